@@ -1,0 +1,211 @@
+"""Command line: ``python -m engine SYSTEM AKTION …``, ``python -m engine roll 2W6+3``.
+
+Every action's options are generated from its parameter schema (the same one the forms use).
+A list parameter (e.g. the fighters) is given once per entry: ``--fighters "name=Alrik,ini=12"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from engine import api, dice
+from engine.errors import EngineError
+from engine.formatting import fraction_text, number, percent
+from engine.params import ListParam, Param
+from engine.registry import SYSTEMS
+
+
+class GermanParser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"Fehler: {message}\n")
+
+
+def _item_help(param: ListParam) -> str:
+    fields = ", ".join(f"{p.name} ({p.label})" for p in param.item)
+    return f"{param.label}: einmal je {param.item_label}, als „schlüssel=wert,…“. Felder: {fields}."
+
+
+def _parse_record(text: str, option: str) -> dict[str, Any]:
+    record: dict[str, Any] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise EngineError(f"--{option}: „{part}“ hat nicht die Form schlüssel=wert.", option)
+        key, value = part.split("=", 1)
+        record[key.strip()] = value.strip()
+    return record
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed", type=int, help="Startwert des Zufalls (gleicher Seed, gleicher Wurf)"
+    )
+    parser.add_argument("--json", action="store_true", help="Ergebnis als JSON ausgeben")
+    parser.add_argument(
+        "--chances", action="store_true", help="nur die exakten Wahrscheinlichkeiten ausgeben"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = GermanParser(
+        prog="python -m engine",
+        description="Regelwerk-Engine: Würfe, Kampfregeln und exakte Wahrscheinlichkeiten.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="BEFEHL")
+    roll = sub.add_parser("roll", help="einen Würfelausdruck würfeln (z. B. 2W6+3)")
+    roll.add_argument("notation", help="Würfelausdruck, z. B. 1W20, 2W6+3, 2W20kh1")
+    _add_common(roll)
+    sub.add_parser("list", help="alle Systeme und Aktionen auflisten")
+    describe = sub.add_parser("describe", help="Parameter einer Aktion als JSON")
+    describe.add_argument("system")
+    describe.add_argument("action")
+    for system in SYSTEMS.values():
+        sys_parser = sub.add_parser(system.name, help=f"Aktionen für {system.title}")
+        actions = sys_parser.add_subparsers(dest="action", required=True, metavar="AKTION")
+        for action in system.actions.values():
+            act = actions.add_parser(action.name, help=action.title, description=action.summary)
+            for param in action.params:
+                _add_param_option(act, param)
+            act.add_argument("--params", help="alle Parameter als JSON-Objekt")
+            _add_common(act)
+    return parser
+
+
+def _add_param_option(parser: argparse.ArgumentParser, param: Param) -> None:
+    if isinstance(param, ListParam):
+        parser.add_argument(
+            f"--{param.name}", action="append", metavar="FELDER", help=_item_help(param)
+        )
+    else:
+        parser.add_argument(f"--{param.name}", metavar="WERT", help=param.help or param.label)
+
+
+def _render_text(result: dict[str, Any], only_chances: bool) -> str:
+    display = result["result"]["display"]
+    lines: list[str] = []
+    if not only_chances:
+        lines += [display["headline"], display["outcome"], ""]
+    for section in display["sections"]:
+        if only_chances and section["kind"] != "chances":
+            continue
+        if section.get("caption"):
+            lines.append(section["caption"] + ":")
+        if section["kind"] == "table":
+            widths = [
+                max(len(str(row[i])) for row in [section["columns"], *section["rows"]])
+                for i in range(len(section["columns"]))
+            ]
+            for row in [section["columns"], *section["rows"]]:
+                lines.append(
+                    "  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))
+                )
+        elif section["kind"] == "rolls":
+            for item in section["items"]:
+                faces = " ".join(
+                    f"[{d['value']}]" if d["kept"] else f"({d['value']})" for d in item["dice"]
+                )
+                mods = " ".join(f"{m['label']} {m['value']}" for m in item["modifiers"])
+                lines.append(
+                    f"  {item['label']}: {item['notation']} {faces} {mods} = {item['total']}"
+                )
+        elif section["kind"] == "chances":
+            for item in section["items"]:
+                lines.append(f"  {item['label']}: {item['percent']} ({item['fraction']})")
+        elif section["kind"] == "notes":
+            lines += [f"  {note}" for note in section["items"]]
+        lines.append("")
+    lines.append(f"Seed: {result['seed']}")
+    return "\n".join(lines)
+
+
+def _roll_command(args: argparse.Namespace) -> int:
+    try:
+        expression = dice.parse(args.notation, "notation", "Würfelausdruck")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        rolled = dice.roll(expression, random.Random(seed))
+        dist = dice.distribution(expression)
+    except EngineError as error:
+        print(f"Fehler: {error.message}", file=sys.stderr)
+        return 2
+    expected = dice.expected_value(expression)
+    if args.json:
+        body = {
+            "ok": True,
+            "seed": seed,
+            "roll": rolled.to_dict(),
+            "distribution": {str(k): str(v) for k, v in dist.items()},
+            "expected": str(expected),
+        }
+        print(json.dumps(body, ensure_ascii=False, indent=2, sort_keys=True))
+        return 0
+    if not args.chances:
+        faces = " ".join(
+            f"[{d.value}]" if d.kept else f"({d.value})" for t in rolled.terms for d in t.dice
+        )
+        print(f"{expression.notation()}: {faces} = {number(rolled.total)}")
+        print(f"Seed: {seed}")
+    print(f"Erwartungswert: {float(expected):.4g}".replace(".", ","))
+    for total, p in dist.items():
+        print(f"  {number(total):>6}: {percent(p):>8} ({fraction_text(p)})")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "roll":
+        return _roll_command(args)
+    if args.command == "list":
+        for system in api.catalog()["systems"]:
+            print(f"{system['name']}: {system['title']} ({system['source']})")
+            for action in system["actions"]:
+                print(f"  {action['name']}: {action['title']}")
+        return 0
+    if args.command == "describe":
+        try:
+            print(json.dumps(api.describe(args.system, args.action), ensure_ascii=False, indent=2))
+        except EngineError as error:
+            print(f"Fehler: {error.message}", file=sys.stderr)
+            return 2
+        return 0
+
+    action = SYSTEMS[args.command].actions[args.action]
+    params: dict[str, Any] = {}
+    try:
+        if args.params:
+            try:
+                loaded = json.loads(args.params)
+            except json.JSONDecodeError as error:
+                raise EngineError(
+                    f"--params: kein gültiges JSON ({error.msg}).", "params"
+                ) from None
+            if not isinstance(loaded, dict):
+                raise EngineError("--params: muss ein JSON-Objekt sein.", "params")
+            params.update(loaded)
+        for param in action.params:
+            value = getattr(args, param.name, None)
+            if value is None:
+                continue
+            if isinstance(param, ListParam):
+                params[param.name] = [_parse_record(v, param.name) for v in value]
+            else:
+                params[param.name] = value
+    except EngineError as error:
+        print(f"Fehler: {error.message}", file=sys.stderr)
+        return 2
+    result = api.run(args.command, args.action, params, args.seed)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))
+        return 0 if result["ok"] else 2
+    if not result["ok"]:
+        print(f"Fehler: {result['error']['message']}", file=sys.stderr)
+        return 2
+    print(_render_text(result, args.chances))
+    return 0

@@ -1,0 +1,115 @@
+"""Rule data: YAML in ``engine/data/`` is the source; the engine reads the JSON compiled from it.
+
+The engine stays standard-library only (it runs in Pyodide without PyYAML), so
+``python -m site_plugins.compile_data`` turns every ``*.yaml`` into ``*.json`` and a test
+checks both are in step. Values are validated when read: a bad entry raises
+:class:`DataError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+class DataError(Exception):
+    """A rule data file is missing a key or has a value of the wrong kind."""
+
+    def __init__(self, file: str, key: str, problem: str) -> None:
+        super().__init__(f"{file}: Schlüssel „{key}“: {problem}")
+        self.file = file
+        self.key = key
+
+
+class RuleData:
+    """Typed, validated access to one system's data by dotted keys ("initiative.wurf")."""
+
+    def __init__(self, file: str, content: dict[str, Any]) -> None:
+        self.file = file
+        self.content = content
+
+    def raw(self, key: str) -> Any:
+        node: Any = self.content
+        for part in key.split("."):
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                raise DataError(self.file, key, "fehlt")
+        # An assumption is written as {wert: …, annahme: true, text: …}
+        if isinstance(node, dict) and "annahme" in node and "wert" in node:
+            return node["wert"]
+        return node
+
+    def integer(self, key: str, minimum: int | None = None, maximum: int | None = None) -> int:
+        value = self.raw(key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DataError(self.file, key, f"muss eine ganze Zahl sein, ist {value!r}")
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            raise DataError(self.file, key, f"{value} liegt außerhalb von {minimum}…{maximum}")
+        return value
+
+    def text(self, key: str) -> str:
+        value = self.raw(key)
+        if not isinstance(value, str) or not value:
+            raise DataError(self.file, key, f"muss ein nicht leerer Text sein, ist {value!r}")
+        return value
+
+    def flag(self, key: str) -> bool:
+        value = self.raw(key)
+        if not isinstance(value, bool):
+            raise DataError(self.file, key, f"muss true oder false sein, ist {value!r}")
+        return value
+
+    def table(self, key: str, columns: tuple[str, ...]) -> list[dict[str, Any]]:
+        rows = self.raw(key)
+        if not isinstance(rows, list) or not rows:
+            raise DataError(self.file, key, "muss eine nicht leere Liste sein")
+        for index, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise DataError(self.file, f"{key}.{index}", "muss ein Objekt sein")
+            for column in columns:
+                if column not in row:
+                    raise DataError(self.file, f"{key}.{index}.{column}", "fehlt")
+        return rows
+
+    def assumptions(self) -> list[dict[str, str]]:
+        """Every entry marked ``annahme: true``, with its dotted key and German text."""
+        found: list[dict[str, str]] = []
+
+        def walk(node: Any, prefix: str) -> None:
+            if isinstance(node, dict):
+                if node.get("annahme") is True:
+                    text = node.get("text")
+                    if not isinstance(text, str) or not text:
+                        raise DataError(self.file, prefix, "Annahme ohne Text")
+                    found.append({"key": prefix, "text": " ".join(text.split())})
+                    return
+                for key, value in node.items():
+                    walk(value, f"{prefix}.{key}" if prefix else str(key))
+            elif isinstance(node, list):
+                for index, value in enumerate(node):
+                    walk(value, f"{prefix}.{index}")
+
+        walk(self.content, "")
+        return found
+
+
+@cache
+def load(system: str) -> RuleData:
+    file = f"{system}.json"
+    path = DATA_DIR / file
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as error:
+        raise DataError(file, "", "Datei fehlt (make data)") from error
+    except json.JSONDecodeError as error:
+        raise DataError(file, "", f"kein gültiges JSON: {error}") from error
+    if not isinstance(content, dict):
+        raise DataError(file, "", "muss ein Objekt sein")
+    return RuleData(f"engine/data/{system}.yaml", content)

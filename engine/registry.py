@@ -1,0 +1,77 @@
+"""Systems and their actions: each rule module registers its actions here."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.params import Param
+
+Result = dict[str, Any]
+ActionFunc = Callable[[dict[str, Any], random.Random], Result]
+
+
+@dataclass(frozen=True)
+class Action:
+    system: str
+    name: str
+    title: str
+    summary: str
+    source: str
+    params: tuple[Param, ...]
+    func: ActionFunc
+    assumptions: tuple[str, ...] = ()
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "action": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "source": self.source,
+            "params": [p.schema() for p in self.params],
+            "assumptions": list(self.assumptions),
+        }
+
+
+@dataclass
+class System:
+    name: str
+    title: str
+    source: str
+    actions: dict[str, Action] = field(default_factory=dict)
+
+    def action(
+        self,
+        name: str,
+        *,
+        title: str,
+        summary: str,
+        source: str,
+        params: tuple[Param, ...],
+        assumptions: tuple[str, ...] = (),
+    ) -> Callable[[ActionFunc], ActionFunc]:
+        """Decorator: register ``func(params, rng) -> result`` as an action of this system."""
+
+        def register(func: ActionFunc) -> ActionFunc:
+            if name in self.actions:
+                raise ValueError(f"action {self.name}.{name} registered twice")
+            self.actions[name] = Action(
+                self.name, name, title, summary, source, params, func, assumptions
+            )
+            return func
+
+        return register
+
+
+SYSTEMS: dict[str, System] = {}
+
+
+def new_system(name: str, title: str, source: str) -> System:
+    if name in SYSTEMS:
+        raise ValueError(f"system {name} defined twice")
+    system = System(name, title, source)
+    SYSTEMS[name] = system
+    return system
