@@ -1,0 +1,1 @@
+"""MkDocs plugins of the Regelwerk site (documented MkDocs events only)."""

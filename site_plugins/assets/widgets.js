@@ -1,0 +1,427 @@
+// Regelwerk roll helpers: forms generated at build time, the engine runs in a module worker.
+// One worker per visit: Material's instant navigation keeps this module alive between pages.
+const ASSET_BASE = new URL("./", import.meta.url);
+const BOOT_TIMEOUT_MS = 60000;
+
+const STATUS_TEXT = {
+  idle: "Würfelhelfer wird vorbereitet …",
+  loading: "Würfelhelfer lädt …",
+  ready: "Bereit.",
+  failed: "Fehler: Die Regel-Engine konnte nicht geladen werden.",
+};
+
+const engine = {
+  state: "idle",
+  worker: null,
+  error: "",
+  nextId: 1,
+  pending: new Map(),
+  queue: [],
+  timer: null,
+  timing: { bootStart: null, ready: null, workerMs: null },
+};
+window.__regelwerk = engine.timing;
+
+function everyHelper(fn) {
+  document.querySelectorAll(".rw-helper[data-rw-ready]").forEach(fn);
+}
+
+function setState(state, error = "") {
+  engine.state = state;
+  engine.error = error;
+  everyHelper(showState);
+}
+
+function showState(helper) {
+  const status = helper.querySelector(".rw-status");
+  const retry = helper.querySelector(".rw-retry");
+  status.dataset.state = engine.state;
+  let text = STATUS_TEXT[engine.state];
+  if (engine.state === "failed" && engine.error) {
+    text += ` (${engine.error}) Der Regeltext bleibt lesbar.`;
+  }
+  status.textContent = text;
+  retry.hidden = engine.state !== "failed";
+}
+
+function failBoot(message) {
+  clearTimeout(engine.timer);
+  if (engine.worker) engine.worker.terminate();
+  engine.worker = null;
+  for (const [, entry] of engine.pending) entry.reject(new Error(message));
+  engine.pending.clear();
+  for (const entry of engine.queue) entry.reject(new Error(message));
+  engine.queue = [];
+  setState("failed", message);
+}
+
+function ensureBoot() {
+  if (engine.state === "loading" || engine.state === "ready") return;
+  const helper = document.querySelector(".rw-helper[data-engine]");
+  const version = helper ? helper.dataset.engine : "";
+  engine.timing.bootStart = performance.now();
+  setState("loading");
+  let worker;
+  try {
+    worker = new Worker(new URL("worker.js", ASSET_BASE), { type: "module" });
+  } catch (error) {
+    failBoot(String(error));
+    return;
+  }
+  engine.worker = worker;
+  engine.timer = setTimeout(() => failBoot("Zeitüberschreitung beim Laden"), BOOT_TIMEOUT_MS);
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    failBoot(event.message || "Worker-Fehler");
+  });
+  worker.addEventListener("message", (event) => {
+    const message = event.data;
+    if (message.type === "ready") {
+      clearTimeout(engine.timer);
+      engine.timing.ready = performance.now();
+      engine.timing.workerMs = message.ms;
+      setState("ready");
+      const queued = engine.queue;
+      engine.queue = [];
+      for (const entry of queued) send(entry);
+    } else if (message.type === "failed") {
+      failBoot(message.message);
+    } else if (message.type === "result") {
+      const entry = engine.pending.get(message.id);
+      if (entry) {
+        engine.pending.delete(message.id);
+        entry.resolve(JSON.parse(message.body));
+      }
+    }
+  });
+  const engineUrl = new URL(`engine.zip?v=${encodeURIComponent(version)}`, ASSET_BASE).href;
+  worker.postMessage({ type: "boot", engineUrl });
+}
+
+function send(entry) {
+  const id = engine.nextId++;
+  engine.pending.set(id, entry);
+  engine.worker.postMessage({ type: "run", id, request: entry.request });
+}
+
+function runEngine(request) {
+  return new Promise((resolve, reject) => {
+    const entry = { request, resolve, reject };
+    if (engine.state === "ready") {
+      send(entry);
+    } else {
+      engine.queue.push(entry);
+      ensureBoot();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- forms
+
+function fieldKey(path) {
+  const parts = path.split(".");
+  return parts[parts.length - 1];
+}
+
+function readValue(input) {
+  if (input.dataset.type === "bool") return input.checked;
+  return input.value;
+}
+
+function collect(helper) {
+  const form = helper.querySelector(".rw-form");
+  const params = {};
+  form.querySelectorAll(":scope .rw-list").forEach((list) => {
+    const rows = [];
+    list.querySelectorAll(":scope > .rw-rows > .rw-row").forEach((row) => {
+      const record = {};
+      row.querySelectorAll("[data-path][data-type]").forEach((input) => {
+        record[fieldKey(input.dataset.path)] = readValue(input);
+      });
+      rows.push(record);
+    });
+    params[list.dataset.path] = rows;
+  });
+  form.querySelectorAll("[data-path][data-type]").forEach((input) => {
+    if (input.closest(".rw-list") || input.dataset.type === "seed") return;
+    params[input.dataset.path] = readValue(input);
+  });
+  return params;
+}
+
+function renumber(list) {
+  const name = list.dataset.path;
+  const rows = list.querySelectorAll(":scope > .rw-rows > .rw-row");
+  rows.forEach((row, index) => {
+    const old = row.dataset.index;
+    row.dataset.index = String(index);
+    row.querySelector(".rw-row-number").textContent = String(index + 1);
+    const from = `${name}.${old}.`;
+    const to = `${name}.${index}.`;
+    const idFrom = `-${name}-${old}-`;
+    const idTo = `-${name}-${index}-`;
+    row.querySelectorAll("[data-path]").forEach((el) => {
+      el.dataset.path = el.dataset.path.replace(from, to);
+    });
+    row.querySelectorAll("[id]").forEach((el) => {
+      el.id = el.id.replace(idFrom, idTo);
+    });
+    row.querySelectorAll("label[for]").forEach((el) => {
+      el.htmlFor = el.htmlFor.replace(idFrom, idTo);
+    });
+    row.querySelectorAll("[aria-describedby]").forEach((el) => {
+      el.setAttribute("aria-describedby", el.getAttribute("aria-describedby").split(idFrom).join(idTo));
+    });
+  });
+  const min = Number(list.dataset.min);
+  const max = Number(list.dataset.max);
+  list.querySelectorAll(":scope > .rw-rows > .rw-row > .rw-remove").forEach((button) => {
+    button.disabled = rows.length <= min;
+  });
+  list.querySelector(":scope > .rw-add").disabled = rows.length >= max;
+}
+
+function addRow(list) {
+  const template = list.querySelector(":scope > template");
+  const rows = list.querySelector(":scope > .rw-rows");
+  const index = rows.children.length;
+  const html = template.innerHTML.split("__i__").join(String(index));
+  rows.insertAdjacentHTML("beforeend", html);
+  const row = rows.lastElementChild;
+  row.querySelector(".rw-row-number").textContent = String(index + 1);
+  const name = row.querySelector("input[data-type='text']");
+  if (name && !name.value) name.value = `${list.dataset.label} ${index + 1}`;
+  renumber(list);
+  const first = row.querySelector("input, select");
+  if (first) first.focus();
+}
+
+function removeRow(list, row) {
+  const rows = list.querySelector(":scope > .rw-rows");
+  const next = row.nextElementSibling || row.previousElementSibling;
+  rows.removeChild(row);
+  renumber(list);
+  const focusTarget = next ? next.querySelector("input, select") : list.querySelector(".rw-add");
+  if (focusTarget) focusTarget.focus();
+}
+
+function clearErrors(helper) {
+  helper.querySelectorAll(".rw-field-error").forEach((el) => {
+    el.hidden = true;
+    el.textContent = "";
+  });
+  helper.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+}
+
+function showError(helper, error) {
+  const result = helper.querySelector(".rw-result");
+  let target = error.field ? helper.querySelector(`[data-path="${CSS.escape(error.field)}"]`) : null;
+  if (target) {
+    const slot = document.getElementById(`${target.id}-fehler`);
+    if (slot) {
+      slot.textContent = error.message;
+      slot.hidden = false;
+      target.setAttribute("aria-invalid", "true");
+      const details = target.closest("details");
+      if (details) details.open = true;
+      target.focus();
+      result.replaceChildren();
+      return;
+    }
+  }
+  const box = el("p", "rw-error", error.message);
+  box.setAttribute("role", "alert");
+  result.replaceChildren(box);
+}
+
+// ---------------------------------------------------------------- results
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function renderTable(section) {
+  const wrap = el("div", "rw-table-wrap");
+  const table = el("table", "rw-table");
+  if (section.caption) table.appendChild(el("caption", "", section.caption));
+  const head = table.createTHead().insertRow();
+  for (const column of section.columns) {
+    const th = el("th", "", column);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  const body = table.createTBody();
+  for (const row of section.rows) {
+    const tr = body.insertRow();
+    for (const cell of row) tr.appendChild(el("td", "", cell));
+  }
+  wrap.appendChild(table);
+  return wrap;
+}
+
+function renderRolls(section) {
+  const list = el("ul", "rw-rolls");
+  for (const item of section.items) {
+    const li = el("li", "rw-roll");
+    li.appendChild(el("span", "rw-roll-label", `${item.label}:`));
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(el("span", "rw-notation", item.notation));
+    for (const die of item.dice) {
+      const face = el("span", die.kept ? "rw-die" : "rw-die rw-die--dropped", String(die.value));
+      face.setAttribute("role", "img");
+      face.setAttribute(
+        "aria-label",
+        `W${die.sides} zeigt ${die.value}${die.kept ? "" : " (verworfen)"}`,
+      );
+      face.dataset.sides = String(die.sides);
+      li.appendChild(face);
+    }
+    for (const modifier of item.modifiers) {
+      li.appendChild(el("span", "rw-modifier", `${modifier.label} ${modifier.value}`));
+    }
+    li.appendChild(el("span", "rw-total", `= ${item.total}`));
+    list.appendChild(li);
+  }
+  return list;
+}
+
+function renderChances(section) {
+  const wrap = el("div", "rw-chances");
+  wrap.appendChild(el("p", "rw-section-caption", section.caption));
+  const list = el("dl", "rw-chance-list");
+  for (const item of section.items) {
+    list.appendChild(el("dt", "", item.label));
+    const dd = el("dd", "");
+    dd.appendChild(el("span", "rw-percent", item.percent));
+    dd.appendChild(el("span", "rw-fraction", ` (${item.fraction})`));
+    list.appendChild(dd);
+  }
+  wrap.appendChild(list);
+  return wrap;
+}
+
+function renderNotes(section) {
+  const wrap = el("div", "rw-notes");
+  wrap.appendChild(el("p", "rw-section-caption", section.caption));
+  const list = el("ul");
+  for (const item of section.items) list.appendChild(el("li", "", item));
+  wrap.appendChild(list);
+  return wrap;
+}
+
+const RENDERERS = { table: renderTable, rolls: renderRolls, chances: renderChances, notes: renderNotes };
+
+function renderResult(helper, body) {
+  const display = body.result.display;
+  const out = [el("p", "rw-headline", display.headline), el("p", "rw-outcome", display.outcome)];
+  for (const section of display.sections) {
+    const render = RENDERERS[section.kind];
+    if (render) out.push(render(section));
+  }
+  out.push(el("p", "rw-seed", `Seed: ${body.seed}`));
+  helper.querySelector(".rw-result").replaceChildren(...out);
+}
+
+function logRoll(helper, request, body) {
+  const log = helper.querySelector(".rw-log");
+  log.hidden = false;
+  const li = el("li", "");
+  li.appendChild(el("span", "", `Seed ${body.seed}: ${body.result.display.outcome} `));
+  const again = el("button", "rw-repeat md-button", "Wiederholen");
+  again.type = "button";
+  again.setAttribute("aria-label", `Wurf mit Seed ${body.seed} wiederholen`);
+  again.addEventListener("click", () => submit(helper, { ...request }));
+  li.appendChild(again);
+  const list = log.querySelector("ol");
+  list.insertBefore(li, list.firstChild);
+  while (list.children.length > 20) list.removeChild(list.lastChild);
+}
+
+function newSeed() {
+  const words = new Uint32Array(1);
+  crypto.getRandomValues(words);
+  return words[0];
+}
+
+async function submit(helper, request) {
+  clearErrors(helper);
+  const result = helper.querySelector(".rw-result");
+  if (engine.state !== "ready") {
+    result.replaceChildren(el("p", "rw-pending", "Wird gewürfelt, sobald der Würfelhelfer bereit ist …"));
+  }
+  let body;
+  const started = performance.now();
+  try {
+    body = await runEngine(request);
+  } catch (error) {
+    showError(helper, { field: "", message: `Würfeln nicht möglich: ${error.message}` });
+    return;
+  }
+  engine.timing.lastRoundTrip = performance.now() - started;
+  if (!helper.isConnected) return;
+  if (!body.ok) {
+    showError(helper, body.error);
+    return;
+  }
+  renderResult(helper, body);
+  logRoll(helper, request, body);
+  helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
+}
+
+function setup(helper) {
+  if (helper.dataset.rwReady) return;
+  helper.dataset.rwReady = "1";
+  const form = helper.querySelector(".rw-form");
+  form.querySelectorAll(".rw-list").forEach(renumber);
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    const list = button.closest(".rw-list");
+    if (button.classList.contains("rw-add") && list) addRow(list);
+    if (button.classList.contains("rw-remove") && list) removeRow(list, button.closest(".rw-row"));
+    if (button.classList.contains("rw-retry")) {
+      engine.state = "idle";
+      ensureBoot();
+    }
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seedInput = form.querySelector("[data-type='seed']");
+    const seedText = seedInput.value.trim();
+    const request = {
+      system: helper.dataset.system,
+      action: helper.dataset.action,
+      params: collect(helper),
+      seed: seedText === "" ? newSeed() : seedText,
+    };
+    submit(helper, request);
+  });
+  showState(helper);
+}
+
+function scheduleBoot() {
+  if (engine.state !== "idle") return;
+  const start = () => ensureBoot();
+  if ("requestIdleCallback" in window) {
+    requestIdleCallback(start, { timeout: 2000 });
+  } else {
+    setTimeout(start, 300);
+  }
+}
+
+function initPage() {
+  const helpers = document.querySelectorAll(".rw-helper");
+  helpers.forEach(setup);
+  if (helpers.length) scheduleBoot();
+}
+
+if (window.document$ && typeof window.document$.subscribe === "function") {
+  window.document$.subscribe(initPage);
+} else if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", initPage);
+} else {
+  initPage();
+}

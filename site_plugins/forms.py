@@ -1,0 +1,151 @@
+"""Render a roll helper's form from the engine's parameter schema (``engine.describe``).
+
+The schema is the only place a field is defined: labels, limits, defaults and help texts
+come from it, so the form, the CLI and the engine's validation cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import engine
+
+ROW_INDEX = "__i__"
+
+
+def _attr(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def _field_id(helper_id: str, path: str) -> str:
+    return f"{helper_id}-{path.replace('.', '-')}"
+
+
+def _input(helper_id: str, field: dict[str, Any], path: str, value: Any) -> str:
+    fid = _field_id(helper_id, path)
+    err = f"{fid}-fehler"
+    hint = f"{fid}-hilfe"
+    described = f"{hint} {err}" if field.get("help") else err
+    common = (
+        f'id="{_attr(fid)}" data-path="{_attr(path)}" data-type="{_attr(field["type"])}" '
+        f'aria-describedby="{_attr(described)}"'
+    )
+    kind = field["type"]
+    if kind == "bool":
+        control = (
+            f'<input type="checkbox" {common}{" checked" if value else ""}>'
+            f'<label for="{_attr(fid)}">{escape(field["label"])}</label>'
+        )
+        label_html = ""
+    else:
+        label_html = f'<label for="{_attr(fid)}">{escape(field["label"])}</label>'
+        if kind == "int":
+            control = (
+                f'<input type="text" inputmode="numeric" autocomplete="off" {common} '
+                f'value="{_attr(value)}" size="4">'
+            )
+        elif kind == "choice":
+            options = "".join(
+                f'<option value="{_attr(c["value"])}"'
+                f"{' selected' if c['value'] == value else ''}>{escape(c['label'])}</option>"
+                for c in field["choices"]
+            )
+            control = f"<select {common}>{options}</select>"
+        else:
+            control = (
+                f'<input type="text" autocomplete="off" {common} value="{_attr(value)}" '
+                f'maxlength="{_attr(field.get("max_length", 40))}">'
+            )
+    help_html = (
+        f'<span class="rw-help" id="{_attr(hint)}">{escape(field["help"])}</span>'
+        if field.get("help")
+        else ""
+    )
+    return (
+        f'<div class="rw-field rw-field--{_attr(kind)}">{label_html}{control}{help_html}'
+        f'<span class="rw-field-error" id="{_attr(err)}" hidden></span></div>'
+    )
+
+
+def _row(helper_id: str, spec: dict[str, Any], index: str, values: dict[str, Any]) -> str:
+    path = f"{spec['name']}.{index}"
+    number = str(int(index) + 1) if index.isdigit() else ROW_INDEX
+    fields = "".join(
+        _input(helper_id, f, f"{path}.{f['name']}", values.get(f["name"], f["default"]))
+        for f in spec["item"]
+    )
+    return (
+        f'<fieldset class="rw-row" data-index="{_attr(index)}">'
+        f'<legend>{escape(spec["item_label"])} <span class="rw-row-number">{number}</span>'
+        f"</legend>{fields}"
+        f'<button type="button" class="rw-remove md-button">'
+        f"{escape(spec['item_label'])} entfernen</button></fieldset>"
+    )
+
+
+def _list(helper_id: str, spec: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    body = "".join(_row(helper_id, spec, str(i), row) for i, row in enumerate(rows))
+    template = _row(helper_id, spec, ROW_INDEX, {})
+    return (
+        f'<div class="rw-list" data-path="{_attr(spec["name"])}" '
+        f'data-min="{spec["min_items"]}" data-max="{spec["max_items"]}" '
+        f'data-label="{_attr(spec["item_label"])}">'
+        f'<div class="rw-list-label" id="{_attr(_field_id(helper_id, spec["name"]))}" '
+        f'data-path="{_attr(spec["name"])}" tabindex="-1">{escape(spec["label"])}</div>'
+        f'<div class="rw-rows">{body}</div>'
+        f"<template>{template}</template>"
+        f'<span class="rw-field-error" id="{_attr(_field_id(helper_id, spec["name"]))}-fehler" '
+        f"hidden></span>"
+        f'<button type="button" class="rw-add md-button">'
+        f"{escape(spec['item_label'])} hinzufügen</button></div>"
+    )
+
+
+def render_helper(
+    system: str, action: str, helper_id: str, defaults: dict[str, Any], engine_version: str
+) -> str:
+    """The HTML of one helper: form, status line, result area and the Annahme notes."""
+    spec = engine.describe(system, action)
+    parts = []
+    for field in spec["params"]:
+        value = defaults.get(field["name"], field["default"])
+        if field["type"] == "list":
+            parts.append(_list(helper_id, field, value))
+        else:
+            parts.append(_input(helper_id, field, field["name"], value))
+    seed_id = f"{helper_id}-seed"
+    assumptions = "".join(
+        '<div class="admonition note rw-assumption"><p class="admonition-title">Annahme</p>'
+        f"<p>{escape(text)}</p></div>"
+        for text in spec["assumptions"]
+    )
+    return (
+        f'<div class="rw-helper" id="{_attr(helper_id)}" data-system="{_attr(system)}" '
+        f'data-action="{_attr(action)}" data-engine="{_attr(engine_version)}">'
+        f'<form class="rw-form" novalidate aria-labelledby="{_attr(helper_id)}-titel">'
+        f'<p class="rw-title" id="{_attr(helper_id)}-titel"><strong>Würfelhelfer: '
+        f"{escape(spec['title'])}</strong></p>"
+        f'<p class="rw-summary">{escape(spec["summary"])}</p>'
+        f"{''.join(parts)}"
+        f'<details class="rw-advanced"><summary>Wurf wiederholen (Seed)</summary>'
+        f'<div class="rw-field"><label for="{_attr(seed_id)}">Seed</label>'
+        f'<input type="text" inputmode="numeric" autocomplete="off" id="{_attr(seed_id)}" '
+        f'data-path="seed" data-type="seed" aria-describedby="{_attr(seed_id)}-fehler '
+        f'{_attr(seed_id)}-hilfe" size="12">'
+        f'<span class="rw-help" id="{_attr(seed_id)}-hilfe">Leer lassen für einen neuen Wurf; '
+        f"derselbe Seed mit denselben Werten ergibt denselben Wurf.</span>"
+        f'<span class="rw-field-error" id="{_attr(seed_id)}-fehler" hidden></span></div>'
+        f"</details>"
+        f'<div class="rw-actions"><button type="submit" class="md-button md-button--primary '
+        f'rw-submit">Würfeln</button>'
+        f'<span class="rw-status" role="status" aria-live="polite" data-state="idle">'
+        f"Würfelhelfer wird vorbereitet …</span>"
+        f'<button type="button" class="rw-retry md-button" hidden>Erneut versuchen</button>'
+        f"</div></form>"
+        f'<div class="rw-result" aria-live="polite" tabindex="-1"></div>'
+        f'<details class="rw-log" hidden><summary>Wurfprotokoll</summary><ol></ol></details>'
+        f"{assumptions}"
+        f'<p class="rw-source">Regel: {escape(spec["source"])}</p>'
+        f"</div>"
+    )

@@ -1,0 +1,172 @@
+"""The ``regelwerk`` MkDocs plugin: roll helpers, glossary, and the browser runtime.
+
+Documented MkDocs events only:
+- ``on_config``: registers the ``helfer`` fence with pymdownx.superfences;
+- ``on_page_markdown``: appends the page's abbreviations from ``glossary.yml``;
+- ``on_files``: adds the browser code, the engine archive and Pyodide (from npm) to the site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import yaml
+from mkdocs.config import config_options
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+import engine
+from site_plugins.forms import render_helper
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSETS = Path(__file__).resolve().parent / "assets"
+ENGINE_DIR = ROOT / "engine"
+ASSET_PREFIX = "assets/regelwerk"
+PYODIDE_PREFIX = "assets/pyodide"
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+
+def engine_archive() -> bytes:
+    """The engine package as a zip with fixed timestamps (same sources → same bytes)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        files = sorted(ENGINE_DIR.rglob("*.py")) + sorted((ENGINE_DIR / "data").glob("*.json"))
+        for path in files:
+            name = path.relative_to(ROOT).as_posix()
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+class RegelwerkConfig(Config):  # type: ignore[no-untyped-call]
+    pyodide_dir = config_options.Type(str, default="node_modules/pyodide")
+    glossary = config_options.Type(str, default="glossary.yml")
+
+
+class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-call]
+    def __init__(self) -> None:
+        self.archive = b""
+        self.engine_version = ""
+        self.glossary: dict[str, dict[str, str]] = {}
+        # superfences turns a fence whose formatter raises into plain text; collect the
+        # errors here and fail the build in on_page_content instead.
+        self.fence_errors: list[str] = []
+
+    # -- configuration -------------------------------------------------------------------
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.archive = engine_archive()
+        self.engine_version = hashlib.sha256(self.archive).hexdigest()[:12]
+        self.glossary = self._load_glossary(Path(config.config_file_path).parent)
+        fences = config.mdx_configs.setdefault("pymdownx.superfences", {})
+        custom = fences.setdefault("custom_fences", [])
+        custom.append({"name": "helfer", "class": "helfer", "format": partial(_helper_fence, self)})
+        if "pymdownx.superfences" not in config.markdown_extensions:
+            raise PluginError("regelwerk: pymdownx.superfences muss in markdown_extensions stehen")
+        return config
+
+    def _load_glossary(self, base: Path) -> dict[str, dict[str, str]]:
+        path = base / self.config.glossary
+        if not path.exists():
+            return {}
+        content = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if not isinstance(content, dict):
+            raise PluginError(f"{path}: erwartet ein Objekt je System")
+        out: dict[str, dict[str, str]] = {}
+        for system, terms in content.items():
+            if not isinstance(terms, dict):
+                raise PluginError(f"{path}: „{system}“ muss Abkürzung: Bedeutung enthalten")
+            out[str(system)] = {str(k): " ".join(str(v).split()) for k, v in terms.items()}
+        return out
+
+    # -- pages ---------------------------------------------------------------------------
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        section = page.file.src_uri.split("/", 1)[0] if "/" in page.file.src_uri else ""
+        terms = dict(self.glossary.get("alle", {}))
+        terms.update(self.glossary.get(section, {}))
+        if not terms:
+            return markdown
+        lines = [f"*[{abbr}]: {meaning}" for abbr, meaning in sorted(terms.items())]
+        return markdown.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        if self.fence_errors:
+            errors, self.fence_errors = self.fence_errors, []
+            raise PluginError(f"{page.file.src_uri}: " + "; ".join(errors))
+        return html
+
+    # -- files ---------------------------------------------------------------------------
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        for path in sorted(ASSETS.iterdir()):
+            if path.is_file():
+                files.append(
+                    File.generated(config, f"{ASSET_PREFIX}/{path.name}", abs_src_path=str(path))
+                )
+        files.append(File.generated(config, f"{ASSET_PREFIX}/engine.zip", content=self.archive))
+        pyodide_dir = Path(config.config_file_path).parent / self.config.pyodide_dir
+        for name in PYODIDE_FILES:
+            source = pyodide_dir / name
+            if not source.exists():
+                raise PluginError(
+                    f"regelwerk: {source} fehlt – bitte zuerst `npm ci` ausführen "
+                    "(Pyodide kommt aus dem npm-Paket, nie aus einem CDN)."
+                )
+            files.append(
+                File.generated(config, f"{PYODIDE_PREFIX}/{name}", abs_src_path=str(source))
+            )
+        return files
+
+
+def _helper_fence(
+    plugin: RegelwerkPlugin,
+    source: str,
+    language: str,
+    css_class: str,
+    options: dict[str, Any],
+    md: Any,
+    **kwargs: Any,
+) -> str:
+    """Format a ```helfer block: YAML with ``system``, ``aktion``, optional ``vorgaben``/``id``."""
+    try:
+        return _render_fence(plugin, source)
+    except Exception as error:
+        plugin.fence_errors.append(f"helfer-Block: {error}")
+        raise
+
+
+def _render_fence(plugin: RegelwerkPlugin, source: str) -> str:
+    try:
+        spec = yaml.safe_load(source) or {}
+    except yaml.YAMLError as error:
+        raise PluginError(f"kein gültiges YAML: {error}") from error
+    if not isinstance(spec, dict) or "system" not in spec or "aktion" not in spec:
+        raise PluginError(f"braucht `system` und `aktion`: {source!r}")
+    system, action = str(spec["system"]), str(spec["aktion"])
+    try:
+        engine.describe(system, action)
+    except engine.EngineError as error:
+        raise PluginError(error.message) from error
+    defaults = spec.get("vorgaben") or {}
+    if not isinstance(defaults, dict):
+        raise PluginError("`vorgaben` muss ein Objekt sein")
+    helper_id = str(spec.get("id") or f"helfer-{system}-{action}")
+    return render_helper(system, action, helper_id, defaults, plugin.engine_version)
