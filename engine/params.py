@@ -229,3 +229,27 @@ def validate_record(
         else:
             out[param.name] = param.validate(param.default_value(), path, label)
     return out
+
+
+@dataclass(frozen=True)
+class DiceParam(Param):
+    """A dice expression such as ``1W8+2``; stored in its canonical German notation."""
+
+    default: str = "1W6"
+
+    kind = "dice"
+
+    def schema(self) -> dict[str, JSONValue]:
+        out = super().schema()
+        out["default"] = self.default
+        return out
+
+    def default_value(self) -> str:
+        return self.default
+
+    def validate(self, value: JSONValue, path: str, label: str) -> str:
+        from engine import dice  # local import: dice imports errors only, params stays light
+
+        if not isinstance(value, str):
+            raise EngineError(f"{label}: muss ein Würfelausdruck sein (z. B. 1W8+2).", path)
+        return dice.parse(value, path, label).notation()

@@ -10,6 +10,7 @@ from html import escape
 from typing import Any
 
 import engine
+from engine.data_files import load
 
 ROW_INDEX = "__i__"
 
@@ -148,4 +149,31 @@ def render_helper(
         f"{assumptions}"
         f'<p class="rw-source">Regel: {escape(spec["source"])}</p>'
         f"</div>"
+    )
+
+
+def render_table(system: str, name: str) -> str:
+    """A rule table from ``engine/data/<system>.yaml`` (``tabellen.<name>``) as an HTML table.
+
+    The roll helpers read the very same rows, so page and engine cannot disagree. Rows carry
+    ``data-von``/``data-bis`` when the data has them, for highlighting a rolled row.
+    """
+    data = load(system)
+    key = f"tabellen.{name}"
+    columns = data.table(f"{key}.spalten", ("feld", "titel"))
+    fields = tuple(str(c["feld"]) for c in columns)
+    rows = data.table(f"{key}.zeilen", fields)
+    head = "".join(f"<th>{escape(str(c['titel']))}</th>" for c in columns)
+    body = []
+    for row in rows:
+        attrs = "".join(
+            f' data-{bound}="{_attr(row[bound])}"' for bound in ("von", "bis") if bound in row
+        )
+        cells = "".join(f"<td>{escape(str(row[f]))}</td>" for f in fields)
+        body.append(f"<tr{attrs}>{cells}</tr>")
+    table_id = f"tabelle-{system}-{name}"
+    return (
+        f'<table class="rw-rule-table" id="{_attr(table_id)}" data-system="{_attr(system)}" '
+        f'data-table="{_attr(name)}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
     )

@@ -25,7 +25,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 import engine
-from site_plugins.forms import render_helper
+from site_plugins.forms import render_helper, render_table
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -150,6 +150,26 @@ def _helper_fence(
         return _render_fence(plugin, source)
     except Exception as error:
         plugin.fence_errors.append(f"helfer-Block: {error}")
+        raise
+
+
+def _table_fence(
+    plugin: RegelwerkPlugin,
+    source: str,
+    language: str,
+    css_class: str,
+    options: dict[str, Any],
+    md: Any,
+    **kwargs: Any,
+) -> str:
+    """Format a ```regeltabelle block (``system``, ``tabelle``) from the engine's rule data."""
+    try:
+        spec = yaml.safe_load(source) or {}
+        if not isinstance(spec, dict) or "system" not in spec or "tabelle" not in spec:
+            raise PluginError(f"braucht `system` und `tabelle`: {source!r}")
+        return render_table(str(spec["system"]), str(spec["tabelle"]))
+    except Exception as error:
+        plugin.fence_errors.append(f"regeltabelle-Block: {error}")
         raise
 
 

@@ -1,6 +1,9 @@
-// Regelwerk roll helpers: forms generated at build time, the engine runs in a module worker.
-// One worker per visit: Material's instant navigation keeps this module alive between pages.
-const ASSET_BASE = new URL("./", import.meta.url);
+// Regelwerk roll helpers: forms generated at build time, the engine runs in a worker.
+// A classic script (it must also run from file:// in the offline export). One worker per
+// visit: Material's instant navigation keeps this script alive between pages.
+(function () {
+"use strict";
+const ASSET_BASE = new URL("./", document.currentScript.src);
 const BOOT_TIMEOUT_MS = 60000;
 
 const STATUS_TEXT = {
@@ -63,7 +66,10 @@ function ensureBoot() {
   setState("loading");
   let worker;
   try {
-    worker = new Worker(new URL("worker.js", ASSET_BASE), { type: "module" });
+    // The offline export installs its own transport (a Blob worker with the runtime inlined).
+    worker = window.RegelwerkTransport
+      ? window.RegelwerkTransport.createWorker(ASSET_BASE)
+      : new Worker(new URL("worker.js", ASSET_BASE), { type: "module" });
   } catch (error) {
     failBoot(String(error));
     return;
@@ -425,3 +431,4 @@ if (window.document$ && typeof window.document$.subscribe === "function") {
 } else {
   initPage();
 }
+})();
