@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import engine.systems  # noqa: F401  (registers every system's actions)
@@ -38,7 +39,7 @@ def _action(system: str, action: str) -> Action:
 def _seed(seed: Any) -> int:
     if seed is None or seed == "":
         return random.SystemRandom().randrange(2**32)
-    if isinstance(seed, str) and seed.strip().isdigit():
+    if isinstance(seed, str) and re.fullmatch(r"[0-9]{1,16}", seed.strip()):
         seed = int(seed.strip())
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise EngineError(f"Seed: muss eine ganze Zahl von 0 bis {MAX_SEED} sein.", "seed")

@@ -7,6 +7,7 @@ Every action declares its parameters with these classes. The same objects
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -66,9 +67,9 @@ class IntParam(Param):
             value = int(value)
         if isinstance(value, str):
             text = value.strip().replace("−", "-")
-            if text.startswith("+"):
-                text = text[1:]
-            if not text.lstrip("-").isdigit() or len(text) > 12:
+            if not text:
+                raise EngineError(f"{label}: bitte eine ganze Zahl eintragen.", path)
+            if not re.fullmatch(r"[+-]?[0-9]{1,12}", text):
                 raise EngineError(f"{label}: „{value}“ ist keine ganze Zahl.", path)
             value = int(text)
         if not isinstance(value, int):

@@ -1,0 +1,144 @@
+"""The JSON boundary, the CLI and the rule data files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import api, cli
+from engine.data_files import DataError, RuleData
+from tests.conftest import ROOT
+
+
+def test_catalog_lists_every_system_with_actions() -> None:
+    systems = api.catalog()["systems"]
+    assert systems[0]["name"] == "ryssea"
+    assert all(s["actions"] for s in systems)
+
+
+def test_describe_is_the_form_schema() -> None:
+    spec = api.describe("ryssea", "initiative")
+    fighters = spec["params"][0]
+    assert fighters["type"] == "list"
+    assert [f["name"] for f in fighters["item"]] == [
+        "name",
+        "ini",
+        "intuition",
+        "modifier",
+        "surprised",
+    ]
+    assert all(f["label"] for f in fighters["item"])
+    assert spec["source"].startswith("000_5fbfd0ad384a0921.txt")
+
+
+@pytest.mark.parametrize(
+    ("system", "action", "field"),
+    [("nirgendwo", "initiative", "system"), ("ryssea", "nichts", "action")],
+)
+def test_unknown_system_or_action(system: str, action: str, field: str) -> None:
+    answer = api.run(system, action, {}, 1)
+    assert not answer["ok"]
+    assert answer["error"]["field"] == field
+    with pytest.raises(api.EngineError):
+        api.describe(system, action)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**53, 1.5, "abc", "²", True])
+def test_bad_seed(seed: object) -> None:
+    answer = api.run("ryssea", "initiative", None, seed)  # type: ignore[arg-type]
+    assert answer["error"]["field"] == "seed"
+    assert answer["error"]["message"].startswith("Seed:")
+
+
+def test_run_json_never_raises() -> None:
+    for request in ["", "[]", "{", '{"system": 3}', json.dumps({"type": "describe"})]:
+        answer = json.loads(api.run_json(request))
+        assert answer["ok"] is False
+        assert answer["error"]["message"]
+
+
+def test_seedless_run_reports_the_seed_it_used() -> None:
+    answer = api.run("ryssea", "initiative", None)
+    again = api.run("ryssea", "initiative", None, answer["seed"])
+    assert answer["result"] == again["result"]
+
+
+def cli_run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True
+    )
+
+
+def test_cli_json_equals_api() -> None:
+    out = cli_run(
+        "ryssea",
+        "initiative",
+        "--fighters",
+        "name=A,ini=10",
+        "--fighters",
+        "name=B,ini=9,surprised=ja",
+        "--seed",
+        "4",
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    expected = api.run(
+        "ryssea",
+        "initiative",
+        {"fighters": [{"name": "A", "ini": "10"}, {"name": "B", "ini": "9", "surprised": "ja"}]},
+        4,
+    )
+    assert json.loads(out.stdout) == expected
+
+
+def test_cli_text_and_chances_and_errors_are_german(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=10", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "Reihenfolge" in text and "Seed: 1" in text
+    assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=10", "--chances"]) == 0
+    assert "100\u00a0%" in capsys.readouterr().out
+    assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=x"]) == 2
+    assert "Kämpfer 1 – INI" in capsys.readouterr().err
+
+
+def test_cli_roll_prints_dice_and_exact_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["roll", "2W6+3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2W6+3: [")
+    assert "2,8\u00a0%" in out  # 1/36 for a total of 5
+    assert cli.main(["roll", "2W0"]) == 2
+    assert "Würfelausdruck" in capsys.readouterr().err
+
+
+def test_compiled_data_is_in_step_with_yaml() -> None:
+    """engine/data/*.json must be regenerated after editing the YAML (make data)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "site_plugins.compile_data", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+
+
+def test_data_errors_name_file_and_key() -> None:
+    data = RuleData("engine/data/x.yaml", {"a": {"b": "nicht-zahl"}, "c": [{"x": 1}]})
+    with pytest.raises(DataError, match=r"x\.yaml: Schlüssel „a\.b“"):
+        data.integer("a.b")
+    with pytest.raises(DataError, match="fehlt"):
+        data.text("a.nichts")
+    with pytest.raises(DataError, match=r"„c\.0\.y“: fehlt"):
+        data.table("c", ("x", "y"))
+
+
+def test_every_data_file_loads_and_every_assumption_has_text() -> None:
+    from engine.data_files import load
+
+    for path in sorted(Path(ROOT / "engine" / "data").glob("*.json")):
+        data = load(path.stem)
+        for assumption in data.assumptions():
+            assert len(assumption["text"]) > 20
