@@ -145,7 +145,6 @@ def render_helper(
         f'<button type="button" class="rw-retry md-button" hidden>Erneut versuchen</button>'
         f"</div></form>"
         f'<div class="rw-result" aria-live="polite" tabindex="-1"></div>'
-        f'<details class="rw-log" hidden><summary>Wurfprotokoll</summary><ol></ol></details>'
         f"{assumptions}"
         f'<p class="rw-source">Regel: {escape(spec["source"])}</p>'
         f"</div>"

@@ -26,6 +26,7 @@ from mkdocs.structure.pages import Page
 
 import engine
 from site_plugins.forms import render_helper, render_table
+from site_plugins.inline_dice import link_dice
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -57,6 +58,8 @@ def engine_archive() -> bytes:
 class RegelwerkConfig(Config):  # type: ignore[no-untyped-call]
     pyodide_dir = config_options.Type(str, default="node_modules/pyodide")
     glossary = config_options.Type(str, default="glossary.yml")
+    # systems whose dice buttons roll with Vorteil on Shift-click (Nachteil on Ctrl-click)
+    vorteil_systeme = config_options.Type(list, default=["ryssea"])
 
 
 class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-call]
@@ -76,6 +79,9 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {})
         custom = fences.setdefault("custom_fences", [])
         custom.append({"name": "helfer", "class": "helfer", "format": partial(_helper_fence, self)})
+        custom.append(
+            {"name": "regeltabelle", "class": "regeltabelle", "format": partial(_table_fence, self)}
+        )
         if "pymdownx.superfences" not in config.markdown_extensions:
             raise PluginError("regelwerk: pymdownx.superfences muss in markdown_extensions stehen")
         return config
@@ -98,7 +104,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
-        section = page.file.src_uri.split("/", 1)[0] if "/" in page.file.src_uri else ""
+        section = _section(page)
         terms = dict(self.glossary.get("alle", {}))
         terms.update(self.glossary.get(section, {}))
         if not terms:
@@ -112,7 +118,8 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         if self.fence_errors:
             errors, self.fence_errors = self.fence_errors, []
             raise PluginError(f"{page.file.src_uri}: " + "; ".join(errors))
-        return html
+        section = _section(page)
+        return link_dice(html, section or "allgemein", section in self.config.vorteil_systeme)
 
     # -- files ---------------------------------------------------------------------------
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
@@ -134,6 +141,12 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 File.generated(config, f"{PYODIDE_PREFIX}/{name}", abs_src_path=str(source))
             )
         return files
+
+
+def _section(page: Page) -> str:
+    """The system a page belongs to: its first folder (``ryssea/…`` → ``ryssea``)."""
+    uri = page.file.src_uri
+    return uri.split("/", 1)[0] if "/" in uri else ""
 
 
 def _helper_fence(

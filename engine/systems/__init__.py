@@ -2,4 +2,19 @@
 
 from engine.systems import ryssea
 
-__all__ = ["ryssea"]
+# isort: split
+from engine.systems import dsa
+
+# isort: split
+from engine.systems import guete
+
+# isort: split
+from engine.systems import aktionswuerfel
+
+# isort: split
+from engine.systems import pathfinder
+
+# isort: split
+from engine.systems import allgemein
+
+__all__ = ["aktionswuerfel", "allgemein", "dsa", "guete", "pathfinder", "ryssea"]

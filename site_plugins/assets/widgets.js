@@ -320,7 +320,7 @@ function renderNotes(section) {
 
 const RENDERERS = { table: renderTable, rolls: renderRolls, chances: renderChances, notes: renderNotes };
 
-function renderResult(helper, body) {
+function resultNodes(body) {
   const display = body.result.display;
   const out = [el("p", "rw-headline", display.headline), el("p", "rw-outcome", display.outcome)];
   for (const section of display.sections) {
@@ -328,23 +328,153 @@ function renderResult(helper, body) {
     if (render) out.push(render(section));
   }
   out.push(el("p", "rw-seed", `Seed: ${body.seed}`));
-  helper.querySelector(".rw-result").replaceChildren(...out);
+  return out;
 }
 
-function logRoll(helper, request, body) {
-  const log = helper.querySelector(".rw-log");
-  log.hidden = false;
+function renderResult(helper, body) {
+  helper.querySelector(".rw-result").replaceChildren(...resultNodes(body));
+}
+
+// ---------------------------------------------------------------- page roll log
+
+// One log per page (helpers and dice buttons); each entry can be rolled again from its seed.
+function pageLog() {
+  let log = document.getElementById("rw-page-log");
+  if (log) return log;
+  const article = document.querySelector("article.md-content__inner") || document.body;
+  log = el("details", "rw-page-log");
+  log.id = "rw-page-log";
+  log.open = true;
+  const summary = el("summary", "", "Wurfprotokoll dieser Seite");
+  const list = el("ol", "rw-page-log-list");
+  list.setAttribute("aria-live", "off");
+  log.append(summary, el("p", "rw-help", "Jeder Wurf mit seinem Seed – „Wiederholen“ würfelt ihn mit demselben Seed noch einmal."), list);
+  article.appendChild(log);
+  return log;
+}
+
+function logRoll(label, body, replay) {
+  const list = pageLog().querySelector("ol");
   const li = el("li", "");
-  li.appendChild(el("span", "", `Seed ${body.seed}: ${body.result.display.outcome} `));
+  li.appendChild(el("span", "rw-log-label", `${label}: `));
+  li.appendChild(el("span", "", `${body.result.display.outcome} `));
+  li.appendChild(el("span", "rw-log-seed", `(Seed ${body.seed}) `));
   const again = el("button", "rw-repeat md-button", "Wiederholen");
   again.type = "button";
-  again.setAttribute("aria-label", `Wurf mit Seed ${body.seed} wiederholen`);
-  again.addEventListener("click", () => submit(helper, { ...request }));
+  again.setAttribute("aria-label", `${label} mit Seed ${body.seed} wiederholen`);
+  again.addEventListener("click", replay);
   li.appendChild(again);
-  const list = log.querySelector("ol");
   list.insertBefore(li, list.firstChild);
-  while (list.children.length > 20) list.removeChild(list.lastChild);
+  while (list.children.length > 50) list.removeChild(list.lastChild);
 }
+
+// ---------------------------------------------------------------- dice buttons in the text
+
+let popoverOwner = null;
+
+function dicePopover() {
+  let pop = document.getElementById("rw-dice-popover");
+  if (pop) return pop;
+  pop = el("div", "rw-dice-popover");
+  pop.id = "rw-dice-popover";
+  pop.setAttribute("role", "dialog");
+  pop.setAttribute("aria-label", "Würfelergebnis");
+  pop.hidden = true;
+  const body = el("div", "rw-dice-popover-body");
+  body.setAttribute("aria-live", "polite");
+  const bar = el("div", "rw-dice-popover-actions");
+  pop.append(body, bar);
+  document.body.appendChild(pop);
+  pop.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closePopover(true);
+  });
+  return pop;
+}
+
+function closePopover(returnFocus) {
+  const pop = document.getElementById("rw-dice-popover");
+  if (!pop || pop.hidden) return;
+  pop.hidden = true;
+  if (popoverOwner) {
+    popoverOwner.setAttribute("aria-expanded", "false");
+    if (returnFocus) popoverOwner.focus();
+  }
+  popoverOwner = null;
+}
+
+function placePopover(pop, button) {
+  const rect = button.getBoundingClientRect();
+  const width = Math.min(360, document.documentElement.clientWidth - 16);
+  pop.style.width = `${width}px`;
+  const left = Math.max(8, Math.min(rect.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8));
+  pop.style.left = `${left}px`;
+  pop.style.top = `${rect.bottom + window.scrollY + 6}px`;
+}
+
+function actionButton(label, onClick) {
+  const button = el("button", "md-button", label);
+  button.type = "button";
+  button.addEventListener("click", onClick);
+  return button;
+}
+
+async function rollDice(button, mode, seed) {
+  const pop = dicePopover();
+  const body = pop.querySelector(".rw-dice-popover-body");
+  const bar = pop.querySelector(".rw-dice-popover-actions");
+  if (popoverOwner && popoverOwner !== button) popoverOwner.setAttribute("aria-expanded", "false");
+  popoverOwner = button;
+  button.setAttribute("aria-expanded", "true");
+  button.setAttribute("aria-controls", pop.id);
+  pop.hidden = false;
+  placePopover(pop, button);
+  if (engine.state !== "ready") body.replaceChildren(el("p", "rw-pending", "Würfelhelfer lädt …"));
+  const request = {
+    system: "allgemein",
+    action: "wurf",
+    params: { notation: button.dataset.notation, mode },
+    seed: seed === undefined ? newSeed() : seed,
+  };
+  let answer;
+  try {
+    answer = await runEngine(request);
+  } catch (error) {
+    body.replaceChildren(el("p", "rw-error", `Würfeln nicht möglich: ${error.message}`));
+    return;
+  }
+  if (popoverOwner !== button) return;
+  if (!answer.ok) {
+    body.replaceChildren(el("p", "rw-error", answer.error.message));
+    return;
+  }
+  body.replaceChildren(...resultNodes(answer));
+  const buttons = [actionButton("Nochmal", () => rollDice(button, mode))];
+  if (button.hasAttribute("data-vorteil")) {
+    buttons.push(actionButton("Mit Vorteil", () => rollDice(button, "vorteil")));
+    buttons.push(actionButton("Mit Nachteil", () => rollDice(button, "nachteil")));
+  }
+  buttons.push(actionButton("Schließen", () => closePopover(true)));
+  bar.replaceChildren(...buttons);
+  const label = `${button.dataset.notation}${mode === "normal" ? "" : mode === "vorteil" ? " (Vorteil)" : " (Nachteil)"}`;
+  logRoll(label, answer, () => rollDice(button.isConnected ? button : document.querySelector(`.rw-dice[data-notation="${CSS.escape(button.dataset.notation)}"]`) || button, mode, answer.seed));
+  bar.firstChild.focus({ preventScroll: true });
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest(".rw-dice");
+  if (button) {
+    event.preventDefault();
+    const vorteil = button.hasAttribute("data-vorteil");
+    let mode = "normal";
+    if (vorteil && event.shiftKey) mode = "vorteil";
+    if (vorteil && (event.ctrlKey || event.metaKey)) mode = "nachteil";
+    rollDice(button, mode);
+    return;
+  }
+  const pop = document.getElementById("rw-dice-popover");
+  const replay = event.target.closest && event.target.closest(".rw-repeat");
+  if (pop && !pop.hidden && !pop.contains(event.target) && !replay) closePopover(false);
+});
 
 function newSeed() {
   const words = new Uint32Array(1);
@@ -373,7 +503,10 @@ async function submit(helper, request) {
     return;
   }
   renderResult(helper, body);
-  logRoll(helper, request, body);
+  const title = helper.querySelector(".rw-title");
+  logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
+    submit(helper, { ...request, seed: body.seed }),
+  );
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
 }
 
@@ -419,9 +552,10 @@ function scheduleBoot() {
 }
 
 function initPage() {
+  closePopover(false);
   const helpers = document.querySelectorAll(".rw-helper");
   helpers.forEach(setup);
-  if (helpers.length) scheduleBoot();
+  if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
 }
 
 if (window.document$ && typeof window.document$.subscribe === "function") {

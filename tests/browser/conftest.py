@@ -65,6 +65,16 @@ def browser() -> Iterator[Any]:
         instance.close()
 
 
+ENGINE_READY_MS = 180_000  # generous: a loaded CI machine can be slow; measured by the benchmark
+
+
+def wait_engine_ready(page: Any) -> None:
+    """Wait until the page's engine worker has booted Pyodide and the engine."""
+    page.wait_for_function(
+        "() => window.__regelwerk && window.__regelwerk.ready", timeout=ENGINE_READY_MS
+    )
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})

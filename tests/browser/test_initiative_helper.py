@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 import pytest
 
 from engine import api
+from tests.browser.conftest import ENGINE_READY_MS
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -49,7 +50,7 @@ def cli(seed: int) -> dict[str, Any]:
 
 
 def wait_ready(page: Any) -> None:
-    page.wait_for_selector(".rw-status[data-state='ready']", timeout=90_000)
+    page.wait_for_selector(".rw-status[data-state='ready']", timeout=ENGINE_READY_MS)
 
 
 def fill_fighters(page: Any) -> None:
@@ -151,7 +152,7 @@ def test_failed_boot_shows_error_and_retry_works(page: Any, site_url: str) -> No
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
     page.goto(site_url + PAGE)
     status = page.locator(".rw-status").first
-    page.wait_for_selector(".rw-status[data-state='failed']", timeout=90_000)
+    page.wait_for_selector(".rw-status[data-state='failed']", timeout=ENGINE_READY_MS)
     assert status.inner_text().startswith("Fehler:")
     assert page.locator("article h1").is_visible()
     page.unroute("**/pyodide.asm.wasm")

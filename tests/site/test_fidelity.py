@@ -113,7 +113,8 @@ class _VisibleText(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = set((dict(attrs).get("class") or "").split())
-        skip = tag in _SKIP_TAGS or bool(classes & _SKIP_CLASSES)
+        # dice buttons ("1W6+1") are rule text made clickable: their text counts
+        skip = (tag in _SKIP_TAGS and "rw-dice" not in classes) or bool(classes & _SKIP_CLASSES)
         if tag in _BLOCK_TAGS:
             self.parts.append(" ")
         if tag in _VOID:

@@ -1,0 +1,96 @@
+"""Plain dice rolls for the dice expressions in the rule texts (the clickable "1W6+1")."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.formatting import decimal, number
+from engine.params import ChoiceParam, DiceParam
+from engine.registry import new_system
+
+SYSTEM = new_system("allgemein", "Allgemein", "alle Regeltexte")
+
+MODES = (("normal", "Normal"), ("vorteil", "Vorteil"), ("nachteil", "Nachteil"))
+
+
+def combined(expression: dice.Expression, mode: str) -> dict[int, Fraction]:
+    """Distribution of one roll, or of the better / worse of two independent rolls."""
+    single = dice.distribution(expression, field="notation", label="Würfelausdruck")
+    if mode == "normal":
+        return single
+    out: dict[int, Fraction] = {}
+    below = Fraction(0)  # P(X < t)
+    for total, p in single.items():
+        at_most = below + p
+        if mode == "vorteil":  # P(max = t) = P(X ≤ t)² − P(X < t)²
+            out[total] = at_most * at_most - below * below
+        else:  # P(min = t) = P(X ≥ t)² − P(X > t)²
+            out[total] = (1 - below) ** 2 - (1 - at_most) ** 2
+        below = at_most
+    return out
+
+
+@SYSTEM.action(
+    "wurf",
+    title="Würfelwurf",
+    summary=(
+        "Würfelt einen Ausdruck wie 1W6+1 oder 2W10 und zeigt jeden Würfel und die exakten "
+        "Wahrscheinlichkeiten. Mit Vorteil (Nachteil) wird zweimal gewürfelt und das bessere "
+        "(schlechtere) Ergebnis zählt."
+    ),
+    source="Würfelausdrücke in allen Regeltexten",
+    params=(
+        DiceParam("notation", "Würfelausdruck", default="1W6", help="z. B. 1W20, 2W6+3, 1W6-3"),
+        ChoiceParam("mode", "Modus", choices=MODES, default="normal"),
+    ),
+)
+def roll(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    expression = dice.parse(params["notation"], "notation", "Würfelausdruck")
+    mode: str = params["mode"]
+    distribution = combined(expression, mode)
+    rolls = [dice.roll(expression, rng) for _ in range(1 if mode == "normal" else 2)]
+    totals = [r.total for r in rolls]
+    kept = max(totals) if mode == "vorteil" else min(totals) if mode == "nachteil" else totals[0]
+    kept_index = totals.index(kept)
+    exact = distribution[kept]
+    at_least = sum((p for t, p in distribution.items() if t >= kept), Fraction(0))
+    mean = sum((t * p for t, p in distribution.items()), Fraction(0))
+    label = dict(MODES)[mode]
+    display = Display(
+        headline=f"{expression.notation()}" + ("" if mode == "normal" else f" mit {label}"),
+        outcome=f"Ergebnis: {number(kept)}",
+    )
+    for index, rolled in enumerate(rolls):
+        name = "Wurf" if len(rolls) == 1 else f"Wurf {index + 1}"
+        if len(rolls) > 1:
+            name += " (zählt)" if index == kept_index else " (verworfen)"
+        constant = expression.constant
+        modifiers = [("Zuschlag" if constant > 0 else "Abzug", constant)] if constant else []
+        display.roll(name, rolled, modifiers)
+    display.chances(
+        "Exakte Wahrscheinlichkeiten",
+        [
+            (f"genau {number(kept)}", exact),
+            (f"{number(kept)} oder mehr", at_least),
+        ],
+    )
+    display.notes(
+        "Verteilung",
+        [
+            f"Spanne {number(min(distribution))} bis {number(max(distribution))}, "
+            f"Erwartungswert {decimal(mean)}"
+        ],
+    )
+    return {
+        "notation": expression.notation(),
+        "mode": mode,
+        "rolls": [r.to_dict() for r in rolls],
+        "total": kept,
+        "chances": {"exact": str(exact), "at_least": str(at_least)},
+        "expected": str(mean),
+        "display": display.to_dict(),
+    }
