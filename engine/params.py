@@ -28,6 +28,10 @@ class Param:
     name: str
     label: str
     help: str = ""
+    # Presentation hints for the forms: fields with the same ``group`` are shown together
+    # under that German heading; ``advanced`` fields sit in a collapsed "Weitere Angaben" box.
+    group: str = ""
+    advanced: bool = False
 
     kind = "param"
 
@@ -35,6 +39,10 @@ class Param:
         out: dict[str, JSONValue] = {"name": self.name, "type": self.kind, "label": self.label}
         if self.help:
             out["help"] = self.help
+        if self.group:
+            out["group"] = self.group
+        if self.advanced:
+            out["advanced"] = True
         return out
 
     def default_value(self) -> JSONValue:

@@ -103,18 +103,48 @@ def _list(helper_id: str, spec: dict[str, Any], rows: list[dict[str, Any]]) -> s
     )
 
 
+def _fields(helper_id: str, fields: list[dict[str, Any]], defaults: dict[str, Any]) -> str:
+    """The fields in schema order; consecutive fields of one ``group`` share a fieldset."""
+    out: list[str] = []
+    index = 0
+    while index < len(fields):
+        group = fields[index].get("group", "")
+        run = [fields[index]]
+        while group and index + len(run) < len(fields):
+            if fields[index + len(run)].get("group", "") != group:
+                break
+            run.append(fields[index + len(run)])
+        html = []
+        for field in run:
+            value = defaults.get(field["name"], field["default"])
+            if field["type"] == "list":
+                html.append(_list(helper_id, field, value))
+            else:
+                html.append(_input(helper_id, field, field["name"], value))
+        if group:
+            out.append(
+                f'<fieldset class="rw-group"><legend>{escape(group)}</legend>'
+                f"{''.join(html)}</fieldset>"
+            )
+        else:
+            out.append(f'<div class="rw-group rw-group--plain">{"".join(html)}</div>')
+        index += len(run)
+    return "".join(out)
+
+
 def render_helper(
     system: str, action: str, helper_id: str, defaults: dict[str, Any], engine_version: str
 ) -> str:
     """The HTML of one helper: form, status line, result area and the Annahme notes."""
     spec = engine.describe(system, action)
-    parts = []
-    for field in spec["params"]:
-        value = defaults.get(field["name"], field["default"])
-        if field["type"] == "list":
-            parts.append(_list(helper_id, field, value))
-        else:
-            parts.append(_input(helper_id, field, field["name"], value))
+    basic = [f for f in spec["params"] if not f.get("advanced")]
+    advanced = [f for f in spec["params"] if f.get("advanced")]
+    parts = [_fields(helper_id, basic, defaults)]
+    if advanced:
+        parts.append(
+            '<details class="rw-more"><summary>Weitere Angaben und Modifikatoren</summary>'
+            f"{_fields(helper_id, advanced, defaults)}</details>"
+        )
     seed_id = f"{helper_id}-seed"
     assumptions = "".join(
         '<div class="admonition note rw-assumption"><p class="admonition-title">Annahme</p>'
