@@ -262,3 +262,27 @@ class DiceParam(Param):
         if not isinstance(value, str):
             raise EngineError(f"{label}: muss ein Würfelausdruck sein (z. B. 1W8+2).", path)
         return dice.parse(value, path, label).notation()
+
+
+@dataclass(frozen=True)
+class StateParam(Param):
+    """A JSON object the browser keeps between calls (e.g. the Tickleiste); not a form field.
+
+    Only its outer shape is checked here; the action validates the content and names the
+    offending key in its German message.
+    """
+
+    kind = "state"
+
+    def schema(self) -> dict[str, JSONValue]:
+        out = super().schema()
+        out["default"] = {}
+        return out
+
+    def default_value(self) -> dict[str, JSONValue]:
+        return {}
+
+    def validate(self, value: JSONValue, path: str, label: str) -> dict[str, JSONValue]:
+        if not isinstance(value, Mapping):
+            raise EngineError(f"{label}: muss ein JSON-Objekt sein.", path)
+        return dict(value)

@@ -23,9 +23,12 @@ class Action:
     params: tuple[Param, ...]
     func: ActionFunc
     assumptions: tuple[str, ...] = ()
+    # "" = a form generated from the params; otherwise the name of a custom browser widget
+    widget: str = ""
 
     def describe(self) -> dict[str, Any]:
         return {
+            "widget": self.widget,
             "system": self.system,
             "action": self.name,
             "title": self.title,
@@ -52,6 +55,7 @@ class System:
         source: str,
         params: tuple[Param, ...],
         assumptions: tuple[str, ...] = (),
+        widget: str = "",
     ) -> Callable[[ActionFunc], ActionFunc]:
         """Decorator: register ``func(params, rng) -> result`` as an action of this system."""
 
@@ -59,7 +63,7 @@ class System:
             if name in self.actions:
                 raise ValueError(f"action {self.name}.{name} registered twice")
             self.actions[name] = Action(
-                self.name, name, title, summary, source, params, func, assumptions
+                self.name, name, title, summary, source, params, func, assumptions, widget
             )
             return func
 

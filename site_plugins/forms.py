@@ -132,33 +132,9 @@ def _fields(helper_id: str, fields: list[dict[str, Any]], defaults: dict[str, An
     return "".join(out)
 
 
-def render_helper(
-    system: str, action: str, helper_id: str, defaults: dict[str, Any], engine_version: str
-) -> str:
-    """The HTML of one helper: form, status line, result area and the Annahme notes."""
-    spec = engine.describe(system, action)
-    basic = [f for f in spec["params"] if not f.get("advanced")]
-    advanced = [f for f in spec["params"] if f.get("advanced")]
-    parts = [_fields(helper_id, basic, defaults)]
-    if advanced:
-        parts.append(
-            '<details class="rw-more"><summary>Weitere Angaben und Modifikatoren</summary>'
-            f"{_fields(helper_id, advanced, defaults)}</details>"
-        )
+def _seed_field(helper_id: str) -> str:
     seed_id = f"{helper_id}-seed"
-    assumptions = "".join(
-        '<div class="admonition note rw-assumption"><p class="admonition-title">Annahme</p>'
-        f"<p>{escape(text)}</p></div>"
-        for text in spec["assumptions"]
-    )
     return (
-        f'<div class="rw-helper" id="{_attr(helper_id)}" data-system="{_attr(system)}" '
-        f'data-action="{_attr(action)}" data-engine="{_attr(engine_version)}">'
-        f'<form class="rw-form" novalidate aria-labelledby="{_attr(helper_id)}-titel">'
-        f'<p class="rw-title" id="{_attr(helper_id)}-titel"><strong>Würfelhelfer: '
-        f"{escape(spec['title'])}</strong></p>"
-        f'<p class="rw-summary">{escape(spec["summary"])}</p>'
-        f"{''.join(parts)}"
         f'<details class="rw-advanced"><summary>Wurf wiederholen (Seed)</summary>'
         f'<div class="rw-field"><label for="{_attr(seed_id)}">Seed</label>'
         f'<input type="text" inputmode="numeric" autocomplete="off" id="{_attr(seed_id)}" '
@@ -168,14 +144,123 @@ def render_helper(
         f"derselbe Seed mit denselben Werten ergibt denselben Wurf.</span>"
         f'<span class="rw-field-error" id="{_attr(seed_id)}-fehler" hidden></span></div>'
         f"</details>"
-        f'<div class="rw-actions"><button type="submit" class="md-button md-button--primary '
-        f'rw-submit">Würfeln</button>'
-        f'<span class="rw-status" role="status" aria-live="polite" data-state="idle">'
-        f"Würfelhelfer wird vorbereitet …</span>"
-        f'<button type="button" class="rw-retry md-button" hidden>Erneut versuchen</button>'
-        f"</div></form>"
+    )
+
+
+def _status() -> str:
+    return (
+        '<span class="rw-status" role="status" aria-live="polite" data-state="idle">'
+        "Würfelhelfer wird vorbereitet …</span>"
+        '<button type="button" class="rw-retry md-button" hidden>Erneut versuchen</button>'
+    )
+
+
+def _form_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, Any]) -> str:
+    basic = [f for f in spec["params"] if not f.get("advanced")]
+    advanced = [f for f in spec["params"] if f.get("advanced")]
+    parts = [_fields(helper_id, basic, defaults)]
+    if advanced:
+        parts.append(
+            '<details class="rw-more"><summary>Weitere Angaben und Modifikatoren</summary>'
+            f"{_fields(helper_id, advanced, defaults)}</details>"
+        )
+    return (
+        "".join(parts)
+        + _seed_field(helper_id)
+        + '<div class="rw-actions"><button type="submit" class="md-button md-button--primary '
+        f'rw-submit">Würfeln</button>{_status()}</div>'
+    )
+
+
+def _command_button(command: str, label: str, primary: bool = False) -> str:
+    kind = "submit" if primary else "button"
+    css = "md-button md-button--primary" if primary else "md-button"
+    return (
+        f'<button type="{kind}" class="{css} rw-command" data-command="{_attr(command)}">'
+        f"{escape(label)}</button>"
+    )
+
+
+def _tickleiste_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """The Tickleiste: add fighters, start, act; each command goes to the engine with the state.
+
+    Buttons carry ``data-command``; a command sends only the fields of its own fieldset.
+    """
+    fields = {f["name"]: f for f in spec["params"]}
+    newcomer = [fields[n] for n in ("name", "ini", "intuition", "modifier", "surprised")]
+    acting = [fields[n] for n in ("action", "ticks", "free_movement")]
+    who = fields["fighter"]
+    who_id = _field_id(helper_id, "fighter")
+    select = (
+        f'<div class="rw-field rw-field--text"><label for="{_attr(who_id)}">'
+        f'{escape(who["label"])}</label><select id="{_attr(who_id)}" data-path="fighter" '
+        f'data-type="text" aria-describedby="{_attr(who_id)}-fehler"></select>'
+        f'<span class="rw-field-error" id="{_attr(who_id)}-fehler" hidden></span></div>'
+    )
+    inputs = "".join(
+        _input(helper_id, f, f["name"], defaults.get(f["name"], f["default"])) for f in newcomer
+    )
+    act_inputs = "".join(
+        _input(helper_id, f, f["name"], defaults.get(f["name"], f["default"])) for f in acting
+    )
+    return (
+        '<fieldset class="rw-group" data-command-default="hinzufuegen">'
+        f"<legend>Kämpfer hinzufügen</legend>{inputs}"
+        f"{_command_button('hinzufuegen', 'Kämpfer hinzufügen', primary=True)}</fieldset>"
+        '<div class="rw-actions">'
+        f"{_command_button('start', 'Kampf beginnen (Initiative würfeln)')}{_status()}</div>"
+        '<fieldset class="rw-group rw-tl-act" data-command-default="handeln">'
+        f"<legend>Handeln</legend>{select}{act_inputs}"
+        '<div class="rw-tl-buttons">'
+        f"{_command_button('handeln', 'Handlung ausführen')}"
+        f"{_command_button('abwarten', 'Abwarten')}"
+        f"{_command_button('bereithalten', 'Aktion bereithalten')}"
+        f"{_command_button('eingreifen', 'Wieder eingreifen')}"
+        f"{_command_button('entfernen', 'Entfernen')}</div></fieldset>"
+        f"{_seed_field(helper_id)}"
+    )
+
+
+def render_helper(
+    system: str, action: str, helper_id: str, defaults: dict[str, Any], engine_version: str
+) -> str:
+    """The HTML of one helper: form, status line, result area and the Annahme notes."""
+    spec = engine.describe(system, action)
+    widget = spec.get("widget", "")
+    if widget == "tickleiste":
+        body = _tickleiste_body(helper_id, spec, defaults)
+        tools = (
+            '<div class="rw-tl-tools">'
+            '<button type="button" class="md-button rw-tl-export">Exportieren (JSON)</button>'
+            f'<label class="md-button rw-tl-import-label" for="{_attr(helper_id)}-import">'
+            "Importieren (JSON)</label>"
+            f'<input type="file" accept="application/json,.json" class="rw-tl-import" '
+            f'id="{_attr(helper_id)}-import">'
+            '<button type="button" class="md-button rw-tl-reset">Zurücksetzen</button></div>'
+        )
+    elif widget:
+        raise ValueError(f"unknown widget {widget!r} for {system}.{action}")
+    else:
+        body = _form_body(helper_id, spec, defaults)
+        tools = ""
+    assumptions = "".join(
+        '<div class="admonition note rw-assumption"><p class="admonition-title">Annahme</p>'
+        f"<p>{escape(text)}</p></div>"
+        for text in spec["assumptions"]
+    )
+    css = "rw-helper rw-tickleiste" if widget else "rw-helper"
+    widget_attr = f' data-widget="{_attr(widget)}"' if widget else ""
+    return (
+        f'<div class="{css}" id="{_attr(helper_id)}" data-system="{_attr(system)}" '
+        f'data-action="{_attr(action)}" data-engine="{_attr(engine_version)}"'
+        f"{widget_attr}>"
+        f'<form class="rw-form" novalidate aria-labelledby="{_attr(helper_id)}-titel">'
+        f'<p class="rw-title" id="{_attr(helper_id)}-titel"><strong>Würfelhelfer: '
+        f"{escape(spec['title'])}</strong></p>"
+        f'<p class="rw-summary">{escape(spec["summary"])}</p>'
+        f"{body}</form>"
         f'<div class="rw-result" aria-live="polite" tabindex="-1"></div>'
-        f"{assumptions}"
+        f"{tools}{assumptions}"
         f'<p class="rw-source">Regel: {escape(spec["source"])}</p>'
         f"</div>"
     )

@@ -3,6 +3,9 @@
 from engine.systems import ryssea
 
 # isort: split
+from engine.systems import ryssea_tickleiste
+
+# isort: split
 from engine.systems import dsa
 
 # isort: split
@@ -17,4 +20,12 @@ from engine.systems import pathfinder
 # isort: split
 from engine.systems import allgemein
 
-__all__ = ["aktionswuerfel", "allgemein", "dsa", "guete", "pathfinder", "ryssea"]
+__all__ = [
+    "aktionswuerfel",
+    "allgemein",
+    "dsa",
+    "guete",
+    "pathfinder",
+    "ryssea",
+    "ryssea_tickleiste",
+]

@@ -181,32 +181,8 @@ def _tick_text(tick: int) -> str:
     return number(tick)
 
 
-@SYSTEM.action(
-    "initiative",
-    title="Initiative und Startfelder",
-    summary=(
-        "Jeder Kämpfer würfelt INI + 1W6 + Modifikatoren; Überraschte verlieren 10 Ticks. "
-        "Das Ergebnis ist das Startfeld vor der Position 0 auf der Tickleiste."
-    ),
-    source=f"{SOURCE} L17–L45",
-    params=(
-        ListParam(
-            "fighters",
-            "Kämpfer",
-            item=FIGHTER_FIELDS,
-            item_label="Kämpfer",
-            min_items=1,
-            max_items=20,
-            default_items=(
-                {"name": "Alrik", "ini": 12, "intuition": 4},
-                {"name": "Bruna", "ini": 10, "intuition": 3},
-            ),
-        ),
-    ),
-    assumptions=tuple(a["text"] for a in DATA.assumptions() if a["key"].startswith("initiative")),
-)
-def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = params["fighters"]
+def check_unique_names(rows: list[dict[str, Any]], path: str = "fighters") -> None:
+    """Every marker on the Tickleiste needs its own name."""
     seen: dict[str, int] = {}
     for index, row in enumerate(rows):
         key = row["name"].casefold()
@@ -214,10 +190,19 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             raise EngineError(
                 f"Kämpfer {index + 1} – Name: „{row['name']}“ kommt schon bei Kämpfer "
                 f"{seen[key] + 1} vor; jeder Name darf nur einmal vorkommen.",
-                f"fighters.{index}.name",
+                f"{path}.{index}.name",
             )
         seen[key] = index
 
+
+def roll_initiative(
+    rows: list[dict[str, Any]], rng: random.Random
+) -> tuple[list[Fighter], list[Fighter], list[dict[str, Any]]]:
+    """Roll INI + 1W6 + Mods for everyone at combat start (L17–L25, L43).
+
+    Returns the fighters in input order, in acting order, and the ties with how they were
+    resolved.
+    """
     die = _initiative_die()
     penalty = _surprise_ticks()
     fighters: list[Fighter] = []
@@ -259,6 +244,38 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             order.extend(resolved)
         else:
             order.extend(group)
+    return fighters, order, ties
+
+
+@SYSTEM.action(
+    "initiative",
+    title="Initiative und Startfelder",
+    summary=(
+        "Jeder Kämpfer würfelt INI + 1W6 + Modifikatoren; Überraschte verlieren 10 Ticks. "
+        "Das Ergebnis ist das Startfeld vor der Position 0 auf der Tickleiste."
+    ),
+    source=f"{SOURCE} L17–L45",
+    params=(
+        ListParam(
+            "fighters",
+            "Kämpfer",
+            item=FIGHTER_FIELDS,
+            item_label="Kämpfer",
+            min_items=1,
+            max_items=20,
+            default_items=(
+                {"name": "Alrik", "ini": 12, "intuition": 4},
+                {"name": "Bruna", "ini": 10, "intuition": 3},
+            ),
+        ),
+    ),
+    assumptions=tuple(a["text"] for a in DATA.assumptions() if a["key"].startswith("initiative")),
+)
+def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = params["fighters"]
+    check_unique_names(rows)
+    fighters, order, ties = roll_initiative(rows, rng)
+    penalty = _surprise_ticks()
 
     chances = first_chances(rows)
     display = Display(
@@ -350,9 +367,17 @@ MAX_EIGENSCHAFT = 40
 
 
 def probe_fields(
-    prefix: str = "", who: str = "", talent: str = "Talent", eig_default: int = 10
+    prefix: str = "",
+    who: str = "",
+    talent: str = "Talent",
+    eig_default: int = 10,
+    group: str = "",
+    advanced: tuple[str, ...] = (),
 ) -> tuple[Param, ...]:
-    """Eigenschaften, TaW, Talentwürfel and Vorteil/Nachteil of one probe (JSON keys prefixed)."""
+    """Eigenschaften, TaW, Talentwürfel and Vorteil/Nachteil of one probe (JSON keys prefixed).
+
+    ``group`` and ``advanced`` (unprefixed field names) are the forms' presentation hints.
+    """
     lead = f"{who} – " if who else ""
     return (
         *(
@@ -363,6 +388,8 @@ def probe_fields(
                 minimum=0,
                 maximum=MAX_EIGENSCHAFT,
                 help=f"Eine der drei Eigenschaften des Talents ({talent}).",
+                group=group,
+                advanced=f"eig{i}" in advanced,
             )
             for i in (1, 2, 3)
         ),
@@ -373,18 +400,24 @@ def probe_fields(
             minimum=0,
             maximum=MAX_TAW,
             help="Geht in den Grundwert ein und ist die Zahl der Erfolgswürfel (W6).",
+            group=group,
+            advanced="taw" in advanced,
         ),
         ChoiceParam(
             f"{prefix}wuerfel",
             f"{lead}Talentwürfel",
             choices=DIE_CHOICES,
             help="W10; Unfähig W8, Begabt W12, Genie (W12 + W4) − 1.",
+            group=group,
+            advanced="wuerfel" in advanced,
         ),
         ChoiceParam(
             f"{prefix}wurf_art",
             f"{lead}Vorteil / Nachteil",
             choices=MODE_CHOICES,
             help="Mit Vorteil oder Nachteil wird ein zweiter Talentwürfel geworfen.",
+            group=group,
+            advanced="wurf_art" in advanced,
         ),
     )
 
@@ -698,7 +731,7 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
         f"{SOURCE} L186 (Erreicht oder übertrifft)"
     ),
     params=(
-        *probe_fields(),
+        *probe_fields(group="Talent"),
         IntParam(
             "schwierigkeit",
             "Schwierigkeit",
@@ -706,6 +739,7 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
             minimum=0,
             maximum=99,
             help="Gelungen, wenn Grundwert + Würfel + Modifikator sie erreicht oder übertrifft.",
+            group="Probe",
         ),
         IntParam(
             "modifikator",
@@ -714,12 +748,14 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
             minimum=-30,
             maximum=30,
             help="Bonus (+) oder Malus (−) auf die Probe.",
+            group="Probe",
         ),
         BoolParam(
             "erfolgsprobe",
             "Erfolgswürfel werfen",
             default=True,
             help="TaW × W6 für Meisterschaften und Manöver.",
+            group="Probe",
         ),
     ),
     assumptions=_assumptions("probe."),
@@ -818,13 +854,19 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         "Angriffsart",
         choices=ATTACK_KINDS,
         help="Schildstoß: 1W6+1 Schaden, keine Meisterschafts-Manöver (L200).",
+        group="Angreifer",
     ),
-    *probe_fields(talent="Kampftalent; beim Schildstoß BW und KK, L200"),
+    *probe_fields(
+        talent="Kampftalent; beim Schildstoß BW und KK, L200",
+        group="Angreifer",
+        advanced=("wuerfel",),
+    ),
     DiceParam(
         "schaden",
         "Waffenschaden",
         default="1W6+3",
         help="Schaden der Waffe als Würfelausdruck, z. B. 1W10+2 (beim Schildstoß nicht genutzt).",
+        group="Angreifer",
     ),
     IntParam(
         "verteidigung",
@@ -833,12 +875,15 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=0,
         maximum=99,
         help="Schwierigkeit des Angriffs: Treffer, wenn erreicht oder übertroffen (L186).",
+        group="Ziel und Abwehr",
     ),
     ChoiceParam(
         "unbewegliches_ziel",
         "Unbewegliches Ziel",
         choices=IMMOBILE_CHOICES,
         help="Nur Fernkampf: der Zielwert der Tabelle Unbewegliche Ziele ersetzt die Verteidigung.",
+        group="Ziel und Abwehr",
+        advanced=True,
     ),
     BoolParam(
         "aktive_abwehr",
@@ -846,8 +891,15 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         help=(
             "Probe + 2 × Erfolge des Verteidigers wird zur Schwierigkeit; Gleichstand: Verteidiger."
         ),
+        group="Ziel und Abwehr",
     ),
-    *probe_fields("abwehr_", "Abwehr", talent="Nahkampftalent oder Akrobatik; Schild: IN + KK"),
+    *probe_fields(
+        "abwehr_",
+        "Abwehr",
+        talent="Nahkampftalent oder Akrobatik; Schild: IN + KK",
+        group="Ziel und Abwehr",
+        advanced=("wuerfel", "wurf_art"),
+    ),
     IntParam(
         "abwehr_modifikator",
         "Abwehr – Modifikator",
@@ -855,6 +907,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=-30,
         maximum=30,
         help="Bonus (+) oder Malus (−) auf die Probe der Aktiven Abwehr.",
+        group="Ziel und Abwehr",
+        advanced=True,
     ),
     IntParam(
         "taktischer_vorteil",
@@ -863,6 +917,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=0,
         maximum=5,
         help="Je Taktischem Vorteil +3; mehrere zählen zusammen (L360).",
+        group="Modifikatoren",
     ),
     IntParam(
         "ueberzahl",
@@ -873,18 +928,23 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         help=(
             "Nur Nahkampf: +1 je überzähligem Kämpfer, höchstens +3; ein Koloss zählt seine Stufe."
         ),
+        group="Modifikatoren",
     ),
     ChoiceParam(
         "position_eigen",
         "Eigene Kampfposition",
         choices=POSITION_CHOICES,
         help="Tabelle Kampfpositionen: eigene Nah- bzw. Fernkampf-Angriffe.",
+        group="Modifikatoren",
+        advanced=True,
     ),
     ChoiceParam(
         "position_ziel",
         "Kampfposition des Ziels",
         choices=POSITION_CHOICES,
         help="Tabelle Kampfpositionen: gegnerische Angriffe auf das Ziel.",
+        group="Modifikatoren",
+        advanced=True,
     ),
     IntParam(
         "licht",
@@ -893,6 +953,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=-20,
         maximum=0,
         help="Malus durch schlechte Sicht auf das Ziel, z. B. −3 für leichten Nebel im Tageslicht.",
+        group="Modifikatoren",
+        advanced=True,
     ),
     ChoiceParam(
         "wasser",
@@ -903,6 +965,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
             ("unter", "unter Wasser (−6)"),
         ),
         help="Für Handlungen, in die KK, KO oder BW eingehen (L346).",
+        group="Modifikatoren",
+        advanced=True,
     ),
     IntParam(
         "vorbereitung_ticks",
@@ -911,6 +975,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=0,
         maximum=60,
         help="Je 2 Ticks +1, höchstens +3 (Lücke suchen im Nahkampf, Zielen im Fernkampf).",
+        group="Modifikatoren",
     ),
     IntParam(
         "zusammenarbeit",
@@ -919,6 +984,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=-20,
         maximum=40,
         help="Gesammelter Bonus oder Malus der Helfer (Aktion Zusammenarbeit).",
+        group="Modifikatoren",
+        advanced=True,
     ),
     IntParam(
         "modifikator",
@@ -927,11 +994,14 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=-30,
         maximum=30,
         help="Weitere Boni (+) oder Mali (−), etwa aus Meisterschaften.",
+        group="Modifikatoren",
     ),
     BoolParam(
         "kampfgetuemmel",
         "Ziel im Kampfgetümmel",
         help="Nur Fernkampf: −6; misslingt die Probe, geht der Schuss ins Leere (L222).",
+        group="Fernkampf",
+        advanced=True,
     ),
     IntParam(
         "grundreichweite",
@@ -940,6 +1010,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=1,
         maximum=1000,
         help="Nur Fernkampf: Reichweite laut Waffenbeschreibung.",
+        group="Fernkampf",
     ),
     IntParam(
         "entfernung",
@@ -948,6 +1019,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=0,
         maximum=6000,
         help="Nur Fernkampf: je angefangene Grundreichweite darüber 1 Erfolg, höchstens 6-fach.",
+        group="Fernkampf",
     ),
     ChoiceParam(
         "deckung",
@@ -958,6 +1030,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
             ("schwer", "Schwere Deckung (2 Erfolge)"),
         ),
         help="Nur Fernkampf: fehlen die Erfolge, trifft der Angriff die Deckung (L220).",
+        group="Fernkampf",
+        advanced=True,
     ),
     IntParam(
         "meisterschafts_manoever",
@@ -966,6 +1040,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=0,
         maximum=5,
         help="Je 1 Erfolg; fehlen Erfolge, wird es ein Streiftreffer (L73–L82).",
+        group="Manöver",
     ),
     ChoiceParam(
         "manoever_schaden",
@@ -976,6 +1051,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
             ("kein", "kein Schaden"),
         ),
         help="Wenn ein angesagtes Manöver den Schaden halbiert oder aufhebt (L73, L81).",
+        group="Manöver",
+        advanced=True,
     ),
     ChoiceParam(
         "streiftreffer_folge",
@@ -985,11 +1062,14 @@ ATTACK_PARAMS: tuple[Param, ...] = (
             ("betaeubung", "stattdessen 2 Betäubungsschaden je Manöver für mich"),
         ),
         help="Nachteil beim Streiftreffer (L82).",
+        group="Manöver",
+        advanced=True,
     ),
     BoolParam(
         "betaeubungsschlag",
         "Betäubungsschlag",
         help="Nur Nahkampf: für 1 Erfolg wird der Schaden zu Betäubungsschaden (L190).",
+        group="Manöver",
     ),
     ChoiceParam(
         "erfolge_rest",
@@ -1000,11 +1080,13 @@ ATTACK_PARAMS: tuple[Param, ...] = (
             ("keine", "nicht verwenden"),
         ),
         help="Freie Manöver nach dem Wurf (L188–L194).",
+        group="Manöver",
     ),
     BoolParam(
         "gelegenheitsangriff",
         "Gelegenheitsangriff",
         help="Nur Nahkampf; nicht mit Meisterschafts-Manövern kombinierbar (L86).",
+        group="Manöver",
     ),
 )
 
@@ -1634,6 +1716,8 @@ FUMBLE_PARAMS: tuple[Param, ...] = (
             _impossible_field(row),
             f"Ergebnis {row['wurf']} unmöglich",
             help=f"{row['wirkung']} – ist das hier nicht möglich, wird neu gewürfelt.",
+            group="Unmögliche Ergebnisse (es wird neu gewürfelt)",
+            advanced=True,
         )
         for row in FUMBLE_ROWS
         if int(row["von"]) not in _always_possible()
@@ -1766,6 +1850,7 @@ MODIFIER_PARAM = IntParam(
     minimum=-30,
     maximum=30,
     help="Bonus (+) oder Malus (−) auf die Probe.",
+    group="Probe",
 )
 
 
@@ -1793,7 +1878,7 @@ def _simple_probe_result(
     ),
     source=f"{SOURCE} L253",
     params=(
-        *probe_fields(talent="Akrobatik"),
+        *probe_fields(talent="Akrobatik", group="Probe"),
         MODIFIER_PARAM,
         IntParam(
             "schaden",
@@ -1802,6 +1887,7 @@ def _simple_probe_result(
             minimum=0,
             maximum=200,
             help="Der Schaden, den der Effekt eigentlich anrichtet.",
+            group="Schaden",
         ),
     ),
     assumptions=_assumptions("probe."),
@@ -1869,7 +1955,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     ),
     source=f"{SOURCE} L120–L122, L192",
     params=(
-        *probe_fields(talent="Selbstbeherrschung"),
+        *probe_fields(talent="Selbstbeherrschung", group="Probe"),
         MODIFIER_PARAM,
         IntParam(
             "schaden",
@@ -1877,6 +1963,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             default=12,
             minimum=0,
             maximum=200,
+            group="Schaden",
         ),
         IntParam(
             "stoerend",
@@ -1885,6 +1972,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             minimum=0,
             maximum=MAX_TAW,
             help="Vom Angreifer für den Störenden Angriff verwendete Erfolge: je +3.",
+            group="Schaden",
         ),
     ),
     assumptions=_assumptions("probe."),

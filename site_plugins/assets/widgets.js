@@ -231,7 +231,7 @@ function showError(helper, error) {
       const details = target.closest("details");
       if (details) details.open = true;
       target.focus();
-      result.replaceChildren();
+      if (!helper.dataset.widget) result.replaceChildren(); // a board (Tickleiste) stays visible
       return;
     }
   }
@@ -329,6 +329,23 @@ function resultNodes(body) {
   }
   out.push(el("p", "rw-seed", `Seed: ${body.seed}`));
   return out;
+}
+
+// A result that names a row of a rule table (e.g. the Patzertabelle) marks that row on the page.
+function markTableRow(helper, body) {
+  const row = body.result.row;
+  document.querySelectorAll(".rw-rule-table tr.rw-row-hit").forEach((tr) => {
+    tr.classList.remove("rw-row-hit");
+    tr.removeAttribute("aria-current");
+  });
+  if (!row || row.von === undefined) return;
+  const selector = `.rw-rule-table[data-system="${CSS.escape(helper.dataset.system)}"] tr[data-von="${row.von}"][data-bis="${row.bis}"]`;
+  const hit = document.querySelector(selector);
+  if (!hit) return;
+  hit.classList.add("rw-row-hit");
+  hit.setAttribute("aria-current", "true");
+  const note = el("p", "rw-row-note", "Die gewürfelte Zeile ist in der Tabelle auf dieser Seite markiert.");
+  helper.querySelector(".rw-result").appendChild(note);
 }
 
 function renderResult(helper, body) {
@@ -503,6 +520,7 @@ async function submit(helper, request) {
     return;
   }
   renderResult(helper, body);
+  markTableRow(helper, body);
   const title = helper.querySelector(".rw-title");
   logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
     submit(helper, { ...request, seed: body.seed }),
@@ -510,8 +528,13 @@ async function submit(helper, request) {
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
 }
 
+// Custom widgets (e.g. the Tickleiste) register in window.RegelwerkWidgets from their own
+// script, as name → function(helper, api); load order does not matter (see refresh()).
+const WIDGETS = (window.RegelwerkWidgets = window.RegelwerkWidgets || {});
+
 function setup(helper) {
   if (helper.dataset.rwReady) return;
+  if (helper.dataset.widget && !WIDGETS[helper.dataset.widget]) return; // its script comes later
   helper.dataset.rwReady = "1";
   const form = helper.querySelector(".rw-form");
   form.querySelectorAll(".rw-list").forEach(renumber);
@@ -526,6 +549,12 @@ function setup(helper) {
       ensureBoot();
     }
   });
+  const custom = helper.dataset.widget && WIDGETS[helper.dataset.widget];
+  if (custom) {
+    custom(helper, window.Regelwerk);
+    showState(helper);
+    return;
+  }
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const seedInput = form.querySelector("[data-type='seed']");
@@ -557,6 +586,19 @@ function initPage() {
   helpers.forEach(setup);
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
 }
+
+// The small API custom widgets use (see tickleiste.js).
+window.Regelwerk = {
+  refresh: () => initPage(),
+  engineReady: () => engine.state === "ready",
+  runEngine,
+  resultNodes,
+  showError,
+  clearErrors,
+  newSeed,
+  logRoll,
+  el,
+};
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(initPage);

@@ -52,6 +52,13 @@ def value_strategy(field: dict[str, Any], broken: bool) -> st.SearchStrategy[Any
     if kind == "text":
         valid = st.text(min_size=1, max_size=field.get("max_length", 40)).filter(str.strip)
         return st.one_of(valid, GARBAGE) if broken else valid
+    if kind == "state":
+        valid_state = st.just({})
+        return (
+            st.one_of(valid_state, st.dictionaries(st.text(max_size=8), GARBAGE), GARBAGE)
+            if broken
+            else valid_state
+        )
     if kind == "list":
         row = record_strategy(field["item"], broken)
         low = 0 if broken else field["min_items"]
@@ -70,13 +77,17 @@ def labels_on_path(fields: list[dict[str, Any]], path: str) -> list[str]:
     """German labels of the schema fields along a dotted error path ("fighters.1.ini")."""
     labels: list[str] = []
     current = fields
+    parent: dict[str, Any] | None = None
     for part in path.split("."):
         if part.isdigit():
+            if parent is not None:  # an entry of a list is named by its item label
+                labels.append(parent.get("item_label", parent["label"]))
             continue
         match = next((f for f in current if f["name"] == part), None)
         if match is None:
             break
         labels.append(match["label"])
+        parent = match
         current = match.get("item", [])
     return labels
 

@@ -1,0 +1,468 @@
+"""The Ryssea Tickleiste as a pure function: (state, command) → new state.
+
+The browser keeps the state (localStorage) and sends it with every command; the engine checks
+it, applies the rule and returns the new state with its explanation. Rules:
+000_5fbfd0ad384a0921.txt L17–L45 (start, same tick, late joining, Abwarten, Bereithalten,
+surprise), L126–L130 (reactions, the 30-tick limit), L140 (free movement), and the durations
+in ``tabellen.handlungsdauern`` of ``engine/data/ryssea.yaml``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import number
+from engine.params import BoolParam, ChoiceParam, IntParam, StateParam, TextParam
+from engine.systems.ryssea import (
+    DATA,
+    FIGHTER_FIELDS,
+    SOURCE,
+    SYSTEM,
+    check_unique_names,
+    first_chances,
+    roll_initiative,
+)
+
+STATE_VERSION = 1
+MAX_FIGHTERS = 20
+MAX_LOG = 30
+MAX_TICK = 100_000
+OTHER_ACTION = "andere"
+
+STATUS_LABEL = {
+    "bereit": "wartet auf Kampfbeginn",
+    "aktiv": "auf der Tickleiste",
+    "abwartend": "Abwarten-Feld",
+    "bereithalten": "Abwarten-Feld (hält Aktion bereit)",
+}
+
+COMMANDS = (
+    ("anzeigen", "Anzeigen"),
+    ("hinzufuegen", "Kämpfer hinzufügen"),
+    ("start", "Kampf beginnen (Initiative würfeln)"),
+    ("handeln", "Handlung ausführen"),
+    ("abwarten", "Abwarten"),
+    ("bereithalten", "Aktion bereithalten"),
+    ("eingreifen", "Wieder eingreifen"),
+    ("entfernen", "Kämpfer entfernen"),
+)
+
+
+def _actions() -> list[dict[str, Any]]:
+    return DATA.table("tabellen.handlungsdauern.zeilen", ("schluessel", "handlung", "dauer"))
+
+
+def _action_choices() -> tuple[tuple[str, str], ...]:
+    rows = [(str(r["schluessel"]), f"{r['handlung']} ({r['dauer']})") for r in _actions()]
+    return (*rows, (OTHER_ACTION, "Andere Handlung (Ticks angeben)"))
+
+
+@dataclass
+class Marker:
+    name: str
+    ini: int
+    intuition: int
+    modifier: int
+    surprised: bool
+    status: str
+    tick: int | None
+    order: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "ini": self.ini,
+            "intuition": self.intuition,
+            "modifier": self.modifier,
+            "surprised": self.surprised,
+            "status": self.status,
+            "tick": self.tick,
+            "order": self.order,
+        }
+
+
+@dataclass
+class Board:
+    started: bool
+    seq: int
+    markers: list[Marker]
+    log: list[str]
+
+    def active(self) -> list[Marker]:
+        """Markers on the line in acting order: lower tick first, then who got there first."""
+        on_line = [m for m in self.markers if m.status == "aktiv" and m.tick is not None]
+        return sorted(on_line, key=lambda m: (m.tick, m.order))
+
+    def now(self) -> int | None:
+        line = self.active()
+        return line[0].tick if line else None
+
+    def find(self, name: str) -> Marker:
+        for marker in self.markers:
+            if marker.name.casefold() == name.casefold():
+                return marker
+        known = ", ".join(m.name for m in self.markers) or "noch niemand"
+        raise EngineError(f"Kämpfer: „{name}“ steht nicht auf der Tickleiste ({known}).", "fighter")
+
+    def next_order(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": STATE_VERSION,
+            "started": self.started,
+            "seq": self.seq,
+            "fighters": [m.to_dict() for m in self.markers],
+            "log": self.log[-MAX_LOG:],
+        }
+
+
+def _int(value: Any, key: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise EngineError(
+            f"Gespeicherte Tickleiste: „{key}“ muss eine ganze Zahl von {low} bis {high} sein.",
+            "state",
+        )
+    return value
+
+
+def load_board(raw: dict[str, Any]) -> Board:
+    """Check a state that came from the browser (or an imported file) key by key."""
+    if not raw:
+        return Board(started=False, seq=0, markers=[], log=[])
+    version = raw.get("version")
+    if version != STATE_VERSION:
+        raise EngineError(
+            f"Gespeicherte Tickleiste: unbekannte Version {version!r} (erwartet {STATE_VERSION}).",
+            "state",
+        )
+    fighters = raw.get("fighters")
+    if not isinstance(fighters, list) or len(fighters) > MAX_FIGHTERS:
+        raise EngineError(
+            f"Gespeicherte Tickleiste: „fighters“ muss eine Liste mit höchstens {MAX_FIGHTERS} "
+            "Kämpfern sein.",
+            "state",
+        )
+    markers = []
+    for index, item in enumerate(fighters):
+        where = f"fighters.{index}"
+        if not isinstance(item, dict):
+            raise EngineError(f"Gespeicherte Tickleiste: „{where}“ ist kein Objekt.", "state")
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 30:
+            raise EngineError(f"Gespeicherte Tickleiste: „{where}.name“ ist ungültig.", "state")
+        status = item.get("status")
+        if status not in STATUS_LABEL:
+            raise EngineError(f"Gespeicherte Tickleiste: „{where}.status“ ist ungültig.", "state")
+        tick = item.get("tick")
+        if status == "aktiv":
+            tick = _int(tick, f"{where}.tick", -MAX_TICK, MAX_TICK)
+        elif tick is not None:
+            raise EngineError(
+                f"Gespeicherte Tickleiste: „{where}.tick“ muss leer sein ({STATUS_LABEL[status]}).",
+                "state",
+            )
+        surprised = item.get("surprised", False)
+        if not isinstance(surprised, bool):
+            raise EngineError(
+                f"Gespeicherte Tickleiste: „{where}.surprised“ ist ungültig.", "state"
+            )
+        markers.append(
+            Marker(
+                name=name.strip(),
+                ini=_int(item.get("ini", 0), f"{where}.ini", 0, 99),
+                intuition=_int(item.get("intuition", 0), f"{where}.intuition", 0, 99),
+                modifier=_int(item.get("modifier", 0), f"{where}.modifier", -99, 99),
+                surprised=surprised,
+                status=str(status),
+                tick=tick,
+                order=_int(item.get("order", 0), f"{where}.order", -MAX_TICK, MAX_TICK),
+            )
+        )
+    check_unique_names([m.to_dict() for m in markers], "state.fighters")
+    started = raw.get("started", False)
+    if not isinstance(started, bool):
+        raise EngineError("Gespeicherte Tickleiste: „started“ ist ungültig.", "state")
+    log = raw.get("log", [])
+    if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
+        raise EngineError(
+            "Gespeicherte Tickleiste: „log“ muss eine Liste von Texten sein.", "state"
+        )
+    seq = _int(raw.get("seq", 0), "seq", 0, MAX_TICK)
+    return Board(started=started, seq=seq, markers=markers, log=[x[:300] for x in log])
+
+
+def _require_name(params: dict[str, Any], field: str = "fighter") -> str:
+    name = str(params.get(field) or "").strip()
+    if not name:
+        if field == "name":
+            raise EngineError("Name: bitte einen Namen eingeben.", field)
+        raise EngineError("Kämpfer: bitte einen Kämpfer auswählen.", field)
+    return name
+
+
+def duration(params: dict[str, Any]) -> tuple[int, str]:
+    """Ticks of the chosen action (fixed, or the given ticks within the table's limits)."""
+    key = params["action"]
+    given = params["ticks"]
+    if key == OTHER_ACTION:
+        if given < 1:
+            raise EngineError("Ticks: für eine andere Handlung bitte die Dauer angeben.", "ticks")
+        ticks, name = given, "Andere Handlung"
+    else:
+        row = next(r for r in _actions() if r["schluessel"] == key)
+        name = str(row["handlung"])
+        if "ticks" in row and "ticks_min" not in row:
+            ticks = int(row["ticks"])
+        else:
+            low = int(row.get("ticks_min", 1))
+            formula = row.get("formel")
+            if given < 1:
+                what = "die Waffengeschwindigkeit" if formula else "die Dauer"
+                raise EngineError(f"Ticks: bitte {what} angeben ({row['dauer']}).", "ticks")
+            ticks = given + 2 if formula == "waffengeschwindigkeit_plus_2" else given
+            ticks = max(ticks, low)
+    if params["free_movement"]:
+        minimum = DATA.integer("tickleiste.freie_bewegung_mindestdauer", 0, 100)
+        if ticks < minimum:
+            ticks = minimum
+            name += f" mit freier Bewegung (mindestens {minimum} Ticks)"
+        else:
+            name += " mit freier Bewegung"
+    return ticks, name
+
+
+def _is_reaction(key: str) -> bool:
+    if key == OTHER_ACTION:
+        return False
+    row = next(r for r in _actions() if r["schluessel"] == key)
+    return bool(row.get("reaktion", False))
+
+
+def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str, Display | None]:
+    """Carry out one command; returns the German log line (and initiative details on start)."""
+    command = params["command"]
+    surprise = DATA.integer("initiative.ueberraschung_ticks", 0, 100)
+    if command == "anzeigen":
+        return "", None
+    if command == "hinzufuegen":
+        if len(board.markers) >= MAX_FIGHTERS:
+            raise EngineError(f"Name: höchstens {MAX_FIGHTERS} Kämpfer.", "name")
+        name = _require_name(params, "name")
+        if any(m.name.casefold() == name.casefold() for m in board.markers):
+            raise EngineError(f"Name: „{name}“ steht schon auf der Tickleiste.", "name")
+        marker = Marker(
+            name=name,
+            ini=params["ini"],
+            intuition=params["intuition"],
+            modifier=params["modifier"],
+            surprised=params["surprised"],
+            status="bereit",
+            tick=None,
+            order=0,
+        )
+        board.markers.append(marker)
+        now = board.now()
+        if not board.started or now is None:
+            return f"{name} wartet auf den Kampfbeginn.", None
+        # Späterer Kampfbeitritt (L29): current tick, behind those already there; +10 surprised
+        marker.status = "aktiv"
+        marker.tick = now + (surprise if marker.surprised else 0)
+        marker.order = board.next_order()
+        extra = f" (überrascht: +{surprise} Ticks)" if marker.surprised else ""
+        return f"{name} tritt auf Tick {number(marker.tick)} dem Kampf bei{extra}.", None
+    if command == "start":
+        waiting = [m for m in board.markers if m.status == "bereit"]
+        if not waiting:
+            raise EngineError(
+                "Befehl „Kampf beginnen“: zuerst Kämpfer hinzufügen (alle anderen stehen schon).",
+                "command",
+            )
+        if board.started:
+            raise EngineError(
+                "Befehl „Kampf beginnen“: der Kampf läuft schon; neue Kämpfer treten später bei.",
+                "command",
+            )
+        rows = [m.to_dict() for m in waiting]
+        fighters, order, ties = roll_initiative(rows, rng)
+        for fighter in order:
+            marker = next(m for m in waiting if m.name == fighter.name)
+            marker.status = "aktiv"
+            marker.tick = fighter.tick
+            marker.order = board.next_order()
+        board.started = True
+        details = Display(headline="Initiative")
+        for fighter in fighters:
+            mods = [("INI", fighter.ini)]
+            if fighter.modifier:
+                mods.append(("Modifikatoren", fighter.modifier))
+            if fighter.surprised:
+                mods.append(("Überrascht", -surprise))
+            details.roll(f"{fighter.name}: Initiativwurf", fighter.roll, mods, fighter.initiative)
+        notes = []
+        for tie in ties:
+            how = "Stechen mit W10" if tie["rolloff"] else "höhere Intuition"
+            notes.append(
+                f"Gleichstand auf Tick {number(tie['tick'])}: {', '.join(tie['names'])} ({how})."
+            )
+        details.notes("Gleichstände", notes)
+        details.chances(
+            "Chance, als Erste(r) zu handeln (vor dem Wurf)",
+            list(zip([r["name"] for r in rows], first_chances(rows), strict=True)),
+        )
+        starts = ", ".join(f"{f.name} {number(f.tick)}" for f in order)
+        return f"Kampfbeginn – Startfelder: {starts}.", details
+
+    marker = board.find(_require_name(params))
+    now = board.now()
+    if command == "entfernen":
+        board.markers.remove(marker)
+        return f"{marker.name} verlässt den Kampf.", None
+    if command in {"abwarten", "bereithalten"}:
+        if marker.status != "aktiv":
+            raise EngineError(
+                f"Kämpfer: {marker.name} steht nicht auf der Tickleiste "
+                f"({STATUS_LABEL[marker.status]}).",
+                "fighter",
+            )
+        marker.status = "abwartend" if command == "abwarten" else "bereithalten"
+        marker.tick = None
+        if command == "abwarten":
+            return f"{marker.name} wartet ab (Abwarten-Feld).", None
+        return f"{marker.name} hält eine Aktion bereit (Abwarten-Feld).", None
+    if command == "eingreifen":
+        if marker.status not in {"abwartend", "bereithalten"}:
+            raise EngineError(f"Kämpfer: {marker.name} wartet nicht ab.", "fighter")
+        if now is None:
+            raise EngineError(
+                "Kämpfer: niemand steht mehr auf der Tickleiste; ohne aktuellen Tick kann "
+                f"{marker.name} nicht eingreifen.",
+                "fighter",
+            )
+        if marker.status == "bereithalten":
+            # L33: acts before all others on the field
+            firsts = [m.order for m in board.active() if m.tick == now]
+            marker.order = min(firsts) - 1
+            marker.status, marker.tick = "aktiv", now
+            return (
+                f"{marker.name} löst die bereitgehaltene Aktion aus und handelt auf Tick "
+                f"{number(now)} vor allen anderen.",
+                None,
+            )
+        # L31: queued behind the others on the current field
+        marker.status, marker.tick, marker.order = "aktiv", now, board.next_order()
+        return f"{marker.name} greift auf Tick {number(now)} wieder ein (hinten eingereiht).", None
+    # handeln
+    if marker.status != "aktiv" or marker.tick is None or now is None:
+        raise EngineError(
+            f"Kämpfer: {marker.name} kann jetzt nicht handeln ({STATUS_LABEL[marker.status]}).",
+            "fighter",
+        )
+    ticks, name = duration(params)
+    head = board.active()[0]
+    limit = DATA.integer("tickleiste.reaktion_hoechstens_zurueck", 0, 1000)
+    if marker is not head:
+        if not _is_reaction(params["action"]):
+            raise EngineError(
+                f"Handlung: {head.name} ist am Zug; {marker.name} kann jetzt nur reagieren "
+                "(z. B. Aktive Abwehr).",
+                "action",
+            )
+        if marker.tick - now > limit:
+            raise EngineError(
+                f"Kämpfer: {marker.name} steht {marker.tick - now} Ticks hinter dem aktuellen "
+                f"Tick {number(now)} – mehr als {limit} Ticks zurück ist keine Reaktion möglich.",
+                "fighter",
+            )
+    start = marker.tick
+    marker.tick = start + ticks
+    marker.order = board.next_order()
+    return (
+        f"{marker.name}: {name} ({ticks} Ticks) von Tick {number(start)} auf "
+        f"{number(marker.tick)}.",
+        None,
+    )
+
+
+def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
+    now = board.now()
+    line_up = board.active()
+    limit = DATA.integer("tickleiste.reaktion_hoechstens_zurueck", 0, 1000)
+    if line_up:
+        outcome = f"Als Nächstes: {line_up[0].name} auf Tick {number(line_up[0].tick or 0)}."
+    elif board.markers:
+        outcome = "Niemand steht auf der Tickleiste."
+    else:
+        outcome = "Noch keine Kämpfer – füge Kämpfer hinzu."
+    headline = "Tickleiste" + (f" – aktueller Tick {number(now)}" if now is not None else "")
+    display = Display(headline=headline, outcome=outcome)
+    rows = []
+    for place, marker in enumerate(line_up, start=1):
+        behind = (marker.tick or 0) - (now or 0)
+        reaction = "ja" if behind <= limit else f"nein ({behind} Ticks zurück)"
+        rows.append([str(place), marker.name, number(marker.tick or 0), reaction])
+    if rows:
+        display.table(
+            "Reihenfolge (kleinster Tick zuerst; gleicher Tick: wer zuerst dort war)",
+            ["Platz", "Kämpfer", "Tick", "Reaktion möglich"],
+            rows,
+        )
+    waiting = [f"{m.name}: {STATUS_LABEL[m.status]}" for m in board.markers if m.status != "aktiv"]
+    display.notes("Nicht auf der Tickleiste", waiting)
+    if details is not None:
+        display.sections.extend(details.sections)
+    if line:
+        board.log.append(line)
+        board.log = board.log[-MAX_LOG:]
+    display.notes("Verlauf", list(reversed(board.log[-8:])))
+    return {
+        "state": board.to_dict(),
+        "now": now,
+        "next": line_up[0].name if line_up else None,
+        "event": line,
+        "display": display.to_dict(),
+    }
+
+
+@SYSTEM.action(
+    "tickleiste",
+    title="Tickleiste",
+    summary=(
+        "Kämpfer hinzufügen, Initiative würfeln, Handlungen mit ihrer Dauer in Ticks ausführen "
+        "und sehen, wer als Nächstes handelt. Abwarten, Bereithalten und späterer "
+        "Kampfbeitritt nach den Regeln der Tickleiste."
+    ),
+    source=f"{SOURCE} L9–L45, L126–L130, L140 und die Handlungsdauern",
+    params=(
+        StateParam("state", "Gespeicherte Tickleiste"),
+        ChoiceParam("command", "Befehl", choices=COMMANDS, default="anzeigen"),
+        replace(FIGHTER_FIELDS[0], required=False, group="Neuer Kämpfer"),
+        *(replace(p, group="Neuer Kämpfer") for p in FIGHTER_FIELDS[1:]),
+        TextParam("fighter", "Kämpfer", "Wer handelt (oder wartet, greift ein …).", required=False),
+        ChoiceParam("action", "Handlung", choices=_action_choices(), default="nahkampfangriff"),
+        IntParam(
+            "ticks",
+            "Ticks",
+            "Waffengeschwindigkeit oder Dauer, wo die Handlung keine feste Dauer hat.",
+            default=0,
+            minimum=0,
+            maximum=200,
+        ),
+        BoolParam(
+            "free_movement", "mit freier Bewegung", "Kürzere Handlungen dauern dann 3 Ticks."
+        ),
+    ),
+    assumptions=tuple(
+        str(r["text"]) for r in _actions() if r.get("annahme") and isinstance(r.get("text"), str)
+    ),
+    widget="tickleiste",
+)
+def tickleiste(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    board = load_board(params["state"])
+    line, details = apply(board, params, rng)
+    return render(board, line, details)
