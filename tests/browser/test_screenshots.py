@@ -1,0 +1,96 @@
+"""Screenshots for review (test-results/screenshots/) and layout checks at 1280 and 375 px.
+
+One content page per system; the ones marked with a table must show their rule tables as real
+``<table>`` elements (not a code block from an unrendered fence). At 375 px no content may
+stick out to the right except inside a scroll wrapper (Material's table wrapper, code blocks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-results" / "screenshots"
+WIDTHS = (1280, 375)
+
+# page → does it hold a rule table?
+PAGES = {
+    "ryssea/patzertabelle/": True,
+    "dsa/crits-und-wunden/": True,
+    "guete/nahkampfoptionen/": True,
+    "aktionswuerfel/ablauf-und-initiative/": False,
+    "pathfinder/angriffswurf-und-ruestungsklasse/": True,
+    "ryssea/druck/": True,
+}
+
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const wrappers = ".md-typeset__scrollwrap, .md-typeset__table, pre, .highlight, .md-sidebar";
+  const out = [];
+  for (const el of document.querySelectorAll(".md-main *, .md-header *")) {
+    if (el.closest(wrappers)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && box.right > width + 1) {
+      out.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(box.right)}px`);
+    }
+  }
+  return { page: document.documentElement.scrollWidth, width, elements: out.slice(0, 10) };
+}"""
+
+LEAKED_FENCE = """() => [...document.querySelectorAll('article pre code')]
+  .map((c) => c.textContent).filter((t) => /^\\s*(system|tabelle):/m.test(t))"""
+
+
+@pytest.fixture(scope="module")
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def sized_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    width = int(request.param)
+    context = browser.new_context(
+        locale="de-DE", viewport={"width": width, "height": 900 if width > 800 else 800}
+    )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize(("path", "has_table"), PAGES.items(), ids=list(PAGES))
+def test_page_layout(
+    sized_page: Any, site_url: str, shots: Path, path: str, has_table: bool
+) -> None:
+    page = sized_page
+    page.goto(site_url + path, wait_until="load")
+    page.wait_for_selector("article h1")
+    width = page.viewport_size["width"]
+    name = path.strip("/").replace("/", "-")
+    # The print page holds a whole system: its first screen is enough, plus how it prints.
+    full = not path.endswith("/druck/")
+    page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=full)
+    if not full and width > 800:
+        page.emulate_media(media="print")
+        page.screenshot(path=str(shots / f"{name}-{width}-print.png"))
+        page.emulate_media(media="screen")
+
+    if has_table:
+        assert page.locator("article table").count() >= 1, f"{path}: keine <table>"
+        assert page.evaluate(LEAKED_FENCE) == [], f"{path}: Tabelle als Codeblock"
+        # Material wraps every content table in a horizontal scroll wrapper at runtime.
+        assert (
+            page.locator("article .md-typeset__scrollwrap table").count()
+            == page.locator("article table").count()
+        )
+    if width < 800:
+        result = page.evaluate(OVERFLOW)
+        assert result["page"] <= result["width"], f"{path}: Seite breiter als {width}px: {result}"
+        assert result["elements"] == [], f"{path}: ragt heraus: {result['elements']}"
