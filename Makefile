@@ -31,6 +31,7 @@ chromium:
 site: deps
 	$(PY) -m site_plugins.compile_data --check
 	$(PY) -m mkdocs build --strict
+	$(PY) scripts/build_offline.py --dist dist --site site
 
 lint: deps
 	$(PY) -m site_plugins.compile_data --check

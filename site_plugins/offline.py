@@ -1,0 +1,322 @@
+"""The ``regelwerk-offline`` MkDocs plugin: the export that works from ``file://``.
+
+Enabled only in ``mkdocs-offline.yml`` (``scripts/build_offline.py`` builds with it). Opened
+by double-click, Chromium refuses ``fetch`` of file URLs, module imports and
+``new Worker(fileURL)``; classic ``<script>`` tags still load. So this plugin, using documented
+MkDocs events only:
+
+- ``on_config``: turns Material's instant navigation off (it loads pages with ``fetch``),
+  checks that the export keeps every plugin of the online site (``INHERIT`` replaces lists)
+  and that ``transport.js`` comes before the iframe-worker shim in ``extra.polyfills``;
+- ``on_files``: replaces the online runtime (``assets/pyodide/*``, ``engine.zip``, the module
+  ``worker.js``) with ``assets/offline/``: ``transport.js``, the vendored iframe-worker shim
+  and shared ``runtime-NN.js`` scripts that carry, as string literals, the classic worker
+  (Pyodide's code spliced in) and the wasm, the stdlib and the engine (gzip + base64);
+- ``on_page_content``: the home page's download link becomes a note (this *is* the export).
+
+Every string rewritten in Pyodide's files is asserted to occur exactly once (see
+:data:`REWRITES`), so an upgrade of the npm package fails the build with a clear message.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs.config import config_options
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils.yaml import yaml_load
+
+ASSETS = Path(__file__).resolve().parent / "offline_assets"
+OFFLINE_PREFIX = "assets/offline"
+TRANSPORT = f"{OFFLINE_PREFIX}/transport.js"
+SHIM = f"{OFFLINE_PREFIX}/iframe-worker.js"
+# Pyodide's indexURL inside the worker: a scheme of its own, answered by the worker's fetch
+# wrapper; a request that slipped through could not reach any network.
+VIRTUAL_INDEX = "regelwerk-offline:/pyodide/"
+ASM_URL = VIRTUAL_INDEX + "pyodide.asm.mjs"
+# Online files the export drops: they could not be loaded from file:// anyway.
+ONLINE_ONLY = ("assets/pyodide/", "assets/regelwerk/engine.zip", "assets/regelwerk/worker.js")
+PARTS_GLOBAL = "RegelwerkOfflineParts"
+DOWNLOAD_LINK = re.compile(
+    r'<a\b[^>]*\bclass="[^"]*\brw-offline-download\b[^"]*"[^>]*>.*?</a>', re.S
+)
+DOWNLOAD_NOTE = (
+    '<strong class="rw-offline-note">Dies ist bereits die Offline-Version: '
+    "sie läuft ohne Internet, direkt aus dem entpackten Ordner.</strong>"
+)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One exact string replacement in a Pyodide file, with the reason for it."""
+
+    file: str
+    old: str
+    new: str
+    why: str
+
+
+# pyodide.asm.mjs is an ES module; the worker is a classic script (module workers cannot be
+# started from file://), so its two module-only constructs are replaced.
+REWRITES: tuple[Rewrite, ...] = (
+    Rewrite(
+        "pyodide.asm.mjs",
+        "export default _createPyodideModule;",
+        "globalThis.__regelwerkCreatePyodideModule=_createPyodideModule;",
+        "ES-Modul-Export → globale Funktion (an loadPyodide als createPyodideModule übergeben)",
+    ),
+    Rewrite(
+        "pyodide.asm.mjs",
+        "createRequire(import.meta.url)",
+        f"createRequire({json.dumps(ASM_URL)})",
+        "import.meta gibt es in klassischen Skripten nicht (Zweig nur für Node)",
+    ),
+    Rewrite(
+        "pyodide.asm.mjs",
+        "var _scriptName=import.meta.url;",
+        f"var _scriptName={json.dumps(ASM_URL)};",
+        "import.meta gibt es in klassischen Skripten nicht (Skriptname → virtuelle indexURL)",
+    ),
+    Rewrite(
+        "pyodide.asm.mjs",
+        'new URL("pyodide.asm.wasm",import.meta.url)',
+        f'new URL("pyodide.asm.wasm",{json.dumps(ASM_URL)})',
+        "import.meta gibt es in klassischen Skripten nicht (wasm-Adresse → virtuelle indexURL)",
+    ),
+)
+# Not rewritten, but relied upon: the worker satisfies this classic-worker check by making
+# importScripts throw. If Pyodide detects classic workers differently, look again.
+REQUIRED: tuple[Rewrite, ...] = (
+    Rewrite(
+        "pyodide.js",
+        'globalThis.importScripts("data:text/javascript,")',
+        "",
+        "Pyodides Erkennung klassischer Worker (der Offline-Worker lässt importScripts werfen)",
+    ),
+)
+# Markers in offline_assets/*.js that the build fills in.
+WORKER_MARKERS = (
+    "// @regelwerk:pyodide.js",
+    "// @regelwerk:pyodide.asm.js",
+    '"@regelwerk:virtual-index"',
+    '"@regelwerk:lock-file"',
+)
+MANIFEST_MARKER = '"@regelwerk:manifest"'
+
+
+def replace_once(text: str, old: str, new: str, where: str, why: str) -> str:
+    """Replace ``old`` by ``new``; raise unless ``old`` occurs exactly once."""
+    count = text.count(old)
+    if count != 1:
+        raise PluginError(
+            f"regelwerk-offline: {where}: erwartet genau einmal {old!r} ({why}), "
+            f"gefunden: {count}×. Hat sich die Pyodide-Version geändert? Dann die Änderungen "
+            "in site_plugins/offline.py prüfen und anpassen."
+        )
+    return text.replace(old, new)
+
+
+def classic_asm(source: str) -> str:
+    """pyodide.asm.mjs as a classic script (asserts every rewrite)."""
+    for rewrite in REWRITES:
+        source = replace_once(source, rewrite.old, rewrite.new, rewrite.file, rewrite.why)
+    if "import.meta" in source:
+        raise PluginError(
+            "regelwerk-offline: pyodide.asm.mjs: nach dem Umschreiben steht noch "
+            "`import.meta` darin – ein klassisches Skript kann das nicht ausführen."
+        )
+    return source
+
+
+def worker_source(template: str, pyodide_js: str, asm_classic: str, lock_file: str) -> str:
+    """The classic worker: offline_assets/worker.js with Pyodide's code spliced in."""
+    for rewrite in REQUIRED:  # relied upon, not changed: asserted all the same
+        replace_once(pyodide_js, rewrite.old, rewrite.old, rewrite.file, rewrite.why)
+    values = (
+        pyodide_js,
+        asm_classic,
+        json.dumps(VIRTUAL_INDEX),
+        json.dumps(lock_file),
+    )
+    for marker, value in zip(WORKER_MARKERS, values, strict=True):
+        template = replace_once(template, marker, value, "offline_assets/worker.js", "Marke")
+    return template
+
+
+def gzip_base64(data: bytes) -> str:
+    """gzip (fixed mtime: same input → same bytes) and base64, for a JS string literal."""
+    return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def runtime_scripts(parts: dict[str, str], chunk_chars: int) -> tuple[dict[str, int], list[str]]:
+    """Split the parts into scripts of at most ``chunk_chars`` characters of payload each.
+
+    Every script pushes ``[part, index, text]`` tuples onto ``self.RegelwerkOfflineParts``;
+    several small parts share a script. Returns the chunk count per part and the scripts.
+    """
+    counts: dict[str, int] = {}
+    chunks: list[tuple[str, int, str]] = []
+    for name, text in parts.items():
+        pieces = [text[i : i + chunk_chars] for i in range(0, len(text), chunk_chars)] or [""]
+        counts[name] = len(pieces)
+        chunks += [(name, index, piece) for index, piece in enumerate(pieces)]
+    scripts: list[list[tuple[str, int, str]]] = [[]]
+    size = 0
+    for chunk in chunks:
+        if scripts[-1] and size + len(chunk[2]) > chunk_chars:
+            scripts.append([])
+            size = 0
+        scripts[-1].append(chunk)
+        size += len(chunk[2])
+    header = f"(self.{PARTS_GLOBAL}=self.{PARTS_GLOBAL}||[]).push(\n"
+    out = [
+        header + ",\n".join(f"[{json.dumps(n)},{i},{json.dumps(t)}]" for n, i, t in script) + ");\n"
+        for script in scripts
+    ]
+    return counts, out
+
+
+def _plugin_entries(entries: object) -> list[tuple[str, object]]:
+    """``plugins:`` (a list of names / one-key mappings, or a mapping) as (name, options)."""
+    if isinstance(entries, dict):
+        return [(str(k), v or {}) for k, v in entries.items()]
+    out: list[tuple[str, object]] = []
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict):
+            out += [(str(k), v or {}) for k, v in entry.items()]
+        else:
+            out.append((str(entry), {}))
+    return out
+
+
+class OfflineConfig(Config):  # type: ignore[no-untyped-call]
+    pyodide_dir = config_options.Type(str, default="node_modules/pyodide")
+    shim = config_options.Type(str, default="node_modules/iframe-worker/shim/index.js")
+    # payload characters per runtime script: each script is parsed and run as one main-thread
+    # task, so smaller scripts keep the page responsive while the runtime loads
+    chunk_chars = config_options.Type(int, default=500_000)
+
+
+class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
+    def __init__(self) -> None:
+        self.base = Path.cwd()
+        self.stats: dict[str, int] = {}
+
+    # -- configuration -------------------------------------------------------------------
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.base = Path(config.config_file_path).parent
+        features = config.theme.get("features") or []
+        config.theme["features"] = [
+            f for f in features if not str(f).startswith("navigation.instant")
+        ]
+        self._check_inherited_plugins(config)
+        polyfills = [str(p) for p in config.extra.get("polyfills", [])]
+        shims = [i for i, p in enumerate(polyfills) if "iframe-worker" in p]
+        if TRANSPORT not in polyfills or SHIM not in polyfills:
+            raise PluginError(
+                f"regelwerk-offline: extra.polyfills braucht {TRANSPORT} und {SHIM} "
+                "(siehe mkdocs-offline.yml)"
+            )
+        if polyfills.index(TRANSPORT) > min(shims):
+            raise PluginError(
+                f"regelwerk-offline: {TRANSPORT} muss in extra.polyfills vor dem "
+                "iframe-worker-Shim stehen (er merkt sich den echten Worker, bevor der Shim "
+                "ihn auf file:// ersetzt)"
+            )
+        return config
+
+    def _check_inherited_plugins(self, config: MkDocsConfig) -> None:
+        """The export must keep every plugin of the online site.
+
+        With ``plugins:`` as mappings (as in mkdocs.yml), ``INHERIT`` merges them. With lists
+        it replaces them: then mkdocs-offline.yml must repeat mkdocs.yml's list (same options,
+        same order) followed by the offline plugins; anything else fails with what to copy.
+        """
+        path = Path(config.config_file_path)
+        own = yaml_load(path.read_text(encoding="utf-8"))  # a str: INHERIT is not followed
+        inherit = own.get("INHERIT")
+        if not inherit:
+            return
+        parent_path = (path.parent / str(inherit)).resolve()
+        with parent_path.open("rb") as handle:
+            parent_plugins = yaml_load(handle).get("plugins", [])
+        if isinstance(parent_plugins, dict) and isinstance(own.get("plugins"), dict):
+            return  # mappings: INHERIT merges them, every parent plugin stays
+        parent = _plugin_entries(parent_plugins)
+        child = _plugin_entries(own.get("plugins", []))
+        if child[: len(parent)] != parent:
+            wanted = [name for name, _ in parent]
+            raise PluginError(
+                f"regelwerk-offline: `plugins:` in {path.name} muss mit denen aus "
+                f"{parent_path.name} beginnen, mit denselben Optionen ({', '.join(wanted)}), "
+                "danach offline und regelwerk-offline. INHERIT ersetzt Listen, statt sie "
+                f"zusammenzuführen: bitte {path.name} an {parent_path.name} angleichen."
+            )
+
+    # -- files ---------------------------------------------------------------------------
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        engine_file = files.get_file_from_path("assets/regelwerk/engine.zip")
+        if engine_file is None:
+            raise PluginError(
+                "regelwerk-offline: assets/regelwerk/engine.zip fehlt – das Plugin "
+                "`regelwerk` muss in plugins: vor `regelwerk-offline` stehen"
+            )
+        engine_zip = engine_file.content_bytes
+        for file in list(files):
+            if file.src_uri.startswith(ONLINE_ONLY):
+                files.remove(file)
+
+        pyodide_dir = self.base / self.config.pyodide_dir
+        shim = self.base / self.config.shim
+        for needed in (pyodide_dir / "pyodide.js", shim):
+            if not needed.exists():
+                raise PluginError(f"regelwerk-offline: {needed} fehlt – bitte `npm ci` ausführen")
+
+        def read(name: str) -> str:
+            return (pyodide_dir / name).read_text(encoding="utf-8")
+
+        version = json.loads(read("package.json"))["version"]
+        worker = worker_source(
+            (ASSETS / "worker.js").read_text(encoding="utf-8"),
+            read("pyodide.js"),
+            classic_asm(read("pyodide.asm.mjs")),
+            read("pyodide-lock.json"),
+        )
+        parts = {
+            "worker": worker,
+            "engine": gzip_base64(engine_zip),
+            "stdlib": gzip_base64((pyodide_dir / "python_stdlib.zip").read_bytes()),
+            "wasm": gzip_base64((pyodide_dir / "pyodide.asm.wasm").read_bytes()),
+        }
+        counts, scripts = runtime_scripts(parts, self.config.chunk_chars)
+        names = [f"runtime-{index:02d}.js" for index in range(len(scripts))]
+        manifest = {"pyodide": version, "scripts": names, "parts": counts}
+        transport = replace_once(
+            (ASSETS / "transport.js").read_text(encoding="utf-8"),
+            MANIFEST_MARKER,
+            json.dumps(manifest),
+            "offline_assets/transport.js",
+            "Marke",
+        )
+        files.append(File.generated(config, TRANSPORT, content=transport))
+        files.append(File.generated(config, SHIM, abs_src_path=str(shim)))
+        for name, script in zip(names, scripts, strict=True):
+            files.append(File.generated(config, f"{OFFLINE_PREFIX}/{name}", content=script))
+        self.stats = {name: len(text) for name, text in parts.items()}
+        return files
+
+    # -- pages ---------------------------------------------------------------------------
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        return DOWNLOAD_LINK.sub(DOWNLOAD_NOTE, html)

@@ -1,0 +1,389 @@
+"""The offline export, opened by double-click: ``file://``, every network request blocked.
+
+A session fixture builds the export with ``scripts/build_offline.py`` into a temporary folder
+(``dist/`` is not used), unzips it below a folder whose name has a space and an umlaut, and
+Debian Chromium opens ``index.html`` from there with every request outside ``file:``, ``blob:``
+and ``data:`` aborted *and recorded*: there must be none. Every distinct roll helper is rolled
+with a fixed seed, its defaults untouched, and compared with the engine on CPython for the same
+params and seed (``python -m engine … --json --seed N --params …`` for the first, then
+``engine.api.run`` in-process, which is what the CLI calls).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from engine import api
+from site_plugins import offline as plugin
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+UNZIP_INTO = "Regelwerk Übung"
+MAX_ZIP_BYTES = 12_000_000
+LOCAL_SCHEMES = ("file:", "blob:", "data:")
+HELPER_MARK = 'class="rw-helper"'
+HELPER = re.compile(
+    r'<section class="rw-helper" id="([^"]+)" data-system="([^"]+)" data-action="([^"]+)"[^>]*>'
+    r"(<form\b.*?</form>)",
+    re.S,
+)
+EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:|^//", re.I)  # a scheme, or protocol-relative
+RESOURCE = re.compile(
+    r"<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc=\"([^\"]*)\""
+    r"|<link\b[^>]*\brel=\"(?:stylesheet|icon|preload|modulepreload|manifest)\"[^>]*"
+    r"\bhref=\"([^\"]*)\"",
+    re.I,
+)
+
+# Collects what the helpers and dice show (the widgets' regelwerk:result event), per page.
+RESULTS_HOOK = """
+window.__rwResults = [];
+document.addEventListener("regelwerk:result", (event) => window.__rwResults.push(event.detail));
+"""
+
+
+def _load_build_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "build_offline", ROOT / "scripts" / "build_offline.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["build_offline"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass(frozen=True)
+class Unzipped:
+    zip_path: Path
+    root: Path  # …/Regelwerk Übung/regelwerk-offline
+
+    def url(self, page: str) -> str:
+        return (self.root / page).as_uri()
+
+
+@pytest.fixture(scope="session")
+def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
+    built = _load_build_script().build_offline(tmp_path_factory.mktemp("dist"))
+    target = tmp_path_factory.mktemp("entpackt") / UNZIP_INTO
+    with zipfile.ZipFile(built.zip_path) as archive:
+        archive.extractall(target)
+    return Unzipped(zip_path=built.zip_path, root=target / "regelwerk-offline")
+
+
+@pytest.fixture
+def offline(browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A page whose context aborts (and records) every request that would leave the disk."""
+    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    context.route("http://**/*", lambda route: route.abort())
+    context.route("https://**/*", lambda route: route.abort())
+    context.route(lambda url: not url.startswith(LOCAL_SCHEMES), lambda route: route.abort())
+    context.add_init_script(RESULTS_HOOK)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page, requests
+    context.close()
+    assert errors == [], errors
+
+
+def _foreign(requests: list[str]) -> list[str]:
+    return [url for url in requests if not url.startswith(LOCAL_SCHEMES)]
+
+
+def _wait_ready(page: Any) -> None:
+    page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
+
+
+def _cli(system: str, action: str, params: dict[str, Any], seed: int) -> dict[str, Any]:
+    args = [sys.executable, "-m", "engine", system, action, "--json", "--seed", str(seed)]
+    args += ["--params", json.dumps(params, ensure_ascii=False)]
+    out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert out.stdout, out.stderr
+    return dict(json.loads(out.stdout))
+
+
+def _expected_dom(display: dict[str, Any]) -> dict[str, Any]:
+    tables = [s["rows"] for s in display["sections"] if s["kind"] == "table"]
+    dice = [
+        str(die["value"])
+        for s in display["sections"]
+        if s["kind"] == "rolls"
+        for item in s["items"]
+        for die in item["dice"]
+    ]
+    return {"outcome": display["outcome"], "tables": tables, "dice": dice}
+
+
+SHOWN_DOM = """
+(root) => ({
+  outcome: root.querySelector(".rw-outcome").textContent,
+  tables: [...root.querySelectorAll("table.rw-table")].map(
+    (t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))),
+  dice: [...root.querySelectorAll(".rw-die")].map((d) => d.textContent),
+  seed: root.querySelector(".rw-seed").textContent,
+})
+"""
+
+
+# ------------------------------------------------------------------------------- the files
+
+
+def test_zip_is_small_and_holds_one_shared_runtime(export: Unzipped) -> None:
+    assert export.zip_path.stat().st_size <= MAX_ZIP_BYTES
+    assert " " in str(export.root) and "Ü" in str(export.root)
+    with zipfile.ZipFile(export.zip_path) as archive:
+        tops = {name.split("/", 1)[0] for name in archive.namelist()}
+    assert tops == {"regelwerk-offline"}
+    runtime = sorted((export.root / "assets" / "offline").glob("runtime-*.js"))
+    assert runtime, "no runtime scripts"
+    # the online runtime (module worker, fetch-loaded files) is not shipped a second time
+    assert not (export.root / "assets" / "pyodide").exists()
+    assert not (export.root / "assets" / "regelwerk" / "engine.zip").exists()
+    pages = sorted(export.root.rglob("*.html"))
+    assert len(pages) > 10
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert len(html) < 400_000, f"{page} carries a payload of its own"
+        assert "assets/offline/transport.js" in html, page
+        assert "navigation.instant" not in html, page
+    # the download link of the online home page says "you already have it" here
+    index = (export.root / "index.html").read_text(encoding="utf-8")
+    assert "rw-offline-download" not in index
+    assert "rw-offline-note" in index
+
+
+def test_every_pyodide_rewrite_is_asserted(tmp_path: Path) -> None:
+    pyodide = ROOT / "node_modules" / "pyodide"
+    asm = (pyodide / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    for rewrite in plugin.REWRITES:
+        with pytest.raises(PluginError, match="genau einmal"):
+            plugin.classic_asm(asm.replace(rewrite.old, "", 1))
+        with pytest.raises(PluginError, match="genau einmal"):
+            plugin.classic_asm(asm.replace(rewrite.old, rewrite.old * 2, 1))
+    for required in plugin.REQUIRED:
+        with pytest.raises(PluginError, match="genau einmal"):
+            plugin.worker_source(
+                (plugin.ASSETS / "worker.js").read_text(encoding="utf-8"),
+                (pyodide / required.file).read_text(encoding="utf-8").replace(required.old, ""),
+                plugin.classic_asm(asm),
+                "{}",
+            )
+    # the worker as built is a valid classic script (no import/export, no import.meta)
+    worker = plugin.worker_source(
+        (plugin.ASSETS / "worker.js").read_text(encoding="utf-8"),
+        (pyodide / "pyodide.js").read_text(encoding="utf-8"),
+        plugin.classic_asm(asm),
+        (pyodide / "pyodide-lock.json").read_text(encoding="utf-8"),
+    )
+    script = tmp_path / "worker.cjs"
+    script.write_text(worker, encoding="utf-8")
+    check = subprocess.run(["node", "--check", str(script)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+# ------------------------------------------------------------------------------- the browser
+
+
+def test_pages_search_tooltips_dice_and_saved_state(
+    offline: tuple[Any, list[str]], export: Unzipped
+) -> None:
+    page, requests = offline
+    page.goto(export.url("index.html"))
+    assert page.locator("article h1").inner_text().startswith("Regelwerk")
+
+    # three pages by clicking links
+    page.locator("article a[href='ryssea/index.html']").first.click()
+    page.wait_for_url("**/ryssea/index.html")
+    page.locator("a.md-nav__link[href$='kampfbeginn-und-initiative.html']").first.click()
+    page.wait_for_url("**/ryssea/kampfbeginn-und-initiative.html")
+    assert page.locator("article h1").is_visible()
+    page.locator("a.md-nav__link[href$='patzertabelle.html']").first.click()
+    page.wait_for_url("**/ryssea/patzertabelle.html")
+
+    # a print page (generated, one per system) is a normal page of the export
+    prints = sorted(export.root.glob("*/druck.html"))
+    if prints:
+        page.goto(prints[0].as_uri())
+        assert page.locator("article").inner_text().strip()
+        page.go_back()
+        page.wait_for_url("**/ryssea/patzertabelle.html")
+
+    # saved state: the colour scheme chosen on one page is still there on the next
+    page.locator("label[title='Dunkles Farbschema']").first.click()
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+
+    # German search through the real search box, and its result opens the page
+    page.locator(".md-search__input").click()
+    page.keyboard.type("Tickleiste")
+    first = page.locator(".md-search-result__item a").first
+    first.wait_for(timeout=60_000)
+    assert "kampfbeginn-und-initiative.html" in (first.get_attribute("href") or "")
+    first.click()
+    page.wait_for_url(re.compile(r".*/kampfbeginn-und-initiative\.html.*"))
+    assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
+    assert page.evaluate("localStorage.length") > 0
+
+    # abbreviation tooltip
+    abbr = page.locator("article abbr[title]").first
+    meaning = abbr.get_attribute("title")
+    abbr.hover()
+    tooltip = page.locator(".md-tooltip2--active").first
+    tooltip.wait_for()
+    assert meaning and meaning in tooltip.inner_text()
+
+    # a clickable die in the text rolls through the same offline engine
+    dice = page.locator("article button.rw-dice")
+    assert dice.count(), "no clickable die on the helper page"
+    button = dice.first
+    notation = str(button.get_attribute("data-notation"))
+    button.click()
+    popover = page.locator("#rw-dice-popover")
+    popover.locator(".rw-seed").wait_for(timeout=120_000)
+    shown = popover.evaluate(SHOWN_DOM)
+    seed = int(shown["seed"].removeprefix("Seed: "))
+    expected = api.run("allgemein", "wurf", {"notation": notation, "mode": "normal"}, seed)
+    assert expected["ok"], expected
+    assert {k: shown[k] for k in ("outcome", "dice")} == {
+        k: _expected_dom(expected["result"]["display"])[k] for k in ("outcome", "dice")
+    }
+
+    assert _foreign(requests) == []
+    assert any(url.startswith("file:") for url in requests)
+
+
+def test_no_page_refers_to_anything_outside_the_folder(export: Unzipped) -> None:
+    """Every page (print pages included) loads scripts, styles and images from the folder."""
+    for page in sorted(export.root.rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        outside = [
+            url
+            for found in RESOURCE.findall(html)
+            for url in found
+            if url and EXTERNAL.match(url) and not url.startswith("data:")
+        ]
+        assert outside == [], (page, outside)
+
+
+def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
+    """Pages to open, and which helpers on them (by position), to roll every distinct helper.
+
+    Helpers whose form HTML is identical (the same fence on a topic page and on its system's
+    "Kampfhelfer" page) behave identically, so each distinct form is rolled on one page only:
+    each page visit costs a Pyodide boot (no instant navigation from file://).
+    """
+    pages: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        keys = [_helper_key(*match) for match in HELPER.findall(html)]
+        assert len(keys) == html.count(HELPER_MARK), f"{path}: helper markup not understood"
+        if keys:
+            pages[path.relative_to(root).as_posix()] = keys
+    left = {key for keys in pages.values() for key in keys}
+    plan: list[tuple[str, list[int]]] = []
+    while left:
+        best = max(sorted(pages), key=lambda p: len(set(pages[p]) & left))
+        indices = []
+        for index, key in enumerate(pages[best]):
+            if key in left:
+                indices.append(index)
+                left.discard(key)
+        plan.append((best, indices))
+    return plan
+
+
+def _helper_key(helper_id: str, system: str, action: str, form: str) -> str:
+    digest = hashlib.sha256(form.replace(helper_id, "@").encode()).hexdigest()[:16]
+    return f"{system}.{action}.{digest}"
+
+
+def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export: Unzipped) -> None:
+    page, requests = offline
+    plan = _helpers_to_roll(export.root)
+    assert plan, "no page with a roll helper in the export"
+    rolled: list[str] = []
+    for path, indices in plan:
+        page.goto(export.url(path))
+        _wait_ready(page)
+        helpers = page.locator("section.rw-helper:not([data-widget])")
+        for index in indices:
+            helper = helpers.nth(index)
+            system = str(helper.get_attribute("data-system"))
+            action = str(helper.get_attribute("data-action"))
+            seed = 4711 + len(rolled)
+            helper.locator("details.rw-advanced > summary").click()
+            helper.locator("[data-path='seed']").fill(str(seed))
+            before = page.evaluate("window.__rwResults.length")
+            helper.get_by_role("button", name="Würfeln", exact=True).click()
+            page.wait_for_function(f"window.__rwResults.length > {before}", timeout=60_000)
+            helper.locator(".rw-result .rw-seed").wait_for()
+            body = page.evaluate("window.__rwResults[window.__rwResults.length - 1]")
+            where = f"{path} #{index} {system}.{action}"
+            assert body["ok"], (where, body)
+            # the form's defaults, as the page sent them (engine-validated) - the same params
+            # and seed on CPython; the first helper goes through the CLI, the rest in-process
+            if rolled:
+                expected = api.run(system, action, body["params"], seed)
+            else:
+                expected = _cli(system, action, body["params"], seed)
+            assert body == expected, where
+            shown = helper.locator(".rw-result").evaluate(SHOWN_DOM)
+            assert shown["seed"] == f"Seed: {seed}", where
+            assert {k: shown[k] for k in ("outcome", "tables", "dice")} == _expected_dom(
+                expected["result"]["display"]
+            ), where
+            rolled.append(where)
+    assert rolled
+    assert _foreign(requests) == []
+
+
+def test_tickleiste_keeps_its_state_offline(
+    offline: tuple[Any, list[str]], export: Unzipped
+) -> None:
+    """The Ryssea Tickleiste from file://: add, start, act, reload – the board is still there
+    (000_5fbfd0ad384a0921.txt L17–L45; state in localStorage of the file:// origin)."""
+    page, requests = offline
+    page.goto(export.url("ryssea/kampfhelfer.html"))
+    _wait_ready(page)
+    board = page.locator(".rw-tickleiste")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Tickleiste wirklich zurücksetzen?"
+    board.get_by_role("button", name="Zurücksetzen").click()
+    for name, ini in (("Offline-Alrik", "12"), ("Offline-Bruna", "9")):
+        board.locator("[data-path='name']").fill(name)
+        board.locator("[data-path='ini']").fill(ini)
+        board.get_by_role("button", name="Kämpfer hinzufügen").click()
+        board.locator(".rw-result").get_by_text(f"{name} wartet").first.wait_for()
+    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
+    board.locator(".rw-result table").wait_for()
+    board.locator("select[data-path='action']").select_option("aktive_abwehr")
+    board.get_by_role("button", name="Handlung ausführen").click()
+    board.get_by_text("Aktive Abwehr (4 Ticks)").first.wait_for()
+    rows = board.locator(".rw-result tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    page.reload()
+    board = page.locator(".rw-tickleiste")
+    board.locator(".rw-result table").wait_for()
+    again = board.locator(".rw-result tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    assert again == rows
+    assert _foreign(requests) == []
