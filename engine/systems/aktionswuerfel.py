@@ -300,22 +300,48 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
                 ("nahkampf", "Nahkampf (Gewandtheit)"),
                 ("fernkampf", "Fernkampf (Präzision)"),
             ),
+            group="Angriff",
         ),
         BoolParam(
             "ziel_verteidigt",
             "Ziel kann sich verteidigen",
             default=True,
             help="Nur dann braucht der Angriff einen Wurf gegen den Verteidigungswert (L52).",
+            group="Angriff",
         ),
         IntParam(
-            "angriffswurf", "Angriffswurf", default=12, minimum=0, maximum=999, help="gewürfelt"
+            "angriffswurf",
+            "Angriffswurf",
+            default=12,
+            minimum=0,
+            maximum=999,
+            help="gewürfelt",
+            group="Angriff",
         ),
-        IntParam("verteidigungswert", "Verteidigungswert", default=10, minimum=0, maximum=999),
-        DiceParam("schadenswuerfel", "Schadenswürfel der Waffe", default="2W6"),
-        IntParam("schadensbonus", "Schadensbonus", default=0, minimum=-50, maximum=50),
-        IntParam("ruestung", "Schutz der Rüstung", default=2, minimum=0, maximum=100),
-        IntParam("zaehigkeit", "Zähigkeit des Ziels", default=6, minimum=0, maximum=100),
-        IntParam("gesundheit", "Aktuelle Gesundheit des Ziels", default=20, minimum=1, maximum=999),
+        IntParam(
+            "verteidigungswert",
+            "Verteidigungswert",
+            default=10,
+            minimum=0,
+            maximum=999,
+            group="Angriff",
+        ),
+        DiceParam("schadenswuerfel", "Schadenswürfel der Waffe", default="2W6", group="Schaden"),
+        IntParam(
+            "schadensbonus", "Schadensbonus", default=0, minimum=-50, maximum=50, group="Schaden"
+        ),
+        IntParam("ruestung", "Schutz der Rüstung", default=2, minimum=0, maximum=100, group="Ziel"),
+        IntParam(
+            "zaehigkeit", "Zähigkeit des Ziels", default=6, minimum=0, maximum=100, group="Ziel"
+        ),
+        IntParam(
+            "gesundheit",
+            "Aktuelle Gesundheit des Ziels",
+            default=20,
+            minimum=1,
+            maximum=999,
+            group="Ziel",
+        ),
         IntParam(
             "kritische_wunden",
             "Bisherige kritische Wunden",
@@ -323,6 +349,7 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
             minimum=0,
             maximum=1,
             help="Mit zwei kritischen Wunden ist das Ziel ohnehin kampfunfähig.",
+            group="Ziel",
         ),
     ),
     assumptions=_assumptions("angriff"),

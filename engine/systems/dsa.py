@@ -475,12 +475,16 @@ def _validate_initiative(params: dict[str, Any]) -> dict[int, int]:
             required=False,
             max_length=30,
             help="Name des Kämpfers, der Taktik einsetzt (leer: keiner).",
+            group="Taktik (nach Orientieren)",
+            advanced=True,
         ),
         ChoiceParam(
             "taktik_probe",
             "Kriegskunst-Probe",
             choices=TAKTIK_CHOICES,
             help="Ausgang der Kriegskunst-Probe des Taktikers (wird am Tisch gewürfelt).",
+            group="Taktik (nach Orientieren)",
+            advanced=True,
         ),
         IntParam(
             "taktik_tap",
@@ -489,6 +493,8 @@ def _validate_initiative(params: dict[str, Any]) -> dict[int, int]:
             minimum=0,
             maximum=30,
             help="Bei gelungener Probe: übrige TaP*, als INI-Bonus auf die Mitstreiter verteilbar.",
+            group="Taktik (nach Orientieren)",
+            advanced=True,
         ),
         IntParam(
             "ueberzahl",
@@ -497,6 +503,8 @@ def _validate_initiative(params: dict[str, Any]) -> dict[int, int]:
             minimum=0,
             maximum=20,
             help="Kampf gegen eine Übermacht: die Kriegskunst-Probe ist um Überzahl × 2 erschwert.",
+            group="Taktik (nach Orientieren)",
+            advanced=True,
         ),
     ),
     assumptions=_assumptions("initiative"),
@@ -743,8 +751,9 @@ ATTACK_PARAMS = (
         "art",
         "Angriffsart",
         choices=(("nahkampf", "Attacke (Nahkampf)"), ("fernkampf", "Schuss (Fernkampf)")),
+        group="Angriff",
     ),
-    IntParam("wert", "AT- bzw. Fernkampfwert", default=14, minimum=0, maximum=40),
+    IntParam("wert", "AT- bzw. Fernkampfwert", default=14, minimum=0, maximum=40, group="Angriff"),
     IntParam(
         "erschwernis",
         "Erschwernis",
@@ -752,6 +761,7 @@ ATTACK_PARAMS = (
         minimum=-20,
         maximum=30,
         help="Nach Meisterentscheid, + = schwerer, − = leichter (z. B. flinker, großer Gegner).",
+        group="Angriff",
     ),
     IntParam(
         "wunden",
@@ -760,6 +770,7 @@ ATTACK_PARAMS = (
         minimum=0,
         maximum=10,
         help="Pro Wunde sind alle Proben um 2 erschwert.",
+        group="Angriff",
     ),
     IntParam(
         "nachwirkung",
@@ -768,17 +779,35 @@ ATTACK_PARAMS = (
         minimum=0,
         maximum=30,
         help="Aus einem misslungenen Manöver zuvor: „seine nächste Probe ist um X erschwert“.",
+        group="Angriff",
     ),
     BoolParam(
         "zweite_angriffsaktion",
         "Zweite Angriffsaktion in dieser KR",
         help="Die zweite Angriffsaktion ist um 4 erschwert (Ausnahme Stabkämpfer).",
+        group="Angriff",
+        advanced=True,
     ),
     BoolParam(
-        "stabkaempfer", "Stabkämpfer", help="Keine Erschwernis für die zweite Angriffsaktion."
+        "stabkaempfer",
+        "Stabkämpfer",
+        help="Keine Erschwernis für die zweite Angriffsaktion.",
+        group="Angriff",
+        advanced=True,
     ),
-    BoolParam("passierschlag", "Passierschlag", help="Freie Aktion, ein um 4 erschwerter Angriff."),
-    ChoiceParam("manoever", "Manöver (Sonderfertigkeit)", choices=MANOEUVRES),
+    BoolParam(
+        "passierschlag",
+        "Passierschlag",
+        help="Freie Aktion, ein um 4 erschwerter Angriff.",
+        group="Angriff",
+        advanced=True,
+    ),
+    ChoiceParam(
+        "manoever",
+        "Manöver (Sonderfertigkeit)",
+        choices=MANOEUVRES,
+        group="Manöver (Sonderfertigkeit)",
+    ),
     IntParam(
         "manoever_x",
         "X bei Wuchtschlag/Finte",
@@ -786,8 +815,17 @@ ATTACK_PARAMS = (
         minimum=0,
         maximum=20,
         help="Um X erschwert; Wuchtschlag: X Zusatzschaden; Finte: Abwehr des Ziels um X erschwert",
+        group="Manöver (Sonderfertigkeit)",
     ),
-    IntParam("gs", "GS (Sturmangriff)", default=8, minimum=0, maximum=20),
+    IntParam(
+        "gs",
+        "GS (Sturmangriff)",
+        default=8,
+        minimum=0,
+        maximum=20,
+        group="Manöver (Sonderfertigkeit)",
+        advanced=True,
+    ),
     IntParam(
         "ziel_rs",
         "RS des Ziels",
@@ -795,15 +833,32 @@ ATTACK_PARAMS = (
         minimum=0,
         maximum=20,
         help="Rüstungsschutz: wird vom Schaden abgezogen; Gezielter Stich: erschwert um RS/2.",
+        group="Manöver (Sonderfertigkeit)",
+        advanced=True,
     ),
-    BoolParam("ziel_schild", "Ziel hat einen Schild", help="Gezielter Stich: + Schild-PA."),
-    IntParam("ziel_schild_pa", "Schild-PA des Ziels", default=0, minimum=0, maximum=15),
+    BoolParam(
+        "ziel_schild",
+        "Ziel hat einen Schild",
+        help="Gezielter Stich: + Schild-PA.",
+        group="Manöver (Sonderfertigkeit)",
+        advanced=True,
+    ),
+    IntParam(
+        "ziel_schild_pa",
+        "Schild-PA des Ziels",
+        default=0,
+        minimum=0,
+        maximum=15,
+        group="Manöver (Sonderfertigkeit)",
+        advanced=True,
+    ),
     ChoiceParam(
         "entfernung",
         "Entfernung (Schuss)",
         choices=_distance_choices(),
         default="nah",
         help="Je nach Waffe: sehr nah −2, nah ±0, mittel +4, weit +8, extrem weit +12.",
+        group="Fernkampf",
     ),
     IntParam(
         "zielen",
@@ -812,6 +867,7 @@ ATTACK_PARAMS = (
         minimum=0,
         maximum=20,
         help="Pro 2 Aktionen Zielen 1 Erleichterung, höchstens 4.",
+        group="Fernkampf",
     ),
     IntParam(
         "getuemmel",
@@ -820,6 +876,7 @@ ATTACK_PARAMS = (
         minimum=0,
         maximum=MAX_MELEE,
         help="Schuss ins Kampfgetümmel: alle Beteiligten samt Ziel (je +2); 0 = kein Getümmel.",
+        group="Fernkampf",
     ),
     TextParam(
         "getuemmel_namen",
@@ -827,8 +884,12 @@ ATTACK_PARAMS = (
         required=False,
         max_length=300,
         help="Namen der übrigen Beteiligten, durch Komma getrennt (leer: Person 1, 2, …).",
+        group="Fernkampf",
+        advanced=True,
     ),
-    DiceParam("schaden", "Trefferpunkte (TP)", default="1W6+4", help="Schaden der Waffe."),
+    DiceParam(
+        "schaden", "Trefferpunkte (TP)", default="1W6+4", help="Schaden der Waffe.", group="Schaden"
+    ),
 )
 
 
@@ -1182,10 +1243,10 @@ DEFENSE_KINDS = (
 DEFENSE_NAMES = dict(DEFENSE_KINDS)
 
 DEFENSE_PARAMS = (
-    ChoiceParam("art", "Abwehraktion", choices=DEFENSE_KINDS),
-    IntParam("pa_basis", "Parade-Basis", default=8, minimum=0, maximum=30),
-    IntParam("waffe_pa", "Waffen-PA", default=0, minimum=-10, maximum=15),
-    IntParam("schild_pa", "Schild-PA", default=0, minimum=-10, maximum=15),
+    ChoiceParam("art", "Abwehraktion", choices=DEFENSE_KINDS, group="Abwehr"),
+    IntParam("pa_basis", "Parade-Basis", default=8, minimum=0, maximum=30, group="Abwehr"),
+    IntParam("waffe_pa", "Waffen-PA", default=0, minimum=-10, maximum=15, group="Abwehr"),
+    IntParam("schild_pa", "Schild-PA", default=0, minimum=-10, maximum=15, group="Abwehr"),
     IntParam(
         "sf_bonus",
         "Bonus aus SF",
@@ -1193,11 +1254,13 @@ DEFENSE_PARAMS = (
         minimum=0,
         maximum=15,
         help="Schildparade: Bonus aus Schild-SF; Gezieltes Ausweichen: Bonus aus Ausweichen I–III.",
+        group="Abwehr",
     ),
     BoolParam(
         "sf_ausweichen",
         "SF Ausweichen I oder höher",
         help="Gezieltes Ausweichen ist nur damit möglich.",
+        group="Abwehr",
     ),
     IntParam(
         "ebe",
@@ -1206,9 +1269,16 @@ DEFENSE_PARAMS = (
         minimum=0,
         maximum=20,
         help="Waffen- und Schildparade: − eBE/2 (auch bei der Schildparade die eBE der Waffe).",
+        group="Abwehr",
     ),
     IntParam(
-        "be", "BE", default=0, minimum=0, maximum=20, help="Gezieltes Ausweichen: − BE (volle BE)."
+        "be",
+        "BE",
+        default=0,
+        minimum=0,
+        maximum=20,
+        help="Gezieltes Ausweichen: − BE (volle BE).",
+        group="Abwehr",
     ),
     IntParam(
         "erschwernis",
@@ -1217,8 +1287,17 @@ DEFENSE_PARAMS = (
         minimum=-20,
         maximum=30,
         help="Nach Meisterentscheid, + = schwerer (z. B. sehr großer Gegner), − = leichter.",
+        group="Erschwernisse",
     ),
-    IntParam("wunden", "Eigene Wunden", default=0, minimum=0, maximum=10, help="Je +2."),
+    IntParam(
+        "wunden",
+        "Eigene Wunden",
+        default=0,
+        minimum=0,
+        maximum=10,
+        help="Je +2.",
+        group="Erschwernisse",
+    ),
     IntParam(
         "nachwirkung",
         "Erschwernis aus Fehlschlag",
@@ -1226,21 +1305,27 @@ DEFENSE_PARAMS = (
         minimum=0,
         maximum=30,
         help="Aus einem misslungenen Manöver zuvor (z. B. Wuchtschlag, Meisterparade).",
+        group="Erschwernisse",
     ),
     BoolParam(
         "zweite_abwehr",
         "Zweite Abwehraktion in dieser KR",
         help="Die zweite Abwehraktion ist um 4 erschwert (Ausnahme Schild- und Stabkämpfer).",
+        group="Erschwernisse",
+        advanced=True,
     ),
     BoolParam(
         "schild_oder_stab",
         "Schild- oder Stabkämpfer",
         help="Keine Erschwernis für die zweite Abwehr.",
+        group="Erschwernisse",
+        advanced=True,
     ),
     BoolParam(
         "halbe_abwehr",
         "Angriff war glücklich oder kritisch",
         help="Der Verteidiger hat nur halbe PA/AW zur Reaktion.",
+        group="Erschwernisse",
     ),
     IntParam(
         "finte",
@@ -1249,6 +1334,8 @@ DEFENSE_PARAMS = (
         minimum=0,
         maximum=20,
         help="Eine getroffene Finte erschwert die Reaktion um X.",
+        group="Sonderfertigkeiten",
+        advanced=True,
     ),
     IntParam(
         "meisterparade",
@@ -1260,6 +1347,8 @@ DEFENSE_PARAMS = (
             "Parade um X erschwert; gelingt sie, ist der nächste Angriff / die nächste Parade "
             "um X erleichtert, sonst die nächste Probe um X erschwert."
         ),
+        group="Sonderfertigkeiten",
+        advanced=True,
     ),
 )
 
@@ -1462,7 +1551,13 @@ def wounds_from_damage(sp: int, threshold: Fraction) -> int:
 
 
 DAMAGE_PARAMS = (
-    DiceParam("tp", "Trefferpunkte (TP)", default="1W6+4", help="Schaden der Waffe, z. B. 1W6+4."),
+    DiceParam(
+        "tp",
+        "Trefferpunkte (TP)",
+        default="1W6+4",
+        help="Schaden der Waffe, z. B. 1W6+4.",
+        group="Treffer",
+    ),
     IntParam(
         "zusatz",
         "Zusätzliche TP",
@@ -1470,17 +1565,23 @@ DAMAGE_PARAMS = (
         minimum=-20,
         maximum=40,
         help="Z. B. Wuchtschlag X oder Sturmangriff 4 + GS/2.",
+        group="Treffer",
     ),
-    BoolParam("kritisch", "Kritischer Angriff", help="Der Schaden verdoppelt sich."),
+    BoolParam(
+        "kritisch", "Kritischer Angriff", help="Der Schaden verdoppelt sich.", group="Treffer"
+    ),
     BoolParam(
         "gezielter_stich",
         "Gezielter Stich",
         help="Ignoriert RS, richtet eine automatische Wunde an, Wundschwelle um 2 gesenkt.",
+        group="Treffer",
     ),
-    IntParam("rs", "RS des Getroffenen", default=0, minimum=0, maximum=20),
-    IntParam("ko", "KO des Getroffenen", default=12, minimum=1, maximum=30),
-    IntParam("lep", "LeP vor dem Treffer", default=30, minimum=-60, maximum=200),
-    IntParam("wunden", "Wunden bisher", default=0, minimum=0, maximum=20),
+    IntParam("rs", "RS des Getroffenen", default=0, minimum=0, maximum=20, group="Getroffener"),
+    IntParam("ko", "KO des Getroffenen", default=12, minimum=1, maximum=30, group="Getroffener"),
+    IntParam(
+        "lep", "LeP vor dem Treffer", default=30, minimum=-60, maximum=200, group="Getroffener"
+    ),
+    IntParam("wunden", "Wunden bisher", default=0, minimum=0, maximum=20, group="Getroffener"),
 )
 
 

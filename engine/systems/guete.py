@@ -122,7 +122,15 @@ def _situation_params() -> tuple[Param, ...]:
     out: list[Param] = []
     for key, label in SITUATION_LABELS.items():
         row = _row("situationen", key)
-        out.append(BoolParam(key, label, help=f"Quelle {row['zeile']}: {row['situation']}."))
+        out.append(
+            BoolParam(
+                key,
+                label,
+                help=f"Quelle {row['zeile']}: {row['situation']}.",
+                group="Besondere Situationen",
+                advanced=True,
+            )
+        )
     return tuple(out)
 
 
@@ -135,37 +143,81 @@ def _option_choices() -> tuple[tuple[str, str], ...]:
 
 
 ATTACK_PARAMS: tuple[Param, ...] = (
-    TextParam("angreifer", "Angreifer", default="Angreifer", max_length=30),
-    TextParam("ziel", "Ziel", default="Ziel", max_length=30),
+    TextParam(
+        "angreifer", "Angreifer", default="Angreifer", max_length=30, group="Angriff", advanced=True
+    ),
+    TextParam("ziel", "Ziel", default="Ziel", max_length=30, group="Angriff", advanced=True),
     BoolParam(
         "konfrontation",
         "Direkte Konfrontation",
         help="Beide greifen sich gleichzeitig an: die höhere Güte trifft, gleiche prallen ab.",
+        group="Angriff",
     ),
     BoolParam(
-        "angriff_gelungen", "Angriff gelungen", default=True, help="FP auf die Waffenkategorie"
+        "angriff_gelungen",
+        "Angriff gelungen",
+        default=True,
+        help="FP auf die Waffenkategorie",
+        group="Angriff",
     ),
-    IntParam("angriff_guete", "Güte des Angriffs", default=3, minimum=GUETE_MIN, maximum=GUETE_MAX),
-    DiceParam("schaden", "Schaden der Waffe", default="1W6+2", help="z. B. 1W6+2"),
-    BoolParam("waffe_zweihaendig", "Angreifer führt eine zweihändige Waffe"),
-    ChoiceParam("waffenart", "Waffenart des Angreifers", choices=WEAPON_KINDS),
+    IntParam(
+        "angriff_guete",
+        "Güte des Angriffs",
+        default=3,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Angriff",
+    ),
+    DiceParam("schaden", "Schaden der Waffe", default="1W6+2", help="z. B. 1W6+2", group="Angriff"),
+    BoolParam(
+        "waffe_zweihaendig",
+        "Angreifer führt eine zweihändige Waffe",
+        group="Angriff",
+        advanced=True,
+    ),
+    ChoiceParam(
+        "waffenart",
+        "Waffenart des Angreifers",
+        choices=WEAPON_KINDS,
+        group="Angriff",
+        advanced=True,
+    ),
     BoolParam(
         "gegner_gelungen",
         "Gegenangriff gelungen",
         default=True,
         help="Nur bei direkter Konfrontation: der gleichzeitige Angriff des Ziels.",
+        group="Gegenangriff (direkte Konfrontation)",
     ),
     IntParam(
-        "gegner_guete", "Güte des Gegenangriffs", default=2, minimum=GUETE_MIN, maximum=GUETE_MAX
+        "gegner_guete",
+        "Güte des Gegenangriffs",
+        default=2,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Gegenangriff (direkte Konfrontation)",
     ),
-    DiceParam("gegner_schaden", "Schaden der Waffe des Ziels", default="1W6+2"),
+    DiceParam(
+        "gegner_schaden",
+        "Schaden der Waffe des Ziels",
+        default="1W6+2",
+        group="Gegenangriff (direkte Konfrontation)",
+    ),
     BoolParam(
         "abwehr_gelungen",
         "Abwehr gelungen",
         help="FP(Abwehren) dessen, der getroffen wird.",
+        group="Abwehr des Ziels",
     ),
-    IntParam("abwehr_guete", "Güte der Abwehr", default=0, minimum=GUETE_MIN, maximum=GUETE_MAX),
-    BoolParam("parade", "Ziel nutzt die Option Parade"),
+    IntParam(
+        "abwehr_guete",
+        "Güte der Abwehr",
+        default=0,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Abwehr des Ziels",
+    ),
+    BoolParam("parade", "Ziel nutzt die Option Parade", group="Abwehr des Ziels"),
     IntParam(
         "parade_guete",
         "Güte der Paradeprobe (vor +5)",
@@ -173,10 +225,13 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=GUETE_MIN,
         maximum=GUETE_MAX,
         help="Die Güte der zu Rundenbeginn gewürfelten Angriffsprobe; die Engine rechnet +5.",
+        group="Abwehr des Ziels",
     ),
     *_situation_params(),
-    ChoiceParam("sicht", "Sichtverhältnisse", choices=SIGHT),
-    ChoiceParam("option", "Nahkampfoption", choices=_option_choices()),
+    ChoiceParam(
+        "sicht", "Sichtverhältnisse", choices=SIGHT, group="Besondere Situationen", advanced=True
+    ),
+    ChoiceParam("option", "Nahkampfoption", choices=_option_choices(), group="Nahkampfoption"),
     IntParam(
         "hiebe_stufen",
         "Zweihändige Hiebe: Stufen",
@@ -184,17 +239,43 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=1,
         maximum=int(_row("optionen", "zweihaendige_hiebe")["hoechstens_stufen"]),
         help="Je Stufe +1 Erschwernis und +2 Schaden.",
+        group="Nahkampfoption",
     ),
     ChoiceParam(
         "gezielt_ziel",
         "Gezielter Hieb auf",
         choices=(("gliedmasse", "Gliedmaße (Arme, Beine)"), ("torso", "Torso")),
+        group="Nahkampfoption",
     ),
-    BoolParam("gezielt_zweiter_wurf", "Gezielter Hieb: zweiter Angriffswurf gelungen"),
-    IntParam("sturzflug_hoehe", "Sturzflug: Höhe in Metern", default=5, minimum=5, maximum=200),
-    BoolParam("sturzflug_greifen", "Sturzflug: Opfer greifen und fallen lassen"),
-    BoolParam("gefaehrliches_feld", "Zurückdrängen: Feld hinter dem Ziel ist gefährlich"),
-    BoolParam("feuerempfindlich", "Ziel ist feuerempfindlich"),
+    BoolParam(
+        "gezielt_zweiter_wurf",
+        "Gezielter Hieb: zweiter Angriffswurf gelungen",
+        group="Nahkampfoption",
+    ),
+    IntParam(
+        "sturzflug_hoehe",
+        "Sturzflug: Höhe in Metern",
+        default=5,
+        minimum=5,
+        maximum=200,
+        group="Nahkampfoption",
+        advanced=True,
+    ),
+    BoolParam(
+        "sturzflug_greifen",
+        "Sturzflug: Opfer greifen und fallen lassen",
+        group="Nahkampfoption",
+        advanced=True,
+    ),
+    BoolParam(
+        "gefaehrliches_feld",
+        "Zurückdrängen: Feld hinter dem Ziel ist gefährlich",
+        group="Nahkampfoption",
+        advanced=True,
+    ),
+    BoolParam(
+        "feuerempfindlich", "Ziel ist feuerempfindlich", group="Nahkampfoption", advanced=True
+    ),
 )
 
 

@@ -295,6 +295,8 @@ SIZE_PARAM = ChoiceParam(
     help="Größenmodifikator nach Tabelle: Größenmodifikatoren (L50–L61).",
     choices=SIZE_CHOICES,
     default="mittelgross",
+    group="Größe",
+    advanced=True,
 )
 
 
@@ -363,8 +365,16 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             help="Nahkampf: GAB + ST + Größe; sonst GAB + GE + Größe + Entfernungsmalus.",
             choices=WEAPON_CHOICES,
             default="nahkampf",
+            group="Angriffswurf",
         ),
-        IntParam("bab", "Grund-Angriffsbonus (GAB)", default=3, minimum=0, maximum=30),
+        IntParam(
+            "bab",
+            "Grund-Angriffsbonus (GAB)",
+            default=3,
+            minimum=0,
+            maximum=30,
+            group="Angriffswurf",
+        ),
         IntParam(
             "strength",
             "Stärkemodifikator",
@@ -372,6 +382,7 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             minimum=-5,
             maximum=20,
             help="Zählt beim Nahkampf-Angriff und beim Schaden (Bonus +, Malus −).",
+            group="Angriffswurf",
         ),
         IntParam(
             "dexterity",
@@ -380,6 +391,7 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             minimum=-5,
             maximum=20,
             help="Zählt beim Fernkampf-Angriff (auch Wurfwaffen).",
+            group="Angriffswurf",
         ),
         SIZE_PARAM,
         IntParam(
@@ -389,6 +401,7 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             minimum=1,
             maximum=10,
             help="1 = innerhalb der ersten Grundreichweite (kein Malus); nur Fernkampf.",
+            group="Angriffswurf",
         ),
         IntParam(
             "attack_other",
@@ -397,20 +410,25 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             minimum=-30,
             maximum=30,
             help="Weitere Boni (+) und Mali (−) auf den Angriffswurf.",
+            group="Angriffswurf",
         ),
-        IntParam("armor_class", "RK des Ziels", default=15, minimum=0, maximum=80),
+        IntParam(
+            "armor_class", "RK des Ziels", default=15, minimum=0, maximum=80, group="Angriffswurf"
+        ),
         ChoiceParam(
             "threat_range",
             "Bedrohungsbereich",
             help="Natürliche Würfe, die eine Bedrohung sein können (Waffe).",
             choices=THREAT_CHOICES,
             default="20",
+            group="Kritischer Treffer",
         ),
         ChoiceParam(
             "multiplier",
             "Kritischer Multiplikator",
             choices=MULTIPLIER_CHOICES,
             default="2",
+            group="Kritischer Treffer",
         ),
         DiceParam(
             "damage",
@@ -418,6 +436,7 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             default="1W8",
             help="Würfel der Waffe, z. B. 1W8 oder 2W6+1 (wird bei Vervielfachung mehrfach "
             "ausgewürfelt).",
+            group="Schaden",
         ),
         ChoiceParam(
             "grip",
@@ -425,11 +444,14 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             help="Zweithand: halber Stärkebonus; zweihändig: anderthalbfacher Stärkebonus.",
             choices=GRIP_CHOICES,
             default="haupthand",
+            group="Schaden",
         ),
         BoolParam(
             "light_weapon",
             "Leichte Waffe",
             help="Eine leichte Waffe zweihändig geführt gibt keinen anderthalbfachen Bonus.",
+            group="Schaden",
+            advanced=True,
         ),
         IntParam(
             "composite_rating",
@@ -438,6 +460,8 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             minimum=0,
             maximum=10,
             help="Höchster Stärkebonus, den der Kompositbogen auf den Schaden gibt (Annahme).",
+            group="Schaden",
+            advanced=True,
         ),
         IntParam(
             "damage_other",
@@ -446,12 +470,15 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             minimum=-20,
             maximum=40,
             help="Werden bei Vervielfachung mit ausgewürfelt (z. B. Verbesserungsbonus).",
+            group="Schaden",
         ),
         DiceParam(
             "extra_dice",
             "Zusätzliche Schadenswürfel",
             default="0",
             help="Z. B. hinterhältiger Angriff 2W6; wird nie vervielfacht (0 = keine).",
+            group="Schaden",
+            advanced=True,
         ),
         ChoiceParam(
             "other_multiplier",
@@ -460,6 +487,8 @@ def _parts_text(parts: list[tuple[str, int]]) -> str:
             "jeder nur auf den ursprünglichen Schaden (×2 und ×2 = ×3).",
             choices=OTHER_MULTIPLIER_CHOICES,
             default="1",
+            group="Schaden",
+            advanced=True,
         ),
     ),
     assumptions=_assumptions("angriff", "schaden"),
@@ -736,9 +765,17 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=0,
             maximum=30,
             help="Der Rüstung, samt Verbesserungsbonus (L42).",
+            group="Rüstungsklasse",
         ),
-        IntParam("shield", "Schildbonus", default=0, minimum=0, maximum=20),
-        IntParam("dexterity", "Geschicklichkeitsmodifikator", default=2, minimum=-5, maximum=20),
+        IntParam("shield", "Schildbonus", default=0, minimum=0, maximum=20, group="Rüstungsklasse"),
+        IntParam(
+            "dexterity",
+            "Geschicklichkeitsmodifikator",
+            default=2,
+            minimum=-5,
+            maximum=20,
+            group="Rüstungsklasse",
+        ),
         IntParam(
             "max_dex",
             "Max. GE-Bonus der Rüstung",
@@ -746,10 +783,26 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=0,
             maximum=99,
             help="Die Rüstung kann den GE-Bonus begrenzen (L35); 99 = keine Grenze.",
+            group="Rüstungsklasse",
+            advanced=True,
         ),
         SIZE_PARAM,
-        IntParam("natural_armor", "Natürliche Rüstung", default=0, minimum=0, maximum=30),
-        IntParam("deflection", "Ablenkungsbonus", default=0, minimum=0, maximum=20),
+        IntParam(
+            "natural_armor",
+            "Natürliche Rüstung",
+            default=0,
+            minimum=0,
+            maximum=30,
+            group="Andere Modifikatoren",
+        ),
+        IntParam(
+            "deflection",
+            "Ablenkungsbonus",
+            default=0,
+            minimum=0,
+            maximum=20,
+            group="Andere Modifikatoren",
+        ),
         IntParam(
             "dodge",
             "Ausweichboni",
@@ -757,6 +810,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=0,
             maximum=20,
             help="Summe aller Ausweichboni (sie dürfen addiert werden, L48).",
+            group="Andere Modifikatoren",
         ),
         IntParam(
             "cover",
@@ -765,11 +819,14 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=0,
             maximum=20,
             help="Zählt nicht gegen körperlose Berührungsangriffe (L66).",
+            group="Andere Modifikatoren",
         ),
         BoolParam(
             "force_armor",
             "Rüstungsbonus aus Krafteffekt",
             help="Z. B. Magierrüstung: gilt gegen körperlose Berührungsangriffe weiter (L66).",
+            group="Andere Modifikatoren",
+            advanced=True,
         ),
         IntParam(
             "other",
@@ -778,6 +835,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=-20,
             maximum=20,
             help="Weitere Boni (+) und Mali (−) auf die RK.",
+            group="Andere Modifikatoren",
         ),
         IntParam(
             "attacker_bonus",
@@ -786,6 +844,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=-10,
             maximum=50,
             help="Nur für die Trefferchancen.",
+            group="Vergleich mit einem Angriff",
         ),
     ),
 )

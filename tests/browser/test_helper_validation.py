@@ -1,0 +1,243 @@
+"""Bad input in every field of every helper on the Kampfhelfer pages: a German message at the field.
+
+For each form field (top level and the first row of a list) the test types an invalid value
+(int: „abc“ and a value beyond the maximum; required text: empty; dice: „2W0“), clicks
+„Würfeln“ and asserts that the message appears at that field (``#<field-id>-fehler`` visible,
+the input ``aria-invalid="true"``), then restores the value and asserts that the helper rolls
+again. Lists: the remove buttons stop at the minimum number of rows; a form that has fewer
+rows anyway (rows removed from the page) gets the engine's message at the list.
+
+One page load per Kampfhelfer page; the pages are opened ahead so their engine boots overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import engine
+from tests.browser.test_all_helpers import PagePool, form_helper
+
+pytestmark = pytest.mark.browser
+
+SYSTEMS = ("ryssea", "dsa", "guete", "aktionswuerfel", "pathfinder")
+PAGES = [f"{system}/kampfhelfer/" for system in SYSTEMS]
+
+# expected German wording of the engine's messages, per kind of bad input
+WORDING = {
+    "abc": "ist keine ganze Zahl",
+    "max": "liegt außerhalb des erlaubten Bereichs",
+    "empty": "darf nicht leer sein",
+    "dice": "mindestens 2 Seiten",
+}
+
+# In the page, for one helper: type each bad value into its field (input events as typing
+# fires them), click „Würfeln“, wait for the answer and record what the field shows; then put
+# the original value back, click again and record whether a result appears. Results of the
+# previous click are marked first, so only a fresh answer counts.
+PROBE = """async ([helperId, attempts]) => {
+  const box = document.getElementById(helperId);
+  const submit = box.querySelector(".rw-submit");
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const type = (input, value) => {
+    input.focus();
+    input.value = value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  const click = () => {
+    box.querySelectorAll(".rw-result > *").forEach((node) => { node.dataset.alt = "1"; });
+    submit.click();
+  };
+  const answer = async (slot) => {
+    for (let i = 0; i < 1500; i++) {
+      if (slot && !slot.hidden) return "error";
+      if (box.querySelector(".rw-result > .rw-outcome:not([data-alt])")) return "result";
+      if (box.querySelector(".rw-result > .rw-error:not([data-alt])")) return "alert";
+      await pause();
+    }
+    return "timeout";
+  };
+  const out = [];
+  for (const { fid, value, original, typed } of attempts) {
+    const input = document.getElementById(fid);
+    const slot = document.getElementById(`${fid}-fehler`);
+    if (!input) { out.push({ fid, value, missing: true }); continue; }
+    if (!typed) type(input, value);
+    click();
+    const got = await answer(slot);
+    const style = slot ? getComputedStyle(slot) : null;
+    const record = {
+      fid, value, got,
+      shown: Boolean(
+        slot && !slot.hidden && style.display !== "none" && slot.offsetParent !== null
+      ),
+      text: slot ? slot.textContent : "",
+      invalid: input.getAttribute("aria-invalid"),
+      other: box.querySelector(".rw-result").textContent.slice(0, 200),
+    };
+    if (original !== null) {
+      type(input, original);
+      click();
+      record.restored = await answer(null);
+      record.restoredInvalid = box.querySelectorAll("[aria-invalid='true']").length;
+    }
+    out.push(record);
+  }
+  return out;
+}"""
+
+# After the rows of a list were removed: click and report what the list's error slot shows.
+TOO_FEW = """async ([helperId, fid]) => {
+  const box = document.getElementById(helperId);
+  const slot = document.getElementById(`${fid}-fehler`);
+  box.querySelectorAll(".rw-result > *").forEach((node) => { node.dataset.alt = "1"; });
+  box.querySelector(".rw-submit").click();
+  for (let i = 0; i < 1500; i++) {
+    if ((slot && !slot.hidden) || box.querySelector(".rw-result > :not([data-alt])")) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    shown: Boolean(slot && !slot.hidden && slot.offsetParent !== null),
+    text: slot ? slot.textContent : "",
+    other: box.querySelector(".rw-result").textContent.slice(0, 200),
+  };
+}"""
+
+
+def bad_inputs(field: dict[str, Any]) -> list[tuple[str, str]]:
+    kind = field["type"]
+    if kind == "int":
+        return [("abc", "abc"), ("max", str(field["max"] + 1))]
+    if kind == "text" and field.get("required", True):
+        return [("empty", "")]
+    if kind == "dice":
+        return [("dice", "2W0")]
+    return []
+
+
+def fields_of(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
+    """(data-path, field schema, label as the engine names it) for every fillable field."""
+    out = []
+    for field in schema["params"]:
+        if field["type"] == "list":
+            for item in field["item"]:
+                label = f"{field['item_label']} 1 – {item['label']}"
+                out.append((f"{field['name']}.0.{item['name']}", item, label))
+        else:
+            out.append((field["name"], field, field["label"]))
+    return out
+
+
+def roll_works(page: Any, helper_id: str) -> None:
+    box = page.locator(f"[id='{helper_id}']")
+    box.evaluate("(h) => h.querySelectorAll('.rw-result > *').forEach((n) => n.remove())")
+    box.locator(".rw-submit").click()
+    box.locator(".rw-result .rw-outcome").wait_for()
+    assert box.locator("[aria-invalid='true']").count() == 0
+
+
+@pytest.fixture(scope="module")
+def pool(browser: Any, site_url: str) -> Iterator[PagePool]:
+    instance = PagePool(browser, site_url)
+    yield instance
+    instance.close()
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_bad_input_gets_a_german_message_at_the_field(url: str, pool: PagePool) -> None:
+    page = pool.get(url)
+    try:
+        check_page(page, url)
+    finally:
+        pool.done(url)
+
+
+def check_page(page: Any, url: str) -> None:
+    helpers = page.locator(".rw-helper[data-action]").evaluate_all(
+        "els => els.map(e => [e.id, e.dataset.system, e.dataset.action])"
+    )
+    problems: list[str] = []
+    checked = 0
+    for helper_id, system, action in helpers:
+        if not form_helper(system, action):
+            continue
+        box = page.locator(f"[id='{helper_id}']")
+        # open the collapsed „Weitere Angaben“ box so every field is visible
+        box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
+        attempts, labels = [], {}
+        for path, field, label in fields_of(engine.describe(system, action)):
+            fid = f"{helper_id}-{path.replace('.', '-')}"
+            bad = bad_inputs(field)
+            if not bad:
+                continue
+            original = box.locator(f"[id='{fid}']").input_value()
+            for index, (kind, value) in enumerate(bad):
+                last = index == len(bad) - 1
+                attempts.append(
+                    {"fid": fid, "value": value, "original": original if last else None}
+                )
+                labels[(fid, value)] = (label, kind)
+        # the first bad value of each helper is typed by Playwright itself, as a user would
+        if attempts:
+            first = attempts[0]
+            box.locator(f"[id='{first['fid']}']").fill(first["value"])
+            first["typed"] = True
+        for seen in page.evaluate(PROBE, [helper_id, attempts]):
+            checked += 1
+            label, kind = labels[(seen["fid"], seen["value"])]
+            where = f"{url}#{seen['fid']} ({kind}: {seen['value']!r})"
+            if seen.get("missing"):
+                problems.append(f"{where}: Feld fehlt")
+            elif not (seen["shown"] and seen["invalid"] == "true"):
+                problems.append(f"{where}: keine Meldung am Feld ({seen})")
+            elif not (label in seen["text"] and WORDING[kind] in seen["text"]):
+                problems.append(f"{where}: unerwartete Meldung {seen['text']!r}")
+            if "restored" in seen and (seen["restored"] != "result" or seen["restoredInvalid"]):
+                problems.append(f"{where}: nach dem Zurücksetzen kein Ergebnis ({seen})")
+        roll_works(page, helper_id)
+        problems += check_lists(page, url, helper_id)
+    assert checked > 0
+    assert problems == [], "\n".join(problems)
+    errors = [m for m in page.console_messages if m.startswith(("pageerror", "error"))]
+    assert errors == [], errors
+
+
+# list field → what the page showed when the form had fewer rows than the minimum
+TOO_FEW_ROWS: dict[str, dict[str, Any]] = {}
+
+
+def check_lists(page: Any, url: str, helper_id: str) -> list[str]:
+    """Remove rows down to the minimum (the buttons must stop there), roll, then go below it."""
+    problems = []
+    box = page.locator(f"[id='{helper_id}']")
+    for name in box.locator(".rw-list").evaluate_all("els => els.map(e => e.dataset.path)"):
+        lst = box.locator(f".rw-list[data-path='{name}']")
+        minimum = int(lst.get_attribute("data-min") or "1")
+        rows = lst.locator(":scope > .rw-rows > .rw-row")
+        while rows.count() > minimum and rows.last.locator(".rw-remove").is_enabled():
+            rows.last.locator(".rw-remove").click()
+        if rows.count() != minimum or not all(
+            button.is_disabled() for button in rows.locator(".rw-remove").all()
+        ):
+            problems.append(f"{url}#{helper_id}: Zeilen lassen sich unter {minimum} entfernen")
+        roll_works(page, helper_id)
+        # fewer rows than allowed (only possible by changing the page): the engine's message
+        lst.evaluate(
+            "(l) => l.querySelectorAll(':scope > .rw-rows > .rw-row').forEach((r) => r.remove())"
+        )
+        fid = f"{helper_id}-{name}"
+        seen = page.evaluate(TOO_FEW, [helper_id, fid])
+        TOO_FEW_ROWS[f"{url}#{fid}"] = seen
+        if "mindestens" not in seen["text"] + seen["other"]:
+            problems.append(f"{url}#{fid}: keine Meldung bei zu wenigen Zeilen ({seen})")
+    return problems
+
+
+def test_too_few_rows_get_the_message_at_the_list() -> None:
+    if not TOO_FEW_ROWS:
+        pytest.skip("runs after test_bad_input_gets_a_german_message_at_the_field")
+    missing = {where: seen for where, seen in TOO_FEW_ROWS.items() if not seen["shown"]}
+    assert missing == {}
