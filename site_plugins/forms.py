@@ -224,7 +224,12 @@ def _tickleiste_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, A
 def render_helper(
     system: str, action: str, helper_id: str, defaults: dict[str, Any], engine_version: str
 ) -> str:
-    """The HTML of one helper: form, status line, result area and the Annahme notes."""
+    """The HTML of one helper: form, status line, result area and the Annahme notes.
+
+    The root is a ``<section>`` (no nested sections inside): Material's search parser compares
+    elements by tag name only, so ``data-search-exclude`` would end at the first inner
+    ``</div>`` of a ``<div>`` root and let the form's text into the search index.
+    """
     spec = engine.describe(system, action)
     widget = spec.get("widget", "")
     if widget == "tickleiste":
@@ -251,9 +256,10 @@ def render_helper(
     css = "rw-helper rw-tickleiste" if widget else "rw-helper"
     widget_attr = f' data-widget="{_attr(widget)}"' if widget else ""
     return (
-        f'<div class="{css}" id="{_attr(helper_id)}" data-system="{_attr(system)}" '
+        f'<section class="{css}" id="{_attr(helper_id)}" '
+        f'data-system="{_attr(system)}" '
         f'data-action="{_attr(action)}" data-engine="{_attr(engine_version)}"'
-        f"{widget_attr}>"
+        f"{widget_attr} data-search-exclude>"
         f'<form class="rw-form" novalidate aria-labelledby="{_attr(helper_id)}-titel">'
         f'<p class="rw-title" id="{_attr(helper_id)}-titel"><strong>Würfelhelfer: '
         f"{escape(spec['title'])}</strong></p>"
@@ -262,7 +268,7 @@ def render_helper(
         f'<div class="rw-result" aria-live="polite" tabindex="-1"></div>'
         f"{tools}{assumptions}"
         f'<p class="rw-source">Regel: {escape(spec["source"])}</p>'
-        f"</div>"
+        f"</section>"
     )
 
 

@@ -59,7 +59,7 @@ def link_dice(html: str, system: str, vorteil: bool) -> str:
     """Wrap every dice expression outside the skipped elements in a roll button."""
     out: list[str] = []
     skip_depth = 0
-    helper_depth = 0  # div nesting inside a .rw-helper block
+    in_helper = False  # inside a roll helper (a <section class="rw-helper …">)
     for part in TAG.split(html):
         if not part:
             continue
@@ -68,17 +68,16 @@ def link_dice(html: str, system: str, vorteil: bool) -> str:
             name = match.group(1).lower() if match else ""
             closing = part.startswith("</")
             self_closing = part.endswith("/>") or name in VOID
-            if helper_depth:
-                if name == "div" and not self_closing:
-                    helper_depth += -1 if closing else 1
-            elif name == "div" and 'class="rw-helper' in part:
-                helper_depth = 1
+            if in_helper:
+                in_helper = not (name == "section" and closing)
+            elif name == "section" and 'class="rw-helper' in part:
+                in_helper = True
             elif name in SKIP and not self_closing:
                 skip_depth += -1 if closing else 1
                 skip_depth = max(skip_depth, 0)
             out.append(part)
             continue
-        if skip_depth or helper_depth:
+        if skip_depth or in_helper:
             out.append(part)
             continue
         out.append(NOTATION.sub(lambda m: _button(m.group(1), system, vorteil), part))

@@ -221,7 +221,8 @@ function clearErrors(helper) {
 
 function showError(helper, error) {
   const result = helper.querySelector(".rw-result");
-  let target = error.field ? helper.querySelector(`[data-path="${CSS.escape(error.field)}"]`) : null;
+  // [id]: a list's own box has the path too, but its message slot belongs to the labelled element
+  let target = error.field ? helper.querySelector(`[data-path="${CSS.escape(error.field)}"][id]`) : null;
   if (target) {
     const slot = document.getElementById(`${target.id}-fehler`);
     if (slot) {
@@ -591,6 +592,7 @@ function initPage() {
 window.Regelwerk = {
   refresh: () => initPage(),
   engineReady: () => engine.state === "ready",
+  collect,
   runEngine,
   resultNodes,
   showError,

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
+
+from tests.conftest import QuietHandler, SiteServer
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "QuietHandler", "navigate", "wait_engine_ready"]
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -26,32 +27,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".zip": "application/zip",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
-def site_url(built_site: Path) -> Iterator[str]:
-    """Serve the built site on 127.0.0.1 (a free port) for the whole session."""
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+def site_url(built_site: Path, site_server: SiteServer) -> str:
+    """The built site, served on 127.0.0.1 for the whole session (instant navigation works)."""
+    site_server.start()
+    return site_server.url
 
 
 @pytest.fixture(scope="session")
@@ -72,6 +52,30 @@ def wait_engine_ready(page: Any) -> None:
     """Wait until the page's engine worker has booted Pyodide and the engine."""
     page.wait_for_function(
         "() => window.__regelwerk && window.__regelwerk.ready", timeout=ENGINE_READY_MS
+    )
+
+
+def navigate(page: Any, url: str) -> None:
+    """Go to ``url`` the way a reader does: a link click that Material's instant navigation
+    takes over, so the page's scripts and the booted engine stay (one boot per visit)."""
+    target = page.evaluate(
+        """url => {
+            const href = new URL(url, location.href).href;
+            document.querySelector("article").dataset.rwLeaving = "1";
+            const link = document.createElement("a");
+            link.href = href;
+            document.body.appendChild(link);
+            link.click();
+            link.remove();
+            return href;
+        }""",
+        url,
+    )
+    page.wait_for_function(
+        """url => location.href.split("#")[0] === url.split("#")[0]
+            && document.querySelector("article")
+            && !document.querySelector("article[data-rw-leaving]")""",
+        arg=target,
     )
 
 
