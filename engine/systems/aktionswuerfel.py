@@ -18,6 +18,7 @@ from engine.data_files import load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
+from engine.ordering import check_unique_names, roll_off
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, ListParam, TextParam
 from engine.registry import new_system
 
@@ -72,31 +73,18 @@ def _reroll_die() -> dice.Expression:
 
 def _resolve(group: list[Fighter], rng: random.Random, notes: list[str]) -> list[Fighter]:
     """L38: the tied re-roll among themselves, higher first, until the order is clear."""
-    die = _reroll_die()
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 1000)
-    pending = [group]
-    ordered: list[Fighter] = []
-    rounds = 0
-    while pending:
-        current = pending.pop(0)
-        if len(current) == 1:
-            ordered.append(current[0])
-            continue
-        rounds += 1
-        if rounds > limit:
-            notes.append(
-                f"Nach {limit} Wiederholungen noch gleich: Reihenfolge der Eingabe für "
-                + ", ".join(f.name for f in current)
-                + "."
-            )
-            ordered.extend(sorted(current, key=lambda f: f.index))
-            continue
-        results: dict[int, list[Fighter]] = {}
-        for fighter in current:
-            value = dice.roll(die, rng).total
-            fighter.rerolls.append(value)
-            results.setdefault(value, []).append(fighter)
-        pending = [results[v] for v in sorted(results, reverse=True)] + pending
+
+    def record(fighter: Fighter, value: int) -> None:
+        fighter.rerolls.append(value)
+
+    ordered, unresolved = roll_off(group, _reroll_die(), rng, record, limit)
+    for still in unresolved:  # extremely unlikely: keep the entry order, and say so
+        notes.append(
+            f"Nach {limit} Wiederholungen noch gleich: Reihenfolge der Eingabe für "
+            + ", ".join(f.name for f in still)
+            + "."
+        )
     return ordered
 
 
@@ -155,16 +143,7 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool) -> list[Fraction]:
 )
 def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = p["fighters"]
-    seen: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        key = row["name"].casefold()
-        if key in seen:
-            raise EngineError(
-                f"Charakter {index + 1} – Name: „{row['name']}“ kommt schon bei Charakter "
-                f"{seen[key] + 1} vor; jeder Name darf nur einmal vorkommen.",
-                f"fighters.{index}.name",
-            )
-        seen[key] = index
+    check_unique_names(rows, "fighters", "Charakter")
     reroll = p["gleichstand"] == "wiederholen"
     fighters = [Fighter(i, r["name"], r["willenswurf"], r["zuerst"]) for i, r in enumerate(rows)]
     groups: dict[tuple[bool, int], list[Fighter]] = {}

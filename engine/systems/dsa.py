@@ -20,6 +20,7 @@ from engine.data_files import DataError, load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, fraction_text, number, signed
+from engine.ordering import check_unique_names, roll_off
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, ListParam, TextParam
 from engine.registry import new_system
 
@@ -283,26 +284,15 @@ def _rolloff_die() -> dice.Expression:
 
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Each rolls the Stechen die, higher first; those still equal roll again (Annahme)."""
-    die = _rolloff_die()
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 10_000)
-    pending = [group]
-    ordered: list[Fighter] = []
-    rounds = 0
-    while pending:
-        current = pending.pop(0)
-        if len(current) == 1:
-            ordered.append(current[0])
-            continue
-        rounds += 1
-        if rounds > limit:
-            raise EngineError(f"Stechen: nach {limit} Würfen noch unentschieden.", "fighters")
-        results: dict[int, list[Fighter]] = {}
-        for fighter in current:
-            value = dice.roll(die, rng).total
-            fighter.rolloff.append(value)
-            fighter.tie_note = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
-            results.setdefault(value, []).append(fighter)
-        pending = [results[v] for v in sorted(results, reverse=True)] + pending
+
+    def record(fighter: Fighter, value: int) -> None:
+        fighter.rolloff.append(value)
+        fighter.tie_note = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
+
+    ordered, unresolved = roll_off(group, _rolloff_die(), rng, record, limit)
+    if unresolved:
+        raise EngineError(f"Stechen: nach {limit} Würfen noch unentschieden.", "fighters")
     return ordered
 
 
@@ -367,16 +357,8 @@ def first_chances(distributions: list[dict[int, Fraction]], ini_bases: list[int]
 def _validate_initiative(params: dict[str, Any]) -> dict[int, int]:
     """Cross-field checks; returns the INI change from Taktik for each fighter index."""
     rows: list[dict[str, Any]] = params["fighters"]
-    seen: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        key = row["name"].casefold()
-        if key in seen:
-            raise EngineError(
-                f"Kämpfer {index + 1} – Name: „{row['name']}“ kommt schon bei Kämpfer "
-                f"{seen[key] + 1} vor; jeder Name darf nur einmal vorkommen.",
-                f"fighters.{index}.name",
-            )
-        seen[key] = index
+    check_unique_names(rows, "fighters", "Kämpfer")
+    seen = {row["name"].casefold(): index for index, row in enumerate(rows)}
     probe = params["taktik_probe"]
     tactician_name = params["taktiker"]
     if probe == "keine":

@@ -18,6 +18,7 @@ from engine.data_files import load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
+from engine.ordering import check_unique_names
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, ListParam, Param, TextParam
 from engine.registry import new_system
 
@@ -825,16 +826,8 @@ INITIATIVE_FIELDS = (
 )
 def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = p["fighters"]
-    seen: dict[str, int] = {}
+    check_unique_names(rows)
     for index, row in enumerate(rows):
-        key = row["name"].casefold()
-        if key in seen:
-            raise EngineError(
-                f"Kämpfer {index + 1} – Name: „{row['name']}“ kommt schon bei Kämpfer "
-                f"{seen[key] + 1} vor.",
-                f"fighters.{index}.name",
-            )
-        seen[key] = index
         if row["hinterhalt"] and row["ueberrascht"]:
             raise EngineError(
                 f"Kämpfer {index + 1} – Überrascht: wer aus dem Hinterhalt springt, ist nicht "

@@ -22,6 +22,7 @@ from engine.data_files import DataError, load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
+from engine.ordering import check_unique_names, roll_off
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, ListParam, TextParam
 from engine.registry import new_system
 
@@ -1112,27 +1113,16 @@ def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
 
 
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
-    die = _d20("initiative.stechen_wurf", "Stechen")
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 10_000)
-    pending = [group]
-    ordered: list[Fighter] = []
-    rounds = 0
-    while pending:
-        current = pending.pop(0)
-        if len(current) == 1:
-            ordered.append(current[0])
-            continue
-        rounds += 1
-        if rounds > limit:
-            raise EngineError(
-                f"Kämpfer: Stechen nach {limit} Würfen noch unentschieden.", "fighters"
-            )
-        results: dict[int, list[Fighter]] = {}
-        for fighter in current:
-            value = dice.roll(die, rng).total
-            fighter.rolloff.append(value)
-            results.setdefault(value, []).append(fighter)
-        pending = [results[v] for v in sorted(results, reverse=True)] + pending
+
+    def record(fighter: Fighter, value: int) -> None:
+        fighter.rolloff.append(value)
+
+    ordered, unresolved = roll_off(
+        group, _d20("initiative.stechen_wurf", "Stechen"), rng, record, limit
+    )
+    if unresolved:
+        raise EngineError(f"Kämpfer: Stechen nach {limit} Würfen noch unentschieden.", "fighters")
     return ordered
 
 
@@ -1163,16 +1153,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
 )
 def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = params["fighters"]
-    seen: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        key = row["name"].casefold()
-        if key in seen:
-            raise EngineError(
-                f"Kämpfer {index + 1} – Name: „{row['name']}“ kommt schon bei Kämpfer "
-                f"{seen[key] + 1} vor; jeder Name darf nur einmal vorkommen.",
-                f"fighters.{index}.name",
-            )
-        seen[key] = index
+    check_unique_names(rows, "fighters", "Kämpfer")
     modifiers = [row["dexterity"] + row["other"] for row in rows]
     chances = initiative_first_chances(modifiers)
     die = _initiative_die()

@@ -16,6 +16,7 @@ from engine.data_files import DataError, load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
+from engine.ordering import check_unique_names, roll_off
 from engine.params import (
     BoolParam,
     ChoiceParam,
@@ -107,31 +108,16 @@ def _resolve_tie(group: list[Fighter], rng: random.Random) -> list[Fighter]:
 
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Each rolls the Stechen die, higher first; those still equal roll again (Annahme)."""
-    die = _rolloff_die()
     repeat = DATA.flag("initiative.wiederholung_bei_gleichstand")
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 10_000)
-    pending = [group]
-    ordered: list[Fighter] = []
-    rounds = 0
-    while pending:
-        current = pending.pop(0)
-        if len(current) == 1:
-            ordered.append(current[0])
-            continue
-        rounds += 1
-        if rounds > limit:
-            raise EngineError(f"Stechen: nach {limit} Würfen noch unentschieden.", "fighters")
-        results: dict[int, list[Fighter]] = {}
-        for fighter in current:
-            value = dice.roll(die, rng).total
-            fighter.rolloff.append(value)
-            fighter.tie_note = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
-            results.setdefault(value, []).append(fighter)
-        groups = [results[v] for v in sorted(results, reverse=True)]
-        if repeat:
-            pending = groups + pending
-        else:
-            ordered.extend(f for g in groups for f in g)
+
+    def record(fighter: Fighter, value: int) -> None:
+        fighter.rolloff.append(value)
+        fighter.tie_note = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
+
+    ordered, unresolved = roll_off(group, _rolloff_die(), rng, record, limit if repeat else 1)
+    if unresolved and repeat:
+        raise EngineError(f"Stechen: nach {limit} Würfen noch unentschieden.", "fighters")
     return ordered
 
 
@@ -179,20 +165,6 @@ def first_chances(fighters: list[dict[str, Any]]) -> list[Fraction]:
 
 def _tick_text(tick: int) -> str:
     return number(tick)
-
-
-def check_unique_names(rows: list[dict[str, Any]], path: str = "fighters") -> None:
-    """Every marker on the Tickleiste needs its own name."""
-    seen: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        key = row["name"].casefold()
-        if key in seen:
-            raise EngineError(
-                f"Kämpfer {index + 1} – Name: „{row['name']}“ kommt schon bei Kämpfer "
-                f"{seen[key] + 1} vor; jeder Name darf nur einmal vorkommen.",
-                f"{path}.{index}.name",
-            )
-        seen[key] = index
 
 
 def roll_initiative(
@@ -2088,16 +2060,7 @@ def _convolve_exact(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int,
 )
 def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = params["helfer"]
-    seen: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        key = row["name"].casefold()
-        if key in seen:
-            raise EngineError(
-                f"Helfer {index + 1} – Name: „{row['name']}“ kommt schon bei Helfer "
-                f"{seen[key] + 1} vor; jeder Name darf nur einmal vorkommen.",
-                f"helfer.{index}.name",
-            )
-        seen[key] = index
+    check_unique_names(rows, "helfer", "Helfer")
     minus = DATA.integer("zusammenarbeit.verteidigung_minus", 0, 50)
     target = params["verteidigung"] - minus
     grund = DATA.integer("zusammenarbeit.bonus_grund", 0, 20)

@@ -16,13 +16,13 @@ from typing import Any
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number
+from engine.ordering import check_unique_names
 from engine.params import BoolParam, ChoiceParam, IntParam, StateParam, TextParam
 from engine.systems.ryssea import (
     DATA,
     FIGHTER_FIELDS,
     SOURCE,
     SYSTEM,
-    check_unique_names,
     first_chances,
     roll_initiative,
 )
