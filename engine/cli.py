@@ -19,9 +19,43 @@ from engine.formatting import fraction_text, number, percent
 from engine.params import ListParam, Param
 from engine.registry import SYSTEMS
 
+# argparse's own error texts (Python 3.11–3.14), in German
+ARGPARSE_GERMAN = (
+    ("the following arguments are required", "diese Angaben fehlen"),
+    ("unrecognized arguments", "unbekannte Angaben"),
+    ("invalid choice", "ungültige Wahl"),
+    ("choose from", "möglich sind"),
+    ("invalid int value", "keine ganze Zahl"),
+    ("expected one argument", "erwartet einen Wert"),
+    ("argument ", "Angabe "),
+)
+
+
+class GermanHelpFormatter(argparse.HelpFormatter):
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Any,
+        groups: Any,
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, "Aufruf: " if prefix is None else prefix)
+
 
 class GermanParser(argparse.ArgumentParser):
+    """argparse with German usage line, section titles and help option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", GermanHelpFormatter)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "Argumente"
+        self._optionals.title = "Optionen"
+        self.add_argument("-h", "--help", action="help", help="diese Hilfe anzeigen und beenden")
+
     def error(self, message: str) -> Any:
+        for english, german in ARGPARSE_GERMAN:
+            message = message.replace(english, german)
         self.print_usage(sys.stderr)
         self.exit(2, f"Fehler: {message}\n")
 
@@ -58,7 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m engine",
         description="Regelwerk-Engine: Würfe, Kampfregeln und exakte Wahrscheinlichkeiten.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="BEFEHL")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="BEFEHL", title="Befehle", parser_class=GermanParser
+    )
     roll = sub.add_parser("roll", help="einen Würfelausdruck würfeln (z. B. 2W6+3)")
     roll.add_argument("notation", help="Würfelausdruck, z. B. 1W20, 2W6+3, 2W20kh1")
     _add_common(roll)
@@ -68,7 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("action")
     for system in SYSTEMS.values():
         sys_parser = sub.add_parser(system.name, help=f"Aktionen für {system.title}")
-        actions = sys_parser.add_subparsers(dest="action", required=True, metavar="AKTION")
+        actions = sys_parser.add_subparsers(
+            dest="action",
+            required=True,
+            metavar="AKTION",
+            title="Aktionen",
+            parser_class=GermanParser,
+        )
         for action in system.actions.values():
             act = actions.add_parser(action.name, help=action.title, description=action.summary)
             for param in action.params:
