@@ -142,3 +142,14 @@ def test_every_data_file_loads_and_every_assumption_has_text() -> None:
         data = load(path.stem)
         for assumption in data.assumptions():
             assert len(assumption["text"]) > 20
+
+
+def test_cli_help_is_german(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main(["ryssea", "initiative", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Aufruf: ") and "Optionen:" in out and "diese Hilfe anzeigen" in out
+    with pytest.raises(SystemExit):
+        cli.main(["roll"])
+    assert "Fehler: diese Angaben fehlen: notation" in capsys.readouterr().err
