@@ -292,8 +292,10 @@ def render_table(system: str, name: str) -> str:
         cells = "".join(f"<td>{escape(str(row[f]))}</td>" for f in fields)
         body.append(f"<tr{attrs}>{cells}</tr>")
     table_id = f"tabelle-{system}-{name}"
+    # Material wraps only class-less tables for horizontal scrolling; do the same here
     return (
+        '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
         f'<table class="rw-rule-table" id="{_attr(table_id)}" data-system="{_attr(system)}" '
         f'data-table="{_attr(name)}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table>"
+        f"<tbody>{''.join(body)}</tbody></table></div></div>"
     )
