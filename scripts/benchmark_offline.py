@@ -30,30 +30,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.browser_probes import CLICK_TIMER, LONGTASK_OBSERVER  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 HELPER_PAGE = "ryssea/kampfbeginn-und-initiative.html"
 LOCAL = ("file:", "blob:", "data:")
-
-LONGTASK_OBSERVER = """
-window.__longtasks = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    window.__longtasks.push({start: entry.startTime, duration: entry.duration});
-  }
-}).observe({type: "longtask", buffered: true});
-"""
-
-CLICK_TIMER = """
-() => new Promise((resolve) => {
-  const helper = document.querySelector(".rw-helper");
-  const started = performance.now();
-  helper.addEventListener("regelwerk:result", () => {
-    requestAnimationFrame(() => resolve(performance.now() - started));
-  }, {once: true});
-  helper.querySelector(".rw-submit").click();
-})
-"""
 
 
 def _boot(page: Any) -> dict[str, float]:
