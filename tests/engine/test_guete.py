@@ -540,5 +540,6 @@ def test_tables_have_page_shape() -> None:
 
     for name in ("verteidigung", "situationen", "optionen"):
         html = render_table("guete", name)
-        assert html.startswith("<table") and "</tbody>" in html
+        assert '<table class="rw-rule-table"' in html and "</tbody>" in html
+        assert html.startswith('<div class="md-typeset__scrollwrap">')  # scrolls at 375 px
     assert "Rekonstruktion" in load("guete").text("tabellen.situationen.titel")
