@@ -62,3 +62,35 @@ def roll_off(
             results.setdefault(value, []).append(member)
         pending = [results[v] for v in sorted(results, reverse=True)] + pending
     return ordered, unresolved
+
+
+def order_groups(
+    items: Sequence[T],
+    key: Callable[[T], Any],
+    resolve: Callable[[list[T]], list[T]],
+    *,
+    descending: bool,
+    single: Callable[[Any, T], None] | None = None,
+) -> tuple[list[T], list[tuple[Any, list[T]]]]:
+    """Order ``items`` by ``key``; members with the same key are ordered by ``resolve``.
+
+    ``resolve`` is called only for groups of two or more, in key order (so seeded roll-offs
+    happen in a fixed sequence); ``single(key, item)`` is told about every item alone on its
+    key. Returns the order and every tie as ``(key, resolved group)``.
+    """
+    groups: dict[Any, list[T]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    order: list[T] = []
+    ties: list[tuple[Any, list[T]]] = []
+    for value in sorted(groups, reverse=descending):
+        group = groups[value]
+        if len(group) > 1:
+            resolved = resolve(group)
+            ties.append((value, resolved))
+            order.extend(resolved)
+        else:
+            if single is not None:
+                single(value, group[0])
+            order.extend(group)
+    return order, ties

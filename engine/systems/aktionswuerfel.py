@@ -18,7 +18,7 @@ from engine.data_files import load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
-from engine.ordering import check_unique_names, roll_off
+from engine.ordering import check_unique_names, order_groups, roll_off
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, ListParam, TextParam
 from engine.registry import new_system
 
@@ -146,26 +146,21 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     check_unique_names(rows, "fighters", "Charakter")
     reroll = p["gleichstand"] == "wiederholen"
     fighters = [Fighter(i, r["name"], r["willenswurf"], r["zuerst"]) for i, r in enumerate(rows)]
-    groups: dict[tuple[bool, int], list[Fighter]] = {}
-    for fighter in fighters:
-        groups.setdefault((fighter.zuerst, fighter.willenswurf), []).append(fighter)
     notes: list[str] = []
-    order: list[Fighter] = []
-    ties: list[dict[str, Any]] = []
-    for key in sorted(groups, reverse=True):
-        group = groups[key]
-        if len(group) > 1:
-            resolved = _resolve(group, rng, notes) if reroll else group
-            ties.append(
-                {
-                    "willenswurf": key[1],
-                    "names": [f.name for f in resolved],
-                    "rerolls": {f.name: list(f.rerolls) for f in resolved if f.rerolls},
-                }
-            )
-            order.extend(resolved)
-        else:
-            order.extend(group)
+    order, tied = order_groups(
+        fighters,
+        lambda f: (f.zuerst, f.willenswurf),
+        lambda group: _resolve(group, rng, notes) if reroll else group,
+        descending=True,
+    )
+    ties = [
+        {
+            "willenswurf": key[1],
+            "names": [f.name for f in resolved],
+            "rerolls": {f.name: list(f.rerolls) for f in resolved if f.rerolls},
+        }
+        for key, resolved in tied
+    ]
     chances = first_chances(rows, reroll)
     display = Display(
         headline="Initiative – Zugreihenfolge",

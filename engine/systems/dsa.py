@@ -20,7 +20,7 @@ from engine.data_files import DataError, load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, fraction_text, number, signed
-from engine.ordering import check_unique_names, roll_off
+from engine.ordering import check_unique_names, order_groups, roll_off
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, ListParam, TextParam
 from engine.registry import new_system
 
@@ -298,17 +298,17 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
 
 def _resolve_tie(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Same INI: higher INI-Basis first; still tied: roll-off (Annahme)."""
-    by_basis: dict[int, list[Fighter]] = {}
-    for fighter in group:
-        by_basis.setdefault(fighter.ini_basis, []).append(fighter)
-    ordered: list[Fighter] = []
-    for basis in sorted(by_basis, reverse=True):
-        same = by_basis[basis]
-        if len(same) > 1:
-            ordered.extend(_roll_off(same, rng))
-        else:
-            same[0].tie_note = f"INI-Basis {basis}"
-            ordered.extend(same)
+
+    def note(basis: int, fighter: Fighter) -> None:
+        fighter.tie_note = f"INI-Basis {basis}"
+
+    ordered, _ = order_groups(
+        group,
+        lambda f: f.ini_basis,
+        lambda same: _roll_off(same, rng),
+        descending=True,
+        single=note,
+    )
     return ordered
 
 
@@ -545,25 +545,17 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             else {base + face: p for face, p in die_dist.items()}
         )
 
-    by_ini: dict[int, list[Fighter]] = {}
-    for fighter in fighters:
-        by_ini.setdefault(fighter.initiative, []).append(fighter)
-    order: list[Fighter] = []
-    ties: list[dict[str, Any]] = []
-    for value in sorted(by_ini, reverse=True):
-        group = by_ini[value]
-        if len(group) > 1:
-            resolved = _resolve_tie(group, rng)
-            ties.append(
-                {
-                    "initiative": value,
-                    "names": [f.name for f in resolved],
-                    "rolloff": {f.name: list(f.rolloff) for f in resolved if f.rolloff},
-                }
-            )
-            order.extend(resolved)
-        else:
-            order.extend(group)
+    order, tied = order_groups(
+        fighters, lambda f: f.initiative, lambda group: _resolve_tie(group, rng), descending=True
+    )
+    ties = [
+        {
+            "initiative": value,
+            "names": [f.name for f in resolved],
+            "rolloff": {f.name: list(f.rolloff) for f in resolved if f.rolloff},
+        }
+        for value, resolved in tied
+    ]
     rank = {f.index: place for place, f in enumerate(order)}
 
     phases: list[dict[str, Any]] = []

@@ -22,7 +22,7 @@ from engine.data_files import DataError, load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
-from engine.ordering import check_unique_names, roll_off
+from engine.ordering import check_unique_names, order_groups, roll_off
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, ListParam, TextParam
 from engine.registry import new_system
 
@@ -1161,13 +1161,12 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     for index, (row, modifier) in enumerate(zip(rows, modifiers, strict=True)):
         rolled = dice.roll(die, rng)
         fighters.append(Fighter(index, row["name"], modifier, rolled, rolled.total + modifier))
-    groups: dict[tuple[int, int], list[Fighter]] = {}
-    for fighter in fighters:
-        groups.setdefault((fighter.total, fighter.modifier), []).append(fighter)
-    order: list[Fighter] = []
-    for key in sorted(groups, reverse=True):
-        group = groups[key]
-        order.extend(_roll_off(group, rng) if len(group) > 1 else group)
+    order, _ = order_groups(
+        fighters,
+        lambda f: (f.total, f.modifier),
+        lambda group: _roll_off(group, rng),
+        descending=True,
+    )
     display = Display(
         headline="Initiative – Pathfinder (Annahme)",
         outcome=f"Zuerst handelt {order[0].name} mit {number(order[0].total)}.",

@@ -16,7 +16,7 @@ from engine.data_files import DataError, load
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
-from engine.ordering import check_unique_names, roll_off
+from engine.ordering import check_unique_names, order_groups, roll_off
 from engine.params import (
     BoolParam,
     ChoiceParam,
@@ -91,18 +91,17 @@ def _rolloff_die() -> dice.Expression:
 
 def _resolve_tie(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Same tick at combat start: higher Intuition first; still tied: W10 roll-off (L25)."""
-    by_intuition: dict[int, list[Fighter]] = {}
-    for fighter in group:
-        by_intuition.setdefault(fighter.intuition, []).append(fighter)
-    ordered: list[Fighter] = []
-    for intuition in sorted(by_intuition, reverse=True):
-        same = by_intuition[intuition]
-        if len(same) > 1:
-            ordered.extend(_roll_off(same, rng))
-        else:
-            if len(group) > 1:
-                same[0].tie_note = f"Intuition {intuition}"
-            ordered.extend(same)
+
+    def note(intuition: int, fighter: Fighter) -> None:
+        fighter.tie_note = f"Intuition {intuition}"
+
+    ordered, _ = order_groups(
+        group,
+        lambda f: f.intuition,
+        lambda same: _roll_off(same, rng),
+        descending=True,
+        single=note,
+    )
     return ordered
 
 
@@ -197,25 +196,17 @@ def roll_initiative(
         )
 
     # Lower tick acts first (start field −Initiative, L17); ties by L25.
-    by_tick: dict[int, list[Fighter]] = {}
-    for fighter in fighters:
-        by_tick.setdefault(fighter.tick, []).append(fighter)
-    order: list[Fighter] = []
-    ties: list[dict[str, Any]] = []
-    for tick in sorted(by_tick):
-        group = by_tick[tick]
-        if len(group) > 1:
-            resolved = _resolve_tie(group, rng)
-            ties.append(
-                {
-                    "tick": tick,
-                    "names": [f.name for f in resolved],
-                    "rolloff": {f.name: list(f.rolloff) for f in resolved if f.rolloff},
-                }
-            )
-            order.extend(resolved)
-        else:
-            order.extend(group)
+    order, tied = order_groups(
+        fighters, lambda f: f.tick, lambda group: _resolve_tie(group, rng), descending=False
+    )
+    ties = [
+        {
+            "tick": tick,
+            "names": [f.name for f in resolved],
+            "rolloff": {f.name: list(f.rolloff) for f in resolved if f.rolloff},
+        }
+        for tick, resolved in tied
+    ]
     return fighters, order, ties
 
 
