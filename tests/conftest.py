@@ -15,21 +15,13 @@ from typing import Any, ClassVar
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ROOT.parent / "shared" / "sources"
-
-
-def _sources_dir() -> Path:
-    override = os.environ.get("REGELWERK_SOURCES")
-    return Path(override) if override else SOURCES
+SOURCES = ROOT / "quellen"  # the canonical source texts, unchanged bytes (quellen/README.md)
 
 
 @pytest.fixture(scope="session")
 def sources_dir() -> Path:
-    """The canonical source texts (../shared/sources, or $REGELWERK_SOURCES)."""
-    path = _sources_dir()
-    if not path.is_dir():
-        pytest.fail(f"source texts not found at {path} (set REGELWERK_SOURCES)")
-    return path
+    """The canonical source texts, kept in the repository."""
+    return SOURCES
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -3,8 +3,7 @@
 Generic dice behaviour follows the task brief ("dice notation with German W and English d",
 keep highest/lowest, limits, every die kept). Game rules cite their source: Ryssea's
 "Würfelsystem & Proben" (public repository RonjaVerenaUder/ryssea-wiki,
-``content/Regelwerk/Würfelsystem & Proben.md``, commit 1489b4f, as summarised in
-../shared/RULES-INVENTORY.md, section "ryssea").
+``content/Regelwerk/Würfelsystem & Proben.md``, commit 1489b4f).
 """
 
 from __future__ import annotations

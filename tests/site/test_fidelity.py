@@ -1,6 +1,7 @@
 """Text fidelity: every sentence of the five source texts appears verbatim on the built site.
 
-The sources (``../shared/sources``, read-only) are the canonical wording of the rules:
+The sources (``quellen/``, unchanged bytes, see test_sources.py) are the canonical wording
+of the rules:
 
 - ``000_5fbfd0ad384a0921.txt`` – Ryssea, Kampfregeln (tick system, from the Ryssea Google Site)
 - ``001_240b8e52c108db7c.txt`` – DSA 4.1 Hausregeln (one line of flattened wiki markup)
