@@ -140,7 +140,9 @@ def requests() -> list[dict[str, Any]]:
                         "seed": rng.randrange(2**32),
                     }
                 )
-            out.append({"system": system["name"], "action": action["name"], "params": {"x": 1}})
+            out.append(
+                {"system": system["name"], "action": action["name"], "params": {"x": 1}, "seed": 1}
+            )
     for _ in range(12):
         out.extend(_tickleiste_chain(rng))
     out.append({"system": "nicht-da", "action": "x", "params": {}, "seed": 1})
