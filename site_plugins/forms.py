@@ -221,9 +221,7 @@ def _tickleiste_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, A
     )
 
 
-def render_helper(
-    system: str, action: str, helper_id: str, defaults: dict[str, Any], engine_version: str
-) -> str:
+def render_helper(system: str, action: str, helper_id: str, defaults: dict[str, Any]) -> str:
     """The HTML of one helper: form, status line, result area and the Annahme notes.
 
     The root is a ``<section>`` (no nested sections inside): Material's search parser compares
@@ -258,7 +256,7 @@ def render_helper(
     return (
         f'<section class="{css}" id="{_attr(helper_id)}" '
         f'data-system="{_attr(system)}" '
-        f'data-action="{_attr(action)}" data-engine="{_attr(engine_version)}"'
+        f'data-action="{_attr(action)}"'
         f"{widget_attr} data-search-exclude>"
         f'<form class="rw-form" novalidate aria-labelledby="{_attr(helper_id)}-titel">'
         f'<p class="rw-title" id="{_attr(helper_id)}-titel"><strong>Würfelhelfer: '

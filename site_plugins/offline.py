@@ -37,6 +37,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.yaml import yaml_load
 
 ASSETS = Path(__file__).resolve().parent / "offline_assets"
+ONLINE_ASSETS = Path(__file__).resolve().parent / "assets"
+ENGINE_PREFIX = "assets/regelwerk/"
 OFFLINE_PREFIX = "assets/offline"
 TRANSPORT = f"{OFFLINE_PREFIX}/transport.js"
 SHIM = f"{OFFLINE_PREFIX}/iframe-worker.js"
@@ -45,7 +47,7 @@ SHIM = f"{OFFLINE_PREFIX}/iframe-worker.js"
 VIRTUAL_INDEX = "regelwerk-offline:/pyodide/"
 ASM_URL = VIRTUAL_INDEX + "pyodide.asm.mjs"
 # Online files the export drops: they could not be loaded from file:// anyway.
-ONLINE_ONLY = ("assets/pyodide/", "assets/regelwerk/engine.zip", "assets/regelwerk/worker.js")
+ONLINE_ONLY = ("assets/pyodide/", "assets/regelwerk/engine-", "assets/regelwerk/worker.js")
 PARTS_GLOBAL = "RegelwerkOfflineParts"
 DOWNLOAD_LINK = re.compile(
     r'<a\b[^>]*\bclass="[^"]*\brw-offline-download\b[^"]*"[^>]*>.*?</a>', re.S
@@ -104,13 +106,6 @@ REQUIRED: tuple[Rewrite, ...] = (
         "Pyodides Erkennung klassischer Worker (der Offline-Worker lässt importScripts werfen)",
     ),
 )
-# Markers in offline_assets/*.js that the build fills in.
-WORKER_MARKERS = (
-    "// @regelwerk:pyodide.js",
-    "// @regelwerk:pyodide.asm.js",
-    '"@regelwerk:virtual-index"',
-    '"@regelwerk:lock-file"',
-)
 MANIFEST_MARKER = '"@regelwerk:manifest"'
 
 
@@ -138,19 +133,30 @@ def classic_asm(source: str) -> str:
     return source
 
 
-def worker_source(template: str, pyodide_js: str, asm_classic: str, lock_file: str) -> str:
-    """The classic worker: offline_assets/worker.js with Pyodide's code spliced in."""
+def worker_source(worker: str, pyodide_js: str, asm_classic: str, lock_file: str) -> str:
+    """The offline worker: Pyodide's classic code, then the one worker source of the site.
+
+    ``worker`` is ``assets/worker.js``, unchanged: it finds Pyodide already loaded and
+    ``self.RegelwerkOfflineRuntime`` telling it where the files come from.
+    """
     for rewrite in REQUIRED:  # relied upon, not changed: asserted all the same
         replace_once(pyodide_js, rewrite.old, rewrite.old, rewrite.file, rewrite.why)
-    values = (
-        pyodide_js,
-        asm_classic,
-        json.dumps(VIRTUAL_INDEX),
-        json.dumps(lock_file),
+    runtime = {"virtualIndex": VIRTUAL_INDEX, "lockFile": lock_file}
+    return "\n".join(
+        (
+            "// Regelwerk offline worker, made by site_plugins/offline.py: Pyodide's own code,",
+            "// then the site's worker.js. Pyodide refuses classic workers and detects them by",
+            "// calling importScripts; nothing here needs it, so it throws.",
+            "self.importScripts = function () {",
+            '  throw new Error("importScripts ist im Offline-Worker abgeschaltet");',
+            "};",
+            pyodide_js,
+            asm_classic,
+            f"self.RegelwerkOfflineRuntime = Object.assign({json.dumps(runtime)}, "
+            "{ createPyodideModule: globalThis.__regelwerkCreatePyodideModule });",
+            worker,
+        )
     )
-    for marker, value in zip(WORKER_MARKERS, values, strict=True):
-        template = replace_once(template, marker, value, "offline_assets/worker.js", "Marke")
-    return template
 
 
 def gzip_base64(data: bytes) -> str:
@@ -184,6 +190,17 @@ def runtime_scripts(parts: dict[str, str], chunk_chars: int) -> tuple[dict[str, 
         for script in scripts
     ]
     return counts, out
+
+
+def _generated(files: Files, suffix: str) -> bytes:
+    """The engine archive or snapshot that the ``regelwerk`` plugin added (named by key)."""
+    for file in files:
+        if file.src_uri.startswith(f"{ENGINE_PREFIX}engine-") and file.src_uri.endswith(suffix):
+            return file.content_bytes
+    raise PluginError(
+        f"regelwerk-offline: {ENGINE_PREFIX}engine-*{suffix} fehlt – das Plugin `regelwerk` "
+        "muss in plugins: vor `regelwerk-offline` stehen"
+    )
 
 
 def _plugin_entries(entries: object) -> list[tuple[str, object]]:
@@ -265,13 +282,8 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
 
     # -- files ---------------------------------------------------------------------------
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
-        engine_file = files.get_file_from_path("assets/regelwerk/engine.zip")
-        if engine_file is None:
-            raise PluginError(
-                "regelwerk-offline: assets/regelwerk/engine.zip fehlt – das Plugin "
-                "`regelwerk` muss in plugins: vor `regelwerk-offline` stehen"
-            )
-        engine_zip = engine_file.content_bytes
+        engine_zip = _generated(files, ".zip")
+        snapshot = _generated(files, ".snap")
         for file in list(files):
             if file.src_uri.startswith(ONLINE_ONLY):
                 files.remove(file)
@@ -287,7 +299,7 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
 
         version = json.loads(read("package.json"))["version"]
         worker = worker_source(
-            (ASSETS / "worker.js").read_text(encoding="utf-8"),
+            (ONLINE_ASSETS / "worker.js").read_text(encoding="utf-8"),
             read("pyodide.js"),
             classic_asm(read("pyodide.asm.mjs")),
             read("pyodide-lock.json"),
@@ -295,6 +307,7 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
         parts = {
             "worker": worker,
             "engine": gzip_base64(engine_zip),
+            "snapshot": base64.b64encode(snapshot).decode("ascii"),  # gzip bytes already
             "stdlib": gzip_base64((pyodide_dir / "python_stdlib.zip").read_bytes()),
             "wasm": gzip_base64((pyodide_dir / "pyodide.asm.wasm").read_bytes()),
         }

@@ -3,12 +3,16 @@
 Documented MkDocs events only:
 - ``on_config``: registers the ``helfer`` fence with pymdownx.superfences;
 - ``on_page_markdown``: appends the page's abbreviations from ``glossary.yml``;
-- ``on_files``: adds the browser code, the engine archive and Pyodide (from npm) to the site.
+- ``on_files``: adds the browser code, Pyodide (from npm), the engine archive and the engine's
+  memory snapshot (both named by the runtime key, see :mod:`site_plugins.snapshot`);
+- ``on_post_page`` / ``on_post_template``: names the runtime key in every page's ``<head>``
+  (for the worker client) and prepares the Content Security Policy (:mod:`site_plugins.csp`);
+- ``on_post_build``: writes the finished policy, with the hashes of every page's inline
+  scripts, into every page.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import zipfile
 from functools import partial
@@ -20,13 +24,15 @@ from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 import engine
+from site_plugins import csp
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
+from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -65,7 +71,10 @@ class RegelwerkConfig(Config):  # type: ignore[no-untyped-call]
 class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self.archive = b""
-        self.engine_version = ""
+        self.snapshot: Snapshot | None = None
+        self.script_hashes: set[str] = set()
+        self.offline = False
+        self.shim_source = ""
         self.glossary: dict[str, dict[str, str]] = {}
         # superfences turns a fence whose formatter raises into plain text; collect the
         # errors here and fail the build in on_page_content instead.
@@ -74,7 +83,15 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.archive = engine_archive()
-        self.engine_version = hashlib.sha256(self.archive).hexdigest()[:12]
+        self.script_hashes = set()
+        # the offline export (mkdocs-offline.yml) adds its plugin; the policy differs there
+        self.offline = "regelwerk-offline" in config.plugins
+        if self.offline:
+            shim = (
+                Path(config.config_file_path).parent
+                / config.plugins["regelwerk-offline"].config.shim
+            )
+            self.shim_source = shim.read_text(encoding="utf-8") if shim.exists() else ""
         self.glossary = self._load_glossary(Path(config.config_file_path).parent)
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {})
         custom = fences.setdefault("custom_fences", [])
@@ -128,8 +145,16 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 files.append(
                     File.generated(config, f"{ASSET_PREFIX}/{path.name}", abs_src_path=str(path))
                 )
-        files.append(File.generated(config, f"{ASSET_PREFIX}/engine.zip", content=self.archive))
         pyodide_dir = Path(config.config_file_path).parent / self.config.pyodide_dir
+        try:
+            self.snapshot = build_snapshot(self.archive, pyodide_dir)
+        except SnapshotError as error:
+            raise PluginError(f"regelwerk: Schnellstart-Abbild der Engine: {error}") from error
+        for name, content in (
+            (self.snapshot.archive_name, self.archive),
+            (self.snapshot.snapshot_name, self.snapshot.compressed),
+        ):
+            files.append(File.generated(config, f"{ASSET_PREFIX}/{name}", content=content))
         for name in PYODIDE_FILES:
             source = pyodide_dir / name
             if not source.exists():
@@ -141,6 +166,36 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 File.generated(config, f"{PYODIDE_PREFIX}/{name}", abs_src_path=str(source))
             )
         return files
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        return self._head(output)
+
+    def on_post_template(
+        self, output_content: str, /, *, template_name: str, config: MkDocsConfig
+    ) -> str:
+        return self._head(output_content) if template_name.endswith(".html") else output_content
+
+    def _head(self, html: str) -> str:
+        """The runtime key for the worker client, and the policy's placeholder."""
+        if "</head>" not in html:
+            return html
+        try:
+            self.script_hashes |= csp.inline_script_hashes(html)
+            worker = csp.search_worker_url(html)
+            if self.offline and worker:
+                self.script_hashes.add(csp.shim_script_hash(self.shim_source, worker))
+            html = csp.with_placeholder(html)
+        except csp.CspError as error:
+            raise PluginError(f"regelwerk: Content Security Policy: {error}") from error
+        if self.snapshot is not None:
+            meta = f'<meta name="regelwerk-engine" content="{self.snapshot.key}">'
+            html = html.replace("</head>", f"{meta}\n</head>", 1)
+        return html
+
+    @event_priority(-100)  # last: after every other plugin has written its pages
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        text = csp.policy(self.script_hashes, offline=self.offline)
+        csp.write_policy(Path(config.site_dir), text)
 
 
 def _section(page: Page) -> str:
@@ -202,4 +257,4 @@ def _render_fence(plugin: RegelwerkPlugin, source: str) -> str:
     if not isinstance(defaults, dict):
         raise PluginError("`vorgaben` muss ein Objekt sein")
     helper_id = str(spec.get("id") or f"helfer-{system}-{action}")
-    return render_helper(system, action, helper_id, defaults, plugin.engine_version)
+    return render_helper(system, action, helper_id, defaults)

@@ -40,6 +40,7 @@ function showState(helper) {
   const retry = helper.querySelector(".rw-retry");
   status.dataset.state = engine.state;
   let text = STATUS_TEXT[engine.state];
+  if (engine.notice && engine.state !== "failed") text += ` ${engine.notice}`;
   if (engine.state === "failed" && engine.error) {
     text += ` (${engine.error}) Der Regeltext bleibt lesbar.`;
   }
@@ -60,8 +61,8 @@ function failBoot(message) {
 
 function ensureBoot() {
   if (engine.state === "loading" || engine.state === "ready") return;
-  const helper = document.querySelector(".rw-helper[data-engine]");
-  const version = helper ? helper.dataset.engine : "";
+  const meta = document.querySelector('meta[name="regelwerk-engine"]');
+  const key = meta ? meta.content : "";
   engine.timing.bootStart = performance.now();
   setState("loading");
   let worker;
@@ -86,10 +87,15 @@ function ensureBoot() {
       clearTimeout(engine.timer);
       engine.timing.ready = performance.now();
       engine.timing.workerMs = message.ms;
+      engine.timing.mode = message.mode;
       setState("ready");
       const queued = engine.queue;
       engine.queue = [];
       for (const entry of queued) send(entry);
+    } else if (message.type === "notice") {
+      console.warn("[regelwerk]", message.text);
+      engine.notice = message.text;
+      everyHelper(showState);
     } else if (message.type === "failed") {
       failBoot(message.message);
     } else if (message.type === "result") {
@@ -100,8 +106,7 @@ function ensureBoot() {
       }
     }
   });
-  const engineUrl = new URL(`engine.zip?v=${encodeURIComponent(version)}`, ASSET_BASE).href;
-  worker.postMessage({ type: "boot", engineUrl });
+  worker.postMessage({ type: "boot", base: ASSET_BASE.href, key, snapshot: !window.__regelwerkNoSnapshot });
 }
 
 function send(entry) {

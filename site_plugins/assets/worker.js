@@ -1,44 +1,213 @@
-// Regelwerk engine worker (module worker): boots Pyodide once, then answers run requests.
-// Messages in:  {type: "boot", engineUrl}   {type: "run", id, request}
-// Messages out: {type: "ready", ms}  {type: "failed", message}  {type: "result", id, body}
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+// Regelwerk engine worker: starts Python (Pyodide) with the rule engine, answers requests.
+//
+// One source for both doors:
+// - online it runs as a module worker (new Worker(url, {type: "module"})) and imports
+//   Pyodide's pyodide.mjs next to it; the files come from the site by fetch;
+// - the offline export (file://) starts it from a Blob URL as a classic worker, with Pyodide's
+//   own code put in front of it by the build (site_plugins/offline.py), which also defines
+//   self.RegelwerkOfflineRuntime; its files arrive from the page by postMessage (base64 parts).
+// So no `import`/`export` statements and no import.meta here: both doors must parse it.
+//
+// Boot: the memory snapshot first (engine-<key>.snap: Python with the engine already
+// imported, ready in well under a second); if it is missing or rejected, the plain boot
+// (Pyodide + engine-<key>.zip, several seconds), announced by a "notice" message – never
+// silently. A file Pyodide itself needs (wasm, stdlib) that cannot be loaded fails the boot at
+// once, naming the file, instead of leaving Pyodide waiting.
+//
+// Protocol
+//   in:  {type: "part", name, index, text}          offline only, before "boot"
+//        {type: "boot", base, key, snapshot}        base: URL of assets/regelwerk/ (online)
+//        {type: "run", id, request}
+//   out: {type: "notice", text}                     the snapshot could not be used
+//        {type: "ready", ms, mode}                  mode: "snapshot" | "plain"
+//        {type: "failed", message}
+//        {type: "result", id, body}                 body: the engine's JSON answer (a string)
+(function () {
+  "use strict";
+  const OFFLINE = self.RegelwerkOfflineRuntime || null;
+  const ESSENTIAL = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+  const IMPORT_ENGINE = "import sys\nsys.path.insert(0, '/regelwerk')\nimport engine.api";
 
-let runJson = null;
+  const parts = {};
+  let runJson = null;
+  let booting = null;
 
-async function boot(engineUrl) {
-  const started = performance.now();
-  const pyodide = await loadPyodide({
-    indexURL: new URL("../pyodide/", import.meta.url).href,
-    stdout: () => {},
-    stderr: (line) => console.warn("[regelwerk]", line),
-  });
-  const response = await fetch(engineUrl);
-  if (!response.ok) {
-    throw new Error(`Engine-Archiv nicht ladbar (HTTP ${response.status})`);
+  class AssetError extends Error {}
+
+  function fileName(url) {
+    return String(url).split(/[?#]/)[0].split("/").pop();
   }
-  const archive = await response.arrayBuffer();
-  pyodide.unpackArchive(archive, "zip", { extractDir: "/regelwerk" });
-  pyodide.runPython("import sys\nsys.path.insert(0, '/regelwerk')\nimport engine.api");
-  runJson = pyodide.pyimport("engine.api").run_json;
-  return performance.now() - started;
-}
 
-self.onmessage = async (event) => {
-  const message = event.data;
-  if (message.type === "boot") {
-    try {
-      const ms = await boot(message.engineUrl);
-      self.postMessage({ type: "ready", ms });
-    } catch (error) {
-      self.postMessage({ type: "failed", message: String(error && error.message ? error.message : error) });
-    }
-  } else if (message.type === "run") {
-    let body;
-    try {
-      body = runJson(JSON.stringify(message.request));
-    } catch (error) {
-      body = JSON.stringify({ ok: false, error: { field: "", message: `Interner Fehler: ${error}` } });
-    }
-    self.postMessage({ type: "result", id: message.id, body });
+  function describe(error) {
+    return String(error && error.message ? error.message : error);
   }
-};
+
+  // ------------------------------------------------------------------ bytes of the files
+
+  function decodeBase64(chunks) {
+    const text = chunks.join("");
+    if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
+  function isGzip(bytes) {
+    return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  }
+
+  async function gunzip(bytes) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  // A file of ours (snapshot, engine archive), gzip-compressed or not: a server may already
+  // have undone the compression.
+  async function ourFile(config, name) {
+    let bytes;
+    if (OFFLINE) {
+      if (!parts[name]) throw new AssetError(`${name} fehlt in der Offline-Version`);
+      bytes = decodeBase64(parts[name]);
+    } else {
+      const url = new URL(name, config.base).href;
+      const response = await fetch(url);
+      if (!response.ok) throw new AssetError(`${fileName(url)}: HTTP ${response.status}`);
+      bytes = new Uint8Array(await response.arrayBuffer());
+    }
+    return isGzip(bytes) ? gunzip(bytes) : bytes;
+  }
+
+  // Pyodide fetches its own files. Offline they come from the parts (a virtual address that
+  // can reach no network); online from the site. Either way a failure of an essential file
+  // ends the boot at once (Pyodide itself would wait for ever or blame something else).
+  function watchFetch(onFailure) {
+    const original = OFFLINE ? offlineFetch : self.fetch.bind(self);
+    self.fetch = async function (input, init) {
+      const url = String(input && input.url !== undefined ? input.url : input);
+      const essential = ESSENTIAL.includes(fileName(url));
+      let response;
+      try {
+        response = await original(input, init);
+      } catch (error) {
+        if (essential) onFailure(new AssetError(`${fileName(url)} nicht ladbar (${describe(error)})`));
+        throw error;
+      }
+      if (essential && !response.ok) {
+        onFailure(new AssetError(`${fileName(url)} nicht ladbar (HTTP ${response.status})`));
+      }
+      return response;
+    };
+  }
+
+  function offlineFetch(input) {
+    const url = String(input && input.url !== undefined ? input.url : input);
+    const types = { "pyodide.asm.wasm": "application/wasm", "python_stdlib.zip": "application/zip" };
+    const part = { "pyodide.asm.wasm": "wasm", "python_stdlib.zip": "stdlib" }[fileName(url)];
+    if (url.startsWith(OFFLINE.virtualIndex) && part && parts[part]) {
+      const bytes = decodeBase64(parts[part]);
+      const body = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      const headers = { "Content-Type": types[fileName(url)] };
+      return Promise.resolve(new Response(body, { headers }));
+    }
+    return Promise.reject(new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`));
+  }
+
+  // ------------------------------------------------------------------ boot
+
+  async function pyodideLoader(config) {
+    if (typeof self.loadPyodide === "function") return self.loadPyodide;
+    const module = await import(new URL("../pyodide/pyodide.mjs", config.base).href);
+    return module.loadPyodide;
+  }
+
+  function options(config) {
+    const common = {
+      stdout: () => {},
+      stderr: (line) => console.warn("[regelwerk]", line),
+    };
+    if (OFFLINE) {
+      return {
+        ...common,
+        indexURL: OFFLINE.virtualIndex,
+        packageBaseUrl: OFFLINE.virtualIndex,
+        lockFileContents: OFFLINE.lockFile,
+        createPyodideModule: OFFLINE.createPyodideModule,
+      };
+    }
+    return { ...common, indexURL: new URL("../pyodide/", config.base).href };
+  }
+
+  async function fromSnapshot(load, config) {
+    const snapshot = await ourFile(config, OFFLINE ? "snapshot" : `engine-${config.key}.snap`);
+    const pyodide = await load({ ...options(config), _loadSnapshot: snapshot });
+    return pyodide.pyimport("engine.api").run_json;
+  }
+
+  async function plain(load, config) {
+    const pyodide = await load(options(config));
+    const archive = await ourFile(config, OFFLINE ? "engine" : `engine-${config.key}.zip`);
+    pyodide.unpackArchive(archive, "zip", { extractDir: "/regelwerk" });
+    pyodide.runPython(IMPORT_ENGINE);
+    return pyodide.pyimport("engine.api").run_json;
+  }
+
+  async function boot(config) {
+    let failed;
+    const failure = new Promise((_, reject) => {
+      failed = reject;
+    });
+    failure.catch(() => {}); // also rejected after a boot that already failed otherwise
+    watchFetch(failed);
+    const guarded = (promise) => Promise.race([promise, failure]);
+    const load = await guarded(pyodideLoader(config));
+    if (config.snapshot) {
+      try {
+        return { run: await guarded(fromSnapshot(load, config)), mode: "snapshot" };
+      } catch (error) {
+        if (error instanceof AssetError && ESSENTIAL.some((n) => error.message.startsWith(n))) {
+          throw error; // the plain boot needs the same file
+        }
+        const text =
+          `Schnellstart nicht möglich (${describe(error)}) – Python startet ohne ihn, ` +
+          "das dauert einige Sekunden länger.";
+        console.warn("[regelwerk]", text);
+        self.postMessage({ type: "notice", text });
+      }
+    }
+    return { run: await guarded(plain(load, config)), mode: "plain" };
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  function internalError(error) {
+    const message = `Interner Fehler der Regel-Engine: ${describe(error).slice(0, 200)}`;
+    return JSON.stringify({ ok: false, error: { field: "", message } });
+  }
+
+  self.onmessage = async (event) => {
+    const message = event.data;
+    if (message.type === "part") {
+      (parts[message.name] = parts[message.name] || [])[message.index] = message.text;
+    } else if (message.type === "boot") {
+      if (booting) return;
+      const started = performance.now();
+      booting = boot(message);
+      try {
+        const { run, mode } = await booting;
+        runJson = run;
+        self.postMessage({ type: "ready", ms: performance.now() - started, mode });
+      } catch (error) {
+        self.postMessage({ type: "failed", message: describe(error) });
+      }
+    } else if (message.type === "run") {
+      let body;
+      try {
+        body = runJson(JSON.stringify(message.request));
+      } catch (error) {
+        body = internalError(error);
+      }
+      self.postMessage({ type: "result", id: message.id, body });
+    }
+  };
+})();

@@ -123,7 +123,6 @@
           worker.postMessage({ type: "part", name, index, text: chunks[index] });
         }
       }
-      worker.postMessage({ type: "payload" });
       this.worker = worker;
       for (const message of this.queue) worker.postMessage(message);
       this.queue = [];
