@@ -1,4 +1,9 @@
-"""Plain dice rolls for the dice expressions in the rule texts (the clickable "1W6+1")."""
+"""The ``wurf`` action: plain dice rolls for the dice expressions in the rule texts.
+
+Owns the clickable "1W6+1" of every page: one roll of the expression, or two rolls of which the
+better (Vorteil) or worse (Nachteil) counts, each die shown, with the exact distribution of the
+kept result (``combined``) and its odds.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +15,7 @@ from engine import dice
 from engine.display import Display
 from engine.formatting import decimal, number
 from engine.params import ChoiceParam, DiceParam
-from engine.registry import new_system
-
-SYSTEM = new_system("allgemein", "Allgemein", "alle Regeltexte")
+from engine.systems.allgemein.common import SYSTEM
 
 MODES = (("normal", "Normal"), ("vorteil", "Vorteil"), ("nachteil", "Nachteil"))
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from engine import api, dice
-from engine.systems.allgemein import combined
+from engine.systems.allgemein.wurf import combined
 from tests.engine.brute import chance
 
 

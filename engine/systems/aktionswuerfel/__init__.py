@@ -1,0 +1,30 @@
+"""Aktionswürfel-System (source 003_3ac4060591b07c19.txt, „Kampf“).
+
+The text never says which dice a Wurf uses or how attributes and talents add to it, so the
+actions take the rolled results as inputs (Willens-Wurf, Angriffswurf) and roll only what the
+text defines: the weapon's damage dice (L102) and, for tied Willens-Würfe, the re-roll (L38)
+with a configurable die (an Annahme in the data file).
+
+Map for a newcomer (modules imported in the order the actions are registered):
+
+- ``common.py`` – ``SYSTEM``, ``DATA`` and the Annahmen an action lists (``assumptions_for``).
+- ``initiative.py`` – ``initiative``: turn order by the Willens-Wurf, ambushers first (L30–L40),
+  ties re-rolled or left to the Spielleiter (L38), exact chance to act first.
+- ``attack.py`` – ``attack``: Angriffswurf against the Verteidigungswert (L50–L54), damage and
+  wound, critical wounds, kampfunfähig, death (L100–L110), exact odds over the damage dice.
+- ``fumble.py`` – ``fumble``: the text has no Patzer rule (L1–L110).
+
+Data: ``engine/data/aktionswuerfel.yaml`` (rule values and Annahmen). Tests:
+``tests/engine/aktionswuerfel/``.
+"""
+
+from engine.systems.aktionswuerfel import initiative
+
+# isort: split
+from engine.systems.aktionswuerfel import attack
+
+# isort: split
+from engine.systems.aktionswuerfel import fumble
+from engine.systems.aktionswuerfel.common import SYSTEM
+
+__all__ = ["SYSTEM", "attack", "fumble", "initiative"]

@@ -1,0 +1,193 @@
+"""Aktionswürfel-System: the ``initiative`` action, the turn order by the Willens-Wurf (L30–L40).
+
+Owns the fighter fields, the order by pips (highest first; who sneaked up or strikes
+unprovoked begins, L34), the re-roll among those tied (L38, die from the data: an Annahme) or
+the Spielleiter's decision, and the exact chance of each fighter to take the first turn
+(``first_chances``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.formatting import number
+from engine.ordering import check_unique_names, order_groups, roll_off
+from engine.params import BoolParam, ChoiceParam, IntParam, ListParam, TextParam
+from engine.systems.aktionswuerfel.common import DATA, SOURCE, SYSTEM, assumptions_for
+
+FIGHTER_FIELDS = (
+    TextParam("name", "Name", max_length=30),
+    IntParam(
+        "willenswurf",
+        "Willens-Wurf",
+        default=7,
+        minimum=0,
+        maximum=999,
+        help="Die gewürfelte Augenzahl des Willens-Wurfs.",
+    ),
+    BoolParam(
+        "zuerst",
+        "Angeschlichen / greift unvermittelt an",
+        help="Wer sich erfolgreich angeschlichen hat oder unvermittelt angreift, beginnt (L34).",
+    ),
+)
+
+
+@dataclass
+class Fighter:
+    index: int
+    name: str
+    willenswurf: int
+    zuerst: bool
+    rerolls: list[int] = field(default_factory=list)
+
+
+def _reroll_die() -> dice.Expression:
+    return dice.parse(DATA.text("initiative.stechen"), "initiative.stechen", "Wiederholungswurf")
+
+
+def _resolve(group: list[Fighter], rng: random.Random, notes: list[str]) -> list[Fighter]:
+    """L38: the tied re-roll among themselves, higher first, until the order is clear."""
+    limit = DATA.integer("initiative.stechen_hoechstens", 1, 1000)
+
+    def record(fighter: Fighter, value: int) -> None:
+        fighter.rerolls.append(value)
+
+    ordered, unresolved = roll_off(group, _reroll_die(), rng, record, limit)
+    for still in unresolved:  # extremely unlikely: keep the entry order, and say so
+        notes.append(
+            f"Nach {limit} Wiederholungen noch gleich: Reihenfolge der Eingabe für "
+            + ", ".join(f.name for f in still)
+            + "."
+        )
+    return ordered
+
+
+def first_chances(rows: list[dict[str, Any]], reroll: bool) -> list[Fraction]:
+    """Exact chance of each fighter to take the first turn, given the entered Willens-Würfe.
+
+    The best group (those who strike first, then the highest Willens-Wurf) is fixed by the
+    inputs. Among k tied fighters the re-roll uses the same die for everyone, so by symmetry
+    each is first with 1/k; when the Spielleiter decides, the entry order stands.
+    """
+    keys = [(r["zuerst"], r["willenswurf"]) for r in rows]
+    best = max(keys)
+    tied = [i for i, k in enumerate(keys) if k == best]
+    out = []
+    for i in range(len(rows)):
+        if i not in tied:
+            out.append(Fraction(0))
+        elif reroll:
+            out.append(Fraction(1, len(tied)))
+        else:
+            out.append(Fraction(1 if i == tied[0] else 0))
+    return out
+
+
+@SYSTEM.action(
+    "initiative",
+    title="Initiative: Zugreihenfolge nach dem Willens-Wurf",
+    summary=(
+        "Wer gleichzeitig eingreift, macht einen Willens-Wurf; nach Augenzahl absteigend wird "
+        "die Zugreihenfolge gebildet. Wer sich angeschlichen hat oder unvermittelt angreift, "
+        "beginnt. Gleichstand: Wurf unter den Betroffenen wiederholen oder Spielleiter."
+    ),
+    source=f"{SOURCE} L30–L40",
+    params=(
+        ListParam(
+            "fighters",
+            "Charaktere",
+            item=FIGHTER_FIELDS,
+            item_label="Charakter",
+            max_items=20,
+            default_items=(
+                {"name": "Alrik", "willenswurf": 9},
+                {"name": "Bruna", "willenswurf": 7},
+            ),
+        ),
+        ChoiceParam(
+            "gleichstand",
+            "Bei gleicher Augenzahl",
+            choices=(
+                ("wiederholen", "Wurf unter den Betroffenen wiederholen (Engine würfelt)"),
+                ("spielleiter", "Spielleiter legt fest (vorerst Reihenfolge der Eingabe)"),
+            ),
+        ),
+    ),
+    assumptions=assumptions_for("initiative"),
+)
+def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = p["fighters"]
+    check_unique_names(rows, "fighters", "Charakter")
+    reroll = p["gleichstand"] == "wiederholen"
+    fighters = [Fighter(i, r["name"], r["willenswurf"], r["zuerst"]) for i, r in enumerate(rows)]
+    notes: list[str] = []
+    order, tied = order_groups(
+        fighters,
+        lambda f: (f.zuerst, f.willenswurf),
+        lambda group: _resolve(group, rng, notes) if reroll else group,
+        descending=True,
+    )
+    ties = [
+        {
+            "willenswurf": key[1],
+            "names": [f.name for f in resolved],
+            "rerolls": {f.name: list(f.rerolls) for f in resolved if f.rerolls},
+        }
+        for key, resolved in tied
+    ]
+    chances = first_chances(rows, reroll)
+    display = Display(
+        headline="Initiative – Zugreihenfolge",
+        outcome=f"Den ersten Zug hat {order[0].name}.",
+    )
+    display.table(
+        "Zugreihenfolge (höchste Augenzahl zuerst)",
+        ["Platz", "Charakter", "Willens-Wurf", "Beginnt (L34)", "Wiederholung"],
+        [
+            [
+                str(place),
+                f.name,
+                number(f.willenswurf),
+                "ja" if f.zuerst else "",
+                " · ".join(str(v) for v in f.rerolls),
+            ]
+            for place, f in enumerate(order, start=1)
+        ],
+    )
+    die_text = _reroll_die().notation()
+    for tie in ties:
+        names = ", ".join(tie["names"])
+        how = f"wiederholt mit {die_text} (Annahme)" if reroll else "Spielleiter legt fest"
+        notes.append(f"Gleiche Augenzahl {number(tie['willenswurf'])}: {names} – {how}.")
+    if not reroll and ties:
+        notes.append("Bis der Spielleiter entscheidet, gilt die Reihenfolge der Eingabe.")
+    notes.append(
+        "Der Initiativewurf ist nicht Teil eines Zuges; im ersten Zug stehen alle "
+        f"{DATA.integer('zug.aktionswuerfel', 1, 20)} Aktionswürfel zur Verfügung (L18, L40)."
+    )
+    display.notes("Hinweise", notes)
+    display.chances(
+        "Chance, den ersten Zug zu haben (bei den eingegebenen Würfen)",
+        [(r["name"], c) for r, c in zip(rows, chances, strict=True)],
+    )
+    return {
+        "order": [
+            {
+                "place": place,
+                "name": f.name,
+                "willenswurf": f.willenswurf,
+                "zuerst": f.zuerst,
+                "rerolls": f.rerolls,
+            }
+            for place, f in enumerate(order, start=1)
+        ],
+        "ties": ties,
+        "first_chances": {r["name"]: str(c) for r, c in zip(rows, chances, strict=True)},
+        "display": display.to_dict(),
+    }

@@ -1,0 +1,38 @@
+"""Güte-System (source 002_51e59e824768e9e9.txt, „Kampfregeln - Nahkampf“).
+
+The text never says how a Fertigkeitsprobe (FP) is rolled or how its Güte follows, so the
+actions take the results rolled at the table as inputs (gelungen ja/nein, Güte) and roll only
+the dice the text does define: damage, Aufwachen, Entwaffnen, Erdrücken, Sturzflug, Feuer.
+
+Map for a newcomer (modules imported in the order the actions are registered):
+
+- ``common.py`` – ``SYSTEM``, ``DATA``, the rule tables (situations, options, defence), the dice
+  of the data file, the Sturzflug bonus (L325), the resources LE, KE, AUS.
+- ``attack.py`` – ``attack``: who hits (L11–L17), Parade (L269–L279), the three defence
+  outcomes (L19–L29), the display. With its two helpers:
+  ``modifiers.py`` – situations (L35–L113) and Nahkampfoptionen (L123–L367): their fields and
+  Erschwernisse (``attack_modifiers``); ``damage.py`` – damage rolls, the loss per resource and
+  each option's effects (L123–L367), exact expected losses.
+- ``initiative.py`` – ``initiative``: orders the entered Initiativwerte, ambush (L89).
+- ``fumble.py`` – ``fumble``: the text has no Patzer rule (L229, L269, L289).
+- ``special_rolls.py`` – ``aufwachen`` (L47), ``entwaffnen`` (L141–L143), ``erdruecken``
+  (L153–L161), ``sturzflug`` (L325–L327), ``feuerschaden`` (L187–L193).
+
+Data: ``engine/data/guete.yaml`` (rule tables, dice and Annahmen). Tests:
+``tests/engine/guete/``.
+"""
+
+from engine.systems.guete import attack
+
+# isort: split
+from engine.systems.guete import initiative
+
+# isort: split
+from engine.systems.guete import fumble
+
+# isort: split
+from engine.systems.guete import special_rolls
+from engine.systems.guete.common import SYSTEM
+from engine.systems.guete.modifiers import attack_modifiers
+
+__all__ = ["SYSTEM", "attack", "attack_modifiers", "fumble", "initiative", "special_rolls"]

@@ -1,0 +1,498 @@
+"""Güte-System: the ``attack`` action, a melee attack from the entered probes to the losses.
+
+The text never says how a Fertigkeitsprobe (FP) is rolled or how its Güte follows, so the
+probes rolled at the table are inputs (gelungen ja/nein, Güte). Owns the attack's fields and
+their validation, who hits (the higher Güte in a direct confrontation, L11–L17), the Parade
+(Güte + 5, L269–L279), the three defence outcomes (failed → full damage to LE, Güte ≤ the
+attacker's → halbe Verteidigung to KE, higher → vollständige Verteidigung, L19–L29), the
+damage roll and the display. The modifiers are in ``modifiers.py``, the damage and the option
+effects in ``damage.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import decimal, number, signed
+from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param, TextParam
+from engine.systems.guete.common import (
+    DATA,
+    MAX_LISTED,
+    RESOURCE_NAMES,
+    RESOURCES,
+    SOURCE,
+    SYSTEM,
+    assumptions_for,
+    chances_dict,
+    distribution_items,
+    table_row,
+    table_rows,
+)
+from engine.systems.guete.damage import NO_DAMAGE_OPTIONS, damage_and_effects, expected_losses
+from engine.systems.guete.modifiers import MODIFIER_PARAMS, Modifier, attack_modifiers
+
+GUETE_MIN, GUETE_MAX = -30, 30
+MAX_DAMAGE_DICE = 10
+MAX_DAMAGE_SIDES = 20
+
+WEAPON_KINDS = (
+    ("andere", "andere Nahkampfwaffe"),
+    ("hammer", "1hand- oder 2hand-Hammer"),
+    ("faustkampf", "Faustkampf"),
+    ("stab", "Stab"),
+    ("natuerlich", "Natürliche Waffen"),
+    ("stangenwaffe", "Stangenwaffe"),
+)
+# options whose losses differ from the plain table (L19–L29): outcome names the losses instead
+SPECIAL_ALLOCATION = NO_DAMAGE_OPTIONS | {"betaeuben", "feuerangriff", "gedaempft", "gezielt"}
+SPECIAL_ALLOCATION |= {"sturzflug"}
+DEFENCE_LABELS = {
+    "misslungen": "Abwehr misslungen",
+    "halb": "halbe Verteidigung",
+    "vollstaendig": "vollständige Verteidigung, kein Schaden",
+}
+
+
+ATTACK_PARAMS: tuple[Param, ...] = (
+    TextParam(
+        "angreifer", "Angreifer", default="Angreifer", max_length=30, group="Angriff", advanced=True
+    ),
+    TextParam("ziel", "Ziel", default="Ziel", max_length=30, group="Angriff", advanced=True),
+    BoolParam(
+        "konfrontation",
+        "Direkte Konfrontation",
+        help="Beide greifen sich gleichzeitig an: die höhere Güte trifft, gleiche prallen ab.",
+        group="Angriff",
+    ),
+    BoolParam(
+        "angriff_gelungen",
+        "Angriff gelungen",
+        default=True,
+        help="FP auf die Waffenkategorie",
+        group="Angriff",
+    ),
+    IntParam(
+        "angriff_guete",
+        "Güte des Angriffs",
+        default=3,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Angriff",
+    ),
+    DiceParam("schaden", "Schaden der Waffe", default="1W6+2", help="z. B. 1W6+2", group="Angriff"),
+    BoolParam(
+        "waffe_zweihaendig",
+        "Angreifer führt eine zweihändige Waffe",
+        group="Angriff",
+        advanced=True,
+    ),
+    ChoiceParam(
+        "waffenart",
+        "Waffenart des Angreifers",
+        choices=WEAPON_KINDS,
+        group="Angriff",
+        advanced=True,
+    ),
+    BoolParam(
+        "gegner_gelungen",
+        "Gegenangriff gelungen",
+        default=True,
+        help="Nur bei direkter Konfrontation: der gleichzeitige Angriff des Ziels.",
+        group="Gegenangriff (direkte Konfrontation)",
+    ),
+    IntParam(
+        "gegner_guete",
+        "Güte des Gegenangriffs",
+        default=2,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Gegenangriff (direkte Konfrontation)",
+    ),
+    DiceParam(
+        "gegner_schaden",
+        "Schaden der Waffe des Ziels",
+        default="1W6+2",
+        group="Gegenangriff (direkte Konfrontation)",
+    ),
+    BoolParam(
+        "abwehr_gelungen",
+        "Abwehr gelungen",
+        help="FP(Abwehren) dessen, der getroffen wird.",
+        group="Abwehr des Ziels",
+    ),
+    IntParam(
+        "abwehr_guete",
+        "Güte der Abwehr",
+        default=0,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Abwehr des Ziels",
+    ),
+    BoolParam("parade", "Ziel nutzt die Option Parade", group="Abwehr des Ziels"),
+    IntParam(
+        "parade_guete",
+        "Güte der Paradeprobe (vor +5)",
+        default=0,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        help="Die Güte der zu Rundenbeginn gewürfelten Angriffsprobe; die Engine rechnet +5.",
+        group="Abwehr des Ziels",
+    ),
+    *MODIFIER_PARAMS,
+)
+
+
+def _error(message: str, path: str) -> EngineError:
+    label = next((p.label for p in ATTACK_PARAMS if p.name == path), path)
+    return EngineError(f"{label}: {message}", path)
+
+
+def _check_attack(p: dict[str, Any]) -> None:
+    option = p["option"]
+    for key in ("falsche_hand", "unsichtbares_ziel"):
+        if p[key] and option != "keine":
+            row = table_row("situationen", key)
+            raise _error(f"„{row['situation']}“ erlaubt keine Option ({row['zeile']}).", "option")
+    for key in ("angreifer_kniend", "angreifer_liegend"):
+        allowed = table_row("situationen", key).get("nur_optionen", [])
+        if p[key] and option not in ("keine", *allowed):
+            raise _error(
+                "kniend und liegend sind nur Feuerangriff und improvisierte Waffen möglich (L65).",
+                "option",
+            )
+    if p["angreifer_kniend"] and p["angreifer_liegend"]:
+        raise _error("der Angreifer kann nicht zugleich knien und liegen.", "angreifer_liegend")
+    if p["ziel_kniend"] and p["ziel_liegend"]:
+        raise _error("das Ziel kann nicht zugleich knien und liegen.", "ziel_liegend")
+    if p["angreifer_liegend"] and p["waffe_zweihaendig"]:
+        raise _error("liegend kann man nur einhändige Waffen nutzen (L63).", "waffe_zweihaendig")
+    if p["wehrlos"] and (p["parade"] or p["konfrontation"]):
+        raise _error("ein wehrloses Ziel pariert nicht und schlägt nicht zurück (L103).", "wehrlos")
+    if p["parade"] and p["konfrontation"]:
+        raise _error(
+            "wer pariert, kann keinen Schaden anrichten, also nicht zurückschlagen (L279).",
+            "parade",
+        )
+    two_handed, kind = p["waffe_zweihaendig"], p["waffenart"]
+    rules: dict[str, tuple[bool, str]] = {
+        "gedaempft": (
+            two_handed and kind != "stab",
+            "gedämpfte Schläge nur mit einhändig geführten Waffen oder Stäben (L209).",
+        ),
+        "rundumschlag": (
+            not two_handed and kind != "stangenwaffe",
+            "Rundumschlag nur mit 2hand- und Stangenwaffen (L285).",
+        ),
+        "zweihaendige_hiebe": (two_handed, "zweihändige Hiebe nur mit 1hand-Waffen (L363)."),
+        "zwei_waffen": (two_handed, "Kampf mit zwei Waffen nur mit einhändigen Waffen (L259)."),
+        "festhalten": (
+            kind not in ("faustkampf", "natuerlich"),
+            "Festhalten nur mit Faustkampf oder Natürliche Waffen - Klauen (L167).",
+        ),
+        "stachelwirbel": (
+            kind != "natuerlich",
+            "Stachelwirbel ist eine Probe auf Natürliche Waffen (L317).",
+        ),
+        "sturzflug": (kind != "natuerlich", "Sturzflug ist eine FP(Natürliche Waffen) (L325)."),
+    }
+    if option in rules and rules[option][0]:
+        raise _error(rules[option][1], "option")
+    for key in ("schaden", "gegner_schaden"):
+        expression = dice.parse(p[key], key, key)
+        if expression.dice_count > MAX_DAMAGE_DICE or any(
+            t.sides > MAX_DAMAGE_SIDES for t in expression.terms
+        ):
+            raise _error(
+                f"höchstens {MAX_DAMAGE_DICE} Würfel mit je höchstens {MAX_DAMAGE_SIDES} Seiten.",
+                key,
+            )
+
+
+def _defence_outcome(p: dict[str, Any], effective: int, defenceless: bool) -> str:
+    """L19–L29: misslungen → LE, Güte ≤ Angreifer → halb (KE), Güte > Angreifer → vollständig."""
+    if defenceless:
+        return "misslungen"
+    if not p["abwehr_gelungen"]:
+        return "misslungen"
+    return "vollstaendig" if p["abwehr_guete"] > effective else "halb"
+
+
+@SYSTEM.action(
+    "attack",
+    title="Nahkampfangriff: Treffer, Abwehr und Schaden",
+    summary=(
+        "Ihr gebt die gewürfelten Proben ein (gelungen, Güte); die Engine entscheidet, wer trifft, "
+        "wertet die Abwehr aus (voller Schaden an LE, halbe oder vollständige Verteidigung), "
+        "würfelt den Schaden und nennt alle Erschwernisse aus Situationen und Optionen."
+    ),
+    source=f"{SOURCE} L9–L29, L35–L113, L123–L367",
+    params=ATTACK_PARAMS,
+    assumptions=assumptions_for("angriff", "sicht"),
+)
+def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    _check_attack(p)
+    mods = attack_modifiers(p)
+    option = p["option"] if p["option"] != "keine" else ""
+    option_row = table_row("optionen", option) if option else None
+    notes: list[str] = []
+    attacker, target = p["angreifer"], p["ziel"]
+
+    # 1. Who hits (L11–L17), the Parade (L269–L279), the defence (L19–L29)
+    hitter = _who_hits(p, notes)
+    hit_guete = p["angriff_guete"] if hitter == "angreifer" else p["gegner_guete"]
+    effective = hit_guete
+    parade: dict[str, Any] = {}
+    outcome = "kein_treffer"
+    defence = ""
+    if hitter == "angreifer" and p["parade"]:
+        parade, effective, outcome = _parade(p, hit_guete, target, notes)
+    if hitter and outcome != "pariert":
+        defence = _defence_outcome(p, effective, hitter == "angreifer" and p["wehrlos"])
+        outcome = "treffer"
+
+    # 2. Damage and effects
+    hit_name, hit_target = (attacker, target) if hitter != "gegner" else (target, attacker)
+    active = option if hitter == "angreifer" else ""
+    losses, effects, rolls_used = damage_and_effects(p, active, defence, hitter, notes)
+    rolled: list[tuple[str, dice.RollResult]] = []
+    totals: list[int] = []
+    for label, expression in rolls_used:
+        result = dice.roll(expression, rng)
+        rolled.append((label, result))
+        totals.append(result.total)
+    loss = losses(tuple(totals)) if rolls_used else losses(())
+    if active == "entwaffnen" and totals:  # L141
+        effects.append(
+            "Die Waffe landet direkt zu Füßen des Opfers (L141)."
+            if totals[0] <= 0
+            else f"Die Waffe fliegt {totals[0]} m weit (L141)."
+        )
+    expected = expected_losses(losses, rolls_used)
+    main_dist = dice.distribution(rolls_used[0][1]) if rolls_used else {}
+
+    # 3. Display
+    attack_total = sum(m.value for m in mods if m.probe == "Angriff")
+    defence_total = sum(m.value for m in mods if m.probe == "Abwehr")
+    headline, text = _outcome_text(p, outcome, defence, active, loss, effects, hit_name, hit_target)
+    display = Display(headline=headline, outcome=text)
+    display.table(
+        "Eingegebene Proben",
+        ["Probe", "Ergebnis"],
+        _probe_rows(p, parade, hitter, outcome, hit_target),
+    )
+    display.table(
+        "Modifikationen („+“ erschwert, „−“ erleichtert)",
+        ["Modifikation", "Probe", "Wert", "Quelle"],
+        _modifier_rows(mods, attack_total, defence_total),
+    )
+    _show_damage(display, rolled, loss, expected, rolls_used, main_dist)
+    _closing_notes(p, mods, option_row, defence, notes)
+    display.notes("Hinweise", notes)
+
+    return {
+        "treffer": hitter,
+        "ergebnis": outcome,
+        "abwehr": defence,
+        "effektive_guete": effective if hitter else None,
+        "parade": parade,
+        "option": option,
+        "modifikatoren": [m.to_dict() for m in mods],
+        "erschwernis_angriff": attack_total,
+        "erschwernis_abwehr": defence_total,
+        "wuerfe": [{"label": label, **r.to_dict()} for label, r in rolled],
+        "verlust": {r: loss.get(r, 0) for r in RESOURCES},
+        "wirkungen": effects,
+        "chances": {
+            "erwartung": {r: str(expected[r]) for r in RESOURCES},
+            "schaden": chances_dict(main_dist),
+        },
+        "display": display.to_dict(),
+    }
+
+
+def _who_hits(p: dict[str, Any], notes: list[str]) -> str:
+    """L11–L17: "angreifer", "gegner" (the target's counter-attack hits) or "" (nobody)."""
+    hitter = ""
+    if p["konfrontation"]:
+        a_ok, g_ok = p["angriff_gelungen"], p["gegner_gelungen"]
+        a_g, g_g = p["angriff_guete"], p["gegner_guete"]
+        if a_ok and g_ok:
+            if a_g > g_g:
+                hitter = "angreifer"
+            elif g_g > a_g:
+                hitter = "gegner"
+            else:
+                notes.append("Gleiche Güten: die Waffen prallen wirkungslos aneinander ab (L15).")
+        elif a_ok:
+            hitter = "angreifer"
+        elif g_ok:
+            hitter = "gegner"
+    elif p["angriff_gelungen"]:
+        hitter = "angreifer"
+    return hitter
+
+
+def _parade(
+    p: dict[str, Any], hit_guete: int, target: str, notes: list[str]
+) -> tuple[dict[str, Any], int, str]:
+    """L269–L279: the target's Parade (Güte + 5) against the attacker's hit; returns the
+    parade's answer, the Güte left to defend against and the outcome so far."""
+    effective = hit_guete
+    outcome = "kein_treffer"
+    bonus = DATA.integer("parade.bonus", 0, 100)
+    value = p["parade_guete"] + bonus
+    usable = value >= DATA.integer("parade.mindestens", -100, 100)
+    parade: dict[str, Any] = {"guete": value, "nutzbar": usable, "abgefangen": False}
+    if not usable:
+        notes.append(f"Parade misslungen: Güte {number(value)} ist negativ (L271).")
+    elif p["gesichtsfeld"]:
+        parade["nutzbar"] = False
+        notes.append("Eine Parade wirkt nicht gegen Angriffe aus dem Gesichtsfeld (L275).")
+    elif hit_guete <= value:
+        parade["abgefangen"] = True
+        outcome = "pariert"
+        aus = DATA.integer("parade.ausdauer", 0, 100)
+        notes.append(
+            f"Die Parade (Güte {number(value)}) fängt den Angriff ab; {target} zahlt nur "
+            f"{aus} AUS (L273, L277)."
+        )
+    else:
+        effective = hit_guete - value
+        notes.append(
+            f"Durch die Parade (Güte {number(value)}): {target} verteidigt sich gegen den "
+            f"Restbetrag {number(effective)} (L273)."
+        )
+    return parade, effective, outcome
+
+
+def _outcome_text(
+    p: dict[str, Any],
+    outcome: str,
+    defence: str,
+    active: str,
+    loss: dict[str, int],
+    effects: list[str],
+    hit_name: str,
+    hit_target: str,
+) -> tuple[str, str]:
+    """Headline and outcome text: who hits whom, the defence and the losses or effects."""
+    attacker, target = p["angreifer"], p["ziel"]
+    verteidigung = {r["schluessel"]: r for r in table_rows("verteidigung")}
+    if outcome == "kein_treffer":
+        headline = "Kein Treffer"
+        text = "Niemand wird getroffen." if p["konfrontation"] else f"{attacker} verfehlt."
+    elif outcome == "pariert":
+        headline = "Von der Parade abgefangen"
+        text = f"{target} fängt den Angriff mit der Parade ab."
+    else:
+        headline = f"{hit_name} trifft {hit_target}"
+        if active in SPECIAL_ALLOCATION:
+            lost = ", ".join(f"{number(loss[r])} {r}" for r in RESOURCES if loss.get(r))
+            text = f"{hit_target}: {DEFENCE_LABELS[defence]}" + (
+                f" – verliert {lost}." if lost else "."
+            )
+        else:
+            text = f"{hit_target}: {verteidigung[defence]['folge']}."
+        if effects:
+            text += " " + " ".join(effects)
+    return headline, text
+
+
+def _probe_rows(
+    p: dict[str, Any], parade: dict[str, Any], hitter: str, outcome: str, hit_target: str
+) -> list[list[str]]:
+    """The entered probes: attack, counter-attack, Parade and the defence of the one hit."""
+    attacker, target = p["angreifer"], p["ziel"]
+    probe_rows = [[f"Angriff {attacker}", _probe_text(p["angriff_gelungen"], p["angriff_guete"])]]
+    if p["konfrontation"]:
+        probe_rows.append(
+            [f"Gegenangriff {target}", _probe_text(p["gegner_gelungen"], p["gegner_guete"])]
+        )
+    if parade:
+        probe_rows.append([f"Parade {target} (Güte + 5)", number(parade["guete"])])
+    if hitter and outcome != "pariert":
+        who = hit_target
+        probe_rows.append(
+            [
+                f"Abwehr {who}",
+                "keine (wehrlos)"
+                if p["wehrlos"] and hitter == "angreifer"
+                else _probe_text(p["abwehr_gelungen"], p["abwehr_guete"]),
+            ]
+        )
+    return probe_rows
+
+
+def _modifier_rows(mods: list[Modifier], attack_total: int, defence_total: int) -> list[list[str]]:
+    """Every modifier by name and source line, then the sums for attack and defence."""
+    return [[m.name, m.probe, signed(m.value), m.line] for m in mods] + [
+        ["Summe Angriff", "Angriff", signed(attack_total), ""],
+        ["Summe Abwehr", "Abwehr", signed(defence_total), ""],
+    ]
+
+
+def _probe_text(ok: bool, guete: int) -> str:
+    return f"gelungen, Güte {number(guete)}" if ok else "misslungen"
+
+
+def _show_damage(
+    display: Display,
+    rolled: list[tuple[str, dice.RollResult]],
+    loss: dict[str, int],
+    expected: dict[str, Fraction],
+    rolls_used: list[tuple[str, dice.Expression]],
+    main_dist: dict[int, Fraction],
+) -> None:
+    """The rolls, the loss per resource with its expectation, the damage distribution."""
+    for label, result in rolled:
+        display.roll(label, result)
+    if rolled or any(loss.values()):
+        display.table(
+            "Verlust",
+            ["Wert", "gewürfelt", "Erwartungswert"],
+            [[RESOURCE_NAMES[r], number(loss.get(r, 0)), decimal(expected[r])] for r in RESOURCES],
+        )
+    if main_dist and len(main_dist) <= MAX_LISTED:
+        display.chances(
+            f"{rolls_used[0][0]} {rolls_used[0][1].notation()}: Wahrscheinlichkeit jeder Summe",
+            distribution_items("Summe", main_dist),
+        )
+
+
+def _closing_notes(
+    p: dict[str, Any],
+    mods: list[Modifier],
+    option_row: dict[str, Any] | None,
+    defence: str,
+    notes: list[str],
+) -> None:
+    """Notes on the Grundwert probes, the counter-attack, the option's Ausdauer, the costs of
+    a full defence and the missing armour rules."""
+    attacker, target = p["angreifer"], p["ziel"]
+    grundwert = [
+        r["situation"]
+        for r in table_rows("situationen")
+        if r.get("grundwert") and (p.get(r["schluessel"]) or p["sicht"] == r["schluessel"])
+    ]
+    if option_row is not None and option_row.get("grundwert"):
+        grundwert.append(str(option_row["option"]))
+    if grundwert:
+        notes.append("Probe gegen den Grundwert der Waffenkategorie: " + ", ".join(grundwert) + ".")
+    if p["konfrontation"] and mods:
+        notes.append(
+            "Die Modifikationen gelten für den Angriff von "
+            f"{attacker} und die Abwehr von {target}; für den Gegenangriff rechnet sie gesondert."
+        )
+    if option_row is not None:
+        notes.append(f"Ausdauer für {option_row['option']}: {option_row['ausdauer']}.")
+    if defence == "vollstaendig":
+        notes.append(
+            "Vollständige Verteidigung: Ausdauer für die Ausweich- oder Paradebewegung zahlen "
+            "(L27); die Kostentabelle fehlt im Text."
+        )
+    notes.append("Schaden vor Abzug der Rüstung (die Rüstungsregeln fehlen im Text).")

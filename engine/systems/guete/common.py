@@ -1,0 +1,76 @@
+"""Güte-System: the pieces several modules share.
+
+Owns the system object ``SYSTEM`` (source 002_51e59e824768e9e9.txt, „Kampfregeln - Nahkampf“),
+the rule data ``DATA`` from ``engine/data/guete.yaml`` and the small helpers on it: the Annahmen
+an action lists (``assumptions_for``; the unwritten FP roll ``fp_wurf`` belongs to all), the
+rows of the rule tables (``table_rows``, ``table_row``: situations, options, defence), the dice
+of the data file (``data_expression``, ``plus_constant``), the Sturzflug bonus (L325) used by the
+attack and by the ``sturzflug`` roll, the resources that lose points (LE, KE, AUS) and the way a
+distribution is reported.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.data_files import load
+from engine.errors import EngineError
+from engine.formatting import number
+from engine.registry import new_system
+
+SOURCE = "002_51e59e824768e9e9.txt"
+SYSTEM = new_system("guete", "Güte-System", SOURCE)
+DATA = load("guete")
+
+MAX_LISTED = 40  # most damage totals listed one by one in the display
+
+RESOURCES = ("LE", "KE", "AUS")
+RESOURCE_NAMES = {"LE": "Lebensenergie", "KE": "körperliche Energie", "AUS": "Ausdauer"}
+SUITED_FOR_STUN = {"hammer", "faustkampf", "stab"}  # L125
+
+
+def assumptions_for(*prefixes: str) -> tuple[str, ...]:
+    return tuple(
+        a["text"]
+        for a in DATA.assumptions()
+        if a["key"].startswith(prefixes) or a["key"] == "fp_wurf"
+    )
+
+
+def table_rows(name: str) -> list[dict[str, Any]]:
+    return DATA.table(f"tabellen.{name}.zeilen", ("schluessel",))
+
+
+def table_row(name: str, key: str) -> dict[str, Any]:
+    for row in table_rows(name):
+        if row["schluessel"] == key:
+            return row
+    raise EngineError(f"Regeldaten: „{key}“ fehlt in tabellen.{name}.", "")
+
+
+def data_expression(key: str, label: str) -> dice.Expression:
+    return dice.parse(DATA.text(key), key, label)
+
+
+def plus_constant(expression: dice.Expression, constant: int) -> dice.Expression:
+    return dice.Expression(expression.terms, expression.constant + constant)
+
+
+def chances_dict(dist: dict[int, Fraction]) -> dict[str, str]:
+    return {str(total): str(p) for total, p in dist.items()}
+
+
+def distribution_items(label: str, dist: dict[int, Fraction]) -> list[tuple[str, Fraction]]:
+    if len(dist) <= MAX_LISTED:
+        return [(f"{label} {number(total)}", p) for total, p in dist.items()]
+    return []
+
+
+def sturzflug_bonus(height: int) -> int:
+    """L325: +1 je 2 volle Meter über 5 m, höchstens +5."""
+    base = DATA.integer("wuerfe.sturzflug.mindesthoehe", 0, 1000)
+    per = DATA.integer("wuerfe.sturzflug.meter_je_punkt", 1, 1000)
+    cap = DATA.integer("wuerfe.sturzflug.hoechstens", 0, 1000)
+    return min(cap, max(0, height - base) // per)

@@ -1,0 +1,217 @@
+"""Güte-System: the damage of a hit and what it costs the one who is hit.
+
+Owns the dice rolled for a hit (the weapon, a Sturzflug or zweihändige Hiebe instead, the extra
+fire or fall roll), the loss per resource for each defence outcome (failed defence → LE, halbe
+Verteidigung → KE, L19–L29) and each Nahkampfoption (L123–L367), the effects an option names
+instead of or beside the damage (``damage_and_effects``), and the exact expected loss per
+resource (``expected_losses``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.systems.guete.common import (
+    RESOURCES,
+    SUITED_FOR_STUN,
+    data_expression,
+    plus_constant,
+    sturzflug_bonus,
+    table_row,
+)
+
+NO_DAMAGE_OPTIONS = {"entwaffnen", "festhalten", "zu_fall", "zurueckdraengen"}
+
+
+def expected_losses(
+    losses: Callable[[tuple[int, ...]], dict[str, int]],
+    rolls: list[tuple[str, dice.Expression]],
+) -> dict[str, Fraction]:
+    """Exact expected loss per resource. The losses add up roll by roll (the weapon roll, then
+    at most one extra roll whose total is simply added), so by linearity the weapon roll is
+    summed over its distribution and the extra roll contributes its own expectation."""
+    out = dict.fromkeys(RESOURCES, Fraction(0))
+    if not rolls:
+        return out
+    label, expression = rolls[0]
+    base = dice.distribution(expression, label=label)
+    extra = Fraction(0)
+    if len(rolls) > 1:
+        extra_label, extra_expr = rolls[1]
+        extra_dist = dice.distribution(extra_expr, label=extra_label)
+        extra = sum((q * max(0, v) for v, q in extra_dist.items()), Fraction(0))
+        floor = min(extra_dist)
+    for total, weight in base.items():
+        # the extra roll with its minimum gives the share of the extra resource beyond
+        # that minimum linearly, so evaluate with the minimum and add the rest once
+        lost = losses((total, floor) if len(rolls) > 1 else (total,))
+        for r in RESOURCES:
+            out[r] += weight * lost.get(r, 0)
+    if len(rolls) > 1:
+        probe = losses((min(base), floor + 1))
+        low = losses((min(base), floor))
+        for r in RESOURCES:
+            if probe.get(r, 0) != low.get(r, 0):
+                out[r] += extra - max(0, floor)
+    return out
+
+
+def damage_and_effects(
+    p: dict[str, Any], option: str, defence: str, hitter: str, notes: list[str]
+) -> tuple[
+    Callable[[tuple[int, ...]], dict[str, int]], list[str], list[tuple[str, dice.Expression]]
+]:
+    """Damage rolls and the loss per resource for the outcome (L19–L29 and each option)."""
+    effects: list[str] = []
+    rolls: list[tuple[str, dice.Expression]] = []
+    if not hitter or defence in ("", "vollstaendig") or option in NO_DAMAGE_OPTIONS:
+        _no_damage_effects(p, option, defence, hitter, effects, rolls)
+        return (lambda t: {}), effects, rolls
+    extra = _damage_rolls(p, option, hitter, rolls)
+    losses = _loss_function(p, option, defence, extra)
+    _option_effects(p, option, defence, effects, notes)
+    return losses, effects, rolls
+
+
+def _damage_rolls(
+    p: dict[str, Any], option: str, hitter: str, rolls: list[tuple[str, dice.Expression]]
+) -> str:
+    """Append the damage roll (and an extra fire or fall roll) to ``rolls``; the resource the
+    extra roll's total is lost from, or ""."""
+    weapon = dice.parse(p["schaden"] if hitter == "angreifer" else p["gegner_schaden"])
+    if option == "sturzflug":
+        weapon = plus_constant(
+            data_expression("wuerfe.sturzflug.wurf", "Sturzflug"),
+            sturzflug_bonus(p["sturzflug_hoehe"]),
+        )
+        label = "Sturzflug-Schaden"
+    elif option == "zweihaendige_hiebe":
+        row = table_row("optionen", option)
+        weapon = plus_constant(weapon, int(row["schaden_je_stufe"]) * p["hiebe_stufen"])
+        label = "Schaden (zweihändige Hiebe)"
+    else:
+        label = "Schaden"
+    rolls.append((label, weapon))
+    extra = ""
+    if option == "feuerangriff":
+        rolls.append(("Feuerschaden", data_expression("wuerfe.feuerangriff.wurf", "Feuerschaden")))
+        extra = "LE" if p["feuerempfindlich"] else "KE"
+    elif option == "sturzflug" and p["sturzflug_greifen"]:
+        rolls.append(
+            ("Sturz der Beute (KE)", data_expression("wuerfe.sturzflug.beute_wurf", "Sturz"))
+        )
+        extra = "KE"
+    return extra
+
+
+def _loss_function(
+    p: dict[str, Any], option: str, defence: str, extra: str
+) -> Callable[[tuple[int, ...]], dict[str, int]]:
+    """The loss per resource as a function of the rolled totals (L19–L29 and each option)."""
+    main = "LE" if defence == "misslungen" else "KE"
+
+    def losses(totals: tuple[int, ...]) -> dict[str, int]:
+        damage = max(0, totals[0]) if totals else 0
+        out = {"LE": 0, "KE": 0, "AUS": 0}
+        if option == "gedaempft":  # L203–L205
+            if defence == "misslungen":
+                out["KE"] += damage // 2
+            else:
+                out["AUS"] += damage
+        elif option in ("betaeuben", "feuerangriff"):  # L127, L189
+            out["KE"] += damage
+        else:
+            out[main] += damage
+        if option == "gezielt" and p["gezielt_zweiter_wurf"]:  # L231
+            out["KE"] += 2 * damage
+        if extra and len(totals) > 1:
+            out[extra] += max(0, totals[1])
+        return out
+
+    return losses
+
+
+def _option_effects(
+    p: dict[str, Any], option: str, defence: str, effects: list[str], notes: list[str]
+) -> None:
+    """What Betäuben, gezielte Hiebe, gedämpfte Schläge, Feuerangriff and Stachelwirbel do
+    beside the damage."""
+    if option == "betaeuben":
+        row = table_row("optionen", option)
+        rounds = int(row["runden_zweihaendig" if p["waffe_zweihaendig"] else "runden_einhaendig"])
+        if p["waffenart"] in SUITED_FOR_STUN:
+            rounds += int(row["runden_geeignet_zusaetzlich"])
+        if defence == "misslungen":
+            effects.append(
+                f"Das Opfer muss eine FP(Widerstand) ablegen; misslingt sie, ist es {rounds} "
+                f"Runde{'n' if rounds != 1 else ''} benommen (L127)."
+            )
+        notes.append("Betäubt: Angriff +2, Abwehr +1, kein Angriffsbereich (L129).")
+    if option == "gezielt":
+        where = "Gliedmaße" if p["gezielt_ziel"] == "gliedmasse" else "Torso"
+        if p["gezielt_zweiter_wurf"]:
+            effects.append(
+                f"Zweiter Angriffswurf gelungen: doppelter Schaden zusätzlich an KE ({where})."
+            )
+        else:
+            effects.append("Zweiter Angriffswurf misslungen: kein Zusatzschaden.")
+        notes.append(
+            "Gezielter Hieb: Gliedmaße unbrauchbar ab einem Viertel des KE-Maximums in einer "
+            "Runde (L233); Torso: innere Verletzungen, wenn der zusätzliche KE-Schaden die "
+            "Hälfte des KE-Maximums erreicht (L235)."
+        )
+    if option == "gedaempft" and defence == "misslungen":
+        effects.append("Gedämpfte Schläge: halber Schaden (abgerundet) an KE (L203).")
+    if option == "gedaempft" and defence == "halb":
+        effects.append("Gedämpfte Schläge: die Ausdauer sinkt um den Schaden, keine KE (L205).")
+    if option == "feuerangriff":
+        effects.append(
+            "Fackel: immer Schaden an KE (L189); Feuerschaden "
+            + ("als LE (feuerempfindlich, L191)." if p["feuerempfindlich"] else "an KE (L191).")
+        )
+    if option == "stachelwirbel":
+        notes.append("Stachelwirbel: Schaden aller drei natürlichen Waffen als Summe (L319).")
+
+
+def _no_damage_effects(
+    p: dict[str, Any],
+    option: str,
+    defence: str,
+    hitter: str,
+    effects: list[str],
+    rolls: list[tuple[str, dice.Expression]],
+) -> None:
+    if hitter != "angreifer" or not defence:
+        return
+    if option == "entwaffnen":  # L137–L143
+        if defence == "vollstaendig":
+            effects.append("Das Ziel entzieht sich und behält seine Waffe (L139).")
+        else:
+            rolls.append(("Weite (Meter)", data_expression("wuerfe.entwaffnen.wurf", "Entwaffnen")))
+            effects.append("Entwaffnet, kein Schaden (L137).")
+            target_guete = p["abwehr_guete"] if defence == "halb" else None
+            if target_guete is None or p["angriff_guete"] >= 2 * target_guete:
+                effects.append("Der Angreifer bestimmt die Richtung (L143).")
+            else:
+                effects.append("Die Richtung bestimmt der Spielleiter zufällig (L141).")
+    elif option == "festhalten":  # L171–L173
+        if defence == "misslungen":
+            effects.append("Gegriffen: Abwehr nur mit +2, nur Befreien oder Biss möglich (L173).")
+        else:
+            effects.append("Nicht festgehalten; kein Schaden (L171).")
+    elif option == "zu_fall":  # L335–L341
+        falls = defence == "misslungen" or (defence == "halb" and p["waffe_zweihaendig"])
+        effects.append(
+            "Das Ziel stürzt (s. Sturz), kein Schaden (L335–L343)."
+            if falls
+            else "Das Ziel bleibt auf den Beinen, kein Schaden (L337–L341)."
+        )
+    elif option == "zurueckdraengen":  # L355
+        effects.append(
+            "Das Ziel weicht einen Schritt zurück, kein Schaden (L355)."
+            if defence == "misslungen"
+            else "Das Ziel hält stand, kein Schaden (L355)."
+        )

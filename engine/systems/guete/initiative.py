@@ -1,0 +1,116 @@
+"""Güte-System: the ``initiative`` action, which orders the entered Initiativwerte (L89).
+
+The text names an Initiativwurf but no rule for it, so each fighter's rolled value is an input
+(Annahme: the higher value begins, ties keep the input order). Owns the fighter fields, the
+order, the ambush (who springs from it wins the first round's initiative) and the surprised
+(no actions in the first round).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import number
+from engine.ordering import check_unique_names
+from engine.params import BoolParam, IntParam, ListParam, TextParam
+from engine.systems.guete.common import DATA, SOURCE, SYSTEM, assumptions_for
+
+INITIATIVE_FIELDS = (
+    TextParam("name", "Name", max_length=30),
+    IntParam(
+        "wert", "Initiativwert", default=10, minimum=-99, maximum=999, help="am Tisch gewürfelt"
+    ),
+    BoolParam(
+        "hinterhalt", "Springt aus dem Hinterhalt", help="Erste Runde: handelt zuerst (L89)."
+    ),
+    BoolParam("ueberrascht", "Überrascht", help="Erste Runde: keine Aktionen, Abwehr +1 (L89)."),
+)
+
+
+@SYSTEM.action(
+    "initiative",
+    title="Initiative (eingegebene Werte ordnen)",
+    summary=(
+        "Der Text nennt einen Initiativwurf, enthält aber keine Regel dafür: Ihr gebt den "
+        "gewürfelten Wert jedes Kämpfers ein, die Engine ordnet. Wer aus dem Hinterhalt springt, "
+        "gewinnt die Initiative der ersten Runde automatisch."
+    ),
+    source=f"{SOURCE} L89",
+    params=(
+        ListParam(
+            "fighters",
+            "Kämpfer",
+            item=INITIATIVE_FIELDS,
+            item_label="Kämpfer",
+            max_items=20,
+            default_items=({"name": "Alrik", "wert": 12}, {"name": "Bruna", "wert": 9}),
+        ),
+        BoolParam("erste_runde", "Erste Kampfrunde", default=True),
+    ),
+    assumptions=assumptions_for("initiative"),
+)
+def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = p["fighters"]
+    check_unique_names(rows)
+    for index, row in enumerate(rows):
+        if row["hinterhalt"] and row["ueberrascht"]:
+            raise EngineError(
+                f"Kämpfer {index + 1} – Überrascht: wer aus dem Hinterhalt springt, ist nicht "
+                "überrascht.",
+                f"fighters.{index}.ueberrascht",
+            )
+    first = p["erste_runde"]
+    sign = -1 if DATA.flag("initiative.hoeher_zuerst") else 1
+    order = sorted(
+        range(len(rows)),
+        key=lambda i: (0 if first and rows[i]["hinterhalt"] else 1, sign * rows[i]["wert"], i),
+    )
+    ties: list[list[str]] = []
+    by_value: dict[tuple[bool, int], list[str]] = {}
+    for i in order:
+        by_value.setdefault((first and rows[i]["hinterhalt"], rows[i]["wert"]), []).append(
+            rows[i]["name"]
+        )
+    ties = [names for names in by_value.values() if len(names) > 1]
+    display = Display(
+        headline="Initiative – Reihenfolge",
+        outcome=f"Zuerst handelt {rows[order[0]]['name']}.",
+    )
+    table = []
+    for place, i in enumerate(order, start=1):
+        row = rows[i]
+        note = []
+        if first and row["hinterhalt"]:
+            note.append("Hinterhalt: gewinnt die Initiative")
+        if first and row["ueberrascht"]:
+            note.append("überrascht: keine Aktionen, Abwehr +1")
+        table.append([str(place), row["name"], number(row["wert"]), "; ".join(note)])
+    display.table("Reihenfolge", ["Platz", "Kämpfer", "Initiativwert", "Erste Runde"], table)
+    notes = [
+        "Der Text nennt einen Initiativwurf, enthält aber keine Regel dafür, wie er gewürfelt "
+        "wird; deshalb gebt ihr die Werte ein (Annahme: der höhere Wert beginnt).",
+    ]
+    notes += [f"Gleichstand: {', '.join(t)} – Reihenfolge der Eingabe (Annahme)." for t in ties]
+    if first and any(r["hinterhalt"] for r in rows):
+        notes.append(
+            "In der ersten Kampfrunde entfällt der Initiativwurf für den Hinterhalt (L89)."
+        )
+    display.notes("Hinweise", notes)
+    return {
+        "order": [
+            {
+                "place": place,
+                "name": rows[i]["name"],
+                "wert": rows[i]["wert"],
+                "hinterhalt": rows[i]["hinterhalt"],
+                "ueberrascht": rows[i]["ueberrascht"],
+                "handelt_in_runde_1": not (first and rows[i]["ueberrascht"]),
+            }
+            for place, i in enumerate(order, start=1)
+        ],
+        "ties": ties,
+        "display": display.to_dict(),
+    }

@@ -1,0 +1,46 @@
+"""Güte-System: the ``initiative`` action (``initiative.py``)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.engine.guete.helpers import error, run
+
+
+def test_initiative_orders_inputs_and_says_no_rule() -> None:
+    """002_51e59e824768e9e9.txt L89: the Initiativwurf has no rule in the text; ambushers win
+    the first round; ties keep the input order (Annahme)."""
+    r = run(
+        "initiative",
+        {
+            "fighters": [
+                {"name": "A", "wert": 5},
+                {"name": "B", "wert": 7},
+                {"name": "C", "wert": 5},
+                {"name": "D", "wert": 1, "hinterhalt": True},
+            ]
+        },
+    )
+    assert [o["name"] for o in r["order"]] == ["D", "B", "A", "C"]
+    assert r["ties"] == [["A", "C"]]
+    notes = json.dumps(r["display"], ensure_ascii=False)
+    assert "enthält aber keine Regel" in notes
+    r = run(
+        "initiative",
+        {
+            "fighters": [{"name": "A", "wert": 5}, {"name": "D", "wert": 1, "hinterhalt": True}],
+            "erste_runde": False,
+        },
+    )
+    assert [o["name"] for o in r["order"]] == ["A", "D"]
+
+
+def test_initiative_surprised_cannot_act() -> None:
+    """002_51e59e824768e9e9.txt L89: the surprised take no actions in the first round."""
+    r = run(
+        "initiative",
+        {"fighters": [{"name": "A", "wert": 5, "ueberrascht": True}, {"name": "B", "wert": 3}]},
+    )
+    assert r["order"][0]["handelt_in_runde_1"] is False
+    err = error("initiative", {"fighters": [{"name": "A"}, {"name": "a"}]})
+    assert err["field"] == "fighters.1.name" and "Name" in err["message"]

@@ -1,0 +1,122 @@
+"""Güte-System: the situations' and options' Erschwernisse (``modifiers.py``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from tests.engine.guete.helpers import d6, run
+
+# --- modifiers --------------------------------------------------------------------------------
+
+
+SITUATION_CASES = [
+    ({"falsche_hand": True}, 2, 0, "L37"),
+    ({"gesichtsfeld": True}, 0, 1, "L43"),
+    ({"aufwachen": True}, 0, 2, "L47"),
+    ({"ecke": True}, 0, 2, "L53"),
+    ({"uebermacht": True}, -1, 0, "L55"),
+    ({"angreifer_kniend": True}, 1, 0, "L61"),
+    ({"angreifer_kniend": True, "waffe_zweihaendig": True}, 2, 0, "L61"),
+    ({"ziel_kniend": True}, 0, 1, "L61"),
+    ({"angreifer_liegend": True}, 2, 0, "L63"),
+    ({"ziel_liegend": True}, 0, 2, "L63"),
+    ({"sicht": "daemmerlicht"}, 1, 1, "L71"),
+    ({"sicht": "dunkelheit"}, 2, 2, "L73"),
+    ({"regen_nebel": True}, 1, 1, "L75"),
+    ({"ueberrascht": True}, 0, 1, "L89"),
+    ({"unsichtbares_ziel": True}, 2, 0, "L95"),
+    ({"unsichtbarer_angreifer": True}, 0, 2, "L97"),
+    ({"wehrlos": True}, -2, 0, "L103"),
+    ({"ziel_zweihaendig": True}, 0, 1, "L113"),
+]
+
+
+@pytest.mark.parametrize(("params", "attack_mod", "defence_mod", "line"), SITUATION_CASES)
+def test_situation_modifiers(
+    params: dict[str, Any], attack_mod: int, defence_mod: int, line: str
+) -> None:
+    """002_51e59e824768e9e9.txt L35–L113: every situation's Erschwernis (+) by name."""
+    r = run("attack", params)
+    assert r["erschwernis_angriff"] == attack_mod
+    assert r["erschwernis_abwehr"] == defence_mod
+    assert all(m["zeile"].startswith(line) for m in r["modifikatoren"])
+
+
+OPTION_CASES = [
+    ({"option": "betaeuben"}, 2, "L125"),
+    ({"option": "betaeuben", "waffenart": "hammer"}, 1, "L125"),
+    ({"option": "betaeuben", "waffenart": "stab"}, 1, "L125"),
+    ({"option": "entwaffnen"}, 1, "L135"),
+    ({"option": "festhalten", "waffenart": "faustkampf"}, 1, "L171"),
+    ({"option": "feuerangriff"}, 1, "L185"),
+    ({"option": "gedaempft"}, -1, "L201"),
+    ({"option": "gezielt"}, 1, "L215"),
+    ({"option": "improvisiert"}, 1, "L243"),
+    ({"option": "zwei_waffen"}, 1, "L253"),
+    ({"option": "rundumschlag", "waffe_zweihaendig": True}, 1, "L287"),
+    ({"option": "stachelwirbel", "waffenart": "natuerlich"}, 2, "L317"),
+    ({"option": "sturzflug", "waffenart": "natuerlich"}, 0, "L325"),
+    ({"option": "sturzflug", "waffenart": "natuerlich", "sturzflug_greifen": True}, 1, "L327"),
+    ({"option": "zu_fall"}, 1, "L333"),
+    ({"option": "zurueckdraengen"}, 1, "L349"),
+    ({"option": "zweihaendige_hiebe", "hiebe_stufen": 1}, 1, "L363"),
+    ({"option": "zweihaendige_hiebe", "hiebe_stufen": 3}, 3, "L363"),
+]
+
+
+@pytest.mark.parametrize(("params", "attack_mod", "line"), OPTION_CASES)
+def test_option_modifiers(params: dict[str, Any], attack_mod: int, line: str) -> None:
+    """002_51e59e824768e9e9.txt L123–L367: each option's Erschwernis on the attack FP."""
+    r = run("attack", params)
+    assert r["erschwernis_angriff"] == attack_mod, line
+
+
+def test_modifiers_stack_at_their_limits() -> None:
+    """002_51e59e824768e9e9.txt L61, L73, L75, L363: all modifiers add up, each by name."""
+    r = run(
+        "attack",
+        {
+            "angreifer_kniend": True,
+            "sicht": "dunkelheit",
+            "regen_nebel": True,
+            "option": "feuerangriff",
+            "ziel_liegend": True,
+            "ueberrascht": True,
+            "unsichtbarer_angreifer": True,
+            "gesichtsfeld": True,
+            "ecke": True,
+            "aufwachen": True,
+            "ziel_zweihaendig": True,
+        },
+    )
+    assert r["erschwernis_angriff"] == 1 + 2 + 1 + 1
+    # Dunkelheit 2, Regen 1, liegend 2, überrascht 1, Unsichtbarer 2, Gesichtsfeld 1,
+    # Ecke 2, Aufwachen 2, zweihändig 1
+    assert r["erschwernis_abwehr"] == 14
+    names = {m["name"] for m in r["modifikatoren"]}
+    assert {"Vollständige Dunkelheit", "Feuerangriff", "Kniend (Angreifer)"} <= names
+
+
+def test_zurueckdraengen_dangerous_field_eases_defence() -> None:
+    """002_51e59e824768e9e9.txt L353: dangerous field behind → Abwehr −1; L355: pushed back
+    only on a failed defence, never damage."""
+    r = run("attack", {"option": "zurueckdraengen", "gefaehrliches_feld": True})
+    assert r["erschwernis_abwehr"] == -1 and r["verlust"]["LE"] == 0
+    assert "zurück" in r["wirkungen"][0]
+
+
+def test_gezielt_second_roll_modifier() -> None:
+    """002_51e59e824768e9e9.txt L223–L231: second roll limbs +2, torso +3; success → double
+    damage to KE in addition."""
+    seed = 4
+    r = run(
+        "attack", {"option": "gezielt", "gezielt_ziel": "torso", "gezielt_zweiter_wurf": True}, seed
+    )
+    second = [m for m in r["modifikatoren"] if m["probe"] == "Zweiter Angriffswurf"]
+    assert second[0]["wert"] == 3
+    damage = d6(seed)[0] + 2
+    assert r["verlust"] == {"LE": damage, "KE": 2 * damage, "AUS": 0}
+    assert Fraction(r["chances"]["erwartung"]["KE"]) == 11
