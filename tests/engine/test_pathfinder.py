@@ -21,7 +21,10 @@ import pytest
 from engine import api
 from engine.data_files import load
 from engine.errors import EngineError
-from engine.systems import pathfinder as pf
+from engine.systems.pathfinder.attack import GRIP_CHOICES, WEAPON_CHOICES
+from engine.systems.pathfinder.common import size_modifier
+from engine.systems.pathfinder.damage import combined_multiplier, strength_damage
+from engine.systems.pathfinder.hit_points import hp_state
 from tests.engine.brute import chance, expectation
 
 SOURCE_NAME = "004_019b513a861ec26f.txt"
@@ -73,7 +76,7 @@ def test_size_table_is_the_source_table_verbatim(sources_dir: Path) -> None:
         (r["groesse"], r["modifikator"]) for r in rows
     ]
     assert [r["wert"] for r in rows] == [int(r["modifikator"]) for r in rows]
-    assert [pf.size_modifier(r["schluessel"]) for r in rows] == [-8, -4, -2, -1, 0, 1, 2, 4, 8]
+    assert [size_modifier(r["schluessel"]) for r in rows] == [-8, -4, -2, -1, 0, 1, 2, 4, 8]
 
 
 def test_every_assumption_has_a_text_citing_a_line() -> None:
@@ -228,7 +231,7 @@ def test_strength_on_damage(
     weapon: str, grip: str, light: bool, strength: int, rating: int, expected: int
 ) -> None:
     """004_019b513a861ec26f.txt L78–L82: Stärkebonus, Zweithandwaffe, zweihändig."""
-    assert pf.strength_damage(weapon, grip, light, strength, rating)[0] == expected
+    assert strength_damage(weapon, grip, light, strength, rating)[0] == expected
 
 
 def test_critical_damage_rolls_weapon_damage_again_and_adds_extra_dice_once() -> None:
@@ -260,9 +263,9 @@ def test_critical_damage_rolls_weapon_damage_again_and_adds_extra_dice_once() ->
 
 def test_two_multipliers_add_up_to_one_less() -> None:
     """L86: „den Schaden zweimal zu verdoppeln, ist das Ergebnis der dreifache Normalschaden“."""
-    assert pf.combined_multiplier([2, 2]) == 3
-    assert pf.combined_multiplier([3, 2]) == 4
-    assert pf.combined_multiplier([4, 3]) == 6
+    assert combined_multiplier([2, 2]) == 3
+    assert combined_multiplier([3, 2]) == 4
+    assert combined_multiplier([4, 3]) == 6
     result = run("attack", {"armor_class": 0, "other_multiplier": "2"}, seed_for([20, 19]))
     assert result["multiplier"] == {"normal": 2, "critical": 3}
     assert result["damage"]["times"] == 3
@@ -321,7 +324,7 @@ def test_attack_chances_match_brute_force(case: tuple[Any, ...]) -> None:
     }
     result = run("attack", params)
     chances = {k: Fraction(v) for k, v in result["chances"].items()}
-    bonus = bab + st + pf.size_modifier(size)
+    bonus = bab + st + size_modifier(size)
     lo = int(threat)
 
     def threatens(a: int) -> bool:
@@ -567,7 +570,7 @@ def test_initiative_first_chances_match_brute_force(modifiers: list[int]) -> Non
 def test_hit_point_states(hp: int, state: str) -> None:
     """L95: 0 kampfunfähig, „auf – 1“ sterbend, negativer Konstitutionswert tot (darunter:
     Annahme trefferpunkte.tot_darunter)."""
-    assert pf.hp_state(hp, 12) == state
+    assert hp_state(hp, 12) == state
     result = run("hit_points", {"hp": 10, "constitution": 12, "damage": str(10 - hp)})
     assert result["hp_after"] == hp
     assert result["state"] == state
@@ -684,7 +687,7 @@ def test_thrown_weapons_reach_five_increments_projectiles_ten() -> None:
 
 def test_engine_error_type_for_unknown_size() -> None:
     with pytest.raises(EngineError) as info:
-        pf.size_modifier("huge")
+        size_modifier("huge")
     assert info.value.field == "size"
 
 
@@ -706,8 +709,8 @@ def test_results_are_json_with_a_display_and_are_reproducible(action: str) -> No
 def test_every_combination_of_attack_choices_answers() -> None:
     """Every weapon × grip × threat range × multiplier runs and its odds are consistent."""
     for weapon, grip, threat, mult in itertools.product(
-        [w for w, _ in pf.WEAPON_CHOICES],
-        [g for g, _ in pf.GRIP_CHOICES],
+        [w for w, _ in WEAPON_CHOICES],
+        [g for g, _ in GRIP_CHOICES],
         ["20", "15"],
         ["2", "4"],
     ):
