@@ -1,0 +1,233 @@
+"""Pathfinder Rüstungsklasse (L25–L66): the ``armor_class`` action.
+
+Owns the RK formula (L33: 10 + Rüstung + Schild + GE + andere Modifikatoren), the armour's cap
+on the GE bonus (L35), the variants without GE bonus (L38, L48), touch AC (L66) and AC against
+incorporeal touch attacks (L66), and the action that shows them with an attacker's hit chance
+against each (``attack_chances`` from ``attack_roll.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.display import Display
+from engine.formatting import number, signed
+from engine.params import BoolParam, IntParam
+from engine.systems.pathfinder.attack_roll import attack_chances
+from engine.systems.pathfinder.common import DATA, SIZE_PARAM, SOURCE, SYSTEM, size_modifier
+
+# ---------------------------------------------------------------------------------------------
+# Action: armor_class (L25–L66)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArmorClass:
+    normal: int
+    touch: int
+    no_dex: int
+    touch_no_dex: int
+    incorporeal: int
+    dex_used: int
+
+
+def armor_class_values(params: dict[str, Any]) -> ArmorClass:
+    """L33: 10 + Rüstung + Schild + GE + andere; L35 GE capped; L38/L48 without GE bonus (and
+    dodge); L66 touch drops armour, shield and natural armour; incorporeal touch also cover,
+    but keeps armour bonuses from force effects."""
+    base = DATA.integer("ruestungsklasse.grundwert", 0, 100)
+    dex = params["dexterity"]
+    dex_used = min(dex, params["max_dex"]) if dex > 0 else dex
+    size = size_modifier(params["size"])
+    rest = size + params["deflection"] + params["other"]
+    armour = params["armor"] + params["shield"] + params["natural_armor"]
+    cover = params["cover"]
+    with_dex = dex_used + params["dodge"]
+    without_dex = min(dex_used, 0)
+    normal = base + armour + with_dex + rest + cover
+    touch = base + with_dex + rest + cover
+    force = params["armor"] if params["force_armor"] else 0
+    return ArmorClass(
+        normal=normal,
+        touch=touch,
+        no_dex=base + armour + without_dex + rest + cover,
+        touch_no_dex=base + without_dex + rest + cover,
+        incorporeal=touch - cover + force,
+        dex_used=dex_used,
+    )
+
+
+@SYSTEM.action(
+    "armor_class",
+    title="Rüstungsklasse (RK)",
+    summary=(
+        "RK = 10 + Rüstungsbonus + Schildbonus + Geschicklichkeitsmodifikator + andere "
+        "Modifikatoren (Größe, natürliche Rüstung, Ablenkung, Ausweichen …); dazu Berührungs-RK, "
+        "RK ohne GE-Bonus und die Trefferchance eines Angreifers."
+    ),
+    source=f"{SOURCE} L25–L66",
+    params=(
+        IntParam(
+            "armor",
+            "Rüstungsbonus",
+            default=4,
+            minimum=0,
+            maximum=30,
+            help="Der Rüstung, samt Verbesserungsbonus (L42).",
+            group="Rüstungsklasse",
+        ),
+        IntParam("shield", "Schildbonus", default=0, minimum=0, maximum=20, group="Rüstungsklasse"),
+        IntParam(
+            "dexterity",
+            "Geschicklichkeitsmodifikator",
+            default=2,
+            minimum=-5,
+            maximum=20,
+            group="Rüstungsklasse",
+        ),
+        IntParam(
+            "max_dex",
+            "Max. GE-Bonus der Rüstung",
+            default=99,
+            minimum=0,
+            maximum=99,
+            help="Die Rüstung kann den GE-Bonus begrenzen (L35); 99 = keine Grenze.",
+            group="Rüstungsklasse",
+            advanced=True,
+        ),
+        SIZE_PARAM,
+        IntParam(
+            "natural_armor",
+            "Natürliche Rüstung",
+            default=0,
+            minimum=0,
+            maximum=30,
+            group="Andere Modifikatoren",
+        ),
+        IntParam(
+            "deflection",
+            "Ablenkungsbonus",
+            default=0,
+            minimum=0,
+            maximum=20,
+            group="Andere Modifikatoren",
+        ),
+        IntParam(
+            "dodge",
+            "Ausweichboni",
+            default=0,
+            minimum=0,
+            maximum=20,
+            help="Summe aller Ausweichboni (sie dürfen addiert werden, L48).",
+            group="Andere Modifikatoren",
+        ),
+        IntParam(
+            "cover",
+            "Deckungsbonus",
+            default=0,
+            minimum=0,
+            maximum=20,
+            help="Zählt nicht gegen körperlose Berührungsangriffe (L66).",
+            group="Andere Modifikatoren",
+        ),
+        BoolParam(
+            "force_armor",
+            "Rüstungsbonus aus Krafteffekt",
+            help="Z. B. Magierrüstung: gilt gegen körperlose Berührungsangriffe weiter (L66).",
+            group="Andere Modifikatoren",
+            advanced=True,
+        ),
+        IntParam(
+            "other",
+            "Andere Modifikatoren",
+            default=0,
+            minimum=-20,
+            maximum=20,
+            help="Weitere Boni (+) und Mali (−) auf die RK.",
+            group="Andere Modifikatoren",
+        ),
+        IntParam(
+            "attacker_bonus",
+            "Angriffsbonus eines Angreifers",
+            default=5,
+            minimum=-10,
+            maximum=50,
+            help="Nur für die Trefferchancen.",
+            group="Vergleich mit einem Angriff",
+        ),
+    ),
+)
+def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    ac = armor_class_values(params)
+    size = size_modifier(params["size"])
+    values = {
+        "normal": ac.normal,
+        "touch": ac.touch,
+        "flat": ac.no_dex,
+        "touch_flat": ac.touch_no_dex,
+        "incorporeal_touch": ac.incorporeal,
+    }
+    labels = {
+        "normal": "RK",
+        "touch": "Berührungs-RK",
+        "flat": "RK ohne GE-Bonus",
+        "touch_flat": "Berührungs-RK ohne GE-Bonus",
+        "incorporeal_touch": "RK gegen körperlose Berührungsangriffe",
+    }
+    rules = {
+        "normal": "L33",
+        "touch": "ohne Rüstung, Schild, natürliche Rüstung (L66)",
+        "flat": "ohne GE-Bonus und Ausweichboni (L38, L48)",
+        "touch_flat": "beides (L38, L48, L66)",
+        "incorporeal_touch": "Berührung, ohne Deckung, Kraft-Rüstung zählt (L66)",
+    }
+    bonus = params["attacker_bonus"]
+    hit_chances = {key: attack_chances(bonus, value, 20)["hit"] for key, value in values.items()}
+    parts = [
+        ("Grundwert", DATA.integer("ruestungsklasse.grundwert", 0, 100)),
+        ("Rüstungsbonus", params["armor"]),
+        ("Schildbonus", params["shield"]),
+        ("Geschicklichkeit", ac.dex_used),
+        ("Größe", size),
+        ("Natürliche Rüstung", params["natural_armor"]),
+        ("Ablenkung", params["deflection"]),
+        ("Ausweichen", params["dodge"]),
+        ("Deckung", params["cover"]),
+        ("andere", params["other"]),
+    ]
+    display = Display(
+        headline="Rüstungsklasse – Pathfinder",
+        outcome=f"RK {number(ac.normal)}, Berührung {number(ac.touch)}, "
+        f"ohne GE-Bonus {number(ac.no_dex)}.",
+    )
+    display.table(
+        "Zusammensetzung der RK (L33)",
+        ["Bestandteil", "Wert"],
+        [[name, signed(v) if i else number(v)] for i, (name, v) in enumerate(parts)]
+        + [["RK", number(ac.normal)]],
+    )
+    display.table(
+        "Varianten",
+        ["RK-Art", "Wert", "Regel"],
+        [[labels[k], number(v), rules[k]] for k, v in values.items()],
+    )
+    notes = []
+    if params["dexterity"] > params["max_dex"]:
+        notes.append(f"Die Rüstung begrenzt den GE-Bonus auf {signed(params['max_dex'])} (L35).")
+    if params["dexterity"] < 0:
+        notes.append("Ein GE-Malus zählt immer, auch ohne GE-Bonus (L38).")
+    display.notes("Hinweise", notes)
+    display.chances(
+        f"Trefferchance eines Angreifers mit {signed(bonus)} (1W20, natürliche 1/20, L10)",
+        [(labels[k], p) for k, p in hit_chances.items()],
+    )
+    return {
+        "armor_class": values,
+        "dexterity_used": ac.dex_used,
+        "size_modifier": size,
+        "parts": [{"label": n, "value": v} for n, v in parts],
+        "chances": {f"hit_{k}": str(p) for k, p in hit_chances.items()},
+        "display": display.to_dict(),
+    }

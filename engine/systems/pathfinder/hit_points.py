@@ -1,0 +1,138 @@
+"""Pathfinder Trefferpunkte nach Schaden (L69–L95): the ``hit_points`` action.
+
+Owns the states after damage (L95: 0 kampfunfähig, from −1 sterbend, at the negative
+Konstitutionswert tot – below it too, an Annahme), the minimum of 1 nonlethal point (L76) and the
+action that applies one damage roll with the exact chance of each state.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import number
+from engine.params import DiceParam, IntParam
+from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, _assumptions
+
+# ---------------------------------------------------------------------------------------------
+# Action: hit_points (L69–L95)
+# ---------------------------------------------------------------------------------------------
+
+HP_STATES = {
+    "bei_kraeften": "über 0 Trefferpunkte",
+    "kampfunfaehig": "kampfunfähig",
+    "sterbend": "sterbend",
+    "tot": "tot",
+}
+
+
+def hp_state(hp: int, constitution: int) -> str:
+    """L95: 0 kampfunfähig, from −1 sterbend, at −KO tot (Annahme: also below)."""
+    dead_at = -constitution
+    dead = hp <= dead_at if DATA.flag("trefferpunkte.tot_darunter") else hp == dead_at
+    if dead:
+        return "tot"
+    if hp <= DATA.integer("trefferpunkte.sterbend_ab", -1, -1):
+        return "sterbend"
+    if hp == DATA.integer("trefferpunkte.kampfunfaehig_bei", 0, 0):
+        return "kampfunfaehig"
+    return "bei_kraeften"
+
+
+@SYSTEM.action(
+    "hit_points",
+    title="Trefferpunkte nach Schaden",
+    summary=(
+        "Schaden senkt die Trefferpunkte: bei 0 kampfunfähig, ab −1 sterbend, beim negativen "
+        "Konstitutionswert tot. Weniger als 1 Schaden wird 1 Punkt nichttödlicher Schaden."
+    ),
+    source=f"{SOURCE} L69–L95",
+    params=(
+        IntParam("hp", "Aktuelle Trefferpunkte", default=12, minimum=-50, maximum=999),
+        IntParam(
+            "constitution",
+            "Konstitutionswert",
+            default=12,
+            minimum=1,
+            maximum=50,
+            help="Der Wert, nicht der Modifikator: bei −KO Trefferpunkten ist man tot (L95).",
+        ),
+        DiceParam(
+            "damage",
+            "Schaden",
+            default="1W8+2",
+            help="Schadenswurf samt Modifikatoren, z. B. 2W6+3, oder eine feste Zahl.",
+        ),
+    ),
+    assumptions=_assumptions("trefferpunkte", "schaden.mindestschaden_je_treffer"),
+)
+def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    hp = params["hp"]
+    con = params["constitution"]
+    if hp_state(hp, con) == "tot":
+        raise EngineError(
+            f"Aktuelle Trefferpunkte: Bei {number(hp)} TP und Konstitution {con} ist der "
+            "Charakter schon tot (L95).",
+            "hp",
+        )
+    expression = dice.parse(params["damage"], "damage", "Schaden")
+    floor = DATA.integer("schaden.mindestschaden", 1, 1)
+    dist = dice.distribution(expression, field="damage", label="Schaden")
+    rolled = dice.roll(expression, rng)
+    raw = rolled.total
+    lethal, nonlethal = (raw, 0) if raw >= floor else (0, floor)
+    new_hp = hp - lethal
+    state = hp_state(new_hp, con)
+    chances: dict[str, Fraction] = {key: Fraction(0) for key in HP_STATES}
+    for amount, p in dist.items():
+        chances[hp_state(hp - (amount if amount >= floor else 0), con)] += p
+    p_minimum = sum((p for amount, p in dist.items() if amount < floor), Fraction(0))
+    amount_text = (
+        f"{number(lethal)} Schaden"
+        if lethal
+        else "1 Punkt nichttödlicher Schaden (Mindestschaden, L76)"
+    )
+    display = Display(
+        headline="Trefferpunkte – Pathfinder",
+        outcome=f"{amount_text}: {number(hp)} → {number(new_hp)} TP – {HP_STATES[state]}.",
+    )
+    display.roll("Schaden", rolled)
+    dying = "–" if con == 1 else number(-1) if con == 2 else f"{number(-1)} bis {number(-con + 1)}"
+    display.table(
+        "Schwellen (L95)",
+        ["Trefferpunkte", "Zustand"],
+        [
+            ["über 0", HP_STATES["bei_kraeften"]],
+            ["0", HP_STATES["kampfunfaehig"]],
+            [dying, HP_STATES["sterbend"]],
+            [f"{number(-con)} oder weniger", HP_STATES["tot"]],
+        ],
+    )
+    notes = []
+    if nonlethal:
+        notes.append(
+            "Nichttödlicher Schaden senkt die Trefferpunkte hier nicht (Annahme); er wird nur "
+            "ausgewiesen."
+        )
+    display.notes("Hinweise", notes)
+    display.chances(
+        "Zustand nach dem Schaden (vor dem Wurf)",
+        [(HP_STATES[k], p) for k, p in chances.items()]
+        + [("nur Mindestschaden (1 nichttödlich)", p_minimum)],
+    )
+    return {
+        "hp_before": hp,
+        "roll": rolled.to_dict(),
+        "raw_damage": raw,
+        "lethal": lethal,
+        "nonlethal": nonlethal,
+        "hp_after": new_hp,
+        "state": state,
+        "chances": {k: str(p) for k, p in chances.items()} | {"minimum": str(p_minimum)},
+        "expected_lethal": str(sum((a * p for a, p in dist.items() if a >= floor), Fraction(0))),
+        "display": display.to_dict(),
+    }

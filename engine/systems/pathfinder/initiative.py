@@ -1,0 +1,207 @@
+"""Pathfinder Initiative (not in the source text: an Annahme after the published rules).
+
+Owns the fighter fields, the initiative roll (1W20 + GE + andere Modifikatoren), the order
+(highest first; equal totals go to the higher modifier, then a 1W20 roll-off), the exact chance
+of each fighter to act first, and the ``initiative`` action.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import number, signed
+from engine.ordering import check_unique_names, order_groups, roll_off
+from engine.params import IntParam, ListParam, TextParam
+from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, _assumptions, _choice, _d20
+
+# ---------------------------------------------------------------------------------------------
+# Action: initiative (NOT in the text: Annahme from the published rules)
+# ---------------------------------------------------------------------------------------------
+
+FIGHTER_FIELDS = (
+    TextParam("name", "Name", max_length=30),
+    IntParam("dexterity", "Geschicklichkeitsmodifikator", default=1, minimum=-5, maximum=20),
+    IntParam(
+        "other",
+        "Andere Modifikatoren",
+        default=0,
+        minimum=-20,
+        maximum=40,
+        help="Z. B. Talent Verbesserte Initiative +4.",
+    ),
+)
+
+
+@dataclass
+class Fighter:
+    index: int
+    name: str
+    modifier: int
+    roll: dice.RollResult
+    total: int
+    rolloff: list[int] = field(default_factory=list)
+
+
+def _initiative_die() -> dice.Expression:
+    return _d20("initiative.wurf", "Initiativwurf")
+
+
+def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
+    """Exact chance of each fighter to act first: highest total; equal totals go to the higher
+    modifier, equal totals and modifiers to a fair roll-off (1/k each of k tied).
+
+    Counted in integers (each face weighted by its count out of ``scale``), divided once."""
+    _choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
+    die = dice.distribution(_initiative_die())
+    scale = math.lcm(*(p.denominator for p in die.values()))
+    faces = [(face, int(p * scale)) for face, p in die.items()]
+    out = []
+    for me, mine_mod in enumerate(modifiers):
+        total = Fraction(0)
+        for face, face_count in faces:
+            mine = mine_mod + face
+            # weights[k]: ways that every other fighter is beaten and k of them tie fully
+            weights = [1]
+            for other, other_mod in enumerate(modifiers):
+                if other == me:
+                    continue
+                beaten = tied = 0
+                for other_face, count in faces:
+                    theirs = other_mod + other_face
+                    if theirs < mine or (theirs == mine and other_mod < mine_mod):
+                        beaten += count
+                    elif theirs == mine and other_mod == mine_mod:
+                        tied += count
+                nxt = [0] * (len(weights) + 1)
+                for k, w in enumerate(weights):
+                    if w:
+                        nxt[k] += w * beaten
+                        nxt[k + 1] += w * tied
+                weights = nxt
+            total += face_count * sum(
+                (Fraction(w, k + 1) for k, w in enumerate(weights) if w), Fraction(0)
+            )
+        out.append(total / scale ** len(modifiers))
+    return out
+
+
+def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
+    limit = DATA.integer("initiative.stechen_hoechstens", 1, 10_000)
+
+    def record(fighter: Fighter, value: int) -> None:
+        fighter.rolloff.append(value)
+
+    ordered, unresolved = roll_off(
+        group, _d20("initiative.stechen_wurf", "Stechen"), rng, record, limit
+    )
+    if unresolved:
+        raise EngineError(f"Kämpfer: Stechen nach {limit} Würfen noch unentschieden.", "fighters")
+    return ordered
+
+
+@SYSTEM.action(
+    "initiative",
+    title="Initiative",
+    summary=(
+        "Nicht im Text geregelt (Annahme nach den veröffentlichten Grundregeln): jeder würfelt "
+        "1W20 + Geschicklichkeitsmodifikator + andere Modifikatoren, das höchste Ergebnis "
+        "handelt zuerst."
+    ),
+    source=f"{SOURCE} (nicht im Text; L8 setzt eine Reihenfolge voraus)",
+    params=(
+        ListParam(
+            "fighters",
+            "Kämpfer",
+            item=FIGHTER_FIELDS,
+            item_label="Kämpfer",
+            min_items=1,
+            max_items=12,
+            default_items=(
+                {"name": "Valeros", "dexterity": 2, "other": 0},
+                {"name": "Goblin", "dexterity": 3, "other": 0},
+            ),
+        ),
+    ),
+    assumptions=_assumptions("initiative"),
+)
+def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = params["fighters"]
+    check_unique_names(rows, "fighters", "Kämpfer")
+    modifiers = [row["dexterity"] + row["other"] for row in rows]
+    chances = initiative_first_chances(modifiers)
+    die = _initiative_die()
+    fighters = []
+    for index, (row, modifier) in enumerate(zip(rows, modifiers, strict=True)):
+        rolled = dice.roll(die, rng)
+        fighters.append(Fighter(index, row["name"], modifier, rolled, rolled.total + modifier))
+    order, _ = order_groups(
+        fighters,
+        lambda f: (f.total, f.modifier),
+        lambda group: _roll_off(group, rng),
+        descending=True,
+    )
+    display = Display(
+        headline="Initiative – Pathfinder (Annahme)",
+        outcome=f"Zuerst handelt {order[0].name} mit {number(order[0].total)}.",
+    )
+    totals = Counter(f.total for f in fighters)
+    rows_out = []
+    for place, fighter in enumerate(order, start=1):
+        tie = ""
+        if fighter.rolloff:
+            tie = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
+        elif totals[fighter.total] > 1:
+            tie = f"Modifikator {signed(fighter.modifier)}"
+        rows_out.append(
+            [
+                str(place),
+                fighter.name,
+                f"{fighter.roll.total} {signed(fighter.modifier)}",
+                number(fighter.total),
+                tie,
+            ]
+        )
+    display.table(
+        "Reihenfolge (höchstes Ergebnis zuerst)",
+        ["Platz", "Kämpfer", "W20 + Mod.", "Initiative", "Gleichstand"],
+        rows_out,
+    )
+    for fighter, row in zip(fighters, rows, strict=True):
+        mods = [("GE", row["dexterity"])]
+        if row["other"]:
+            mods.append(("andere", row["other"]))
+        display.roll(f"{fighter.name}: Initiativwurf", fighter.roll, mods, total=fighter.total)
+    display.notes(
+        "Hinweise",
+        [
+            "Die Initiative steht nicht im Quelltext; hier gilt die Regel der veröffentlichten "
+            "Grundregeln (Annahme, in den Regeldaten änderbar)."
+        ],
+    )
+    display.chances(
+        "Chance, als Erste(r) zu handeln (vor dem Wurf)",
+        [(row["name"], p) for row, p in zip(rows, chances, strict=True)],
+    )
+    return {
+        "order": [
+            {
+                "place": place,
+                "name": f.name,
+                "modifier": f.modifier,
+                "roll": f.roll.to_dict(),
+                "initiative": f.total,
+                "rolloff": f.rolloff,
+            }
+            for place, f in enumerate(order, start=1)
+        ],
+        "first_chances": {row["name"]: str(p) for row, p in zip(rows, chances, strict=True)},
+        "display": display.to_dict(),
+    }

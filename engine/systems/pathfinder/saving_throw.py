@@ -1,0 +1,135 @@
+"""Pathfinder Rettungswurf (L144–L162): the ``saving_throw`` action.
+
+Owns the three kinds of save and their attributes (Reflex GE, Willen WE, Zähigkeit KO,
+L154–L158), the success rule (natural 1 always a Patzer, natural 20 always a success, otherwise
+reach the SG – L162 and an Annahme) and the action with its exact chances.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.formatting import number
+from engine.params import ChoiceParam, IntParam
+from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, _assumptions, _choice, _d20
+
+# ---------------------------------------------------------------------------------------------
+# Action: saving_throw (L144–L162)
+# ---------------------------------------------------------------------------------------------
+
+SAVE_CHOICES = (
+    ("reflex", "Reflex (Geschicklichkeit)"),
+    ("willen", "Willen (Weisheit)"),
+    ("zaehigkeit", "Zähigkeit (Konstitution)"),
+)
+SAVE_ATTRIBUTE = {
+    "reflex": "Geschicklichkeitsmodifikator",
+    "willen": "Weisheitsmodifikator",
+    "zaehigkeit": "Konstitutionsmodifikator",
+}
+
+
+def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
+    """L162: natural 1 always fails (Patzer), natural 20 always succeeds; otherwise ≥ SG."""
+    if natural == DATA.integer("rettungswurf.automatischer_fehlschlag", 1, 20):
+        return False
+    if natural == DATA.integer("rettungswurf.automatischer_erfolg", 1, 20):
+        return True
+    _choice("rettungswurf.vergleich", ("erreicht_oder_uebertrifft",))
+    return natural + bonus >= dc
+
+
+@SYSTEM.action(
+    "saving_throw",
+    title="Rettungswurf",
+    summary=(
+        "1W20 + Grundbonus auf RW + Attributsmodifikator (+ andere) gegen den SG; eine "
+        "natürliche 1 ist immer ein Patzer, eine natürliche 20 immer ein Erfolg."
+    ),
+    source=f"{SOURCE} L144–L162",
+    params=(
+        ChoiceParam("kind", "Art", choices=SAVE_CHOICES, default="reflex"),
+        IntParam("base", "Grundbonus auf RW", default=2, minimum=0, maximum=30),
+        IntParam(
+            "attribute",
+            "Attributsmodifikator",
+            default=1,
+            minimum=-5,
+            maximum=20,
+            help="Reflex: GE, Willen: WE, Zähigkeit: KO (L154–L158).",
+        ),
+        IntParam(
+            "other",
+            "Andere Modifikatoren",
+            default=0,
+            minimum=-20,
+            maximum=20,
+            help="Weitere Boni (+) und Mali (−).",
+        ),
+        IntParam("dc", "Schwierigkeitsgrad (SG)", default=15, minimum=1, maximum=80),
+    ),
+    assumptions=_assumptions("rettungswurf"),
+)
+def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    die = _d20("rettungswurf.wurf", "Rettungswurf")
+    kind = params["kind"]
+    parts = [("Grundbonus", params["base"]), (SAVE_ATTRIBUTE[kind], params["attribute"])]
+    if params["other"]:
+        parts.append(("andere", params["other"]))
+    bonus = sum(v for _, v in parts)
+    dc = params["dc"]
+    rolled = dice.roll(die, rng)
+    natural = rolled.total
+    total = natural + bonus
+    success = save_succeeds(natural, bonus, dc)
+    auto_fail = DATA.integer("rettungswurf.automatischer_fehlschlag", 1, 20)
+    auto_success = DATA.integer("rettungswurf.automatischer_erfolg", 1, 20)
+    dist = dice.distribution(die)
+    p_success = sum((p for f, p in dist.items() if save_succeeds(f, bonus, dc)), Fraction(0))
+    p_patzer = dist.get(auto_fail, Fraction(0))
+    if natural == auto_fail:
+        outcome_key, outcome = "patzer", "Patzer: natürliche 1 – misslingt immer."
+    elif success:
+        outcome_key = "erfolg"
+        outcome = (
+            "Erfolg: natürliche 20 – gelingt immer."
+            if natural == auto_success
+            else f"Erfolg: {number(total)} gegen SG {number(dc)}."
+        )
+    else:
+        outcome_key, outcome = "misserfolg", f"Misserfolg: {number(total)} gegen SG {number(dc)}."
+    title = dict(SAVE_CHOICES)[kind].split(" ")[0]
+    display = Display(headline=f"Rettungswurf ({title}) – Pathfinder", outcome=outcome)
+    display.roll(f"{title}wurf", rolled, parts, total=total)
+    notes = []
+    if natural == auto_fail:
+        notes.append(
+            "Eine natürliche 1 ist immer ein Patzer und kann Gegenstände beschädigen, die der "
+            "Wirkung ausgesetzt sind (L162)."
+        )
+    display.notes("Hinweise", notes)
+    display.chances(
+        "Chancen (vor dem Wurf)",
+        [("Erfolg", p_success), ("Misserfolg", 1 - p_success), ("Patzer (natürliche 1)", p_patzer)],
+    )
+    return {
+        "kind": kind,
+        "bonus": bonus,
+        "parts": [{"label": n, "value": v} for n, v in parts],
+        "roll": rolled.to_dict(),
+        "natural": natural,
+        "total": total,
+        "dc": dc,
+        "success": success,
+        "outcome": outcome_key,
+        "chances": {
+            "success": str(p_success),
+            "failure": str(1 - p_success),
+            "patzer": str(p_patzer),
+        },
+        "display": display.to_dict(),
+    }

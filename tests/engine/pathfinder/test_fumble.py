@@ -1,0 +1,27 @@
+"""Pathfinder Patzer (L10, L162, ``fumble.py``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tests.engine.pathfinder.helpers import run, seed_for
+
+# ---------------------------------------------------------------------------------------------
+# Fumble (L10, L162)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_fumble_says_there_is_no_rule_beyond_the_natural_1() -> None:
+    """L10: natürliche 1 beim Angriff immer Fehlschlag; L162: beim Rettungswurf immer ein Patzer
+    (kann Gegenstände beschädigen). Keine Patzertabelle im Text."""
+    one = run("fumble", {"kind": "angriff"}, seed_for([1]))
+    assert one["natural_1"] is True
+    assert "Fehlschlag" in one["meaning"]
+    assert Fraction(one["chances"]["natural_1"]) == Fraction(1, 20)
+    save = run("fumble", {"kind": "rettungswurf"}, seed_for([1]))
+    assert "Patzer" in save["meaning"]
+    assert "Gegenstände beschädigen" in save["meaning"]
+    other = run("fumble", {}, seed_for([2]))
+    assert other["natural_1"] is False
+    notes = next(s for s in other["display"]["sections"] if s["kind"] == "notes")["items"]
+    assert any("Patzertabelle" in n or "Patzerregel" in n for n in notes)

@@ -1,0 +1,75 @@
+"""Pathfinder Initiative (not in the text: Annahme; ``initiative.py``)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
+from tests.engine.pathfinder.helpers import run, seed_for
+
+# ---------------------------------------------------------------------------------------------
+# Initiative (not in the text: Annahme)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_initiative_is_d20_plus_dex_plus_other() -> None:
+    """Not in the text (L8 presumes an order): Annahme initiative.wurf 1W20 + GE + andere."""
+    fighters = [
+        {"name": "A", "dexterity": 2, "other": 4},
+        {"name": "B", "dexterity": -1, "other": 0},
+    ]
+    rng = random.Random(7)
+    faces = [rng.randint(1, 20), rng.randint(1, 20)]
+    result = run("initiative", {"fighters": fighters}, 7)
+    by_name = {o["name"]: o for o in result["order"]}
+    assert by_name["A"]["initiative"] == faces[0] + 6
+    assert by_name["B"]["initiative"] == faces[1] - 1
+    totals = [o["initiative"] for o in result["order"]]
+    assert totals == sorted(totals, reverse=True)
+
+
+def test_initiative_tie_goes_to_higher_modifier_then_roll_off() -> None:
+    """Annahme initiative.gleichstand: higher modifier first, then a 1W20 roll-off."""
+    seed = seed_for([10, 12])  # A: 10 + 3 = 13, B: 12 + 1 = 13
+    fighters = [{"name": "A", "dexterity": 3}, {"name": "B", "dexterity": 1}]
+    order = run("initiative", {"fighters": fighters}, seed)["order"]
+    assert [o["name"] for o in order] == ["A", "B"]
+    assert order[0]["rolloff"] == []
+    seed = seed_for([9, 9, 4, 17])  # equal totals and modifiers: roll-off 4 vs 17
+    fighters = [{"name": "A", "dexterity": 2}, {"name": "B", "dexterity": 2}]
+    order = run("initiative", {"fighters": fighters}, seed)["order"]
+    assert [o["name"] for o in order] == ["B", "A"]
+    assert order[0]["rolloff"] == [17]
+
+
+def _ref_first(modifiers: list[int]) -> list[Fraction]:
+    """Brute force over every W20 face of every fighter; ties split fairly (roll-off).
+
+    Counted in integers: a tie of k fighters gives each ``scale // k`` (scale divisible by k)."""
+    scale = 5 * 7 * 8 * 9
+    counts = [0] * len(modifiers)
+    for faces in itertools.product(range(1, 21), repeat=len(modifiers)):
+        keys = [(f + m, m) for f, m in zip(faces, modifiers, strict=True)]
+        best = max(keys)
+        winners = [i for i, k in enumerate(keys) if k == best]
+        for i in winners:
+            counts[i] += scale // len(winners)
+    return [Fraction(c, scale * 20 ** len(modifiers)) for c in counts]
+
+
+@pytest.mark.parametrize(
+    "modifiers", [[0], [2, 3], [0, 0], [-5, 20], [5, 5, 3], [1, 0, 1], [20, -5, 3, 3]]
+)
+def test_initiative_first_chances_match_brute_force(modifiers: list[int]) -> None:
+    """Annahme initiative.*: exact chance of each fighter to act first."""
+    fighters = [
+        {"name": f"K{i}", "dexterity": min(m, 20), "other": m - min(m, 20)}
+        for i, m in enumerate(modifiers)
+    ]
+    result = run("initiative", {"fighters": fighters})
+    got = [Fraction(result["first_chances"][f"K{i}"]) for i in range(len(modifiers))]
+    assert got == _ref_first(modifiers)
+    assert sum(got) == 1

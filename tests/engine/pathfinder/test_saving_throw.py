@@ -1,0 +1,54 @@
+"""Pathfinder Rettungswurf (L144–L162, ``saving_throw.py``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tests.engine.brute import chance
+from tests.engine.pathfinder.helpers import run, seed_for
+
+# ---------------------------------------------------------------------------------------------
+# Saving throw (L144–L162)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_saving_throw_total_and_natural_1_and_20() -> None:
+    """L146–L149: 1W20 + Grundbonus auf RW + Attributsmodifikator; L162: natürliche 1 immer
+    ein Patzer, natürliche 20 immer ein Erfolg; sonst SG erreichen (Annahme, L160)."""
+    for face in range(1, 21):
+        seed = seed_for([face])
+        result = run("saving_throw", {"base": 4, "attribute": 2, "other": 1, "dc": 12}, seed)
+        assert result["total"] == face + 7
+        assert result["success"] is (face == 20 or (face != 1 and face + 7 >= 12))
+        if face == 1:
+            assert result["outcome"] == "patzer"
+    assert (
+        run("saving_throw", {"base": 30, "attribute": 20, "dc": 1}, seed_for([1]))["success"]
+        is False
+    )
+    assert (
+        run("saving_throw", {"base": 0, "attribute": -5, "dc": 80}, seed_for([20]))["success"]
+        is True
+    )
+
+
+@pytest.mark.parametrize(("bonus", "dc"), [(-5, 80), (-5, 1), (0, 10), (7, 15), (50, 60)])
+def test_saving_throw_chances_match_brute_force(bonus: int, dc: int) -> None:
+    """L162 + Annahme rettungswurf.vergleich: exact success chance."""
+    base, attribute = (30, bonus - 30) if bonus > 20 else (0, bonus)
+    result = run("saving_throw", {"base": base, "attribute": attribute, "dc": dc})
+    expected = chance([20], lambda f: f[0] == 20 or (f[0] != 1 and f[0] + bonus >= dc))
+    assert Fraction(result["chances"]["success"]) == expected
+    assert Fraction(result["chances"]["patzer"]) == Fraction(1, 20)
+
+
+def test_saving_throw_names_the_attribute_of_its_kind() -> None:
+    """L154–L158: Reflex GE, Willen WE, Zähigkeit KO."""
+    for kind, name in (
+        ("reflex", "Geschicklichkeitsmodifikator"),
+        ("willen", "Weisheitsmodifikator"),
+        ("zaehigkeit", "Konstitutionsmodifikator"),
+    ):
+        assert run("saving_throw", {"kind": kind})["parts"][1]["label"] == name
