@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import api, dice
-from engine.systems import dsa
+from engine.systems.dsa import common, damage
 from tests.engine.brute import chance, expectation
 
 SRC = "001_240b8e52c108db7c.txt"
@@ -363,7 +363,7 @@ def test_probe_chances_brute_force(target: int, extra: int | None) -> None:
     Patzer with the confirmation (Annahme: second W20 against the same value), and Abschnitt
     "Fernkampfattacken ins Kampfgetümmel" for the random other person – all 400 pairs."""
     free = None if extra is None else target + extra
-    got = dsa.probe_chances(target, free)
+    got = common.probe_chances(target, free)
     for key in KEYS:
         assert got[key] == chance(
             [20, 20], lambda f, k=key: model_outcome(f[0], f[1], target, free) == k
@@ -526,7 +526,7 @@ def test_kampfgetuemmel_worked_example() -> None:
     names = ["Arjena", "Rosarion", "Ork B", "Ork C"]
     base = {"art": "fernkampf", "wert": 15, "getuemmel": 5, "getuemmel_namen": ", ".join(names)}
     for first in range(2, 20):
-        outcome = dsa.probe_outcome(first, None, 5, 15)
+        outcome = common.probe_outcome(first, None, 5, 15)
         if first <= 5:
             assert outcome == "gelungen"
         elif first <= 15:
@@ -792,9 +792,9 @@ def test_wound_threshold_ko_half(ko: int, sp: int, wounds: int) -> None:
 def test_multiple_wounds_when_data_allows(monkeypatch: pytest.MonkeyPatch) -> None:
     """001_240b8e52c108db7c.txt, Absatz zu Wunden: the number of wounds per hit is data
     (wunden.hoechstens_pro_treffer); with 3 each further full Wundschwelle adds one (OR)."""
-    monkeypatch.setitem(dsa.DATA.content["wunden"]["hoechstens_pro_treffer"], "wert", 3)
-    threshold = dsa.wound_threshold(12, False)
-    assert [dsa.wounds_from_damage(sp, threshold) for sp in (6, 7, 12, 13, 18, 19, 40)] == [
+    monkeypatch.setitem(common.DATA.content["wunden"]["hoechstens_pro_treffer"], "wert", 3)
+    threshold = damage.wound_threshold(12, False)
+    assert [damage.wounds_from_damage(sp, threshold) for sp in (6, 7, 12, 13, 18, 19, 40)] == [
         0,
         1,
         1,
