@@ -1,0 +1,443 @@
+"""DSA 4.1 Hausregeln: the ``attack`` action – Attacke or Schuss, then the damage.
+
+Owns the attack probe: 1W20 under the AT- or Fernkampfwert after every Erschwernis (own
+Erschwernis, Wunden, a failed manoeuvre's aftermath, the second attack and the Passierschlag of
+Abschnitte "Auswahl von durchzuführenden Aktionen" and "Mögliche Freie Aktionen..."), the
+outcome texts of Abschnitt "Crits und Patzer" (a crit doubles the damage), the damage roll and
+the exact chances and expected damage. The manoeuvres come from ``manoeuvres.py``, distance,
+Zielen and Kampfgetümmel from ``ranged.py``, the probe itself from ``common.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import decimal, number, signed
+from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam
+from engine.systems.dsa.common import (
+    ANDERE_PERSON,
+    CITE_AUSWAHL,
+    CITE_CRITS,
+    CITE_FERNKAMPF,
+    CITE_GETUEMMEL,
+    CITE_SF,
+    DATA,
+    GELUNGEN,
+    GLUECKLICH,
+    KRITISCH,
+    MISSLUNGEN,
+    PATZER,
+    SYSTEM,
+    UNGLUECKLICH,
+    ProbeRoll,
+    assumptions_for,
+    combination,
+    damage_points,
+    modifier_rows,
+    probe_chances,
+    probe_roll_display,
+    roll_probe,
+    wound_penalty,
+)
+from engine.systems.dsa.manoeuvres import (
+    MANOEUVRE_PARAMS,
+    check_manoeuvre,
+    manoeuvre_effect,
+    manoeuvre_notes,
+)
+from engine.systems.dsa.ranged import (
+    RANGED_PARAMS,
+    check_melee_crowd,
+    distance_and_aim,
+    melee_crowd,
+    roll_other_person,
+)
+
+ATTACK_PARAMS = (
+    ChoiceParam(
+        "art",
+        "Angriffsart",
+        choices=(("nahkampf", "Attacke (Nahkampf)"), ("fernkampf", "Schuss (Fernkampf)")),
+        group="Angriff",
+    ),
+    IntParam("wert", "AT- bzw. Fernkampfwert", default=14, minimum=0, maximum=40, group="Angriff"),
+    IntParam(
+        "erschwernis",
+        "Erschwernis",
+        default=0,
+        minimum=-20,
+        maximum=30,
+        help="Nach Meisterentscheid, + = schwerer, − = leichter (z. B. flinker, großer Gegner).",
+        group="Angriff",
+    ),
+    IntParam(
+        "wunden",
+        "Eigene Wunden",
+        default=0,
+        minimum=0,
+        maximum=10,
+        help="Pro Wunde sind alle Proben um 2 erschwert.",
+        group="Angriff",
+    ),
+    IntParam(
+        "nachwirkung",
+        "Erschwernis aus Fehlschlag",
+        default=0,
+        minimum=0,
+        maximum=30,
+        help="Aus einem misslungenen Manöver zuvor: „seine nächste Probe ist um X erschwert“.",
+        group="Angriff",
+    ),
+    BoolParam(
+        "zweite_angriffsaktion",
+        "Zweite Angriffsaktion in dieser KR",
+        help="Die zweite Angriffsaktion ist um 4 erschwert (Ausnahme Stabkämpfer).",
+        group="Angriff",
+        advanced=True,
+    ),
+    BoolParam(
+        "stabkaempfer",
+        "Stabkämpfer",
+        help="Keine Erschwernis für die zweite Angriffsaktion.",
+        group="Angriff",
+        advanced=True,
+    ),
+    BoolParam(
+        "passierschlag",
+        "Passierschlag",
+        help="Freie Aktion, ein um 4 erschwerter Angriff.",
+        group="Angriff",
+        advanced=True,
+    ),
+    *MANOEUVRE_PARAMS,
+    *RANGED_PARAMS,
+    DiceParam(
+        "schaden", "Trefferpunkte (TP)", default="1W6+4", help="Schaden der Waffe.", group="Schaden"
+    ),
+)
+
+
+@dataclass
+class AttackSetup:
+    melee: bool
+    value: int
+    base: list[tuple[str, int]]
+    modifiers: list[tuple[str, int]]
+    target: int
+    melee_free: int | None
+    others: list[str]
+    damage: dice.Expression
+    bonus_damage: list[tuple[str, int]]
+    rs: int
+    next_penalty: int
+    manoeuvre: str
+
+
+@dataclass
+class AttackRolls:
+    """What the dice decided: the probe, whom a stray shot hits, the damage."""
+
+    probe: ProbeRoll
+    other: dict[str, Any] | None
+    other_roll: dice.RollResult | None
+    damage_roll: dice.RollResult | None
+    sp: int | None
+
+
+@dataclass
+class AttackOdds:
+    """Before the roll: every outcome's chance, the chance to hit, the expected SP."""
+
+    chances: dict[str, Fraction]
+    hit: Fraction
+    expected_target: Fraction
+    expected_other: Fraction
+
+
+def _check_attack(params: dict[str, Any]) -> None:
+    melee = params["art"] == "nahkampf"
+    manoeuvre = params["manoever"]
+    if params["passierschlag"] and params["zweite_angriffsaktion"]:
+        raise EngineError(
+            "Passierschlag: ist eine Freie Aktion, keine zweite Angriffsaktion – bitte nur eines "
+            "von beiden wählen.",
+            "passierschlag",
+        )
+    if melee:
+        if params["entfernung"] != "nah":
+            raise EngineError("Entfernung (Schuss): gilt nur für Schüsse.", "entfernung")
+        if params["zielen"]:
+            raise EngineError("Aktionen Zielen: gilt nur für Schüsse.", "zielen")
+        if params["getuemmel"]:
+            raise EngineError(
+                "Personen im Kampfgetümmel: gilt nur für Schüsse ins Kampfgetümmel.", "getuemmel"
+            )
+    else:
+        if params["passierschlag"]:
+            raise EngineError("Passierschlag: ist ein Nahkampfangriff.", "passierschlag")
+        if manoeuvre != "keins":
+            raise EngineError(
+                "Manöver (Sonderfertigkeit): Wuchtschlag, Finte, Sturmangriff und Gezielter Stich "
+                "sind Nahkampfangriffe.",
+                "manoever",
+            )
+    check_manoeuvre(params)
+    check_melee_crowd(params)
+
+
+def _attack_setup(params: dict[str, Any]) -> AttackSetup:
+    _check_attack(params)
+    melee = params["art"] == "nahkampf"
+    manoeuvre = params["manoever"]
+    mods: list[tuple[str, int]] = []
+    if params["erschwernis"]:
+        mods.append(("Erschwernis nach Meisterentscheid", params["erschwernis"]))
+    if params["wunden"]:
+        mods.append((f"Wunden × {params['wunden']}", wound_penalty() * params["wunden"]))
+    if params["nachwirkung"]:
+        mods.append(("Fehlschlag eines Manövers zuvor", params["nachwirkung"]))
+    if params["zweite_angriffsaktion"] and not params["stabkaempfer"]:
+        mods.append(("Zweite Angriffsaktion", combination("zwei_angriff")))
+    if params["passierschlag"]:
+        mods.append(("Passierschlag", DATA.integer("angriff.passierschlag", 0, 20)))
+    effect = manoeuvre_effect(params)
+    mods += effect.modifiers
+    melee_free: int | None = None
+    others: list[str] = []
+    if not melee:
+        mods += distance_and_aim(params)
+    total = sum(v for _, v in mods)
+    target = params["wert"] - total
+    if not melee and params["getuemmel"]:
+        surcharge, others = melee_crowd(params)
+        mods.append(surcharge)
+        melee_free = target
+        target -= surcharge[1]
+    damage = dice.parse(params["schaden"], "schaden", "Trefferpunkte (TP)")
+    label = "AT-Wert" if melee else "Fernkampfwert"
+    return AttackSetup(
+        melee=melee,
+        value=params["wert"],
+        base=[(label, params["wert"])],
+        modifiers=mods,
+        target=target,
+        melee_free=melee_free,
+        others=others,
+        damage=damage,
+        bonus_damage=effect.bonus_damage,
+        rs=effect.rs,
+        next_penalty=effect.next_penalty,
+        manoeuvre=manoeuvre,
+    )
+
+
+def _expected_damage(setup: AttackSetup, critical: bool) -> Fraction:
+    bonus = sum(v for _, v in setup.bonus_damage)
+    dist = dice.distribution(setup.damage, field="schaden", label="Trefferpunkte (TP)")
+    return sum(
+        (p * damage_points(tp, bonus, critical, setup.rs) for tp, p in dist.items()),
+        Fraction(0),
+    )
+
+
+ATTACK_TEXT = {
+    KRITISCH: "Kritischer {noun} (bestätigte 1): Treffer – der Verteidiger hat nur halbe PA/AW "
+    "zur Reaktion und der Schaden verdoppelt sich.",
+    GLUECKLICH: "Glücklicher {noun} (unbestätigte 1): Treffer – der Verteidiger hat nur halbe "
+    "PA/AW zur Reaktion.",
+    GELUNGEN: "Treffer – der Verteidiger darf noch parieren oder ausweichen.",
+    ANDERE_PERSON: "Fehlschuss nur wegen des Kampfgetümmels: trifft zufällig {other}.",
+    MISSLUNGEN: "Verfehlt.",
+    UNGLUECKLICH: "Unglücklicher {noun} (unbestätigte 20): trifft nicht, unabhängig vom Wert.",
+    PATZER: "Gepatzter {noun} (bestätigte 20): trifft nicht – es kommt zu einem Missgeschick "
+    "nach Meisterentscheid (keine Patzertabelle in den Hausregeln).",
+}
+ATTACK_CHANCE_LABELS = (
+    (KRITISCH, "kritisch (bestätigte 1)"),
+    (GLUECKLICH, "glücklich (unbestätigte 1)"),
+    (GELUNGEN, "normaler Treffer"),
+    (ANDERE_PERSON, "trifft zufällig eine andere Person im Getümmel"),
+    (MISSLUNGEN, "verfehlt"),
+    (UNGLUECKLICH, "unglücklich (unbestätigte 20)"),
+    (PATZER, "Patzer (bestätigte 20)"),
+)
+HITS_TARGET = (KRITISCH, GLUECKLICH, GELUNGEN)
+
+
+def _roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
+    """The probe (and its confirmation), the other person in the Getümmel, then the damage."""
+    probe = roll_probe(rng, setup.target, setup.melee_free)
+    outcome = probe.outcome
+    other: dict[str, Any] | None = None
+    other_roll: dice.RollResult | None = None
+    if outcome == ANDERE_PERSON:
+        other, other_roll = roll_other_person(setup.others, rng)
+    damage_roll: dice.RollResult | None = None
+    sp: int | None = None
+    bonus = sum(v for _, v in setup.bonus_damage)
+    if outcome in HITS_TARGET or outcome == ANDERE_PERSON:
+        damage_roll = dice.roll(setup.damage, rng)
+        sp = damage_points(damage_roll.total, bonus, outcome == KRITISCH, setup.rs)
+    return AttackRolls(probe, other, other_roll, damage_roll, sp)
+
+
+def _attack_odds(setup: AttackSetup) -> AttackOdds:
+    chances = probe_chances(setup.target, setup.melee_free)
+    hit = sum((chances[k] for k in HITS_TARGET), Fraction(0))
+    normal = _expected_damage(setup, False)
+    doubled = _expected_damage(setup, True)
+    expected_target = (chances[GLUECKLICH] + chances[GELUNGEN]) * normal + chances[
+        KRITISCH
+    ] * doubled
+    expected_other = chances[ANDERE_PERSON] * normal
+    return AttackOdds(chances, hit, expected_target, expected_other)
+
+
+def _value_table(
+    display: Display, caption: str, base: list[tuple[str, int]], mods: list[tuple[str, int]]
+) -> None:
+    """The value and every Erschwernis (+ = harder) as a table."""
+    rows = [[name, number(value)] for name, value in base]
+    rows += [[name, f"{signed(value)} (Erschwernis)"] for name, value in mods]
+    display.table(caption, ["Posten", "Wert"], rows)
+
+
+def _damage_roll_display(display: Display, setup: AttackSetup, rolls: AttackRolls) -> None:
+    """The damage roll with bonus TP, the crit factor and the target's RS."""
+    if rolls.damage_roll is not None and rolls.sp is not None:
+        bonus = sum(v for _, v in setup.bonus_damage)
+        mods = list(setup.bonus_damage)
+        if rolls.probe.outcome == KRITISCH:
+            factor = DATA.integer("angriff.kritisch_faktor", 1, 10)
+            mods.append(
+                (f"kritisch: Schaden × {factor}", (rolls.damage_roll.total + bonus) * (factor - 1))
+            )
+        if setup.rs:
+            mods.append(("RS des Ziels", -setup.rs))
+        display.roll("Schaden (SP)", rolls.damage_roll, mods, total=rolls.sp)
+
+
+def _attack_notes(
+    params: dict[str, Any], setup: AttackSetup, outcome: str, next_penalty: int
+) -> list[str]:
+    missed = outcome not in HITS_TARGET
+    notes = []
+    if setup.melee_free is not None:
+        notes.append(
+            f"Kampfgetümmel: bis {number(setup.target)} trifft das Ziel, "
+            f"{number(max(setup.target + 1, 2))} bis {number(setup.melee_free)} eine zufällige "
+            f"andere Person, darüber nichts (eine 20 trifft nie)."
+        )
+    notes += manoeuvre_notes(setup.manoeuvre, next_penalty, missed, params["manoever_x"])
+    if outcome == ANDERE_PERSON and setup.rs:
+        notes.append("Für die andere Person gilt deren eigener RS (hier der des Ziels angesetzt).")
+    return notes
+
+
+def _chance_items(setup: AttackSetup, odds: AttackOdds) -> list[tuple[str, Fraction]]:
+    chance_items = [
+        (label, odds.chances[key])
+        for key, label in ATTACK_CHANCE_LABELS
+        if key != ANDERE_PERSON or setup.melee_free is not None
+    ]
+    chance_items.insert(0, ("trifft das Ziel (ohne Abwehr)", odds.hit))
+    if setup.next_penalty:
+        chance_items.append(("nächste Probe erschwert (Manöver misslungen)", 1 - odds.hit))
+    return chance_items
+
+
+def _attack_display(
+    params: dict[str, Any],
+    setup: AttackSetup,
+    rolls: AttackRolls,
+    odds: AttackOdds,
+    next_penalty: int,
+) -> Display:
+    outcome = rolls.probe.outcome
+    other = rolls.other
+    noun = "Angriff"
+    display = Display(
+        headline=("Attacke" if setup.melee else "Schuss") + f" – 1W20 gegen {number(setup.target)}",
+        outcome=ATTACK_TEXT[outcome].format(
+            noun=noun, other=other["name"] if other else "jemand anderen"
+        ),
+    )
+    _value_table(display, "Probenwert (+ = Erschwernis)", setup.base, setup.modifiers)
+    display.sections[-1]["rows"].append(["Wert für die Probe", number(setup.target)])
+    probe_roll_display(display, "Attacke" if setup.melee else "Schuss", rolls.probe, setup.target)
+    if rolls.other_roll is not None:
+        display.roll(
+            f"Wen trifft der Schuss? (1W{len(setup.others)}: {', '.join(setup.others)})",
+            rolls.other_roll,
+        )
+    _damage_roll_display(display, setup, rolls)
+    display.notes("Hinweise", _attack_notes(params, setup, outcome, next_penalty))
+    display.chances("Wahrscheinlichkeiten", _chance_items(setup, odds))
+    display.notes(
+        "Erwarteter Schaden (ohne Abwehr)",
+        [
+            f"am Ziel: {decimal(odds.expected_target)} SP",
+            *(
+                [f"an einer anderen Person: {decimal(odds.expected_other)} SP"]
+                if setup.melee_free is not None
+                else []
+            ),
+        ],
+    )
+    return display
+
+
+@SYSTEM.action(
+    "attack",
+    title="Attacke oder Schuss",
+    summary=(
+        "1W20 gegen den AT- bzw. Fernkampfwert, jede Erschwernis (+) zieht ab. Eine 1 wird "
+        "bestätigt (kritisch) oder bleibt glücklich, eine 20 bestätigt (Patzer) oder unglücklich. "
+        "Mit Manövern, Entfernung, Zielen und Schüssen ins Kampfgetümmel; würfelt den Schaden."
+    ),
+    source=f"{CITE_CRITS}; {CITE_AUSWAHL}; {CITE_FERNKAMPF}; {CITE_GETUEMMEL}; {CITE_SF}",
+    params=ATTACK_PARAMS,
+    assumptions=assumptions_for("probe", "halbieren.rs", "halbieren.gs", "angriff"),
+)
+def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    setup = _attack_setup(params)
+    rolls = _roll_attack(setup, rng)
+    odds = _attack_odds(setup)
+    probe = rolls.probe
+    outcome = probe.outcome
+    missed = outcome not in HITS_TARGET
+    next_penalty = setup.next_penalty if missed else 0
+    display = _attack_display(params, setup, rolls, odds, next_penalty)
+    chance_out = {key: str(odds.chances[key]) for key, _ in ATTACK_CHANCE_LABELS}
+    chance_out["trifft_ziel"] = str(odds.hit)
+    chance_out["naechste_probe_erschwert"] = str(
+        1 - odds.hit if setup.next_penalty else Fraction(0)
+    )
+    return {
+        "art": params["art"],
+        "value": setup.value,
+        "modifiers": modifier_rows(setup.modifiers),
+        "erschwernis": sum(v for _, v in setup.modifiers),
+        "target": setup.target,
+        "target_without_melee": setup.melee_free,
+        "roll": probe.first.to_dict(),
+        "confirmation": None if probe.confirm is None else probe.confirm.to_dict(),
+        "outcome": outcome,
+        "hits_target": outcome in HITS_TARGET,
+        "other_person": rolls.other,
+        "other_roll": None if rolls.other_roll is None else rolls.other_roll.to_dict(),
+        "damage_roll": None if rolls.damage_roll is None else rolls.damage_roll.to_dict(),
+        "damage_bonus": modifier_rows(setup.bonus_damage),
+        "sp": rolls.sp,
+        "next_probe_penalty": next_penalty,
+        "chances": chance_out,
+        "expected_damage": str(odds.expected_target),
+        "expected_damage_other": str(odds.expected_other),
+        "display": display.to_dict(),
+    }

@@ -1,0 +1,198 @@
+"""DSA 4.1 Hausregeln: the pieces every action shares.
+
+Owns the system object ``SYSTEM`` (source 001_240b8e52c108db7c.txt), the rule data ``DATA`` from
+``engine/data/dsa.yaml``, the section citations (``CITE_*``), the small data helpers several
+actions use (``halve``, ``combination``, ``wound_penalty``, ``assumptions_for``) and the 1W20
+probe with its confirmation roll (Abschnitt "Crits und Patzer"): the outcome keys,
+``probe_outcome``, ``probe_chances`` and ``roll_probe``, shared by attack, defence and fumble.
+``damage_points`` (TP → SP) is shared by attack and damage.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.data_files import DataError, load
+from engine.display import Display
+from engine.formatting import number
+from engine.registry import new_system
+
+SOURCE = "001_240b8e52c108db7c.txt"
+SYSTEM = new_system("dsa", "DSA 4.1 Hausregeln", SOURCE)
+DATA = load("dsa")
+
+
+def _cite(section: str, page: str) -> str:
+    return f'{SOURCE}, Abschnitt "{section}" (docs/dsa/{page})'
+
+
+CITE_ABLAUF = _cite("Ablauf einer Kampfrunde", "kampfrunde.md")
+CITE_SONSTIGE = _cite("Mögliche Sonstige Aktionen", "aktionen.md")
+CITE_FREIE = _cite("Mögliche Freie Aktionen...", "aktionen.md")
+CITE_ABWEHR = _cite("Mögliche Abwehraktionen...", "aktionen.md")
+CITE_AUSWAHL = _cite("Auswahl von durchzuführenden Aktionen", "kampfrunde.md")
+CITE_CRITS = _cite("Crits und Patzer", "crits-und-wunden.md")
+CITE_WUNDEN = (
+    f'{SOURCE}, Abschnitt "Crits und Patzer", folgender Absatz „Ist ein Kämpfer stark '
+    f"verwundet …“ (docs/dsa/crits-und-wunden.md#wunden)"
+)
+CITE_FERNKAMPF = _cite("Besonderheiten von Fernkampfwaffen", "waffen-und-fernkampf.md")
+CITE_GETUEMMEL = _cite("Fernkampfattacken ins Kampfgetümmel", "waffen-und-fernkampf.md")
+CITE_SF = _cite("Geläufigste aktive Kampfsonderfertigkeiten", "sonderfertigkeiten.md")
+
+# ---------------------------------------------------------------------------------------------
+# Rule data
+# ---------------------------------------------------------------------------------------------
+
+PROBE_DIE_SIDES = 20
+
+
+def halve(value: int, key: str) -> int:
+    """``value / 2`` rounded as ``halbieren.<key>`` in the data says (``auf`` or ``ab``)."""
+    mode = DATA.text(f"halbieren.{key}")
+    if mode == "auf":
+        return -((-value) // 2)
+    if mode == "ab":
+        return value // 2
+    raise DataError(DATA.file, f"halbieren.{key}", f"muss „auf“ oder „ab“ sein, ist {mode!r}")
+
+
+def combination(key: str) -> int:
+    """Erschwernis of the action combination ``key`` (table "Auswahl von … Aktionen")."""
+    rows = DATA.table(
+        "tabellen.aktionskombinationen.zeilen", ("schluessel", "kombination", "erschwernis")
+    )
+    for row in rows:
+        if row["schluessel"] == key:
+            value = row["erschwernis"]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise DataError(DATA.file, "tabellen.aktionskombinationen", "erschwernis")
+            return value
+    raise DataError(DATA.file, f"tabellen.aktionskombinationen.{key}", "fehlt")
+
+
+def assumptions_for(*prefixes: str) -> tuple[str, ...]:
+    return tuple(
+        a["text"] for a in DATA.assumptions() if any(a["key"].startswith(p) for p in prefixes)
+    )
+
+
+def probe_die() -> dice.Expression:
+    expression = dice.parse(DATA.text("probe.wurf"), "probe.wurf", "Probenwurf")
+    return expression
+
+
+def wound_penalty() -> int:
+    return DATA.integer("probe.wunde_erschwernis", 0, 10)
+
+
+# ---------------------------------------------------------------------------------------------
+# The 1W20 probe with confirmation (Abschnitt "Crits und Patzer")
+# ---------------------------------------------------------------------------------------------
+
+# Outcome keys, shared by attack and defence.
+KRITISCH = "kritisch"
+GLUECKLICH = "gluecklich"
+GELUNGEN = "gelungen"
+ANDERE_PERSON = "andere_person"
+MISSLUNGEN = "misslungen"
+UNGLUECKLICH = "ungluecklich"
+PATZER = "patzer"
+
+
+def confirmation_succeeds(confirm: int, target: int) -> bool:
+    """The confirmation W20 (Annahme): ≤ value succeeds; a 1 always succeeds, a 20 always fails."""
+    if confirm == 1:
+        return True
+    if confirm == PROBE_DIE_SIDES:
+        return False
+    return confirm <= target
+
+
+def probe_outcome(first: int, confirm: int | None, target: int, melee_free: int | None) -> str:
+    """Outcome key of a W20 probe against ``target`` (the value after all Erschwernisse).
+
+    ``melee_free`` is the value without the Kampfgetümmel surcharge (None: no Kampfgetümmel);
+    a roll that fails only because of that surcharge hits another person (ANDERE_PERSON).
+    ``confirm`` is the confirmation W20, needed exactly when ``first`` is 1 or 20.
+    """
+    ones_always = DATA.flag("probe.eins_gelingt")
+    if first == 1 and (ones_always or target >= 1):
+        if confirm is None:
+            raise ValueError("a 1 needs a confirmation roll")
+        return KRITISCH if confirmation_succeeds(confirm, target) else GLUECKLICH
+    if first == PROBE_DIE_SIDES:
+        if confirm is None:
+            raise ValueError("a 20 needs a confirmation roll")
+        return UNGLUECKLICH if confirmation_succeeds(confirm, target) else PATZER
+    if first <= target:
+        return GELUNGEN
+    if melee_free is not None and first <= melee_free:
+        return ANDERE_PERSON
+    return MISSLUNGEN
+
+
+def needs_confirmation(first: int, target: int) -> bool:
+    if first == PROBE_DIE_SIDES:
+        return True
+    return first == 1 and (DATA.flag("probe.eins_gelingt") or target >= 1)
+
+
+def probe_chances(target: int, melee_free: int | None = None) -> dict[str, Fraction]:
+    """Exact probability of every outcome key (first W20, then the confirmation W20)."""
+    sides = PROBE_DIE_SIDES
+    out = {
+        k: Fraction(0)
+        for k in (KRITISCH, GLUECKLICH, GELUNGEN, ANDERE_PERSON, MISSLUNGEN, UNGLUECKLICH, PATZER)
+    }
+    for first in range(1, sides + 1):
+        if needs_confirmation(first, target):
+            for confirm in range(1, sides + 1):
+                out[probe_outcome(first, confirm, target, melee_free)] += Fraction(1, sides * sides)
+        else:
+            out[probe_outcome(first, None, target, melee_free)] += Fraction(1, sides)
+    return out
+
+
+@dataclass
+class ProbeRoll:
+    first: dice.RollResult
+    confirm: dice.RollResult | None
+    outcome: str
+
+
+def roll_probe(rng: random.Random, target: int, melee_free: int | None = None) -> ProbeRoll:
+    die = probe_die()
+    first = dice.roll(die, rng)
+    confirm = dice.roll(die, rng) if needs_confirmation(first.total, target) else None
+    outcome = probe_outcome(
+        first.total, None if confirm is None else confirm.total, target, melee_free
+    )
+    return ProbeRoll(first, confirm, outcome)
+
+
+def modifier_rows(modifiers: list[tuple[str, int]]) -> list[dict[str, Any]]:
+    return [{"name": name, "value": value} for name, value in modifiers]
+
+
+def probe_roll_display(display: Display, label: str, probe: ProbeRoll, target: int) -> None:
+    display.roll(f"{label} (W20 gegen {number(target)})", probe.first)
+    if probe.confirm is not None:
+        display.roll(f"Bestätigungswurf (W20 gegen {number(target)})", probe.confirm)
+
+
+# ---------------------------------------------------------------------------------------------
+# Schadenspunkte (used by attack and damage)
+# ---------------------------------------------------------------------------------------------
+
+
+def damage_points(tp: int, bonus: int, critical: bool, rs: int) -> int:
+    """SP from rolled TP, bonus TP, crit (whole TP doubled) and RS (Annahme: SP = TP − RS ≥ 0)."""
+    total = tp + bonus
+    if critical:
+        total *= DATA.integer("angriff.kritisch_faktor", 1, 10)
+    return max(0, total - rs)

@@ -1,0 +1,285 @@
+"""DSA 4.1 Hausregeln: the ``damage`` action – Schadenspunkte, Wunden and LeP thresholds.
+
+Owns the paragraph on wounds after Abschnitt "Crits und Patzer": SP = TP − RS (Annahme), the
+Wundschwelle KO/2 and a wound above it (+2 on every probe), the LeP thresholds kampfunfähig,
+lebensbedrohlich verletzt (dies within KO × W6 KR) and tot; a crit doubles the TP, a Gezielter
+Stich ignores RS, causes an automatic wound and lowers the Wundschwelle by 2 (Abschnitt
+"Geläufigste aktive Kampfsonderfertigkeiten"). ``damage_points`` itself is in ``common.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import decimal, fraction_text, number, signed
+from engine.params import BoolParam, DiceParam, IntParam
+from engine.systems.dsa.common import (
+    CITE_CRITS,
+    CITE_SF,
+    CITE_WUNDEN,
+    DATA,
+    SYSTEM,
+    assumptions_for,
+    damage_points,
+    wound_penalty,
+)
+
+STATUS_TEXT = {
+    "kampffaehig": "kampffähig",
+    "kampfunfaehig": "kampfunfähig",
+    "lebensbedrohlich": "lebensbedrohlich verletzt",
+    "tot": "tot",
+}
+
+
+def lep_status(lep: int, ko: int) -> str:
+    """LeP thresholds (Annahme: „ab“ = at or below)."""
+    if lep <= -ko:
+        return "tot"
+    if lep <= DATA.integer("wunden.lebensbedrohlich_ab", -100, 100):
+        return "lebensbedrohlich"
+    if lep <= DATA.integer("wunden.kampfunfaehig_ab", -100, 100):
+        return "kampfunfaehig"
+    return "kampffaehig"
+
+
+def wound_threshold(ko: int, aimed: bool) -> Fraction:
+    """Wundschwelle KO/2 (not rounded, Annahme); Gezielter Stich lowers it by 2."""
+    lowered = DATA.integer("wunden.gezielter_stich_wundschwelle", 0, 20) if aimed else 0
+    return Fraction(ko, 2) - lowered
+
+
+def wounds_from_damage(sp: int, threshold: Fraction) -> int:
+    """Wounds one hit causes: SP > k × Wundschwelle for k = 1 … the data's maximum."""
+    if sp <= 0:
+        return 0
+    most = DATA.integer("wunden.hoechstens_pro_treffer", 1, 10)
+    return sum(1 for k in range(1, most + 1) if sp > k * threshold)
+
+
+DAMAGE_PARAMS = (
+    DiceParam(
+        "tp",
+        "Trefferpunkte (TP)",
+        default="1W6+4",
+        help="Schaden der Waffe, z. B. 1W6+4.",
+        group="Treffer",
+    ),
+    IntParam(
+        "zusatz",
+        "Zusätzliche TP",
+        default=0,
+        minimum=-20,
+        maximum=40,
+        help="Z. B. Wuchtschlag X oder Sturmangriff 4 + GS/2.",
+        group="Treffer",
+    ),
+    BoolParam(
+        "kritisch", "Kritischer Angriff", help="Der Schaden verdoppelt sich.", group="Treffer"
+    ),
+    BoolParam(
+        "gezielter_stich",
+        "Gezielter Stich",
+        help="Ignoriert RS, richtet eine automatische Wunde an, Wundschwelle um 2 gesenkt.",
+        group="Treffer",
+    ),
+    IntParam("rs", "RS des Getroffenen", default=0, minimum=0, maximum=20, group="Getroffener"),
+    IntParam("ko", "KO des Getroffenen", default=12, minimum=1, maximum=30, group="Getroffener"),
+    IntParam(
+        "lep", "LeP vor dem Treffer", default=30, minimum=-60, maximum=200, group="Getroffener"
+    ),
+    IntParam("wunden", "Wunden bisher", default=0, minimum=0, maximum=20, group="Getroffener"),
+)
+
+
+def _damage_outcome(
+    tp: int, params: dict[str, Any], threshold: Fraction
+) -> tuple[int, int, int, str]:
+    """SP, wounds of this hit, LeP after it and the status for a rolled TP total."""
+    rs = 0 if params["gezielter_stich"] else params["rs"]
+    sp = damage_points(tp, params["zusatz"], params["kritisch"], rs)
+    wounds = wounds_from_damage(sp, threshold) + (1 if params["gezielter_stich"] else 0)
+    lep = params["lep"] - sp
+    return sp, wounds, lep, lep_status(lep, params["ko"])
+
+
+@dataclass
+class Hit:
+    """The rolled hit: TP, SP, wounds, LeP left and status, and the dying roll if any."""
+
+    rolled: dice.RollResult
+    sp: int
+    wounds: int
+    total_wounds: int
+    penalty: int
+    lep: int
+    status: str
+    dying: dice.RollResult | None
+    dying_kr: int | None
+
+
+@dataclass
+class DamageOdds:
+    """Before the roll: chance of a wound, of each status, and the expected SP and wounds."""
+
+    p_wound: Fraction
+    expected_wounds: Fraction
+    expected_sp: Fraction
+    status_p: dict[str, Fraction]
+
+
+def _roll_hit(
+    params: dict[str, Any], expression: dice.Expression, threshold: Fraction, rng: random.Random
+) -> Hit:
+    """Roll the TP; if the hit leaves the target lebensbedrohlich verletzt, roll the W6 KR."""
+    rolled = dice.roll(expression, rng)
+    sp, wounds, lep, status = _damage_outcome(rolled.total, params, threshold)
+    total_wounds = params["wunden"] + wounds
+    penalty = wound_penalty() * total_wounds
+    dying: dice.RollResult | None = None
+    dying_kr: int | None = None
+    if status == "lebensbedrohlich":
+        dying = dice.roll(
+            dice.parse(DATA.text("wunden.sterben_wurf"), "wunden.sterben_wurf", "Sterben"), rng
+        )
+        dying_kr = params["ko"] * dying.total
+    return Hit(rolled, sp, wounds, total_wounds, penalty, lep, status, dying, dying_kr)
+
+
+def _damage_odds(
+    params: dict[str, Any], expression: dice.Expression, threshold: Fraction
+) -> DamageOdds:
+    dist = dice.distribution(expression, field="tp", label="Trefferpunkte (TP)")
+    p_wound = Fraction(0)
+    expected_wounds = Fraction(0)
+    expected_sp = Fraction(0)
+    status_p = {key: Fraction(0) for key in STATUS_TEXT}
+    for tp, p in dist.items():
+        e_sp, e_wounds, _, e_status = _damage_outcome(tp, params, threshold)
+        expected_sp += p * e_sp
+        expected_wounds += p * e_wounds
+        if e_wounds:
+            p_wound += p
+        status_p[e_status] += p
+    return DamageOdds(p_wound, expected_wounds, expected_sp, status_p)
+
+
+def _damage_rolls_display(display: Display, params: dict[str, Any], hit: Hit) -> None:
+    """TP → SP (bonus TP, crit, RS) and, if lebensbedrohlich, the KO × W6 KR roll."""
+    factor = DATA.integer("angriff.kritisch_faktor", 1, 10)
+    mods: list[tuple[str, int]] = []
+    if params["zusatz"]:
+        mods.append(("zusätzliche TP", params["zusatz"]))
+    if params["kritisch"]:
+        mods.append(
+            (f"kritisch: Schaden × {factor}", (hit.rolled.total + params["zusatz"]) * (factor - 1))
+        )
+    if params["rs"] and not params["gezielter_stich"]:
+        mods.append(("RS", -params["rs"]))
+    display.roll("Trefferpunkte → Schadenspunkte", hit.rolled, mods, total=hit.sp)
+    if hit.dying is not None and hit.dying_kr is not None:
+        display.roll(
+            f"Stirbt innerhalb von KO × W6 KR (KO {params['ko']})",
+            hit.dying,
+            [(f"× KO {params['ko']} (Zuschlag)", hit.dying_kr - hit.dying.total)],
+            total=hit.dying_kr,
+        )
+
+
+def _wound_rows(params: dict[str, Any], hit: Hit, threshold: Fraction) -> list[list[str]]:
+    rows = [
+        ["Wundschwelle (KO/2)", decimal(Fraction(params["ko"], 2))],
+    ]
+    if params["gezielter_stich"]:
+        rows.append(["Wundschwelle, Gezielter Stich (− 2)", decimal(threshold)])
+        rows.append(["Automatische Wunde (Gezielter Stich)", "1"])
+    rows += [
+        ["Wunden durch diesen Treffer", str(hit.wounds)],
+        ["Wunden insgesamt", str(hit.total_wounds)],
+        ["Erschwernis auf alle Proben", signed(hit.penalty)],
+        ["LeP", f"{number(params['lep'])} − {number(hit.sp)} = {number(hit.lep)}"],
+        ["Zustand", STATUS_TEXT[hit.status]],
+    ]
+    return rows
+
+
+def _damage_display(
+    params: dict[str, Any], hit: Hit, threshold: Fraction, odds: DamageOdds
+) -> Display:
+    display = Display(
+        headline=f"Schaden – {number(hit.sp)} SP",
+        outcome=(
+            f"{number(hit.sp)} SP, {hit.wounds} {'Wunde' if hit.wounds == 1 else 'Wunden'}; "
+            f"{number(hit.lep)} LeP übrig: {STATUS_TEXT[hit.status]}."
+        ),
+    )
+    _damage_rolls_display(display, params, hit)
+    display.table(
+        "Wunden und Lebensenergie", ["Posten", "Wert"], _wound_rows(params, hit, threshold)
+    )
+    display.chances(
+        "Wahrscheinlichkeiten (vor dem Schadenswurf)",
+        [
+            ("mindestens eine Wunde", odds.p_wound),
+            *((f"danach {STATUS_TEXT[key]}", p) for key, p in odds.status_p.items()),
+        ],
+    )
+    display.notes(
+        "Erwartungswerte",
+        [
+            f"Schaden: {decimal(odds.expected_sp)} SP",
+            f"Wunden durch diesen Treffer: {decimal(odds.expected_wounds)}",
+        ],
+    )
+    return display
+
+
+@SYSTEM.action(
+    "damage",
+    title="Schaden und Wunden",
+    summary=(
+        "Würfelt die TP, zieht den RS ab und prüft die Wundschwelle (KO/2): Schaden darüber "
+        "bringt eine Wunde (je +2 auf alle Proben). Zeigt, ob der Getroffene kampfunfähig "
+        "(ab 5 LeP), lebensbedrohlich verletzt (ab 0 LeP, stirbt in KO × W6 KR) oder tot ist."
+    ),
+    source=f"{CITE_WUNDEN}; {CITE_CRITS}; {CITE_SF}",
+    params=DAMAGE_PARAMS,
+    assumptions=assumptions_for("wunden", "angriff.ruestungsschutz"),
+)
+def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    if params["lep"] <= -params["ko"]:
+        raise EngineError(
+            f"LeP vor dem Treffer: bei {params['lep']} LeP (KO {params['ko']}) ist der Kämpfer "
+            f"schon tot.",
+            "lep",
+        )
+    expression = dice.parse(params["tp"], "tp", "Trefferpunkte (TP)")
+    threshold = wound_threshold(params["ko"], params["gezielter_stich"])
+    hit = _roll_hit(params, expression, threshold, rng)
+    odds = _damage_odds(params, expression, threshold)
+    display = _damage_display(params, hit, threshold, odds)
+    return {
+        "roll": hit.rolled.to_dict(),
+        "sp": hit.sp,
+        "wound_threshold": fraction_text(threshold).replace("\u2212", "-"),
+        "wounds": hit.wounds,
+        "wounds_total": hit.total_wounds,
+        "probe_penalty": hit.penalty,
+        "lep": hit.lep,
+        "status": hit.status,
+        "dying_roll": None if hit.dying is None else hit.dying.to_dict(),
+        "dying_within_kr": hit.dying_kr,
+        "chances": {
+            "wunde": str(odds.p_wound),
+            **{key: str(p) for key, p in odds.status_p.items()},
+        },
+        "expected_sp": str(odds.expected_sp),
+        "expected_wounds": str(odds.expected_wounds),
+        "display": display.to_dict(),
+    }

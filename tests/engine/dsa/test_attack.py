@@ -1,0 +1,196 @@
+"""DSA 4.1 Hausregeln: the ``attack`` action – probe, crits, Erschwernisse, damage, odds
+(``attack.py``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import dice
+from tests.engine.brute import chance, expectation
+from tests.engine.dsa.helpers import KEYS, attack, draws, error, model_outcome, run, seed_where
+
+
+def test_attack_roll_under_with_erschwernis() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Angriffsaktionen...": Attacke erschwert oder
+    erleichtert nach Meisterentscheid; 1W20 ≤ AT − Erschwernis trifft (+N = schwerer)."""
+    seed = seed_where(lambda g: 2 <= g.randint(1, 20) <= 19)
+    first = draws(seed, [20])[0]
+    r = attack({"wert": first + 3, "erschwernis": 3}, seed)
+    assert r["target"] == first and r["outcome"] == "gelungen" and r["hits_target"]
+    r = attack({"wert": first + 3, "erschwernis": 4}, seed)
+    assert r["target"] == first - 1 and r["outcome"] == "misslungen" and r["sp"] is None
+    r = attack({"wert": first - 3, "erschwernis": -3}, seed)
+    assert r["outcome"] == "gelungen"
+
+
+def test_attack_one_confirmed_is_kritisch_and_doubles_damage() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": „Bei einem kritischen Angriff
+    (bestätigte 1) hat der Verteidiger nur halbe PA/AW zur Reaktion und der Schaden verdoppelt
+    sich.“ (SP = 2 × TP − RS, Annahme)."""
+    seed = seed_where(lambda g: g.randint(1, 20) == 1 and g.randint(1, 20) <= 12)
+    _, confirm, d6 = draws(seed, [20, 20, 6])
+    assert confirm <= 12
+    r = attack({"wert": 12, "ziel_rs": 3, "schaden": "1W6+4"}, seed)
+    assert r["outcome"] == "kritisch" and r["confirmation"]["total"] == confirm
+    assert r["sp"] == 2 * (d6 + 4) - 3
+    assert "halbe PA/AW" in r["display"]["outcome"]
+
+
+def test_attack_one_unconfirmed_is_gluecklich() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": glücklicher Angriff (unbestätigte 1):
+    der Verteidiger hat nur halbe PA/AW; a 1 hits even below value 1 (Annahme)."""
+    seed = seed_where(lambda g: g.randint(1, 20) == 1 and 2 <= g.randint(1, 20) <= 19)
+    _, _, d6 = draws(seed, [20, 20, 6])
+    r = attack({"wert": 1, "ziel_rs": 2}, seed)
+    assert r["outcome"] == "gluecklich" and r["hits_target"]
+    assert r["sp"] == d6 + 4 - 2
+
+
+def test_attack_twenty_unglücklich_or_patzer() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": a 20 never hits (unabhängig vom AT
+    Wert); confirmed (second W20 fails) → Patzer with Missgeschick nach Meisterentscheid."""
+    seed = seed_where(lambda g: g.randint(1, 20) == 20 and 10 < g.randint(1, 20) < 20)
+    confirm = draws(seed, [20, 20])[1]
+    r = attack({"wert": 10}, seed)
+    assert r["outcome"] == "patzer" and not r["hits_target"] and r["sp"] is None
+    assert "Missgeschick nach Meisterentscheid" in r["display"]["outcome"]
+    r = attack({"wert": confirm}, seed)
+    assert r["outcome"] == "ungluecklich"
+    r = attack({"wert": 40}, seed)  # still misses, even with AT 40
+    assert r["outcome"] == "ungluecklich" and not r["hits_target"]
+
+
+def test_second_attack_and_passierschlag_plus_4() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Auswahl von durchzuführenden Aktionen": „Die zweite
+    Angriffsaktion ist um 4 erschwert ** Ausnahme Stabkämpfer“; Abschnitt "Mögliche Freie
+    Aktionen...": „Ein Passierschlag ist ein um 4 erschwerter Angriff“."""
+    assert attack({"wert": 14, "zweite_angriffsaktion": True})["target"] == 10
+    assert attack({"wert": 14, "zweite_angriffsaktion": True, "stabkaempfer": True})["target"] == 14
+    assert attack({"wert": 14, "passierschlag": True})["target"] == 10
+
+
+def test_wounds_make_every_probe_harder_by_2() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer", Absatz zu Wunden: „Pro Wunde sind
+    alle Proben um zwei erschwert“."""
+    assert attack({"wert": 14, "wunden": 3})["target"] == 8
+    assert run("defense", {"pa_basis": 10, "wunden": 2})["target"] == 6
+
+
+def brute_attack(target: int, free: int | None, sides: list[int], dmg: Any) -> dict[str, Fraction]:
+    """Enumerate first W20, confirmation W20 and the damage dice; SP on the target / others."""
+
+    def hit_target(f: tuple[int, ...]) -> Fraction:
+        o = model_outcome(f[0], f[1], target, free)
+        if o in ("kritisch", "gluecklich", "gelungen"):
+            return Fraction(dmg(f[2:], o == "kritisch"))
+        return Fraction(0)
+
+    def hit_other(f: tuple[int, ...]) -> Fraction:
+        o = model_outcome(f[0], f[1], target, free)
+        return Fraction(dmg(f[2:], False)) if o == "andere_person" else Fraction(0)
+
+    return {
+        "target": expectation([20, 20, *sides], hit_target),
+        "other": expectation([20, 20, *sides], hit_other),
+    }
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"wert": 14},
+        {"wert": 0, "erschwernis": 30, "ziel_rs": 20},
+        {"wert": 40, "erschwernis": -20, "schaden": "2W6+2", "ziel_rs": 5},
+        {"wert": 12, "manoever": "wuchtschlag", "manoever_x": 20, "ziel_rs": 3},
+        {"wert": 18, "manoever": "sturmangriff", "gs": 20, "schaden": "1W6-2", "ziel_rs": 8},
+        {"wert": 16, "manoever": "gezielter_stich", "ziel_rs": 20, "schaden": "1W4"},
+        {"art": "fernkampf", "wert": 15, "getuemmel": 5, "schaden": "1W6+3", "ziel_rs": 2},
+        {
+            "art": "fernkampf",
+            "wert": 20,
+            "getuemmel": 10,
+            "entfernung": "extrem_weit",
+            "zielen": 20,
+        },
+        {"art": "fernkampf", "wert": 1, "entfernung": "sehr_nah", "getuemmel": 3},
+    ],
+)
+def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitte "Crits und Patzer", "Fernkampfattacken ins
+    Kampfgetümmel" and the SF sections: every reported chance and the expected SP (crit doubles
+    the TP incl. bonuses, then − RS, never below 0 – Annahme) by enumerating all dice."""
+    r = attack(params)
+    target, free = r["target"], r["target_without_melee"]
+    for key in KEYS:
+        expected = chance([20, 20], lambda f, k=key: model_outcome(f[0], f[1], target, free) == k)
+        assert Fraction(r["chances"][key]) == expected, key
+    expr = dice.parse(params.get("schaden", "1W6+4"))
+    sides = [t.sides for t in expr.terms for _ in range(t.count)]
+    signs = [t.sign for t in expr.terms for _ in range(t.count)]
+    bonus = sum(m["value"] for m in r["damage_bonus"])
+    rs = 0 if params.get("manoever") == "gezielter_stich" else params.get("ziel_rs", 0)
+
+    def dmg(faces: tuple[int, ...], crit: bool) -> int:
+        tp = expr.constant + sum(s * f for s, f in zip(signs, faces, strict=True)) + bonus
+        return max(0, (2 * tp if crit else tp) - rs)
+
+    brute = brute_attack(target, free, sides, dmg)
+    assert Fraction(r["expected_damage"]) == brute["target"]
+    assert Fraction(r["expected_damage_other"]) == brute["other"]
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "needle"),
+    [
+        ({"wert": 41}, "wert", "außerhalb"),
+        ({"art": "nahkampf", "entfernung": "weit"}, "entfernung", "nur für Schüsse"),
+        ({"art": "nahkampf", "zielen": 2}, "zielen", "nur für Schüsse"),
+        ({"art": "nahkampf", "getuemmel": 3}, "getuemmel", "nur für Schüsse"),
+        ({"art": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever", "Nahkampf"),
+        ({"art": "fernkampf", "passierschlag": True}, "passierschlag", "Nahkampf"),
+        ({"manoever": "wuchtschlag"}, "manoever_x", "mindestens 1"),
+        ({"manoever_x": 3}, "manoever_x", "nur für Wuchtschlag"),
+        ({"passierschlag": True, "zweite_angriffsaktion": True}, "passierschlag", "Freie Aktion"),
+        ({"ziel_schild_pa": 2}, "ziel_schild_pa", "Schild"),
+        ({"art": "fernkampf", "getuemmel": 1}, "getuemmel", "mindestens 2"),
+        (
+            {"art": "fernkampf", "getuemmel": 4, "getuemmel_namen": "A, B"},
+            "getuemmel_namen",
+            "3 andere",
+        ),
+        ({"getuemmel_namen": "A"}, "getuemmel_namen", "nur bei"),
+        ({"schaden": "1W"}, "schaden", "Trefferpunkte"),
+        ({"entfernung": "ganz_weit"}, "entfernung", "keine der Möglichkeiten"),
+    ],
+)
+def test_attack_validation(params: dict[str, Any], field: str, needle: str) -> None:
+    """Bad input: EngineError with a German message naming the field."""
+    err = error("attack", params)
+    assert err["field"] == field, err
+    assert needle in err["message"], err
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    art=st.sampled_from(["nahkampf", "fernkampf"]),
+    wert=st.integers(0, 40),
+    erschwernis=st.integers(-20, 30),
+    getuemmel=st.sampled_from([0, 2, 3, 10]),
+    seed=st.integers(0, 2**32),
+)
+def test_attack_properties(
+    art: str, wert: int, erschwernis: int, getuemmel: int, seed: int
+) -> None:
+    """Any valid attack answers, its chances sum to 1 and the outcome has positive chance."""
+    params: dict[str, Any] = {"art": art, "wert": wert, "erschwernis": erschwernis}
+    if art == "fernkampf":
+        params["getuemmel"] = getuemmel
+    r = attack(params, seed)
+    total = sum(Fraction(r["chances"][k]) for k in KEYS)
+    assert total == 1
+    assert Fraction(r["chances"][r["outcome"]]) > 0

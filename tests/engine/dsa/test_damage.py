@@ -1,0 +1,152 @@
+"""DSA 4.1 Hausregeln: the ``damage`` action – Wundschwelle, wounds, LeP thresholds
+(``damage.py``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from engine import dice
+from engine.systems.dsa import common, damage
+from tests.engine.brute import chance, expectation
+from tests.engine.dsa.helpers import draws, error, run
+
+
+@pytest.mark.parametrize(
+    ("ko", "sp", "wounds"), [(12, 6, 0), (12, 7, 1), (13, 6, 0), (13, 7, 1), (13, 30, 1), (1, 1, 1)]
+)
+def test_wound_threshold_ko_half(ko: int, sp: int, wounds: int) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer", Absatz zu Wunden: „Für Schaden, der
+    größer als die Wundschwelle (KO/2) ist, erleiden Kämpfer eine (regeltechnische) Wunde.“ (KO/2
+    not rounded; one wound per hit – Annahmen)."""
+    r = run("damage", {"tp": str(sp), "ko": ko, "lep": 40})
+    assert r["sp"] == sp and r["wounds"] == wounds
+
+
+def test_multiple_wounds_when_data_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """001_240b8e52c108db7c.txt, Absatz zu Wunden: the number of wounds per hit is data
+    (wunden.hoechstens_pro_treffer); with 3 each further full Wundschwelle adds one (OR)."""
+    monkeypatch.setitem(common.DATA.content["wunden"]["hoechstens_pro_treffer"], "wert", 3)
+    threshold = damage.wound_threshold(12, False)
+    assert [damage.wounds_from_damage(sp, threshold) for sp in (6, 7, 12, 13, 18, 19, 40)] == [
+        0,
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+    ]
+
+
+def test_wounds_total_and_probe_penalty() -> None:
+    """001_240b8e52c108db7c.txt, Absatz zu Wunden: „Pro Wunde sind alle Proben um zwei
+    erschwert“."""
+    r = run("damage", {"tp": "10", "ko": 12, "wunden": 2, "lep": 40})
+    assert r["wounds_total"] == 3 and r["probe_penalty"] == 6
+
+
+def test_rs_and_crit_in_damage() -> None:
+    """SP = TP − RS (Annahme, the text names RS only for Gezielter Stich); Abschnitt "Crits und
+    Patzer": a kritischer Angriff doubles the damage."""
+    seed = 4
+    d6 = draws(seed, [6])[0]
+    r = run("damage", {"tp": "1W6+4", "zusatz": 2, "rs": 3, "kritisch": True, "lep": 80}, seed)
+    assert r["sp"] == 2 * (d6 + 4 + 2) - 3
+    assert run("damage", {"tp": "2", "rs": 5})["sp"] == 0
+
+
+def test_gezielter_stich_damage() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Gezielter Stich": „Attacke ignoriert RS und richtet eine
+    automatische Wunde an ** … ist zudem die Wundschwelle des Gegners um 2 gesenkt“."""
+    r = run("damage", {"tp": "5", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
+    assert r["sp"] == 5 and r["wound_threshold"] == "4" and r["wounds"] == 2
+    r = run("damage", {"tp": "4", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
+    assert r["wounds"] == 1  # automatic wound only: 4 is not > 4
+
+
+@pytest.mark.parametrize(
+    ("lep_after", "status"),
+    [
+        (6, "kampffaehig"),
+        (5, "kampfunfaehig"),
+        (1, "kampfunfaehig"),
+        (0, "lebensbedrohlich"),
+        (-11, "lebensbedrohlich"),
+        (-12, "tot"),
+        (-30, "tot"),
+    ],
+)
+def test_lep_thresholds(lep_after: int, status: str) -> None:
+    """001_240b8e52c108db7c.txt, Absatz zu Wunden: „Ab 5 LeP ist ein Kämpfer kampfunfähig“, „Ab 0
+    LeP … lebensbedrohlich verletzt“, „Ab (KO*-1) LeP ist ein Kämpfer tot“ (KO 12; „ab“ = at or
+    below, Annahme)."""
+    r = run("damage", {"tp": str(20 - lep_after), "ko": 12, "lep": 20})
+    assert r["lep"] == lep_after and r["status"] == status
+
+
+def test_dying_within_ko_times_w6_kr() -> None:
+    """001_240b8e52c108db7c.txt, Absatz zu Wunden: „stirbt innerhalb von KO * W6 KR“."""
+    seed = 9
+    d6, dying = draws(seed, [6, 6])
+    r = run("damage", {"tp": "1W6", "ko": 11, "lep": 1}, seed)
+    assert r["lep"] == 1 - d6 and r["status"] == "lebensbedrohlich"
+    assert r["dying_within_kr"] == 11 * dying and r["dying_roll"]["total"] == dying
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"tp": "1W6+4", "ko": 12, "lep": 30},
+        {"tp": "2W6+2", "ko": 13, "lep": 8, "rs": 2},
+        {"tp": "1W6+2", "ko": 5, "lep": 4, "kritisch": True, "zusatz": 3, "rs": 1},
+        {"tp": "3W6", "ko": 1, "lep": 0, "gezielter_stich": True},
+        {"tp": "1W20", "ko": 30, "lep": 200, "rs": 20},
+        {"tp": "1W6-5", "ko": 7, "lep": 5},
+    ],
+)
+def test_damage_chances_brute_force(params: dict[str, Any]) -> None:
+    """001_240b8e52c108db7c.txt, Absatz zu Wunden: P(wound), P(status) and the expectations by
+    enumerating every TP die."""
+    r = run("damage", params)
+    expr = dice.parse(params["tp"])
+    sides = [t.sides for t in expr.terms for _ in range(t.count)]
+    ko, lep = params["ko"], params["lep"]
+    aimed = params.get("gezielter_stich", False)
+    ws = Fraction(ko, 2) - (2 if aimed else 0)
+
+    def sp_of(f: tuple[int, ...]) -> int:
+        tp = expr.constant + sum(f) + params.get("zusatz", 0)
+        if params.get("kritisch"):
+            tp *= 2
+        return max(0, tp - (0 if aimed else params.get("rs", 0)))
+
+    def wounds(f: tuple[int, ...]) -> int:
+        sp = sp_of(f)
+        return (1 if sp > 0 and sp > ws else 0) + (1 if aimed else 0)
+
+    def status(f: tuple[int, ...]) -> str:
+        left = lep - sp_of(f)
+        if left <= -ko:
+            return "tot"
+        if left <= 0:
+            return "lebensbedrohlich"
+        return "kampfunfaehig" if left <= 5 else "kampffaehig"
+
+    assert Fraction(r["expected_sp"]) == expectation(sides, sp_of)
+    assert Fraction(r["expected_wounds"]) == expectation(sides, wounds)
+    assert Fraction(r["chances"]["wunde"]) == chance(sides, lambda f: wounds(f) > 0)
+    for key in ("kampffaehig", "kampfunfaehig", "lebensbedrohlich", "tot"):
+        assert Fraction(r["chances"][key]) == chance(sides, lambda f, k=key: status(f) == k)
+
+
+def test_damage_validation() -> None:
+    """Bad input: EngineError with a German message naming the field."""
+    err = error("damage", {"ko": 10, "lep": -10})
+    assert err["field"] == "lep" and "tot" in err["message"]
+    err = error("damage", {"ko": 0})
+    assert err["field"] == "ko"
+    err = error("damage", {"tp": "W"})
+    assert err["field"] == "tp"

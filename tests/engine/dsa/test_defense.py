@@ -1,0 +1,126 @@
+"""DSA 4.1 Hausregeln: the ``defense`` action – Parade, Ausweichen, crits, Meisterparade
+(``defense.py``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from tests.engine.brute import chance
+from tests.engine.dsa.helpers import error, model_outcome, run, seed_where
+
+
+def test_waffenparade_value() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Abwehraktionen...": „Wert ist Parade-Basis +
+    Waffen-PA - eBE/2“ (eBE/2 aufgerundet, Annahme)."""
+    r = run("defense", {"pa_basis": 9, "waffe_pa": 1, "ebe": 3})
+    assert r["value"] == 9 + 1 - 2 and r["target"] == 8
+    assert run("defense", {"pa_basis": 9, "ebe": 4})["value"] == 7
+
+
+def test_schildparade_value() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Abwehraktionen...": „Wert ist Parade-Basis +
+    Schild-PA + Bonus aus SF - eBE/2“, eBE der Waffe."""
+    r = run(
+        "defense", {"art": "schildparade", "pa_basis": 9, "schild_pa": 3, "sf_bonus": 2, "ebe": 1}
+    )
+    assert r["value"] == 9 + 3 + 2 - 1
+
+
+def test_gezieltes_ausweichen_value_and_plus_3() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Abwehraktionen...": Gezieltes Ausweichen –
+    „Abwehraktion erschwert um 3“, „Wert ist Parade-Basis + Bonus aus SF - eBE ** Als eBE wird
+    hier die BE verwendet“, nur mit SF 'Ausweichen I' oder höher."""
+    params = {"art": "ausweichen", "sf_ausweichen": True, "pa_basis": 9, "sf_bonus": 3, "be": 3}
+    r = run("defense", params)
+    assert r["value"] == 9 + 3 - 3 and r["target"] == 9 - 3
+    assert {"name": "Gezieltes Ausweichen", "value": 3} in r["modifiers"]
+    err = error("defense", {"art": "ausweichen"})
+    assert err["field"] == "sf_ausweichen" and "Ausweichen I" in err["message"]
+
+
+def test_second_defence_plus_4_except_shield_and_staff() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Auswahl von durchzuführenden Aktionen": „Die zweite
+    Abwehraktion ist um 4 erschwert ** Ausnahme Schild- und Stabkämpfer“."""
+    assert run("defense", {"pa_basis": 10, "zweite_abwehr": True})["target"] == 6
+    r = run("defense", {"pa_basis": 10, "zweite_abwehr": True, "schild_oder_stab": True})
+    assert r["target"] == 10
+
+
+def test_half_defence_after_lucky_attack() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": „hat der Verteidiger nur halbe
+    PA/AW zur Reaktion“ (halved before Erschwernisse, rounded up – Annahme)."""
+    r = run("defense", {"pa_basis": 11, "halbe_abwehr": True, "erschwernis": 2})
+    assert r["halved_value"] == 6 and r["target"] == 4
+
+
+def test_defence_crits() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": kritische Abwehr (bestätigte 1)
+    „verbraucht keine Aktion“; unglückliche Abwehr (unbestätigte 20) „immer misslungen“."""
+    seed = seed_where(lambda g: g.randint(1, 20) == 1 and g.randint(1, 20) <= 5)
+    r = run("defense", {"pa_basis": 5}, seed)
+    assert r["outcome"] == "kritisch" and r["success"] and not r["costs_action"]
+    seed = seed_where(lambda g: g.randint(1, 20) == 20 and g.randint(1, 20) <= 5)
+    r = run("defense", {"pa_basis": 30}, seed)
+    assert r["outcome"] == "ungluecklich" and not r["success"]
+    seed = seed_where(lambda g: g.randint(1, 20) == 1 and g.randint(1, 20) > 2)
+    r = run("defense", {"pa_basis": 0}, seed)  # a 1 succeeds even at value 0
+    assert r["outcome"] == "gluecklich" and r["success"] and r["costs_action"]
+
+
+def test_meisterparade() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Meisterparade": Parade um X erschwert, erleichtert bei
+    Erfolg die nächste Probe um X; „Trifft er nicht, ist seine nächste Probe um X erschwert“."""
+    ok = seed_where(lambda g: 2 <= g.randint(1, 20) <= 7)
+    r = run("defense", {"pa_basis": 10, "meisterparade": 3}, ok)
+    assert r["target"] == 7 and r["success"] and r["next_probe_modifier"] == -3
+    bad = seed_where(lambda g: 8 <= g.randint(1, 20) <= 19)
+    r = run("defense", {"pa_basis": 10, "meisterparade": 3}, bad)
+    assert not r["success"] and r["next_probe_modifier"] == 3
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"pa_basis": 0},
+        {"pa_basis": 30, "waffe_pa": 15},
+        {"pa_basis": 12, "ebe": 20, "erschwernis": 30, "wunden": 10},
+        {"pa_basis": 14, "halbe_abwehr": True, "zweite_abwehr": True, "finte": 20},
+        {"art": "ausweichen", "sf_ausweichen": True, "pa_basis": 10, "be": 20},
+        {"art": "schildparade", "pa_basis": 9, "schild_pa": 15, "sf_bonus": 15, "erschwernis": -20},
+    ],
+)
+def test_defence_chances_brute_force(params: dict[str, Any]) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer" (Abwehr): every chance by
+    enumerating both W20."""
+    r = run("defense", params)
+    target = r["target"]
+    for key in ("kritisch", "gluecklich", "gelungen", "misslungen", "ungluecklich", "patzer"):
+        expected = chance([20, 20], lambda f, k=key: model_outcome(f[0], f[1], target, None) == k)
+        assert Fraction(r["chances"][key]) == expected
+    ok = chance(
+        [20, 20],
+        lambda f: model_outcome(f[0], f[1], target, None) in ("kritisch", "gluecklich", "gelungen"),
+    )
+    assert Fraction(r["chances"]["abwehr_gelingt"]) == ok
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"schild_pa": 2}, "schild_pa"),
+        ({"art": "schildparade", "waffe_pa": 2}, "waffe_pa"),
+        ({"sf_bonus": 2}, "sf_bonus"),
+        ({"art": "ausweichen", "sf_ausweichen": True, "meisterparade": 2}, "meisterparade"),
+        ({"art": "ausweichen", "sf_ausweichen": True, "ebe": 2}, "ebe"),
+        ({"be": 2}, "be"),
+        ({"pa_basis": -1}, "pa_basis"),
+        ({"art": "ausweichen_ungezielt"}, "art"),
+    ],
+)
+def test_defence_validation(params: dict[str, Any], field: str) -> None:
+    """Bad input: EngineError with a German message naming the field."""
+    err = error("defense", params)
+    assert err["field"] == field and err["message"]
