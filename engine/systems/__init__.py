@@ -3,9 +3,6 @@
 from engine.systems import ryssea
 
 # isort: split
-from engine.systems import ryssea_tickleiste
-
-# isort: split
 from engine.systems import dsa
 
 # isort: split
@@ -27,5 +24,4 @@ __all__ = [
     "guete",
     "pathfinder",
     "ryssea",
-    "ryssea_tickleiste",
 ]

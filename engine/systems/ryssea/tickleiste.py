@@ -18,14 +18,8 @@ from engine.errors import EngineError
 from engine.formatting import number
 from engine.ordering import check_unique_names
 from engine.params import BoolParam, ChoiceParam, IntParam, StateParam, TextParam
-from engine.systems.ryssea import (
-    DATA,
-    FIGHTER_FIELDS,
-    SOURCE,
-    SYSTEM,
-    first_chances,
-    roll_initiative,
-)
+from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM
+from engine.systems.ryssea.initiative import FIGHTER_FIELDS, first_chances, roll_initiative
 
 STATE_VERSION = 1
 MAX_FIGHTERS = 20
@@ -244,120 +238,120 @@ def _is_reaction(key: str) -> bool:
     return bool(row.get("reaktion", False))
 
 
-def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str, Display | None]:
-    """Carry out one command; returns the German log line (and initiative details on start)."""
-    command = params["command"]
-    surprise = DATA.integer("initiative.ueberraschung_ticks", 0, 100)
-    if command == "anzeigen":
-        return "", None
-    if command == "hinzufuegen":
-        if len(board.markers) >= MAX_FIGHTERS:
-            raise EngineError(f"Name: höchstens {MAX_FIGHTERS} Kämpfer.", "name")
-        name = _require_name(params, "name")
-        if any(m.name.casefold() == name.casefold() for m in board.markers):
-            raise EngineError(f"Name: „{name}“ steht schon auf der Tickleiste.", "name")
-        marker = Marker(
-            name=name,
-            ini=params["ini"],
-            intuition=params["intuition"],
-            modifier=params["modifier"],
-            surprised=params["surprised"],
-            status="bereit",
-            tick=None,
-            order=0,
-        )
-        board.markers.append(marker)
-        now = board.now()
-        if not board.started or now is None:
-            return f"{name} wartet auf den Kampfbeginn.", None
-        # Späterer Kampfbeitritt (L29): current tick, behind those already there; +10 surprised
-        marker.status = "aktiv"
-        marker.tick = now + (surprise if marker.surprised else 0)
-        marker.order = board.next_order()
-        extra = f" (überrascht: +{surprise} Ticks)" if marker.surprised else ""
-        return f"{name} tritt auf Tick {number(marker.tick)} dem Kampf bei{extra}.", None
-    if command == "start":
-        waiting = [m for m in board.markers if m.status == "bereit"]
-        if not waiting:
-            raise EngineError(
-                "Befehl „Kampf beginnen“: zuerst Kämpfer hinzufügen (alle anderen stehen schon).",
-                "command",
-            )
-        if board.started:
-            raise EngineError(
-                "Befehl „Kampf beginnen“: der Kampf läuft schon; neue Kämpfer treten später bei.",
-                "command",
-            )
-        rows = [m.to_dict() for m in waiting]
-        fighters, order, ties = roll_initiative(rows, rng)
-        for fighter in order:
-            marker = next(m for m in waiting if m.name == fighter.name)
-            marker.status = "aktiv"
-            marker.tick = fighter.tick
-            marker.order = board.next_order()
-        board.started = True
-        details = Display(headline="Initiative")
-        for fighter in fighters:
-            mods = [("INI", fighter.ini)]
-            if fighter.modifier:
-                mods.append(("Modifikatoren", fighter.modifier))
-            if fighter.surprised:
-                mods.append(("Überrascht", -surprise))
-            details.roll(f"{fighter.name}: Initiativwurf", fighter.roll, mods, fighter.initiative)
-        notes = []
-        for tie in ties:
-            how = "Stechen mit W10" if tie["rolloff"] else "höhere Intuition"
-            notes.append(
-                f"Gleichstand auf Tick {number(tie['tick'])}: {', '.join(tie['names'])} ({how})."
-            )
-        details.notes("Gleichstände", notes)
-        details.chances(
-            "Chance, als Erste(r) zu handeln (vor dem Wurf)",
-            list(zip([r["name"] for r in rows], first_chances(rows), strict=True)),
-        )
-        starts = ", ".join(f"{f.name} {number(f.tick)}" for f in order)
-        return f"Kampfbeginn – Startfelder: {starts}.", details
-
-    marker = board.find(_require_name(params))
+def _add(board: Board, params: dict[str, Any], surprise: int) -> str:
+    """A new fighter: waits for the start, or joins a running fight (L29)."""
+    if len(board.markers) >= MAX_FIGHTERS:
+        raise EngineError(f"Name: höchstens {MAX_FIGHTERS} Kämpfer.", "name")
+    name = _require_name(params, "name")
+    if any(m.name.casefold() == name.casefold() for m in board.markers):
+        raise EngineError(f"Name: „{name}“ steht schon auf der Tickleiste.", "name")
+    marker = Marker(
+        name=name,
+        ini=params["ini"],
+        intuition=params["intuition"],
+        modifier=params["modifier"],
+        surprised=params["surprised"],
+        status="bereit",
+        tick=None,
+        order=0,
+    )
+    board.markers.append(marker)
     now = board.now()
-    if command == "entfernen":
-        board.markers.remove(marker)
-        return f"{marker.name} verlässt den Kampf.", None
-    if command in {"abwarten", "bereithalten"}:
-        if marker.status != "aktiv":
-            raise EngineError(
-                f"Kämpfer: {marker.name} steht nicht auf der Tickleiste "
-                f"({STATUS_LABEL[marker.status]}).",
-                "fighter",
-            )
-        marker.status = "abwartend" if command == "abwarten" else "bereithalten"
-        marker.tick = None
-        if command == "abwarten":
-            return f"{marker.name} wartet ab (Abwarten-Feld).", None
-        return f"{marker.name} hält eine Aktion bereit (Abwarten-Feld).", None
-    if command == "eingreifen":
-        if marker.status not in {"abwartend", "bereithalten"}:
-            raise EngineError(f"Kämpfer: {marker.name} wartet nicht ab.", "fighter")
-        if now is None:
-            raise EngineError(
-                "Kämpfer: niemand steht mehr auf der Tickleiste; ohne aktuellen Tick kann "
-                f"{marker.name} nicht eingreifen.",
-                "fighter",
-            )
-        if marker.status == "bereithalten":
-            # L33: acts before all others on the field
-            firsts = [m.order for m in board.active() if m.tick == now]
-            marker.order = min(firsts) - 1
-            marker.status, marker.tick = "aktiv", now
-            return (
-                f"{marker.name} löst die bereitgehaltene Aktion aus und handelt auf Tick "
-                f"{number(now)} vor allen anderen.",
-                None,
-            )
-        # L31: queued behind the others on the current field
-        marker.status, marker.tick, marker.order = "aktiv", now, board.next_order()
-        return f"{marker.name} greift auf Tick {number(now)} wieder ein (hinten eingereiht).", None
-    # handeln
+    if not board.started or now is None:
+        return f"{name} wartet auf den Kampfbeginn."
+    # Späterer Kampfbeitritt (L29): current tick, behind those already there; +10 surprised
+    marker.status = "aktiv"
+    marker.tick = now + (surprise if marker.surprised else 0)
+    marker.order = board.next_order()
+    extra = f" (überrascht: +{surprise} Ticks)" if marker.surprised else ""
+    return f"{name} tritt auf Tick {number(marker.tick)} dem Kampf bei{extra}."
+
+
+def _start(board: Board, rng: random.Random, surprise: int) -> tuple[str, Display]:
+    """Kampfbeginn: everyone waiting rolls initiative and gets a start field (L17–L25)."""
+    waiting = [m for m in board.markers if m.status == "bereit"]
+    if not waiting:
+        raise EngineError(
+            "Befehl „Kampf beginnen“: zuerst Kämpfer hinzufügen (alle anderen stehen schon).",
+            "command",
+        )
+    if board.started:
+        raise EngineError(
+            "Befehl „Kampf beginnen“: der Kampf läuft schon; neue Kämpfer treten später bei.",
+            "command",
+        )
+    rows = [m.to_dict() for m in waiting]
+    fighters, order, ties = roll_initiative(rows, rng)
+    for fighter in order:
+        marker = next(m for m in waiting if m.name == fighter.name)
+        marker.status = "aktiv"
+        marker.tick = fighter.tick
+        marker.order = board.next_order()
+    board.started = True
+    details = Display(headline="Initiative")
+    for fighter in fighters:
+        mods = [("INI", fighter.ini)]
+        if fighter.modifier:
+            mods.append(("Modifikatoren", fighter.modifier))
+        if fighter.surprised:
+            mods.append(("Überrascht", -surprise))
+        details.roll(f"{fighter.name}: Initiativwurf", fighter.roll, mods, fighter.initiative)
+    notes = []
+    for tie in ties:
+        how = "Stechen mit W10" if tie["rolloff"] else "höhere Intuition"
+        notes.append(
+            f"Gleichstand auf Tick {number(tie['tick'])}: {', '.join(tie['names'])} ({how})."
+        )
+    details.notes("Gleichstände", notes)
+    details.chances(
+        "Chance, als Erste(r) zu handeln (vor dem Wurf)",
+        list(zip([r["name"] for r in rows], first_chances(rows), strict=True)),
+    )
+    starts = ", ".join(f"{f.name} {number(f.tick)}" for f in order)
+    return f"Kampfbeginn – Startfelder: {starts}.", details
+
+
+def _wait(marker: Marker, command: str) -> str:
+    """Abwarten or Bereithalten: off the line onto the Abwarten-Feld (L31–L33)."""
+    if marker.status != "aktiv":
+        raise EngineError(
+            f"Kämpfer: {marker.name} steht nicht auf der Tickleiste "
+            f"({STATUS_LABEL[marker.status]}).",
+            "fighter",
+        )
+    marker.status = "abwartend" if command == "abwarten" else "bereithalten"
+    marker.tick = None
+    if command == "abwarten":
+        return f"{marker.name} wartet ab (Abwarten-Feld)."
+    return f"{marker.name} hält eine Aktion bereit (Abwarten-Feld)."
+
+
+def _rejoin(board: Board, marker: Marker, now: int | None) -> str:
+    """Wieder eingreifen: on the current tick, behind the others or (bereitgehalten) first."""
+    if marker.status not in {"abwartend", "bereithalten"}:
+        raise EngineError(f"Kämpfer: {marker.name} wartet nicht ab.", "fighter")
+    if now is None:
+        raise EngineError(
+            "Kämpfer: niemand steht mehr auf der Tickleiste; ohne aktuellen Tick kann "
+            f"{marker.name} nicht eingreifen.",
+            "fighter",
+        )
+    if marker.status == "bereithalten":
+        # L33: acts before all others on the field
+        firsts = [m.order for m in board.active() if m.tick == now]
+        marker.order = min(firsts) - 1
+        marker.status, marker.tick = "aktiv", now
+        return (
+            f"{marker.name} löst die bereitgehaltene Aktion aus und handelt auf Tick "
+            f"{number(now)} vor allen anderen."
+        )
+    # L31: queued behind the others on the current field
+    marker.status, marker.tick, marker.order = "aktiv", now, board.next_order()
+    return f"{marker.name} greift auf Tick {number(now)} wieder ein (hinten eingereiht)."
+
+
+def _act(board: Board, marker: Marker, now: int | None, params: dict[str, Any]) -> str:
+    """An action: the marker moves on by its duration; out of turn only a reaction (L126–L130)."""
     if marker.status != "aktiv" or marker.tick is None or now is None:
         raise EngineError(
             f"Kämpfer: {marker.name} kann jetzt nicht handeln ({STATUS_LABEL[marker.status]}).",
@@ -383,10 +377,32 @@ def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str
     marker.tick = start + ticks
     marker.order = board.next_order()
     return (
-        f"{marker.name}: {name} ({ticks} Ticks) von Tick {number(start)} auf "
-        f"{number(marker.tick)}.",
-        None,
+        f"{marker.name}: {name} ({ticks} Ticks) von Tick {number(start)} auf {number(marker.tick)}."
     )
+
+
+def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str, Display | None]:
+    """Carry out one command; returns the German log line (and initiative details on start)."""
+    command = params["command"]
+    surprise = DATA.integer("initiative.ueberraschung_ticks", 0, 100)
+    if command == "anzeigen":
+        return "", None
+    if command == "hinzufuegen":
+        return _add(board, params, surprise), None
+    if command == "start":
+        return _start(board, rng, surprise)
+
+    marker = board.find(_require_name(params))
+    now = board.now()
+    if command == "entfernen":
+        board.markers.remove(marker)
+        return f"{marker.name} verlässt den Kampf.", None
+    if command in {"abwarten", "bereithalten"}:
+        return _wait(marker, command), None
+    if command == "eingreifen":
+        return _rejoin(board, marker, now), None
+    # handeln
+    return _act(board, marker, now, params), None
 
 
 def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:

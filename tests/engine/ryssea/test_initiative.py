@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from engine.systems.ryssea import first_chances
+from engine.systems.ryssea.initiative import first_chances
 from tests.engine.brute import outcomes
 
 

@@ -1,0 +1,169 @@
+"""Ryssea defence: what an attack has to beat (L186, L224–L231, L245–L249).
+
+Owns the „Ziel und Abwehr“ fields and ``roll_difficulty``: the Verteidigung (reached or
+exceeded hits), the Zielwert of an unbewegliches Ziel, or an Aktive Abwehr (probe + 2 × Erfolge;
+a tie goes to the defender, L247) rolled before the attack, with its exact distribution.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine.formatting import number
+from engine.params import BoolParam, ChoiceParam, IntParam, Param
+from engine.systems.ryssea.common import (
+    DATA,
+    ProbeInput,
+    ProbeRoll,
+    at_least,
+    die_distribution,
+    erfolge_distribution,
+    probe_fields,
+    probe_input,
+    roll_probe,
+)
+from engine.systems.ryssea.ranged import IMMOBILE, IMMOBILE_CHOICES
+
+TARGET_PARAMS: tuple[Param, ...] = (
+    IntParam(
+        "verteidigung",
+        "Verteidigung des Ziels",
+        default=25,
+        minimum=0,
+        maximum=99,
+        help="Schwierigkeit des Angriffs: Treffer, wenn erreicht oder übertroffen (L186).",
+        group="Ziel und Abwehr",
+    ),
+    ChoiceParam(
+        "unbewegliches_ziel",
+        "Unbewegliches Ziel",
+        choices=IMMOBILE_CHOICES,
+        help="Nur Fernkampf: der Zielwert der Tabelle Unbewegliche Ziele ersetzt die Verteidigung.",
+        group="Ziel und Abwehr",
+        advanced=True,
+    ),
+    BoolParam(
+        "aktive_abwehr",
+        "Aktive Abwehr des Ziels",
+        help=(
+            "Probe + 2 × Erfolge des Verteidigers wird zur Schwierigkeit; Gleichstand: Verteidiger."
+        ),
+        group="Ziel und Abwehr",
+    ),
+    *probe_fields(
+        "abwehr_",
+        "Abwehr",
+        talent="Nahkampftalent oder Akrobatik; Schild: IN + KK",
+        group="Ziel und Abwehr",
+        advanced=("wuerfel", "wurf_art"),
+    ),
+    IntParam(
+        "abwehr_modifikator",
+        "Abwehr – Modifikator",
+        default=0,
+        minimum=-30,
+        maximum=30,
+        help="Bonus (+) oder Malus (−) auf die Probe der Aktiven Abwehr.",
+        group="Ziel und Abwehr",
+        advanced=True,
+    ),
+)
+
+
+def defence_distribution(defender: ProbeInput) -> dict[int, Fraction]:
+    """Value of an Aktive Abwehr: probe total + 2 × Erfolge (L247)."""
+    factor = DATA.integer("angriff.abwehr_erfolg_faktor", 0, 10)
+    out: dict[int, Fraction] = {}
+    erfolge = erfolge_distribution(defender.taw)
+    for value, p in die_distribution(defender.die, defender.mode).items():
+        for k, q in enumerate(erfolge):
+            total = defender.base + value + factor * k
+            out[total] = out.get(total, Fraction(0)) + p * q
+    return out
+
+
+def _defence_succeeds(dist: dict[int, Fraction], verteidigung: int) -> Callable[[int], Fraction]:
+    """Chance that an attack total beats a random Aktive Abwehr value."""
+    floor = DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer"
+    cache: dict[int, Fraction] = {}
+
+    def succeeds(total: int) -> Fraction:
+        if total not in cache:
+            if floor and total < verteidigung:
+                cache[total] = Fraction(0)
+            else:
+                cache[total] = sum((p for t, p in dist.items() if total > t), Fraction(0))
+        return cache[total]
+
+    return succeeds
+
+
+def _beats_defence(total: int, defence: int, verteidigung: int) -> bool:
+    """Tie → the defender wins (L247); optionally the Verteidigung stays a floor (Annahme)."""
+    if DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer":
+        return total > defence and total >= verteidigung
+    return total > defence
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """What the attack probe has to beat, and how it is shown."""
+
+    roll: ProbeRoll | None  # the Aktive Abwehr, if the target defends actively
+    info: dict[str, Any]
+    text: str
+    succeeds: Callable[[int], Fraction]  # chance that an attack total is enough
+    reaches: Callable[[int], bool]  # whether a rolled attack total is enough
+
+
+def roll_difficulty(
+    params: dict[str, Any], rng: random.Random, ranged: bool, notes: list[str]
+) -> Difficulty:
+    """Schwierigkeit: Verteidigung, Zielwert eines unbeweglichen Ziels, oder Aktive Abwehr.
+
+    The Aktive Abwehr is rolled here, before the attack probe (the seeded order relies on it).
+    """
+    verteidigung = params["verteidigung"]
+    target_info: dict[str, Any]
+    if params["aktive_abwehr"]:
+        defender = probe_input(
+            params, "abwehr_", modifiers=(("Modifikator", params["abwehr_modifikator"]),)
+        )
+        defence_roll = roll_probe(defender, rng, "Aktive Abwehr")
+        factor = DATA.integer("angriff.abwehr_erfolg_faktor", 0, 10)
+        defence_value = defence_roll.total + factor * defence_roll.erfolge
+        succeeds = _defence_succeeds(defence_distribution(defender), verteidigung)
+        reaches = functools.partial(
+            _beats_defence, defence=defence_value, verteidigung=verteidigung
+        )
+        target_info = {
+            "kind": "aktive_abwehr",
+            "value": defence_value,
+            "verteidigung": verteidigung,
+            "defence": defence_roll.to_dict(),
+        }
+        target_text = f"Aktive Abwehr {number(defence_value)} (Gleichstand: Verteidiger)"
+        if ranged:
+            notes.append(
+                "Gegen Fernkampfangriffe ist eine Aktive Abwehr nur durch Ausweichen "
+                "(Akrobatik) oder mit einem Schild möglich (L249)."
+            )
+        return Difficulty(defence_roll, target_info, target_text, succeeds, reaches)
+    if params["unbewegliches_ziel"] != "nein":
+        row = IMMOBILE[params["unbewegliches_ziel"]]
+        value = int(row["zielwert"])
+        target_info = {"kind": "unbewegliches_ziel", "value": value, "size": row["zielgroesse"]}
+        target_text = f"Zielwert {value} ({row['zielgroesse']})"
+    else:
+        value = verteidigung
+        target_info = {"kind": "verteidigung", "value": value}
+        target_text = f"Verteidigung {number(value)}"
+    return Difficulty(
+        None, target_info, target_text, at_least(value), functools.partial(operator.le, value)
+    )

@@ -1,0 +1,252 @@
+"""Ryssea manoeuvres: how the Erfolge of an attack are spent and what damage follows.
+
+Owns the „Manöver“ fields, ``allocate`` (Reichweite, Deckung, Meisterschafts-Manöver,
+Betäubungsschlag, the rest for Wuchtangriff or Störender Angriff; L73–L82, L188–L194), the
+damage rules (Streiftreffer −2 per manoeuvre or Betäubungsschaden for the attacker, halved or
+no damage; L73, L81–L82) and ``attack_chances``, the exact chances of every outcome.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.data_files import DataError
+from engine.params import BoolParam, ChoiceParam, IntParam, Param
+from engine.systems.ryssea.common import (
+    DATA,
+    ProbeChances,
+    ProbeInput,
+    erfolge_distribution,
+    expected_erfolge,
+    probe_chances,
+)
+
+MANOEUVRE_PARAMS: tuple[Param, ...] = (
+    IntParam(
+        "meisterschafts_manoever",
+        "Angesagte Meisterschafts-Manöver",
+        default=0,
+        minimum=0,
+        maximum=5,
+        help="Je 1 Erfolg; fehlen Erfolge, wird es ein Streiftreffer (L73–L82).",
+        group="Manöver",
+    ),
+    ChoiceParam(
+        "manoever_schaden",
+        "Schaden der Manöver",
+        choices=(
+            ("voll", "voller Schaden"),
+            ("halb", "halber Schaden"),
+            ("kein", "kein Schaden"),
+        ),
+        help="Wenn ein angesagtes Manöver den Schaden halbiert oder aufhebt (L73, L81).",
+        group="Manöver",
+        advanced=True,
+    ),
+    ChoiceParam(
+        "streiftreffer_folge",
+        "Streiftreffer",
+        choices=(
+            ("schaden", "Schaden −2 je Manöver"),
+            ("betaeubung", "stattdessen 2 Betäubungsschaden je Manöver für mich"),
+        ),
+        help="Nachteil beim Streiftreffer (L82).",
+        group="Manöver",
+        advanced=True,
+    ),
+    BoolParam(
+        "betaeubungsschlag",
+        "Betäubungsschlag",
+        help="Nur Nahkampf: für 1 Erfolg wird der Schaden zu Betäubungsschaden (L190).",
+        group="Manöver",
+    ),
+    ChoiceParam(
+        "erfolge_rest",
+        "Übrige Erfolge für",
+        choices=(
+            ("wuchtangriff", "Wuchtangriff (+1 Schaden je Erfolg)"),
+            ("stoerender_angriff", "Störender Angriff (+3 auf die Unterbrechung je Erfolg)"),
+            ("keine", "nicht verwenden"),
+        ),
+        help="Freie Manöver nach dem Wurf (L188–L194).",
+        group="Manöver",
+    ),
+    BoolParam(
+        "gelegenheitsangriff",
+        "Gelegenheitsangriff",
+        help="Nur Nahkampf; nicht mit Meisterschafts-Manövern kombinierbar (L86).",
+        group="Manöver",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """How the Erfolge of a successful attack probe are spent."""
+
+    category: str  # treffer / streiftreffer / deckung / reichweite
+    erfolge: int
+    for_range: int
+    for_cover: int
+    for_mastery: int
+    stun: bool
+    rest: int
+
+    @property
+    def forfeited(self) -> int:
+        return (
+            self.erfolge
+            - self.for_range
+            - self.for_cover
+            - self.for_mastery
+            - self.stun
+            - self.rest
+        )
+
+
+def allocate(
+    erfolge: int, need_range: int, need_cover: int, mastery: int, stun: bool, rest_used: bool
+) -> Allocation:
+    """Spend Erfolge: Reichweite, Deckung, Meisterschafts-Manöver, Betäubungsschlag, Rest."""
+    if erfolge < need_range:
+        return Allocation("reichweite", erfolge, 0, 0, 0, False, 0)
+    left = erfolge - need_range
+    if left < need_cover:
+        return Allocation("deckung", erfolge, need_range, 0, 0, False, 0)
+    left -= need_cover
+    per_mastery = DATA.integer("angriff.meisterschaft_erfolge", 0, 10)
+    if left < mastery * per_mastery:
+        return Allocation("streiftreffer", erfolge, need_range, need_cover, 0, False, 0)
+    left -= mastery * per_mastery
+    stun_cost = DATA.integer("angriff.betaeubungsschlag_erfolge", 0, 10)
+    paid_stun = stun and left >= stun_cost
+    if paid_stun:
+        left -= stun_cost
+    return Allocation(
+        "treffer",
+        erfolge,
+        need_range,
+        need_cover,
+        mastery * per_mastery,
+        paid_stun,
+        left if rest_used else 0,
+    )
+
+
+@dataclass(frozen=True)
+class DamagePlan:
+    """The damage rules of one attack, with the data values read once."""
+
+    mastery: int
+    restriction: str  # voll / halb / kein
+    graze: str  # schaden / betaeubung
+    rest_mode: str  # wuchtangriff / stoerender_angriff / keine
+    wucht_per: int = 1
+    graze_cut: int = 2
+    graze_stun: int = 2
+    round_up: bool = False
+
+
+def damage_plan(params: dict[str, Any]) -> DamagePlan:
+    rounding = DATA.text("angriff.schaden_rundung")
+    if rounding not in ("abrunden", "aufrunden"):
+        raise DataError(DATA.file, "angriff.schaden_rundung", "abrunden oder aufrunden")
+    return DamagePlan(
+        mastery=params["meisterschafts_manoever"],
+        restriction=params["manoever_schaden"],
+        graze=params["streiftreffer_folge"],
+        rest_mode=params["erfolge_rest"],
+        wucht_per=DATA.integer("angriff.wucht_je_erfolg", 0, 10),
+        graze_cut=DATA.integer("angriff.streiftreffer_abzug_je_manoever", 0, 20),
+        graze_stun=DATA.integer("angriff.streiftreffer_betaeubung_je_manoever", 0, 20),
+        round_up=rounding == "aufrunden",
+    )
+
+
+def _restricted(points: int, plan: DamagePlan) -> int:
+    points = max(0, points)
+    if plan.restriction == "kein":
+        return 0
+    if plan.restriction == "halb":
+        return -(-points // 2) if plan.round_up else points // 2
+    return points
+
+
+def damage_for(rolled: int, alloc: Allocation, plan: DamagePlan) -> tuple[int, int]:
+    """(damage to the target, Betäubungsschaden to the attacker) for one damage roll."""
+    if alloc.category in ("reichweite", "deckung"):
+        return 0, 0
+    if alloc.category == "streiftreffer":
+        points = _restricted(rolled, plan)
+        if plan.graze == "betaeubung" or plan.restriction == "kein":
+            return points, plan.graze_stun * plan.mastery
+        return max(0, points - plan.graze_cut * plan.mastery), 0
+    bonus = alloc.rest * plan.wucht_per if plan.rest_mode == "wuchtangriff" else 0
+    return _restricted(rolled + bonus, plan), 0
+
+
+@dataclass(frozen=True)
+class AttackChances:
+    probe: ProbeChances
+    hit: Fraction
+    full_hit: Fraction
+    graze: Fraction
+    cover: Fraction
+    out_of_range: Fraction
+    expected_erfolge: Fraction
+    expected_damage: Fraction
+
+
+def attack_chances(
+    attacker: ProbeInput,
+    succeeds: Callable[[int], Fraction],
+    need_range: int,
+    need_cover: int,
+    stun: bool,
+    plan: DamagePlan,
+    damage: dice.Expression,
+) -> AttackChances:
+    chances = probe_chances(attacker, succeeds)
+    damage_dist = dice.distribution(damage, field="schaden", label="Waffenschaden")
+    # integer weights over a common denominator: exact and fast for large damage dice
+    denominator = math.lcm(*(p.denominator for p in damage_dist.values()))
+    weights = [(d, p.numerator * (denominator // p.denominator)) for d, p in damage_dist.items()]
+    by_key: dict[tuple[str, int], Fraction] = {}
+
+    def mean_damage(alloc: Allocation) -> Fraction:
+        key = (alloc.category, alloc.rest)
+        if key not in by_key:
+            total = sum(w * damage_for(d, alloc, plan)[0] for d, w in weights)
+            by_key[key] = Fraction(total, denominator)
+        return by_key[key]
+
+    full = graze = cover = out_of_range = Fraction(0)
+    expected = Fraction(0)
+    for k, p_k in enumerate(erfolge_distribution(attacker.taw)):
+        alloc = allocate(k, need_range, need_cover, plan.mastery, stun, plan.rest_mode != "keine")
+        if alloc.category == "treffer":
+            full += p_k
+        elif alloc.category == "streiftreffer":
+            graze += p_k
+        elif alloc.category == "deckung":
+            cover += p_k
+        else:
+            out_of_range += p_k
+        if alloc.category in ("treffer", "streiftreffer"):
+            expected += p_k * mean_damage(alloc)
+    s = chances.success
+    return AttackChances(
+        probe=chances,
+        hit=s * (full + graze),
+        full_hit=s * full,
+        graze=s * graze,
+        cover=s * cover,
+        out_of_range=s * out_of_range,
+        expected_erfolge=expected_erfolge(attacker.taw),
+        expected_damage=s * expected,
+    )

@@ -1,0 +1,1 @@
+"""Tests of the Ryssea rule system (engine/systems/ryssea/)."""

@@ -1,0 +1,453 @@
+"""Ryssea Angriff: Nahkampf, Fernkampf, Schildstoß.
+
+000_5fbfd0ad384a0921.txt L47–L82, L184–L226, L245–L253, L307–L380; the engine side is
+``engine/systems/ryssea/attack.py`` with its modifiers, ranged, defence and manoeuvres modules.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.systems.ryssea import ranged
+from tests.engine.ryssea.support import (
+    BASE,
+    crit_patzer,
+    erfolge,
+    error,
+    every_face,
+    fr,
+    kept_value,
+    run,
+    talent_sides,
+)
+
+
+def brute_attack(
+    params: dict[str, Any],
+    base: int,
+    damage_sides: list[int],
+    damage_const: int,
+    need_range: int = 0,
+    need_cover: int = 0,
+) -> dict[str, Fraction]:
+    """Rules of 000 L73–L82, L186–L194, L210, L220, L247, written out for enumeration."""
+    kind, mode, taw = (
+        params.get("wuerfel", "normal"),
+        params.get("wurf_art", "normal"),
+        params["taw"],
+    )
+    att = [*talent_sides(kind, mode), 10, *([6] * taw)]
+    abwehr = params.get("aktive_abwehr", False)
+    dkind = params.get("abwehr_wuerfel", "normal")
+    dmode = params.get("abwehr_wurf_art", "normal")
+    dtaw = params.get("abwehr_taw", 5)
+    dbase = 20 - 5 + dtaw + params.get("abwehr_modifikator", 0)  # abwehr_eig 10/10/10
+    defence = [*talent_sides(dkind, dmode), 10, *([6] * dtaw)] if abwehr else []
+    mastery = params.get("meisterschafts_manoever", 0)
+    rest_mode = params.get("erfolge_rest", "wuchtangriff")
+    restriction = params.get("manoever_schaden", "voll")
+    graze_mode = params.get("streiftreffer_folge", "schaden")
+    stun = params.get("betaeubungsschlag", False)
+    target = params.get("verteidigung", 25)
+    keys = ("success", "hit", "full_hit", "streiftreffer", "cover", "out_of_range", "critical")
+    out = dict.fromkeys((*keys, "patzer", "expected_damage"), 0)
+
+    def restrict(points: int) -> int:
+        points = max(0, points)
+        return 0 if restriction == "kein" else points // 2 if restriction == "halb" else points
+
+    n_att = len(talent_sides(kind, mode))
+    n_def = len(talent_sides(dkind, dmode))
+    combos, count = every_face([*att, *defence, *damage_sides])
+    for faces in combos:
+        value = kept_value(kind, mode, faces[:n_att])
+        crit, fumble = crit_patzer(value, faces[n_att])
+        k = erfolge(faces[n_att + 1 : len(att)])
+        total = base + value
+        if abwehr:
+            d = faces[len(att) :]
+            dval = kept_value(dkind, dmode, d[:n_def])
+            dk = erfolge(d[n_def + 1 : len(defence)])
+            reaches = total > dbase + dval + 2 * dk  # tie: the defender wins (L247)
+        else:
+            reaches = total >= target  # reach or exceed (L186)
+        dmg = sum(faces[len(att) + len(defence) :]) + damage_const
+        success = crit or (not fumble and reaches)
+        out["critical"] += crit
+        out["patzer"] += fumble
+        if not success:
+            continue
+        out["success"] += 1
+        if k < need_range:
+            out["out_of_range"] += 1
+            continue
+        if k < need_range + need_cover:
+            out["cover"] += 1
+            continue
+        left = k - need_range - need_cover
+        if left < mastery:  # Streiftreffer (L77–L82)
+            out["streiftreffer"] += 1
+            out["hit"] += 1
+            points = restrict(dmg)
+            if graze_mode == "schaden" and restriction != "kein":
+                points = max(0, points - 2 * mastery)
+            out["expected_damage"] += points
+            continue
+        left -= mastery
+        if stun and left >= 1:
+            left -= 1
+        out["full_hit"] += 1
+        out["hit"] += 1
+        wucht = left if rest_mode == "wuchtangriff" else 0
+        out["expected_damage"] += restrict(dmg + wucht)
+    return {key: Fraction(value, count) for key, value in out.items()}
+
+
+def check_attack(result: dict[str, Any], expected: dict[str, Fraction]) -> None:
+    for key, value in expected.items():
+        assert fr(result["chances"][key]) == value, key
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},
+        {"verteidigung": 0, "modifikator": 30},
+        {"verteidigung": 99, "modifikator": -30},
+        {"meisterschafts_manoever": 2, "streiftreffer_folge": "schaden"},
+        {"meisterschafts_manoever": 1, "manoever_schaden": "halb", "betaeubungsschlag": True},
+        {"meisterschafts_manoever": 2, "manoever_schaden": "kein"},
+        {
+            "wuerfel": "begabt",
+            "wurf_art": "nachteil",
+            "erfolge_rest": "stoerender_angriff",
+            "schaden": "2",
+        },
+        {
+            "wuerfel": "unfaehig",
+            "wurf_art": "vorteil",
+            "streiftreffer_folge": "betaeubung",
+            "meisterschafts_manoever": 3,
+            "schaden": "4",
+        },
+    ],
+)
+def test_melee_attack_chances_brute_force(extra: dict[str, Any]) -> None:
+    """000_5fbfd0ad384a0921.txt L186 (hit on reaching the Verteidigung, weapon damage), L73–L82
+    (1 Erfolg per Meisterschafts-Manöver, Streiftreffer −2 per manoeuvre or Betäubungsschaden,
+    halved / no damage kept), L190–L194 (Betäubungsschlag 1 Erfolg, Wuchtangriff +1 per
+    Erfolg): every chance and the expected damage against enumeration."""
+    params = {**BASE, "taw": 2, "schaden": "1W3+1", **extra}
+    result = run("attack", params)
+    base = 15 + 2 + params.get("modifikator", 0)  # Grundwert 15 + TaW
+    if params["schaden"] == "1W3+1":
+        expected = brute_attack(params, base, [3], 1)
+    else:
+        expected = brute_attack(params, base, [], int(params["schaden"]))
+    check_attack(result, expected)
+    assert fr(result["chances"]["expected_erfolge"]) == Fraction(2, 3)
+
+
+@pytest.mark.parametrize(
+    ("entfernung", "deckung", "need_range", "need_cover"),
+    [(20, "keine", 0, 0), (21, "leicht", 1, 1), (60, "schwer", 2, 2), (120, "keine", 5, 0)],
+)
+def test_ranged_attack_chances_brute_force(
+    entfernung: int, deckung: str, need_range: int, need_cover: int
+) -> None:
+    """000_5fbfd0ad384a0921.txt L210 (1 Erfolg per started base range, at most 6×), L220
+    (Deckung leicht 1 / schwer 2 Erfolge; probe ok but Erfolge short → hits the cover)."""
+    params = {
+        **BASE,
+        "taw": 3,
+        "angriffsart": "fernkampf",
+        "grundreichweite": 20,
+        "entfernung": entfernung,
+        "deckung": deckung,
+        "schaden": "1W2",
+        "meisterschafts_manoever": 1,
+    }
+    result = run("attack", params)
+    assert result["erfolge"]["reichweite_noetig"] == need_range
+    assert result["erfolge"]["deckung_noetig"] == need_cover
+    expected = brute_attack(params, 18, [2], 0, need_range, need_cover)
+    check_attack(result, expected)
+
+
+def test_aktive_abwehr_chances_brute_force() -> None:
+    """000_5fbfd0ad384a0921.txt L247: the defender's probe value + 2 × its Erfolge is the
+    attacker's difficulty; on a tie the defender wins."""
+    params = {
+        **BASE,
+        "taw": 0,
+        "schaden": "3",
+        "aktive_abwehr": True,
+        "abwehr_taw": 1,
+        "abwehr_wuerfel": "unfaehig",
+        "abwehr_modifikator": 4,
+    }
+    result = run("attack", params)
+    expected = brute_attack(params, 15, [], 3)
+    check_attack(result, expected)
+
+
+def test_attack_tie_rules() -> None:
+    """000_5fbfd0ad384a0921.txt L186: reaching the Verteidigung hits; L247: a tie with the
+    Aktive Abwehr goes to the defender."""
+    for seed in range(25):
+        plain = run("attack", {**BASE, "taw": 0, "verteidigung": 25}, seed)
+        probe = plain["attack"]
+        if not probe["critical"] and not probe["patzer"]:
+            assert plain["probe_success"] == (probe["total"] >= 25)
+        active = run("attack", {**BASE, "taw": 0, "aktive_abwehr": True, "abwehr_taw": 0}, seed)
+        probe = active["attack"]
+        if not probe["critical"] and not probe["patzer"]:
+            assert active["probe_success"] == (probe["total"] > active["target"]["value"])
+            defence = active["target"]["defence"]
+            assert active["target"]["value"] == defence["total"] + 2 * defence["erfolge"]
+
+
+def test_attack_modifiers_by_name() -> None:
+    """000_5fbfd0ad384a0921.txt L360 (Taktischer Vorteil +3 each), L370 (Überzahl +1 each, max
+    +3), L335–L340 (Kampfpositionen), L346 (Wasser −3), L198 (Lücke suchen +1 per 2 ticks,
+    max +3), L325 (Lichtverhältnisse)."""
+    result = run(
+        "attack",
+        {
+            **BASE,
+            "taktischer_vorteil": 2,
+            "ueberzahl": 5,
+            "position_eigen": "kniend",
+            "position_ziel": "liegend",
+            "wasser": "hueft",
+            "vorbereitung_ticks": 7,
+            "licht": -3,
+            "zusammenarbeit": 2,
+        },
+    )
+    mods = {m["name"]: m["value"] for m in result["attack"]["modifiers"]}
+    assert mods == {
+        "Taktischer Vorteil × 2": 6,
+        "Überzahl (5 überzählig)": 3,
+        "Eigene Kampfposition Kniend": -1,
+        "Kampfposition des Ziels Liegend": 4,
+        "Hüfthohes Wasser": -3,
+        "Lücke suchen (7 Ticks)": 3,
+        "Lichtverhältnisse": -3,
+        "Zusammenarbeit": 2,
+    }
+    ranged = run(
+        "attack",
+        {
+            **BASE,
+            "angriffsart": "fernkampf",
+            "position_eigen": "fliegend",
+            "position_ziel": "kniend",
+            "vorbereitung_ticks": 5,
+            "kampfgetuemmel": True,
+            "wasser": "unter",
+        },
+    )
+    mods = {m["name"]: m["value"] for m in ranged["attack"]["modifiers"]}
+    assert mods == {
+        "Eigene Kampfposition Fliegend": -2,
+        "Kampfposition des Ziels Kniend": -1,
+        "Zielen (5 Ticks)": 2,
+        "Kampfgetümmel": -6,
+        "Unter Wasser": -6,
+    }
+
+
+def test_range_erfolge() -> None:
+    """000_5fbfd0ad384a0921.txt L210: 1 Erfolg per started increase by the base range; at most
+    six times the range (5 Erfolge)."""
+    assert [ranged.range_erfolge(d, 20) for d in (0, 20, 21, 40, 41, 100, 101, 120)] == [
+        0,
+        0,
+        1,
+        1,
+        2,
+        4,
+        5,
+        5,
+    ]
+    err = error("attack", {"angriffsart": "fernkampf", "grundreichweite": 20, "entfernung": 121})
+    assert err["field"] == "entfernung"
+    assert "120 m" in err["message"]
+
+
+def test_unbewegliche_ziele() -> None:
+    """000_5fbfd0ad384a0921.txt L224–L231: shooting at an immobile target uses the Zielwert of
+    the table (Groß 15) instead of a Verteidigung."""
+    result = run(
+        "attack", {**BASE, "taw": 0, "angriffsart": "fernkampf", "unbewegliches_ziel": "gross"}
+    )
+    assert result["target"] == {"kind": "unbewegliches_ziel", "value": 15, "size": "Groß"}
+    # Grundwert 15: the W10 must show 0+ → only a Patzer fails
+    assert fr(result["chances"]["success"]) == 1 - Fraction(3, 100)
+
+
+def test_streiftreffer_seeded() -> None:
+    """000_5fbfd0ad384a0921.txt L77–L82: too few Erfolge for the declared manoeuvres → the
+    Erfolge are forfeited and the damage drops by 2 per declared manoeuvre (min 0, Annahme)."""
+    found = False
+    for seed in range(60):
+        result = run(
+            "attack",
+            {
+                **BASE,
+                "taw": 2,
+                "verteidigung": 10,
+                "meisterschafts_manoever": 2,
+                "schaden": "1W6+3",
+            },
+            seed,
+        )
+        if result["outcome"] != "streiftreffer":
+            continue
+        found = True
+        assert result["attack"]["erfolge"] < 2
+        rolled = result["damage"]["roll"]["total"]
+        assert result["damage"]["target"] == max(0, rolled - 4)
+        assert result["erfolge"]["wuchtangriff"] == 0
+    assert found
+
+
+def test_wuchtangriff_and_betaeubungsschlag_seeded() -> None:
+    """000_5fbfd0ad384a0921.txt L190 (Betäubungsschlag for 1 Erfolg: Betäubungsschaden, also
+    for the Wuchtangriff points), L194 (Wuchtangriff +1 per Erfolg)."""
+    for seed in range(40):
+        result = run(
+            "attack",
+            {**BASE, "taw": 6, "verteidigung": 0, "betaeubungsschlag": True, "schaden": "1W8"},
+            seed,
+        )
+        if result["outcome"] != "treffer":
+            continue
+        k = result["attack"]["erfolge"]
+        rolled = result["damage"]["roll"]["total"]
+        if k >= 1:
+            assert result["damage"]["kind"] == "Betäubungsschaden"
+            assert result["damage"]["target"] == rolled + k - 1
+        else:
+            assert result["damage"]["kind"] == "Schaden"
+            assert result["damage"]["target"] == rolled
+
+
+def test_schildstoss_damage_and_no_mastery() -> None:
+    """000_5fbfd0ad384a0921.txt L200: a Schildstoß does 1W6+1 and allows free manoeuvres but no
+    Meisterschafts-Manöver."""
+    result = run("attack", {**BASE, "angriffsart": "schildstoss", "verteidigung": 0}, 3)
+    assert result["damage"]["roll"]["notation"] == "1W6+1"
+    err = error("attack", {"angriffsart": "schildstoss", "meisterschafts_manoever": 1})
+    assert err["field"] == "meisterschafts_manoever"
+    assert err["message"].startswith("Angesagte Meisterschafts-Manöver:")
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"deckung": "leicht"}, "deckung"),
+        ({"kampfgetuemmel": True}, "kampfgetuemmel"),
+        ({"unbewegliches_ziel": "klein"}, "unbewegliches_ziel"),
+        ({"angriffsart": "fernkampf", "ueberzahl": 1}, "ueberzahl"),
+        ({"angriffsart": "fernkampf", "betaeubungsschlag": True}, "betaeubungsschlag"),
+        ({"gelegenheitsangriff": True, "meisterschafts_manoever": 1}, "meisterschafts_manoever"),
+        ({"manoever_schaden": "halb"}, "manoever_schaden"),
+        (
+            {"angriffsart": "fernkampf", "unbewegliches_ziel": "klein", "aktive_abwehr": True},
+            "aktive_abwehr",
+        ),
+        ({"schaden": "11W6"}, "schaden"),
+        ({"schaden": "1W1000"}, "schaden"),
+        ({"schaden": "W"}, "schaden"),
+        ({"taktischer_vorteil": 6}, "taktischer_vorteil"),
+        ({"taw": -1}, "taw"),
+        ({"wuerfel": "w20"}, "wuerfel"),
+    ],
+)
+def test_attack_bad_input(params: dict[str, Any], field: str) -> None:
+    """Bad input → a German message naming the field."""
+    err = error("attack", params)
+    assert err["field"] == field
+    assert ":" in err["message"]
+
+
+def test_extreme_inputs_answer_fast() -> None:
+    """Every limit at once still answers well under a second."""
+    import time
+
+    params = {
+        "angriffsart": "fernkampf",
+        "eig1": 40,
+        "eig2": 40,
+        "eig3": 40,
+        "taw": 30,
+        "wuerfel": "genie",
+        "wurf_art": "vorteil",
+        "aktive_abwehr": True,
+        "abwehr_taw": 30,
+        "abwehr_wuerfel": "genie",
+        "abwehr_wurf_art": "nachteil",
+        "schaden": "10W100+100",
+        "grundreichweite": 1000,
+        "entfernung": 6000,
+        "deckung": "schwer",
+        "meisterschafts_manoever": 5,
+    }
+    start = time.perf_counter()
+    result = run("attack", params)
+    assert time.perf_counter() - start < 1.0
+    chances = result["chances"]
+    assert fr(chances["hit"]) == fr(chances["full_hit"]) + fr(chances["streiftreffer"])
+    assert fr(chances["success"]) == sum(fr(chances[k]) for k in ("hit", "cover", "out_of_range"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    kind=st.sampled_from(["nahkampf", "fernkampf", "schildstoss"]),
+    taw=st.integers(0, 30),
+    die=st.sampled_from(["normal", "unfaehig", "begabt", "genie"]),
+    mode=st.sampled_from(["normal", "vorteil", "nachteil"]),
+    verteidigung=st.integers(0, 99),
+    mastery=st.integers(0, 5),
+    abwehr=st.booleans(),
+    entfernung=st.integers(0, 120),
+    deckung=st.sampled_from(["keine", "leicht", "schwer"]),
+)
+def test_attack_chances_consistent(
+    kind: str,
+    taw: int,
+    die: str,
+    mode: str,
+    verteidigung: int,
+    mastery: int,
+    abwehr: bool,
+    entfernung: int,
+    deckung: str,
+) -> None:
+    """The reported chances partition the probe's success: hit = voller Treffer +
+    Streiftreffer, success = hit + Deckung + Reichweite verfehlt; all lie in [0, 1]."""
+    params: dict[str, Any] = {
+        "angriffsart": kind,
+        "taw": taw,
+        "wuerfel": die,
+        "wurf_art": mode,
+        "verteidigung": verteidigung,
+        "aktive_abwehr": abwehr,
+    }
+    if kind == "fernkampf":
+        params.update(entfernung=entfernung, grundreichweite=20, deckung=deckung)
+    if kind != "schildstoss":
+        params["meisterschafts_manoever"] = mastery
+    chances = {k: fr(v) for k, v in run("attack", params)["chances"].items()}
+    assert chances["hit"] == chances["full_hit"] + chances["streiftreffer"]
+    assert chances["success"] == chances["hit"] + chances["cover"] + chances["out_of_range"]
+    for key in ("success", "hit", "critical", "patzer"):
+        assert 0 <= chances[key] <= 1
+    assert chances["expected_erfolge"] == Fraction(taw, 3)
