@@ -2,7 +2,7 @@
 
 Source: ``000_5fbfd0ad384a0921.txt`` (line numbers ``L…``). The dice mechanics are not in 000;
 they come from the draft chapter "Würfelsystem & Proben" (public repository
-RonjaVerenaUder/ryssea-wiki, commit 1489b4f; summarised in ../shared/RULES-INVENTORY.md):
+RonjaVerenaUder/ryssea-wiki, ``content/Regelwerk/Würfelsystem & Proben.md``, commit 1489b4f):
 Grundwert = (EIG1 + EIG2 + EIG3) / 2 + TaW, Grundwert + W10, Unfähig W8 / Begabt W12 /
 Genie (W12 + W4) − 1, Vorteil / Nachteil, Kritischer Erfolg 9/10 → W10 → sum 19/20, Patzer
 1/2 → W10 → sum 2/3, Erfolgsprobe TaW × W6 (5 and 6 count).
