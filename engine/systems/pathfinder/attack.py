@@ -21,11 +21,11 @@ from engine.systems.pathfinder.attack_roll import (
     attack_odds,
     roll_attack,
 )
-from engine.systems.pathfinder.common import DATA, SIZE_PARAM, SOURCE, SYSTEM, _assumptions
+from engine.systems.pathfinder.common import DATA, SIZE_PARAM, SOURCE, SYSTEM, assumptions_for
 from engine.systems.pathfinder.damage import (
     MAX_EXTRA_DICE,
     MAX_WEAPON_DICE,
-    _check_damage_dice,
+    check_damage_dice,
     combined_multiplier,
     strength_damage,
 )
@@ -55,9 +55,9 @@ OTHER_MULTIPLIER_CHOICES = (("1", "keiner"), ("2", "×2"), ("3", "×3"))
 
 def _attack_setup(params: dict[str, Any]) -> AttackSetup:
     weapon_expr = dice.parse(params["damage"], "damage", "Waffenschaden")
-    _check_damage_dice(weapon_expr, "damage", "Waffenschaden", MAX_WEAPON_DICE)
+    check_damage_dice(weapon_expr, "damage", "Waffenschaden", MAX_WEAPON_DICE)
     extra_expr = dice.parse(params["extra_dice"], "extra_dice", "Zusätzliche Schadenswürfel")
-    _check_damage_dice(extra_expr, "extra_dice", "Zusätzliche Schadenswürfel", MAX_EXTRA_DICE)
+    check_damage_dice(extra_expr, "extra_dice", "Zusätzliche Schadenswürfel", MAX_EXTRA_DICE)
 
     bonus = attack_bonus(params)
     ac = params["armor_class"]
@@ -233,7 +233,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             advanced=True,
         ),
     ),
-    assumptions=_assumptions("angriff", "schaden"),
+    assumptions=assumptions_for("angriff", "schaden"),
 )
 def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """Read and check the parameters, compute the exact odds, roll, then show and answer."""

@@ -13,7 +13,7 @@ from typing import Any
 from engine.display import Display
 from engine.formatting import decimal, number, signed
 from engine.systems.pathfinder.attack_roll import AttackOdds, AttackRolls, AttackSetup
-from engine.systems.pathfinder.common import _auto_hit, _auto_miss
+from engine.systems.pathfinder.common import auto_hit, auto_miss
 
 
 def _parts_text(parts: list[tuple[str, int]]) -> str:
@@ -37,7 +37,7 @@ def _outcome_text(setup: AttackSetup, rolls: AttackRolls) -> str:
         return f"Kritischer Treffer (×{setup.crit_times}): {amount}."
     if rolls.threat:
         return f"Treffer, Bedrohung nicht bestätigt: {amount}."
-    how = " (natürliche 20)" if rolls.natural == _auto_hit() else ""
+    how = " (natürliche 20)" if rolls.natural == auto_hit() else ""
     return f"Treffer{how}: {amount}."
 
 
@@ -102,9 +102,9 @@ def _attack_notes(params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls
     natural, critical = rolls.natural, rolls.critical
     confirmation, damage = rolls.confirmation, rolls.damage
     notes = list(setup.bonus.notes)
-    if natural == _auto_hit():
+    if natural == auto_hit():
         notes.append("Natürliche 20: immer ein Treffer und eine Bedrohung (L10).")
-    if natural == _auto_miss():
+    if natural == auto_miss():
         notes.append(
             "Natürliche 1: immer ein Fehlschlag, gleich wie hoch der Angriffsbonus ist (L10)."
         )

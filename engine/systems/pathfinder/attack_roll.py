@@ -19,10 +19,10 @@ from engine import dice
 from engine.errors import EngineError
 from engine.systems.pathfinder.common import (
     DATA,
-    _auto_hit,
-    _auto_miss,
-    _choice,
-    _d20,
+    auto_hit,
+    auto_miss,
+    data_choice,
+    data_dice,
     size_modifier,
 )
 from engine.systems.pathfinder.damage import DamageOdds, damage_expression, damage_odds
@@ -34,9 +34,9 @@ from engine.systems.pathfinder.damage import DamageOdds, damage_expression, dama
 
 def attack_hits(natural: int, bonus: int, armor_class: int) -> bool:
     """L8, L10: 1W20 + Angriffsbonus ≥ RK hits; a natural 1 always misses, a natural 20 hits."""
-    if natural == _auto_miss():
+    if natural == auto_miss():
         return False
-    if natural == _auto_hit():
+    if natural == auto_hit():
         return True
     return natural + bonus >= armor_class
 
@@ -46,9 +46,9 @@ def attack_result(
 ) -> tuple[bool, bool]:
     """(hit, threat) of one attack roll; threat range ``threat_from``–20 (Annahme beyond 20)."""
     hit = attack_hits(natural, bonus, armor_class)
-    if natural == _auto_hit():
+    if natural == auto_hit():
         return True, True  # L10: always a hit and a threat
-    if natural >= threat_from and natural != _auto_miss():
+    if natural >= threat_from and natural != auto_miss():
         if DATA.flag("angriff.bedrohungsbereich_nur_bei_treffer"):
             return hit, hit
         return True, True
@@ -56,12 +56,12 @@ def attack_result(
 
 
 def _confirmation_mode() -> str:
-    return _choice("angriff.bestaetigung", ("zweiter_angriffswurf", "automatisch"))
+    return data_choice("angriff.bestaetigung", ("zweiter_angriffswurf", "automatisch"))
 
 
 def attack_chances(bonus: int, armor_class: int, threat_from: int) -> dict[str, Fraction]:
     """Exact chances of one attack (with confirmation), by enumerating the W20 faces."""
-    die = dice.distribution(_d20("angriff.wurf", "Angriffswurf"))
+    die = dice.distribution(data_dice("angriff.wurf", "Angriffswurf"))
     hit = threat = Fraction(0)
     for face, p in die.items():
         is_hit, is_threat = attack_result(face, bonus, armor_class, threat_from)
@@ -73,14 +73,14 @@ def attack_chances(bonus: int, armor_class: int, threat_from: int) -> dict[str, 
         confirm = sum(
             (p for face, p in die.items() if attack_hits(face, bonus, armor_class)), Fraction(0)
         )
-    natural_1 = die.get(_auto_miss(), Fraction(0))
+    natural_1 = die.get(auto_miss(), Fraction(0))
     return {
         "hit": hit,
         "threat": threat,
         "confirm": confirm,
         "critical": threat * confirm,
         "natural_1": natural_1,
-        "natural_20": die.get(_auto_hit(), Fraction(0)),
+        "natural_20": die.get(auto_hit(), Fraction(0)),
     }
 
 
@@ -202,7 +202,7 @@ class AttackRolls:
 
 def roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
     """The dice in their fixed order: attack roll, confirmation roll, damage, extra dice."""
-    d20 = _d20("angriff.wurf", "Angriffswurf")
+    d20 = data_dice("angriff.wurf", "Angriffswurf")
     attack_roll = dice.roll(d20, rng)
     natural = attack_roll.total
     total = natural + setup.bonus.total
@@ -262,7 +262,7 @@ def _roll_damage(rolls: AttackRolls, setup: AttackSetup, rng: random.Random) -> 
 
 
 def _outcome_key(rolls: AttackRolls) -> str:
-    if rolls.natural == _auto_miss():
+    if rolls.natural == auto_miss():
         return "fehlschlag_natuerliche_1"
     if not rolls.hit:
         return "verfehlt"

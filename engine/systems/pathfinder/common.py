@@ -25,7 +25,7 @@ DATA = load("pathfinder")
 SIZE_TABLE = "tabellen.groessenmodifikatoren"
 
 
-def _assumptions(*prefixes: str) -> tuple[str, ...]:
+def assumptions_for(*prefixes: str) -> tuple[str, ...]:
     return tuple(a["text"] for a in DATA.assumptions() if a["key"].startswith(prefixes))
 
 
@@ -56,19 +56,19 @@ def _size_name(key: str) -> str:
     return key
 
 
-def _d20(key: str, label: str) -> dice.Expression:
+def data_dice(key: str, label: str) -> dice.Expression:
     return dice.parse(DATA.text(key), key, label)
 
 
-def _auto_miss() -> int:
+def auto_miss() -> int:
     return DATA.integer("angriff.automatischer_fehlschlag", 1, 20)
 
 
-def _auto_hit() -> int:
+def auto_hit() -> int:
     return DATA.integer("angriff.automatischer_treffer", 1, 20)
 
 
-def _choice(key: str, allowed: tuple[str, ...]) -> str:
+def data_choice(key: str, allowed: tuple[str, ...]) -> str:
     value = DATA.text(key)
     if value not in allowed:
         raise DataError(DATA.file, key, f"muss eine von {', '.join(allowed)} sein, ist {value!r}")

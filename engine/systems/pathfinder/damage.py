@@ -16,7 +16,7 @@ from fractions import Fraction
 from engine import dice
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.systems.pathfinder.common import DATA, _choice
+from engine.systems.pathfinder.common import DATA, data_choice
 
 # Damage expressions are multiplied up to ×(4 + 3 − 1) = ×6 (L84–L86); these bounds keep the
 # exact distribution small and the combined expression within the dice limits.
@@ -33,13 +33,13 @@ def combined_multiplier(multipliers: list[int]) -> int:
 
 
 def _half(value: int) -> int:
-    if _choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
+    if data_choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
         return value // 2
     return -(-value // 2)
 
 
 def _one_and_half(value: int) -> int:
-    if _choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
+    if data_choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
         return (3 * value) // 2
     return -(-3 * value // 2)
 
@@ -67,17 +67,17 @@ def strength_damage(
             return strength, "Stärkemalus zählt beim Bogen (L78)"
         return 0, "kein Stärkebonus beim Bogen (L78)"
     if weapon == "kompositbogen":
-        _choice("schaden.kompositbogen", ("bonus_bis_zugstaerke",))
+        data_choice("schaden.kompositbogen", ("bonus_bis_zugstaerke",))
         if strength < 0:
             return strength, "Stärkemalus (Kompositbogen, Annahme)"
         return min(strength, composite_rating), (
             f"Stärkebonus bis Zugstärke {signed(composite_rating)} (Kompositbogen, Annahme)"
         )
-    _choice("schaden.andere_fernkampfwaffen", ("kein_staerkemodifikator",))
+    data_choice("schaden.andere_fernkampfwaffen", ("kein_staerkemodifikator",))
     return 0, "kein Stärkemodifikator (andere Fernkampfwaffe, Annahme)"
 
 
-def _check_damage_dice(
+def check_damage_dice(
     expression: dice.Expression, field_name: str, label: str, max_dice: int
 ) -> None:
     for term in expression.terms:

@@ -16,7 +16,7 @@ from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number
 from engine.params import DiceParam, IntParam
-from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, _assumptions
+from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_for
 
 # ---------------------------------------------------------------------------------------------
 # Action: hit_points (L69–L95)
@@ -68,7 +68,7 @@ def hp_state(hp: int, constitution: int) -> str:
             help="Schadenswurf samt Modifikatoren, z. B. 2W6+3, oder eine feste Zahl.",
         ),
     ),
-    assumptions=_assumptions("trefferpunkte", "schaden.mindestschaden_je_treffer"),
+    assumptions=assumptions_for("trefferpunkte", "schaden.mindestschaden_je_treffer"),
 )
 def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     hp = params["hp"]

@@ -20,7 +20,14 @@ from engine.errors import EngineError
 from engine.formatting import number, signed
 from engine.ordering import check_unique_names, order_groups, roll_off
 from engine.params import IntParam, ListParam, TextParam
-from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, _assumptions, _choice, _d20
+from engine.systems.pathfinder.common import (
+    DATA,
+    SOURCE,
+    SYSTEM,
+    assumptions_for,
+    data_choice,
+    data_dice,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Action: initiative (NOT in the text: Annahme from the published rules)
@@ -51,7 +58,7 @@ class Fighter:
 
 
 def _initiative_die() -> dice.Expression:
-    return _d20("initiative.wurf", "Initiativwurf")
+    return data_dice("initiative.wurf", "Initiativwurf")
 
 
 def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
@@ -59,7 +66,7 @@ def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
     modifier, equal totals and modifiers to a fair roll-off (1/k each of k tied).
 
     Counted in integers (each face weighted by its count out of ``scale``), divided once."""
-    _choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
+    data_choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
     die = dice.distribution(_initiative_die())
     scale = math.lcm(*(p.denominator for p in die.values()))
     faces = [(face, int(p * scale)) for face, p in die.items()]
@@ -100,7 +107,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
         fighter.rolloff.append(value)
 
     ordered, unresolved = roll_off(
-        group, _d20("initiative.stechen_wurf", "Stechen"), rng, record, limit
+        group, data_dice("initiative.stechen_wurf", "Stechen"), rng, record, limit
     )
     if unresolved:
         raise EngineError(f"Kämpfer: Stechen nach {limit} Würfen noch unentschieden.", "fighters")
@@ -130,7 +137,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
             ),
         ),
     ),
-    assumptions=_assumptions("initiative"),
+    assumptions=assumptions_for("initiative"),
 )
 def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = params["fighters"]

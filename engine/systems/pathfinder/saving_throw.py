@@ -15,7 +15,14 @@ from engine import dice
 from engine.display import Display
 from engine.formatting import number
 from engine.params import ChoiceParam, IntParam
-from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, _assumptions, _choice, _d20
+from engine.systems.pathfinder.common import (
+    DATA,
+    SOURCE,
+    SYSTEM,
+    assumptions_for,
+    data_choice,
+    data_dice,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Action: saving_throw (L144–L162)
@@ -39,7 +46,7 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
         return False
     if natural == DATA.integer("rettungswurf.automatischer_erfolg", 1, 20):
         return True
-    _choice("rettungswurf.vergleich", ("erreicht_oder_uebertrifft",))
+    data_choice("rettungswurf.vergleich", ("erreicht_oder_uebertrifft",))
     return natural + bonus >= dc
 
 
@@ -72,10 +79,10 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
         ),
         IntParam("dc", "Schwierigkeitsgrad (SG)", default=15, minimum=1, maximum=80),
     ),
-    assumptions=_assumptions("rettungswurf"),
+    assumptions=assumptions_for("rettungswurf"),
 )
 def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    die = _d20("rettungswurf.wurf", "Rettungswurf")
+    die = data_dice("rettungswurf.wurf", "Rettungswurf")
     kind = params["kind"]
     parts = [("Grundbonus", params["base"]), (SAVE_ATTRIBUTE[kind], params["attribute"])]
     if params["other"]:
