@@ -7,7 +7,7 @@ Chromium with every request outside file:/blob:/data: aborted:
 - zip size, unpacked size, size of the shared runtime (assets/offline/);
 - time from opening a helper page to "helper ready" (``window.__regelwerk.ready``, i.e. from
   navigation start): cold = a fresh browser with a new, empty profile; warm = reload;
-- when the boot started (widgets.js waits for an idle moment) and the worker's own boot time;
+- when the boot started (engine-client.js waits for an idle moment) and the worker's own boot time;
 - the longest main-thread task until ready, and the longest one between the start of the boot
   and ready (PerformanceObserver "longtask": tasks over 50 ms; 0 means none);
 - click-to-result time of a roll.

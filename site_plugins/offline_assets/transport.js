@@ -3,8 +3,9 @@
 // <script> tags load. So the runtime ships as shared scripts (assets/offline/runtime-*.js,
 // one copy for all pages) that push their text into RegelwerkOfflineParts; this transport
 // loads them only when a helper boots, starts the worker from a Blob URL and hands the base64
-// payload over by postMessage. widgets.js calls RegelwerkTransport.createWorker() instead of
-// new Worker(): the object returned behaves like a Worker (postMessage, terminate, events).
+// payload over by postMessage. engine-client.js calls RegelwerkTransport.createWorker()
+// instead of new Worker(): the object returned behaves like a Worker (postMessage, terminate,
+// events).
 // The build fills in MANIFEST (script names, part names and chunk counts).
 (function () {
   "use strict";

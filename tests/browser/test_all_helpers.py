@@ -2,7 +2,7 @@
 
 The helpers are discovered from the built HTML (``.rw-helper[data-system][data-action]``) and
 grouped by page, so each page loads (and boots Pyodide) once. For each helper the test sets a
-fixed seed, clicks „Würfeln“, reads the form's parameters exactly as ``widgets.js`` collects
+fixed seed, clicks „Würfeln“, reads the form's parameters exactly as ``forms.js`` collects
 them, and asserts that the page shows the outcome, the table rows and the dice faces of
 ``engine.api.run`` with those parameters and that seed. For one helper per system the real CLI
 (``python -m engine SYSTEM ACTION --json --seed N --params …``) is run too and must print the
@@ -37,7 +37,7 @@ SEED = 4711
 # ``state``) has its own widget and is not a plain helper form.
 FORM_TYPES = {"int", "bool", "text", "choice", "dice", "list"}
 
-# The page's own widgets.js ``collect`` (exported as ``window.Regelwerk.collect``): the params
+# The page's own forms.js ``collect`` (exported as ``window.Regelwerk.collect``): the params
 # compared with the engine are exactly what the page sends.
 COLLECT = "(helper) => window.Regelwerk.collect(helper)"
 

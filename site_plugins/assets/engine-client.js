@@ -1,0 +1,239 @@
+// Regelwerk roll helpers 1/6 – engine-client.js: the client of the engine worker.
+//
+// The roll helpers are six classic scripts (the offline export is opened from file://, where
+// only classic <script> tags load), listed in this order in mkdocs.yml extra_javascript:
+//   engine-client.js  worker, request queue, engine state, status lines   (this file)
+//   results.js        the engine's display block as DOM, rolled rule-table row
+//   forms.js          reading a form, list rows, field errors
+//   log.js            the page roll log („Wurfprotokoll dieser Seite“)
+//   dice.js           the dice buttons in the text and their popover
+//   page.js           wiring: helper forms, widget registry, initPage per page
+// Each file uses only what the files before it define. Material's instant navigation keeps
+// the scripts alive between pages: one worker per visit.
+//
+// Namespace convention (all six files): inside its "use strict" IIFE each file starts with
+//   const RW = (window.Regelwerk = window.Regelwerk || {});
+// and adds its PUBLIC functions to RW: window.Regelwerk is the API that tests and custom
+// widgets (tickleiste.js) use. Pieces shared only among these files go on RW._internal,
+// created here, not enumerable: Object.keys(window.Regelwerk) lists the public API only.
+//
+// Owns: booting the worker (or, in the offline export, window.RegelwerkTransport's) as soon
+// as a page with a helper or a dice button loads, the request queue, the timeouts, the engine
+// state (idle/loading/ready/failed), each helper's status line and its „Erneut versuchen“
+// button, window.__regelwerk (timings read by the tests and scripts/benchmark*.py: bootStart,
+// ready, workerMs, mode, lastRoundTrip).
+// Requests are answered in the order they were made. A request the engine does not answer
+// within REQUEST_TIMEOUT_MS fails with a German message; the worker is then started afresh
+// (from the snapshot: well under a second) and the other waiting requests go to the new one.
+// Exposes: RW.runEngine, RW.engineReady, RW.newSeed;
+//          RW._internal.showState, .scheduleBoot, .retryBoot, .timing.
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+Object.defineProperty(RW, "_internal", { value: {} });
+const internal = RW._internal;
+
+// document.currentScript is only set while this script first runs: compute the base now.
+const ASSET_BASE = new URL("./", document.currentScript.src);
+// Failures of the files themselves are reported by the worker at once; this only catches a
+// boot that hangs. Generous: a phone on a slow line downloads about 20 MB the first time.
+const BOOT_TIMEOUT_MS = 120000;
+// The engine refuses work over its budget (0.5 s on a PC), so this means a stuck worker.
+const REQUEST_TIMEOUT_MS = 20000;
+
+const STATUS_TEXT = {
+  idle: "Würfelhelfer wird vorbereitet …",
+  loading: "Würfelhelfer lädt …",
+  ready: "Bereit.",
+  failed: "Fehler: Die Regel-Engine konnte nicht geladen werden.",
+};
+
+const engine = {
+  state: "idle",
+  worker: null,
+  error: "",
+  notice: "",
+  nextId: 1,
+  pending: new Map(), // id → entry, sent to the worker, in sending order
+  queue: [], // entries waiting for the worker to be ready
+  timer: null,
+  timing: { bootStart: null, ready: null, workerMs: null, mode: null },
+};
+window.__regelwerk = engine.timing;
+
+function everyHelper(fn) {
+  document.querySelectorAll(".rw-helper[data-rw-ready]").forEach(fn);
+}
+
+function setState(state, error = "") {
+  engine.state = state;
+  engine.error = error;
+  everyHelper(showState);
+}
+
+function showState(helper) {
+  const status = helper.querySelector(".rw-status");
+  const retry = helper.querySelector(".rw-retry");
+  status.dataset.state = engine.state;
+  let text = STATUS_TEXT[engine.state];
+  if (engine.state === "failed" && engine.error) {
+    text += ` (${engine.error}) Der Regeltext bleibt lesbar.`;
+  } else if (engine.notice) {
+    text += ` ${engine.notice}`;
+  }
+  status.textContent = text;
+  retry.hidden = engine.state !== "failed";
+}
+
+function stopWorker() {
+  clearTimeout(engine.timer);
+  if (engine.worker) engine.worker.terminate();
+  engine.worker = null;
+}
+
+function failBoot(message) {
+  stopWorker();
+  const waiting = [...engine.pending.values(), ...engine.queue];
+  engine.pending.clear();
+  engine.queue = [];
+  for (const entry of waiting) entry.fail(new Error(message));
+  setState("failed", message);
+}
+
+// A new worker for the requests still waiting (after a stuck request or a crash).
+function restart() {
+  stopWorker();
+  engine.queue = [...engine.pending.values(), ...engine.queue];
+  engine.pending.clear();
+  engine.state = "idle";
+  ensureBoot();
+}
+
+function runtimeKey() {
+  const meta = document.querySelector('meta[name="regelwerk-engine"]');
+  return meta ? meta.content : "";
+}
+
+function onMessage(event) {
+  const message = event.data;
+  if (message.type === "ready") {
+    clearTimeout(engine.timer);
+    engine.timing.ready = performance.now();
+    engine.timing.workerMs = message.ms;
+    engine.timing.mode = message.mode;
+    setState("ready");
+    const queued = engine.queue;
+    engine.queue = [];
+    for (const entry of queued) send(entry);
+  } else if (message.type === "notice") {
+    console.warn("[regelwerk]", message.text);
+    engine.notice = message.text;
+    everyHelper(showState);
+  } else if (message.type === "failed") {
+    failBoot(message.message);
+  } else if (message.type === "result") {
+    const entry = engine.pending.get(message.id);
+    if (!entry) return;
+    engine.pending.delete(message.id);
+    entry.answer(message.body);
+  }
+}
+
+function ensureBoot() {
+  if (engine.state === "loading" || engine.state === "ready") return;
+  engine.timing.bootStart = performance.now();
+  engine.notice = "";
+  setState("loading");
+  let worker;
+  try {
+    // The offline export installs its own transport (a Blob worker with the runtime inlined).
+    worker = window.RegelwerkTransport
+      ? window.RegelwerkTransport.createWorker(ASSET_BASE)
+      : new Worker(new URL("worker.js", ASSET_BASE), { type: "module" });
+  } catch (error) {
+    failBoot(String(error));
+    return;
+  }
+  engine.worker = worker;
+  engine.timer = setTimeout(
+    () => failBoot("Zeitüberschreitung: nach 2 Minuten noch nicht geladen"),
+    BOOT_TIMEOUT_MS,
+  );
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    if (engine.state === "ready") restart();
+    else failBoot(event.message || "Worker-Fehler");
+  });
+  worker.addEventListener("message", onMessage);
+  worker.postMessage({ type: "boot", base: ASSET_BASE.href, key: runtimeKey(), snapshot: true });
+}
+
+// The „Erneut versuchen“ button (its click is wired in page.js with the form's other buttons).
+function retryBoot() {
+  engine.state = "idle";
+  ensureBoot();
+}
+
+// A page with a helper or a dice button starts the engine at once: the boot runs in the
+// worker, so the page's own work does not wait for it.
+function scheduleBoot() {
+  if (engine.state === "idle") ensureBoot();
+}
+
+function send(entry) {
+  const id = engine.nextId++;
+  engine.pending.set(id, entry);
+  entry.timer = setTimeout(() => {
+    if (!engine.pending.has(id)) return;
+    engine.pending.delete(id);
+    entry.fail(new Error("Die Berechnung hat zu lange gedauert und wurde abgebrochen"));
+    restart();
+  }, REQUEST_TIMEOUT_MS);
+  engine.worker.postMessage({ type: "run", id, request: entry.request });
+}
+
+// Resolves with the engine's answer ({ok, result | error, seed, …}) – or, with {raw: true},
+// with the answer exactly as the engine wrote it (a JSON string). Before the engine is ready
+// the request waits in the queue (and starts the boot).
+function runEngine(request, options = {}) {
+  return new Promise((resolve, reject) => {
+    const entry = {
+      request,
+      timer: null,
+      answer(body) {
+        clearTimeout(entry.timer);
+        if (options.raw) return resolve(body);
+        try {
+          resolve(JSON.parse(body));
+        } catch (error) {
+          reject(new Error("Die Antwort der Regel-Engine war unlesbar"));
+        }
+      },
+      fail(error) {
+        clearTimeout(entry.timer);
+        reject(error);
+      },
+    };
+    if (engine.state === "ready") {
+      send(entry);
+    } else {
+      engine.queue.push(entry);
+      ensureBoot();
+    }
+  });
+}
+
+function newSeed() {
+  const words = new Uint32Array(1);
+  crypto.getRandomValues(words);
+  return words[0];
+}
+
+RW.runEngine = runEngine;
+RW.engineReady = () => engine.state === "ready";
+RW.newSeed = newSeed;
+internal.showState = showState;
+internal.scheduleBoot = scheduleBoot;
+internal.retryBoot = retryBoot;
+internal.timing = engine.timing;
+})();

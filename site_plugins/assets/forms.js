@@ -1,0 +1,139 @@
+// Regelwerk roll helpers 3/6 – forms.js: the helper forms built at build time
+// (site_plugins/forms.py).
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns: reading a form into the engine's params (collect: lists as arrays of records, the seed
+// field left out), list rows (add, remove, renumber paths, ids, labels and the +/− buttons'
+// limits) and field errors (showError at the field, else as an alert in the result; clearErrors).
+// Exposes: RW.collect, RW.showError, RW.clearErrors; RW._internal.renumber, .addRow, .removeRow.
+// Uses: RW.el (results.js).
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+const { el } = RW;
+
+function fieldKey(path) {
+  const parts = path.split(".");
+  return parts[parts.length - 1];
+}
+
+function readValue(input) {
+  if (input.dataset.type === "bool") return input.checked;
+  return input.value;
+}
+
+function collect(helper) {
+  const form = helper.querySelector(".rw-form");
+  const params = {};
+  form.querySelectorAll(":scope .rw-list").forEach((list) => {
+    const rows = [];
+    list.querySelectorAll(":scope > .rw-rows > .rw-row").forEach((row) => {
+      const record = {};
+      row.querySelectorAll("[data-path][data-type]").forEach((input) => {
+        record[fieldKey(input.dataset.path)] = readValue(input);
+      });
+      rows.push(record);
+    });
+    params[list.dataset.path] = rows;
+  });
+  form.querySelectorAll("[data-path][data-type]").forEach((input) => {
+    if (input.closest(".rw-list") || input.dataset.type === "seed") return;
+    params[input.dataset.path] = readValue(input);
+  });
+  return params;
+}
+
+function renumber(list) {
+  const name = list.dataset.path;
+  const rows = list.querySelectorAll(":scope > .rw-rows > .rw-row");
+  rows.forEach((row, index) => {
+    const old = row.dataset.index;
+    row.dataset.index = String(index);
+    row.querySelector(".rw-row-number").textContent = String(index + 1);
+    const from = `${name}.${old}.`;
+    const to = `${name}.${index}.`;
+    const idFrom = `-${name}-${old}-`;
+    const idTo = `-${name}-${index}-`;
+    row.querySelectorAll("[data-path]").forEach((el) => {
+      el.dataset.path = el.dataset.path.replace(from, to);
+    });
+    row.querySelectorAll("[id]").forEach((el) => {
+      el.id = el.id.replace(idFrom, idTo);
+    });
+    row.querySelectorAll("label[for]").forEach((el) => {
+      el.htmlFor = el.htmlFor.replace(idFrom, idTo);
+    });
+    row.querySelectorAll("[aria-describedby]").forEach((el) => {
+      el.setAttribute("aria-describedby", el.getAttribute("aria-describedby").split(idFrom).join(idTo));
+    });
+  });
+  const min = Number(list.dataset.min);
+  const max = Number(list.dataset.max);
+  list.querySelectorAll(":scope > .rw-rows > .rw-row > .rw-remove").forEach((button) => {
+    button.disabled = rows.length <= min;
+  });
+  list.querySelector(":scope > .rw-add").disabled = rows.length >= max;
+}
+
+function addRow(list) {
+  const template = list.querySelector(":scope > template");
+  const rows = list.querySelector(":scope > .rw-rows");
+  const index = rows.children.length;
+  const html = template.innerHTML.split("__i__").join(String(index));
+  rows.insertAdjacentHTML("beforeend", html);
+  const row = rows.lastElementChild;
+  row.querySelector(".rw-row-number").textContent = String(index + 1);
+  const name = row.querySelector("input[data-type='text']");
+  if (name && !name.value) name.value = `${list.dataset.label} ${index + 1}`;
+  renumber(list);
+  const first = row.querySelector("input, select");
+  if (first) first.focus();
+}
+
+function removeRow(list, row) {
+  const rows = list.querySelector(":scope > .rw-rows");
+  const next = row.nextElementSibling || row.previousElementSibling;
+  rows.removeChild(row);
+  renumber(list);
+  const focusTarget = next ? next.querySelector("input, select") : list.querySelector(".rw-add");
+  if (focusTarget) focusTarget.focus();
+}
+
+function clearErrors(helper) {
+  helper.querySelectorAll(".rw-field-error").forEach((el) => {
+    el.hidden = true;
+    el.textContent = "";
+  });
+  helper.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+}
+
+function showError(helper, error) {
+  const result = helper.querySelector(".rw-result");
+  // [id]: a list's own box has the path too, but its message slot belongs to the labelled element
+  let target = error.field ? helper.querySelector(`[data-path="${CSS.escape(error.field)}"][id]`) : null;
+  if (target) {
+    const slot = document.getElementById(`${target.id}-fehler`);
+    if (slot) {
+      slot.textContent = error.message;
+      slot.hidden = false;
+      target.setAttribute("aria-invalid", "true");
+      const details = target.closest("details");
+      if (details) details.open = true;
+      target.focus();
+      if (!helper.dataset.widget) result.replaceChildren(); // a board (Tickleiste) stays visible
+      return;
+    }
+  }
+  const box = el("p", "rw-error", error.message);
+  box.setAttribute("role", "alert");
+  result.replaceChildren(box);
+}
+
+RW.collect = collect;
+RW.showError = showError;
+RW.clearErrors = clearErrors;
+internal.renumber = renumber;
+internal.addRow = addRow;
+internal.removeRow = removeRow;
+})();

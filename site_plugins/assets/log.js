@@ -1,0 +1,46 @@
+// Regelwerk roll helpers 4/6 – log.js: the page roll log („Wurfprotokoll dieser Seite“).
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns: one log per page, created at the end of the article on the first roll (helpers and
+// dice buttons); newest entry first, at most 50; each entry has a „Wiederholen“ button that
+// rolls it again from its seed (the caller passes that replay function).
+// Exposes: RW.logRoll(label, body, replay).
+// Uses: RW.el (results.js).
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const { el } = RW;
+
+// One log per page (helpers and dice buttons); each entry can be rolled again from its seed.
+function pageLog() {
+  let log = document.getElementById("rw-page-log");
+  if (log) return log;
+  const article = document.querySelector("article.md-content__inner") || document.body;
+  log = el("details", "rw-page-log");
+  log.id = "rw-page-log";
+  log.open = true;
+  const summary = el("summary", "", "Wurfprotokoll dieser Seite");
+  const list = el("ol", "rw-page-log-list");
+  list.setAttribute("aria-live", "off");
+  log.append(summary, el("p", "rw-help", "Jeder Wurf mit seinem Seed – „Wiederholen“ würfelt ihn mit demselben Seed noch einmal."), list);
+  article.appendChild(log);
+  return log;
+}
+
+function logRoll(label, body, replay) {
+  const list = pageLog().querySelector("ol");
+  const li = el("li", "");
+  li.appendChild(el("span", "rw-log-label", `${label}: `));
+  li.appendChild(el("span", "", `${body.result.display.outcome} `));
+  li.appendChild(el("span", "rw-log-seed", `(Seed ${body.seed}) `));
+  const again = el("button", "rw-repeat md-button", "Wiederholen");
+  again.type = "button";
+  again.setAttribute("aria-label", `${label} mit Seed ${body.seed} wiederholen`);
+  again.addEventListener("click", replay);
+  li.appendChild(again);
+  list.insertBefore(li, list.firstChild);
+  while (list.children.length > 50) list.removeChild(list.lastChild);
+}
+
+RW.logRoll = logRoll;
+})();

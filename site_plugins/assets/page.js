@@ -1,0 +1,104 @@
+// Regelwerk roll helpers 6/6 – page.js: the page wiring (last of the six, after dice.js).
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns: setting up each helper (.rw-helper) once: list buttons, „Erneut versuchen“, and either
+// a custom widget or the plain form (submit → engine → result, marked table row, roll log,
+// a regelwerk:result event); the custom-widget registry window.RegelwerkWidgets; initPage,
+// run for every page (Material's document$ under instant navigation, else on DOM ready).
+// Exposes: RW.refresh (= initPage) and completes the public API window.Regelwerk:
+//   refresh, engineReady, collect, runEngine, resultNodes, showError, clearErrors, newSeed,
+//   logRoll, el   (tests and tickleiste.js use it)
+// Uses: all of the above and RW._internal from the five scripts before it.
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+const { engineReady, runEngine, newSeed, collect, showError, clearErrors, logRoll, el } = RW;
+const { showState, scheduleBoot, retryBoot, timing, renderResult, markTableRow } = internal;
+const { renumber, addRow, removeRow, closePopover } = internal;
+
+async function submit(helper, request) {
+  clearErrors(helper);
+  const result = helper.querySelector(".rw-result");
+  if (!engineReady()) {
+    result.replaceChildren(el("p", "rw-pending", "Wird gewürfelt, sobald der Würfelhelfer bereit ist …"));
+  }
+  let body;
+  const started = performance.now();
+  try {
+    body = await runEngine(request);
+  } catch (error) {
+    showError(helper, { field: "", message: `Würfeln nicht möglich: ${error.message}` });
+    return;
+  }
+  timing.lastRoundTrip = performance.now() - started;
+  if (!helper.isConnected) return;
+  if (!body.ok) {
+    showError(helper, body.error);
+    return;
+  }
+  renderResult(helper, body);
+  markTableRow(helper, body);
+  const title = helper.querySelector(".rw-title");
+  logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
+    submit(helper, { ...request, seed: body.seed }),
+  );
+  helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
+}
+
+// Custom widgets (e.g. the Tickleiste) register in window.RegelwerkWidgets from their own
+// script, as name → function(helper, api); load order does not matter (see refresh()).
+const WIDGETS = (window.RegelwerkWidgets = window.RegelwerkWidgets || {});
+
+function setup(helper) {
+  if (helper.dataset.rwReady) return;
+  if (helper.dataset.widget && !WIDGETS[helper.dataset.widget]) return; // its script comes later
+  helper.dataset.rwReady = "1";
+  const form = helper.querySelector(".rw-form");
+  form.querySelectorAll(".rw-list").forEach(renumber);
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    const list = button.closest(".rw-list");
+    if (button.classList.contains("rw-add") && list) addRow(list);
+    if (button.classList.contains("rw-remove") && list) removeRow(list, button.closest(".rw-row"));
+    if (button.classList.contains("rw-retry")) retryBoot();
+  });
+  const custom = helper.dataset.widget && WIDGETS[helper.dataset.widget];
+  if (custom) {
+    custom(helper, window.Regelwerk);
+    showState(helper);
+    return;
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seedInput = form.querySelector("[data-type='seed']");
+    const seedText = seedInput.value.trim();
+    const request = {
+      system: helper.dataset.system,
+      action: helper.dataset.action,
+      params: collect(helper),
+      seed: seedText === "" ? newSeed() : seedText,
+    };
+    submit(helper, request);
+  });
+  showState(helper);
+}
+
+function initPage() {
+  closePopover(false);
+  const helpers = document.querySelectorAll(".rw-helper");
+  helpers.forEach(setup);
+  if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
+}
+
+RW.refresh = () => initPage();
+
+if (window.document$ && typeof window.document$.subscribe === "function") {
+  window.document$.subscribe(initPage);
+} else if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", initPage);
+} else {
+  initPage();
+}
+})();

@@ -1,0 +1,127 @@
+// Regelwerk roll helpers 2/6 – results.js: an engine answer as DOM.
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns: the small element helper el(), rendering the engine's `display` block (headline,
+// outcome, the sections table/rolls/chances/notes, the seed) and marking the rolled row of a
+// rule table on the page (e.g. the Patzertabelle).
+// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow.
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function renderTable(section) {
+  const wrap = el("div", "rw-table-wrap");
+  const table = el("table", "rw-table");
+  if (section.caption) table.appendChild(el("caption", "", section.caption));
+  const head = table.createTHead().insertRow();
+  for (const column of section.columns) {
+    const th = el("th", "", column);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  const body = table.createTBody();
+  for (const row of section.rows) {
+    const tr = body.insertRow();
+    for (const cell of row) tr.appendChild(el("td", "", cell));
+  }
+  wrap.appendChild(table);
+  return wrap;
+}
+
+function renderRolls(section) {
+  const list = el("ul", "rw-rolls");
+  for (const item of section.items) {
+    const li = el("li", "rw-roll");
+    li.appendChild(el("span", "rw-roll-label", `${item.label}:`));
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(el("span", "rw-notation", item.notation));
+    for (const die of item.dice) {
+      const face = el("span", die.kept ? "rw-die" : "rw-die rw-die--dropped", String(die.value));
+      face.setAttribute("role", "img");
+      face.setAttribute(
+        "aria-label",
+        `W${die.sides} zeigt ${die.value}${die.kept ? "" : " (verworfen)"}`,
+      );
+      face.dataset.sides = String(die.sides);
+      li.appendChild(face);
+    }
+    for (const modifier of item.modifiers) {
+      li.appendChild(el("span", "rw-modifier", `${modifier.label} ${modifier.value}`));
+    }
+    li.appendChild(el("span", "rw-total", `= ${item.total}`));
+    list.appendChild(li);
+  }
+  return list;
+}
+
+function renderChances(section) {
+  const wrap = el("div", "rw-chances");
+  wrap.appendChild(el("p", "rw-section-caption", section.caption));
+  const list = el("dl", "rw-chance-list");
+  for (const item of section.items) {
+    list.appendChild(el("dt", "", item.label));
+    const dd = el("dd", "");
+    dd.appendChild(el("span", "rw-percent", item.percent));
+    dd.appendChild(el("span", "rw-fraction", ` (${item.fraction})`));
+    list.appendChild(dd);
+  }
+  wrap.appendChild(list);
+  return wrap;
+}
+
+function renderNotes(section) {
+  const wrap = el("div", "rw-notes");
+  wrap.appendChild(el("p", "rw-section-caption", section.caption));
+  const list = el("ul");
+  for (const item of section.items) list.appendChild(el("li", "", item));
+  wrap.appendChild(list);
+  return wrap;
+}
+
+const RENDERERS = { table: renderTable, rolls: renderRolls, chances: renderChances, notes: renderNotes };
+
+function resultNodes(body) {
+  const display = body.result.display;
+  const out = [el("p", "rw-headline", display.headline), el("p", "rw-outcome", display.outcome)];
+  for (const section of display.sections) {
+    const render = RENDERERS[section.kind];
+    if (render) out.push(render(section));
+  }
+  out.push(el("p", "rw-seed", `Seed: ${body.seed}`));
+  return out;
+}
+
+// A result that names a row of a rule table (e.g. the Patzertabelle) marks that row on the page.
+function markTableRow(helper, body) {
+  const row = body.result.row;
+  document.querySelectorAll(".rw-rule-table tr.rw-row-hit").forEach((tr) => {
+    tr.classList.remove("rw-row-hit");
+    tr.removeAttribute("aria-current");
+  });
+  if (!row || row.von === undefined) return;
+  const selector = `.rw-rule-table[data-system="${CSS.escape(helper.dataset.system)}"] tr[data-von="${row.von}"][data-bis="${row.bis}"]`;
+  const hit = document.querySelector(selector);
+  if (!hit) return;
+  hit.classList.add("rw-row-hit");
+  hit.setAttribute("aria-current", "true");
+  const note = el("p", "rw-row-note", "Die gewürfelte Zeile ist in der Tabelle auf dieser Seite markiert.");
+  helper.querySelector(".rw-result").appendChild(note);
+}
+
+function renderResult(helper, body) {
+  helper.querySelector(".rw-result").replaceChildren(...resultNodes(body));
+}
+
+RW.el = el;
+RW.resultNodes = resultNodes;
+internal.renderResult = renderResult;
+internal.markTableRow = markTableRow;
+})();
