@@ -47,7 +47,9 @@ SHIM = f"{OFFLINE_PREFIX}/iframe-worker.js"
 VIRTUAL_INDEX = "regelwerk-offline:/pyodide/"
 ASM_URL = VIRTUAL_INDEX + "pyodide.asm.mjs"
 # Online files the export drops: they could not be loaded from file:// anyway.
-ONLINE_ONLY = ("assets/pyodide/", "assets/regelwerk/engine-", "assets/regelwerk/worker.js")
+ONLINE_ONLY = re.compile(
+    r"assets/pyodide/|assets/regelwerk/(worker\.js|engine-[0-9a-f]+\.(zip|snap))$"
+)
 PARTS_GLOBAL = "RegelwerkOfflineParts"
 DOWNLOAD_LINK = re.compile(
     r'<a\b[^>]*\bclass="[^"]*\brw-offline-download\b[^"]*"[^>]*>.*?</a>', re.S
@@ -195,7 +197,7 @@ def runtime_scripts(parts: dict[str, str], chunk_chars: int) -> tuple[dict[str, 
 def _generated(files: Files, suffix: str) -> bytes:
     """The engine archive or snapshot that the ``regelwerk`` plugin added (named by key)."""
     for file in files:
-        if file.src_uri.startswith(f"{ENGINE_PREFIX}engine-") and file.src_uri.endswith(suffix):
+        if ONLINE_ONLY.match(file.src_uri) and file.src_uri.endswith(suffix):
             return file.content_bytes
     raise PluginError(
         f"regelwerk-offline: {ENGINE_PREFIX}engine-*{suffix} fehlt – das Plugin `regelwerk` "
@@ -285,7 +287,7 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
         engine_zip = _generated(files, ".zip")
         snapshot = _generated(files, ".snap")
         for file in list(files):
-            if file.src_uri.startswith(ONLINE_ONLY):
+            if ONLINE_ONLY.match(file.src_uri):
                 files.remove(file)
 
         pyodide_dir = self.base / self.config.pyodide_dir
