@@ -2,16 +2,39 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
+import sys
+import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from tests.conftest import QuietHandler, SiteServer
+from tests.conftest import ROOT, QuietHandler, SiteServer
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "QuietHandler", "navigate", "wait_engine_ready"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "LOCAL_SCHEMES",
+    "RESULTS_HOOK",
+    "QuietHandler",
+    "Unzipped",
+    "csp_violations",
+    "navigate",
+    "wait_engine_ready",
+]
+
+UNZIP_INTO = "Regelwerk Übung"  # a space and an umlaut in the path, as on a reader's desktop
+LOCAL_SCHEMES = ("file:", "blob:", "data:")
+# Collects what the helpers and dice show (the widgets' regelwerk:result event), per page.
+RESULTS_HOOK = """
+window.__rwResults = [];
+document.addEventListener("regelwerk:result", (event) => window.__rwResults.push(event.detail));
+"""
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -79,8 +102,15 @@ def navigate(page: Any, url: str) -> None:
     )
 
 
+def csp_violations(messages: list[str]) -> list[str]:
+    """Console lines in which Chromium reports a Content Security Policy violation (also those
+    of frames and workers, which the page's securitypolicyviolation event does not see)."""
+    return [m for m in messages if "Content Security Policy" in m or "Refused to" in m]
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
+    """A fresh page; every test that uses it fails on a Content Security Policy violation."""
     context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(60_000)
@@ -90,3 +120,58 @@ def page(browser: Any) -> Iterator[Any]:
     page.console_messages = messages  # type: ignore[attr-defined]
     yield page
     context.close()
+    assert csp_violations(messages) == []
+
+
+# ------------------------------------------------------------------ the offline export
+
+
+def _load_build_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "build_offline", ROOT / "scripts" / "build_offline.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["build_offline"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass(frozen=True)
+class Unzipped:
+    zip_path: Path
+    root: Path  # …/Regelwerk Übung/regelwerk-offline
+
+    def url(self, page: str) -> str:
+        return (self.root / page).as_uri()
+
+
+@pytest.fixture(scope="session")
+def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
+    built = _load_build_script().build_offline(tmp_path_factory.mktemp("dist"))
+    target = tmp_path_factory.mktemp("entpackt") / UNZIP_INTO
+    with zipfile.ZipFile(built.zip_path) as archive:
+        archive.extractall(target)
+    return Unzipped(zip_path=built.zip_path, root=target / "regelwerk-offline")
+
+
+@pytest.fixture
+def offline(browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A page whose context aborts (and records) every request that would leave the disk."""
+    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    context.route("http://**/*", lambda route: route.abort())
+    context.route("https://**/*", lambda route: route.abort())
+    context.route(lambda url: not url.startswith(LOCAL_SCHEMES), lambda route: route.abort())
+    context.add_init_script(RESULTS_HOOK)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    messages: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: messages.append(f"{msg.type}: {msg.text}"))
+    yield page, requests
+    context.close()
+    assert errors == [], errors
+    assert csp_violations(messages) == []

@@ -12,16 +12,12 @@ params and seed (``python -m engine … --json --seed N --params …`` for the f
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import re
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,13 +25,12 @@ from mkdocs.exceptions import PluginError
 
 from engine import api
 from site_plugins import offline as plugin
+from tests.browser.conftest import LOCAL_SCHEMES, Unzipped
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
-UNZIP_INTO = "Regelwerk Übung"
 MAX_ZIP_BYTES = 16_000_000  # one download, snapshot included (the snapshot issue: < 16 MB)
-LOCAL_SCHEMES = ("file:", "blob:", "data:")
 HELPER_MARK = 'class="rw-helper"'
 HELPER = re.compile(
     r'<section class="rw-helper" id="([^"]+)" data-system="([^"]+)" data-action="([^"]+)"[^>]*>'
@@ -49,60 +44,6 @@ RESOURCE = re.compile(
     r"\bhref=\"([^\"]*)\"",
     re.I,
 )
-
-# Collects what the helpers and dice show (the widgets' regelwerk:result event), per page.
-RESULTS_HOOK = """
-window.__rwResults = [];
-document.addEventListener("regelwerk:result", (event) => window.__rwResults.push(event.detail));
-"""
-
-
-def _load_build_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "build_offline", ROOT / "scripts" / "build_offline.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_offline"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-@dataclass(frozen=True)
-class Unzipped:
-    zip_path: Path
-    root: Path  # …/Regelwerk Übung/regelwerk-offline
-
-    def url(self, page: str) -> str:
-        return (self.root / page).as_uri()
-
-
-@pytest.fixture(scope="session")
-def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
-    built = _load_build_script().build_offline(tmp_path_factory.mktemp("dist"))
-    target = tmp_path_factory.mktemp("entpackt") / UNZIP_INTO
-    with zipfile.ZipFile(built.zip_path) as archive:
-        archive.extractall(target)
-    return Unzipped(zip_path=built.zip_path, root=target / "regelwerk-offline")
-
-
-@pytest.fixture
-def offline(browser: Any) -> Iterator[tuple[Any, list[str]]]:
-    """A page whose context aborts (and records) every request that would leave the disk."""
-    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
-    requests: list[str] = []
-    context.on("request", lambda request: requests.append(request.url))
-    context.route("http://**/*", lambda route: route.abort())
-    context.route("https://**/*", lambda route: route.abort())
-    context.route(lambda url: not url.startswith(LOCAL_SCHEMES), lambda route: route.abort())
-    context.add_init_script(RESULTS_HOOK)
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page, requests
-    context.close()
-    assert errors == [], errors
 
 
 def _foreign(requests: list[str]) -> list[str]:

@@ -1,0 +1,100 @@
+"""A strict Content Security Policy on every page, online and in the offline export, and no
+violation while a reader uses the site (the reliability issue, deliverable 5).
+
+The policy has no 'unsafe-inline' and no 'unsafe-eval'; the hashes of Material's inline
+scripts are computed at build time (site_plugins/csp.py). Every other browser test fails on a
+violation too (the ``page``/``offline`` fixtures); this one walks through everything once.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Unzipped, csp_violations
+
+pytestmark = pytest.mark.browser
+
+META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">')
+INLINE = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>(.*?)</script>", re.S)
+# every violation the page sees, kept across full page loads (the offline export has no
+# instant navigation)
+RECORDER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  const seen = JSON.parse(sessionStorage.getItem("csp") || "[]");
+  seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample || ""}`);
+  sessionStorage.setItem("csp", JSON.stringify(seen));
+});
+"""
+
+
+def _check_pages(root: Path) -> None:
+    pages = sorted(root.rglob("*.html"))
+    assert len(pages) > 40
+    policies = set()
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        found = META.findall(html)
+        assert len(found) == 1, path
+        policy = found[0]
+        policies.add(policy)
+        assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+        assert policy.startswith("default-src 'none'; script-src 'self'")
+        head = html.split("<head>", 1)[1]
+        assert head.index("Content-Security-Policy") < head.index("<script"), path
+        for body in INLINE.findall(html):
+            digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in policy, (path, body[:80])
+    assert len(policies) == 1  # the same policy everywhere: instant navigation keeps the first
+
+
+def test_every_page_of_the_site_has_the_policy(built_site: Path) -> None:
+    _check_pages(built_site)
+
+
+def test_every_page_of_the_export_has_the_policy(export: Unzipped) -> None:
+    _check_pages(export.root)
+    policy = META.findall((export.root / "index.html").read_text(encoding="utf-8"))[0]
+    assert "worker-src 'self' blob:" in policy and "'wasm-unsafe-eval'" in policy
+
+
+def _walk(page: Any, url: Any) -> None:
+    """Search, a result page, a helper, the Tickleiste, a dice button and a tooltip."""
+    page.goto(url("index"))
+    page.locator("input[data-md-component=search-query]").click()
+    page.keyboard.type("Patzertabelle")
+    first = page.locator(".md-search-result__item a").first
+    first.wait_for(timeout=60_000)
+    page.goto(url("ryssea/kampfhelfer"))
+    page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
+    attack = page.locator("section.rw-helper[data-action='attack']").first
+    attack.get_by_role("button", name="Würfeln", exact=True).click()
+    attack.locator(".rw-result .rw-outcome").wait_for()
+    board = page.locator("section.rw-tickleiste").first
+    board.locator("[data-path='name']").fill("Alrik")
+    board.get_by_role("button", name="Kämpfer hinzufügen").click()
+    board.locator(".rw-result").get_by_text("Alrik wartet").first.wait_for()
+    page.goto(url("ryssea/kampfbeginn-und-initiative"))
+    page.locator("article button.rw-dice").first.click()
+    page.locator("#rw-dice-popover .rw-outcome").wait_for()
+    abbr = page.locator("article abbr[title]").first
+    abbr.hover()
+    page.locator(".md-tooltip2--active").first.wait_for()
+    assert page.evaluate("sessionStorage.getItem('csp')") in (None, "[]")
+
+
+def test_no_violation_online(page: Any, site_url: str) -> None:
+    page.context.add_init_script(RECORDER)
+    _walk(page, lambda path: site_url + ("" if path == "index" else path + "/"))
+    assert csp_violations(page.console_messages) == []
+
+
+def test_no_violation_offline(offline: tuple[Any, list[str]], export: Unzipped) -> None:
+    page, _ = offline
+    page.context.add_init_script(RECORDER)
+    _walk(page, lambda path: export.url(f"{path}.html"))

@@ -1,0 +1,69 @@
+"""Chromium answers exactly like CPython: online and from file://, from the memory snapshot,
+and once through the fallback (the plain boot, when the snapshot cannot be loaded).
+
+The same seeded batch as the Node check (tests/parity/batch.py), compared byte for byte with
+``engine.run_json``: the worker hands the engine's JSON text through unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import LOCAL_SCHEMES, Unzipped
+from tests.parity.batch import expected, requests
+
+pytestmark = pytest.mark.browser
+
+PAGE = "ryssea/kampfhelfer/"
+RUN_BATCH = """
+async (batch) => {
+  const out = [];
+  for (const request of batch) out.push(await window.Regelwerk.runEngine(request, {raw: true}));
+  return out;
+}
+"""
+
+
+def _answers(page: Any) -> list[str]:
+    page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
+    batch = requests()
+    answers: list[str] = page.evaluate(RUN_BATCH, batch)
+    mismatches = [
+        (json.dumps(request)[:200], want[:200], got[:200])
+        for request, want, got in zip(batch, expected(batch), answers, strict=True)
+        if got != want
+    ]
+    assert not mismatches, mismatches[:3]
+    assert sum(1 for a in answers if json.loads(a)["ok"]) >= 50
+    return answers
+
+
+def test_online_from_the_snapshot(page: Any, site_url: str) -> None:
+    page.goto(site_url + PAGE)
+    _answers(page)
+    assert page.evaluate("window.__regelwerk.mode") == "snapshot"
+
+
+def test_online_fallback_when_the_snapshot_is_missing(page: Any, site_url: str) -> None:
+    """A missing snapshot is announced (status line and console), then the plain boot answers
+    the same."""
+    page.route("**/*.snap", lambda route: route.fulfill(status=404, body="fehlt"))
+    page.goto(site_url + PAGE)
+    _answers(page)
+    assert page.evaluate("window.__regelwerk.mode") == "plain"
+    status = page.locator(".rw-status").first.inner_text()
+    assert status.startswith("Bereit.") and "Schnellstart nicht möglich (engine-" in status
+    assert "HTTP 404" in status
+    warnings = [m for m in page.console_messages if m.startswith("warning:")]
+    assert any("Schnellstart nicht möglich" in m for m in warnings), page.console_messages
+
+
+def test_offline_from_the_snapshot(offline: tuple[Any, list[str]], export: Unzipped) -> None:
+    page, requests_seen = offline
+    page.goto(export.url("ryssea/kampfhelfer.html"))
+    _answers(page)
+    assert page.evaluate("window.__regelwerk.mode") == "snapshot"
+    assert [url for url in requests_seen if not url.startswith(LOCAL_SCHEMES)] == []
