@@ -182,9 +182,11 @@ def _command_button(command: str, label: str, primary: bool = False) -> str:
 
 
 def _tickleiste_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, Any]) -> str:
-    """The Tickleiste: add fighters, start, act; each command goes to the engine with the state.
+    """The Tickleiste: the time line, acting, adding fighters; each command goes to the engine
+    with the state the browser keeps (tickleiste.js, timeline.js).
 
-    Buttons carry ``data-command``; a command sends only the fields of its own fieldset.
+    Buttons carry ``data-command``; a command sends only the fields of its own fieldset. Once
+    the fight has started the script shows „Handeln“ before „Kämpfer hinzufügen“.
     """
     fields = {f["name"]: f for f in spec["params"]}
     newcomer = [fields[n] for n in ("name", "ini", "intuition", "modifier", "surprised")]
@@ -203,21 +205,43 @@ def _tickleiste_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, A
     act_inputs = "".join(
         _input(helper_id, f, f["name"], defaults.get(f["name"], f["default"])) for f in acting
     )
+    board = (
+        f'<div class="rw-tl-board" id="{_attr(helper_id)}-zeitstrahl">'
+        '<p class="rw-help">Der Zeitstrahl erscheint, sobald Kämpfer eingetragen sind.</p></div>'
+    )
     return (
-        '<fieldset class="rw-group" data-command-default="hinzufuegen">'
-        f"<legend>Kämpfer hinzufügen</legend>{inputs}"
-        f"{_command_button('hinzufuegen', 'Kämpfer hinzufügen', primary=True)}</fieldset>"
-        '<div class="rw-actions">'
-        f"{_command_button('start', 'Kampf beginnen (Initiative würfeln)')}{_status()}</div>"
+        f"{board}"
         '<fieldset class="rw-group rw-tl-act" data-command-default="handeln">'
         f"<legend>Handeln</legend>{select}{act_inputs}"
         '<div class="rw-tl-buttons">'
-        f"{_command_button('handeln', 'Handlung ausführen')}"
+        f"{_command_button('handeln', 'Handlung ausführen', primary=True)}"
         f"{_command_button('abwarten', 'Abwarten')}"
         f"{_command_button('bereithalten', 'Aktion bereithalten')}"
-        f"{_command_button('eingreifen', 'Wieder eingreifen')}"
-        f"{_command_button('entfernen', 'Entfernen')}</div></fieldset>"
+        f"{_command_button('eingreifen', 'Wieder eingreifen')}</div></fieldset>"
+        '<fieldset class="rw-group rw-tl-add" data-command-default="hinzufuegen">'
+        f"<legend>Kämpfer hinzufügen</legend>{inputs}"
+        '<div class="rw-tl-buttons">'
+        f"{_command_button('hinzufuegen', 'Kämpfer hinzufügen')}"
+        f"{_command_button('start', 'Kampf beginnen (Initiative würfeln)')}</div></fieldset>"
+        f'<div class="rw-actions">{_status()}</div>'
         f"{_seed_field(helper_id)}"
+    )
+
+
+def _tickleiste_tools(helper_id: str) -> str:
+    """Undo, remove, file export/import and a fresh start, below the board."""
+    return (
+        '<div class="rw-tl-tools" role="group" aria-label="Tickleiste verwalten">'
+        '<button type="button" class="md-button rw-tl-undo" disabled>Rückgängig</button>'
+        '<button type="button" class="md-button rw-tl-redo" disabled>Wiederherstellen</button>'
+        '<button type="button" class="md-button rw-tl-remove">Kämpfer entfernen …</button>'
+        '<button type="button" class="md-button rw-tl-export">Als Datei sichern</button>'
+        f'<label class="md-button rw-tl-import-label" for="{_attr(helper_id)}-import">'
+        "Aus Datei laden</label>"
+        f'<input type="file" accept="application/json,.json" class="rw-tl-import" '
+        f'id="{_attr(helper_id)}-import">'
+        '<button type="button" class="md-button rw-tl-reset">Neu beginnen …</button></div>'
+        '<div class="rw-tl-notices" aria-live="polite"></div>'
     )
 
 
@@ -232,15 +256,7 @@ def render_helper(system: str, action: str, helper_id: str, defaults: dict[str, 
     widget = spec.get("widget", "")
     if widget == "tickleiste":
         body = _tickleiste_body(helper_id, spec, defaults)
-        tools = (
-            '<div class="rw-tl-tools">'
-            '<button type="button" class="md-button rw-tl-export">Exportieren (JSON)</button>'
-            f'<label class="md-button rw-tl-import-label" for="{_attr(helper_id)}-import">'
-            "Importieren (JSON)</label>"
-            f'<input type="file" accept="application/json,.json" class="rw-tl-import" '
-            f'id="{_attr(helper_id)}-import">'
-            '<button type="button" class="md-button rw-tl-reset">Zurücksetzen</button></div>'
-        )
+        tools = _tickleiste_tools(helper_id)
     elif widget:
         raise ValueError(f"unknown widget {widget!r} for {system}.{action}")
     else:

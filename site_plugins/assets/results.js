@@ -4,7 +4,8 @@
 // Owns: the small element helper el(), rendering the engine's `display` block (headline,
 // outcome, the sections table/rolls/chances/notes, the seed) and marking the rolled row of a
 // rule table on the page (e.g. the Patzertabelle).
-// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow.
+// Also the page's small message boxes: notice() and ask() (a question answered in the page).
+// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow, .notice, .ask.
 (function () {
 "use strict";
 const RW = (window.Regelwerk = window.Regelwerk || {});
@@ -116,6 +117,43 @@ function markTableRow(helper, body) {
   helper.querySelector(".rw-result").appendChild(note);
 }
 
+// A message inside `host` (it replaces the previous one there): kind "info" or "error";
+// buttons: [{label, onClick}]. Errors are announced at once (role=alert).
+function notice(host, text, kind = "info", buttons = []) {
+  const box = el("div", `rw-notice rw-notice--${kind}`);
+  if (kind === "error") box.setAttribute("role", "alert");
+  box.appendChild(el("p", "", text));
+  if (buttons.length) {
+    const bar = el("div", "rw-notice-actions");
+    for (const { label, onClick } of buttons) {
+      const button = el("button", "md-button", label);
+      button.type = "button";
+      button.addEventListener("click", () => onClick(box));
+      bar.appendChild(button);
+    }
+    box.appendChild(bar);
+  }
+  host.replaceChildren(box);
+  return box;
+}
+
+// Asks in the page (no browser dialog): resolves true when the reader confirms.
+function ask(host, text, yesLabel) {
+  return new Promise((resolve) => {
+    const done = (answer) => (box) => {
+      box.remove();
+      resolve(answer);
+    };
+    const box = notice(host, text, "question", [
+      { label: yesLabel, onClick: done(true) },
+      { label: "Abbrechen", onClick: done(false) },
+    ]);
+    box.setAttribute("role", "alertdialog");
+    box.setAttribute("aria-label", text);
+    box.querySelector("button").focus();
+  });
+}
+
 function renderResult(helper, body) {
   helper.querySelector(".rw-result").replaceChildren(...resultNodes(body));
 }
@@ -123,5 +161,7 @@ function renderResult(helper, body) {
 RW.el = el;
 RW.resultNodes = resultNodes;
 internal.renderResult = renderResult;
+internal.notice = notice;
+internal.ask = ask;
 internal.markTableRow = markTableRow;
 })();

@@ -1,185 +1,167 @@
-// Ryssea Tickleiste widget: the engine applies each command to the state the browser keeps.
-// The state (and the last shown result) lives in localStorage, so a reload or a closed tab
-// loses nothing; it can be exported and imported as JSON. A classic script (file:// too).
+// Regelwerk – tickleiste.js: the Ryssea Tickleiste widget (a custom widget, see page.js).
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns the one path every command takes: load (checked) → the engine applies the command to
+// the state → the answer's state (one the engine accepts again) → save → show. Nothing is
+// written that the engine refused; a stored state the engine refuses is set aside as a
+// backup (downloadable) with a German notice, and the board starts empty. „Rückgängig“ and
+// „Wiederherstellen“ step through the last 30 states (kept across reloads); replacing a board
+// with fighters (loading a file, repeating a logged command, starting anew) asks first and
+// can be undone; a repeated command uses its logged seed; a refused save says so.
+// Uses: RW.store, RW._internal.tickleisteState / drawTimeline / notice / ask, RW.runEngine.
 (function () {
-  "use strict";
-  const STORAGE_PREFIX = "regelwerk:tickleiste:";
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+const T = internal.tickleisteState;
 
-  function storageKey(helper) {
-    return STORAGE_PREFIX + (helper.dataset.storage || "ryssea");
-  }
+function notices(helper) {
+  return helper.querySelector(".rw-tl-notices");
+}
 
-  function load(helper) {
-    try {
-      const saved = JSON.parse(localStorage.getItem(storageKey(helper)) || "null");
-      return saved && typeof saved === "object" ? saved : null;
-    } catch (error) {
-      return null;
+function current(helper) {
+  return helper.rwSaved || T.normalize(null);
+}
+
+// Keeps the value for this visit and in the browser; a refused save is reported, not hidden.
+function persist(helper, saved) {
+  helper.rwSaved = saved;
+  const problem = RW.store.write(T.key(helper), saved);
+  helper.rwSaveProblem = problem;
+  if (problem) internal.notice(notices(helper), `Nicht gespeichert: ${problem}`, "error");
+}
+
+function setAsideNotice(helper, why) {
+  const key = T.key(helper);
+  internal.notice(
+    notices(helper),
+    `Der gespeicherte Stand der Tickleiste ließ sich nicht verwenden (${why}). Er wurde als ` +
+      "Sicherung beiseitegelegt; die Tickleiste beginnt leer.",
+    "error",
+    [
+      { label: "Sicherung herunterladen", onClick: () => RW.store.download("tickleiste-sicherung.json", RW.store.backup(key) || "") },
+      { label: "Sicherung verwerfen", onClick: (box) => { RW.store.dropBackup(key); box.remove(); } },
+    ],
+  );
+}
+
+function fillFighters(helper, shown, preferred) {
+  const select = helper.querySelector("select[data-path='fighter']");
+  const board = shown && shown.board;
+  const options = [];
+  if (board) {
+    for (const field of board.fields) {
+      for (const m of field.markers) options.push([m.name, `${m.name} (Tick ${String(field.tick).replace("-", "−")})`]);
     }
+    for (const w of board.waiting) options.push([w.name, `${w.name} (${w.status === "bereithalten" ? "hält bereit" : "wartet ab"})`]);
+    for (const name of board.ready) options.push([name, `${name} (vor Kampfbeginn)`]);
   }
+  const keep = preferred || select.value;
+  select.replaceChildren(...options.map(([value, text]) => new Option(text, value)));
+  if (keep && options.some(([value]) => value === keep)) select.value = keep;
+}
 
-  function save(helper, saved) {
-    try {
-      localStorage.setItem(storageKey(helper), JSON.stringify(saved));
-    } catch (error) {
-      // storage full or forbidden: the board still works for this visit
-    }
+function show(helper, saved, preferred) {
+  const shown = saved.shown;
+  const result = helper.querySelector(".rw-result");
+  if (shown && shown.display) {
+    result.replaceChildren(...RW.resultNodes({ result: { display: shown.display }, seed: shown.seed }));
+  } else {
+    result.replaceChildren(RW.el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
   }
+  fillFighters(helper, shown, preferred);
+  const select = helper.querySelector("select[data-path='fighter']");
+  const redraw = (name) => {
+    select.value = name;
+    internal.drawTimeline(board, shown && shown.board, name, redraw);
+  };
+  const board = helper.querySelector(".rw-tl-board");
+  internal.drawTimeline(board, shown && shown.board, select.value, redraw);
+  helper.dataset.started = saved.state && saved.state.started ? "1" : "";
+  const undo = helper.querySelector(".rw-tl-undo");
+  const redo = helper.querySelector(".rw-tl-redo");
+  const last = saved.undo[saved.undo.length - 1];
+  undo.disabled = !last;
+  undo.title = last ? `Rückgängig: ${last.label}` : "";
+  redo.disabled = !saved.redo.length;
+  redo.title = saved.redo.length ? `Wiederherstellen: ${saved.redo[saved.redo.length - 1].label}` : "";
+}
 
-  function fieldsOf(container) {
-    const params = {};
-    if (!container) return params;
-    container.querySelectorAll("[data-path][data-type]").forEach((input) => {
-      if (input.dataset.type === "seed") return;
-      params[input.dataset.path] = input.dataset.type === "bool" ? input.checked : input.value;
-    });
-    return params;
+function shownOf(body) {
+  const r = body.result;
+  return { display: r.display, board: r.board, next: r.next, event: r.event, seed: body.seed };
+}
+
+function seedOf(helper) {
+  const input = helper.querySelector("[data-type='seed']");
+  const text = input ? input.value.trim() : "";
+  return text === "" ? RW.newSeed() : text;
+}
+
+// The one path of a command. options: {state, seed, fields} (a replay gives its own).
+async function send(helper, command, fields, options = {}) {
+  RW.clearErrors(helper);
+  const saved = current(helper);
+  const state = options.state !== undefined ? options.state : saved.state;
+  const seed = options.seed !== undefined ? options.seed : seedOf(helper);
+  const request = { system: helper.dataset.system, action: helper.dataset.action, params: { ...fields, command, state }, seed };
+  let body;
+  try {
+    body = await RW.runEngine(request);
+  } catch (error) {
+    RW.showError(helper, { field: "", message: `Tickleiste nicht erreichbar: ${error.message}` });
+    return null;
   }
-
-  function fillFighters(helper, saved) {
-    const select = helper.querySelector("select[data-path='fighter']");
-    const previous = select.value;
-    const fighters = (saved && saved.state && saved.state.fighters) || [];
-    const onLine = fighters
-      .filter((f) => f.status === "aktiv")
-      .sort((a, b) => a.tick - b.tick || a.order - b.order);
-    const others = fighters.filter((f) => f.status !== "aktiv");
-    const options = [...onLine, ...others].map((f) => {
-      const option = document.createElement("option");
-      option.value = f.name;
-      option.textContent = f.status === "aktiv" ? `${f.name} (Tick ${String(f.tick).replace("-", "−")})` : `${f.name} (wartet)`;
-      return option;
-    });
-    select.replaceChildren(...options);
-    // after each command the next actor is preselected; otherwise keep the user's choice
-    const next = saved && saved.next;
-    const keep = next || previous;
-    if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
+  if (!helper.isConnected) return null;
+  if (!body.ok && body.error.field === "state" && options.state === undefined) {
+    // the stored board itself is refused (e.g. changed in another tab): keep it as a backup
+    RW.store.setAside(T.key(helper));
+    helper.rwSaved = T.normalize(null);
+    show(helper, helper.rwSaved);
+    setAsideNotice(helper, body.error.message);
+    return null;
   }
-
-  function show(helper, api, saved) {
-    const result = helper.querySelector(".rw-result");
-    if (saved && saved.body) {
-      result.replaceChildren(...api.resultNodes(saved.body));
-    } else {
-      result.replaceChildren(api.el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
-    }
-    fillFighters(helper, saved);
+  if (!body.ok) {
+    RW.showError(helper, body.error);
+    return null;
   }
-
-  function setMessage(helper, api, text, isError) {
-    const result = helper.querySelector(".rw-result");
-    const box = api.el("p", isError ? "rw-error" : "rw-help", text);
-    if (isError) box.setAttribute("role", "alert");
-    result.prepend(box);
+  const shown = shownOf(body);
+  const changed = command !== "anzeigen" || options.state !== undefined;
+  const label = body.result.event || options.label || "Befehl";
+  const next = changed ? T.withUndo(saved, body.result.state, shown, label) : { ...saved, shown };
+  persist(helper, next);
+  show(helper, next, body.result.next);
+  if (body.result.event) {
+    const logged = { ...body, result: { display: { outcome: body.result.event } } };
+    RW.logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));
   }
+  helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
+  return body;
+}
 
-  async function send(helper, api, command, params, stateOverride) {
-    api.clearErrors(helper);
-    const saved = load(helper);
-    const seedInput = helper.querySelector("[data-type='seed']");
-    const seedText = seedInput ? seedInput.value.trim() : "";
-    const request = {
-      system: helper.dataset.system,
-      action: helper.dataset.action,
-      params: {
-        ...params,
-        command,
-        state: stateOverride !== undefined ? stateOverride : (saved && saved.state) || {},
-      },
-      seed: seedText === "" ? api.newSeed() : seedText,
-    };
-    let body;
-    try {
-      body = await api.runEngine(request);
-    } catch (error) {
-      api.showError(helper, { field: "", message: `Tickleiste nicht erreichbar: ${error.message}` });
-      return null;
-    }
-    if (!helper.isConnected) return null;
-    if (!body.ok) {
-      api.showError(helper, body.error);
-      return null;
-    }
-    const next = { state: body.result.state, next: body.result.next, body };
-    save(helper, next);
-    show(helper, api, next);
-    if (body.result.event) {
-      api.logRoll("Tickleiste", { ...body, result: { display: { outcome: body.result.event } } }, () =>
-        send(helper, api, command, params, request.params.state),
-      );
-    }
-    helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
-    return body;
-  }
+async function replace(helper, question) {
+  if (T.isEmpty(current(helper).state)) return true;
+  return internal.ask(notices(helper), question, "Ja, ersetzen");
+}
 
-  function download(helper) {
-    const saved = load(helper);
-    const state = (saved && saved.state) || {};
-    const blob = new Blob([JSON.stringify(state, null, 2)], { type: "application/json" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = "tickleiste.json";
-    document.body.appendChild(link);
-    link.click();
-    setTimeout(() => {
-      URL.revokeObjectURL(link.href);
-      link.remove();
-    }, 0);
-  }
+async function replay(helper, command, fields, stateBefore, seed, event) {
+  const ok = await replace(helper, `„${event}“ mit derselben Wurfnummer wiederholen? Die Tickleiste springt dafür auf den Stand davor zurück (mit „Rückgängig“ umkehrbar).`);
+  if (ok) await send(helper, command, fields, { state: stateBefore, seed, label: `vor der Wiederholung von „${event}“` });
+}
 
-  function tickleiste(helper, api) {
-    const form = helper.querySelector(".rw-form");
-    show(helper, api, load(helper));
-    form.addEventListener("submit", (event) => {
-      // Enter (or the "Kämpfer hinzufügen" button) runs the command of the fieldset in focus.
-      event.preventDefault();
-      const active = document.activeElement;
-      const fieldset =
-        (active && active.closest && active.closest("fieldset[data-command-default]")) ||
-        form.querySelector("fieldset[data-command-default]");
-      const command = fieldset.dataset.commandDefault;
-      send(helper, api, command, fieldsOf(fieldset)).then((body) => {
-        if (body && command === "hinzufuegen") {
-          const name = form.querySelector("[data-path='name']");
-          name.value = "";
-          name.focus();
-        }
-      });
-    });
-    form.addEventListener("click", (event) => {
-      const button = event.target.closest("button.rw-command[type=button]");
-      if (!button) return;
-      send(helper, api, button.dataset.command, fieldsOf(button.closest("fieldset")));
-    });
-    helper.querySelector(".rw-tl-export").addEventListener("click", () => download(helper));
-    helper.querySelector(".rw-tl-reset").addEventListener("click", () => {
-      if (!window.confirm("Tickleiste wirklich zurücksetzen? Alle Kämpfer werden entfernt.")) return;
-      try {
-        localStorage.removeItem(storageKey(helper));
-      } catch (error) {
-        // nothing stored
-      }
-      show(helper, api, null);
-      setMessage(helper, api, "Die Tickleiste ist leer.", false);
-    });
-    helper.querySelector(".rw-tl-import").addEventListener("change", async (event) => {
-      const file = event.target.files && event.target.files[0];
-      event.target.value = "";
-      if (!file) return;
-      let state;
-      try {
-        state = JSON.parse(await file.text());
-      } catch (error) {
-        setMessage(helper, api, `Import nicht möglich: „${file.name}“ ist kein gültiges JSON.`, true);
-        return;
-      }
-      const body = await send(helper, api, "anzeigen", {}, state);
-      if (body) setMessage(helper, api, `Tickleiste aus „${file.name}“ geladen.`, false);
-    });
-  }
+// Undo/redo: the engine shows the restored state again (nothing new is rolled).
+async function step(helper, from, to) {
+  const saved = current(helper);
+  const entry = saved[from][saved[from].length - 1];
+  if (!entry) return;
+  const body = await RW.runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: entry.state }, seed: 0 }).catch(() => null);
+  if (!body || !body.ok) return;
+  const moved = { state: saved.state, label: entry.label };
+  const next = { ...saved, state: entry.state, shown: shownOf(body), [from]: saved[from].slice(0, -1), [to]: [...saved[to], moved].slice(-T.UNDO_MAX) };
+  persist(helper, next);
+  show(helper, next);
+  internal.notice(notices(helper), `${from === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${entry.label}`);
+}
 
-  window.RegelwerkWidgets = window.RegelwerkWidgets || {};
-  window.RegelwerkWidgets.tickleiste = tickleiste;
-  if (window.Regelwerk) window.Regelwerk.refresh();
+internal.tickleisteActions = { send, replace, step, show, shownOf, persist, current, setAsideNotice, notices };
 })();

@@ -441,7 +441,34 @@ def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
         "now": now,
         "next": line_up[0].name if line_up else None,
         "event": line,
+        "board": board_view(board, limit),
         "display": display.to_dict(),
+    }
+
+
+def board_view(board: Board, limit: int) -> dict[str, Any]:
+    """The board as the browser draws it (the time line of L11, markers stacked from the
+    inside out in arrival order, L23; the Abwarten-Feld in the middle, L31–L33): tick fields
+    in acting order, each with its markers in acting order, and who stands off the line."""
+    now = board.now()
+    fields: list[dict[str, Any]] = []
+    for place, marker in enumerate(board.active(), start=1):
+        if not fields or fields[-1]["tick"] != marker.tick:
+            fields.append({"tick": marker.tick, "markers": []})
+        behind = (marker.tick or 0) - (now or 0)
+        fields[-1]["markers"].append(
+            {"name": marker.name, "place": place, "can_react": behind <= limit}
+        )
+    return {
+        "now": now,
+        "reaction_limit": limit,
+        "fields": fields,
+        "waiting": [
+            {"name": m.name, "status": m.status, "label": STATUS_LABEL[m.status]}
+            for m in board.markers
+            if m.status in {"abwartend", "bereithalten"}
+        ],
+        "ready": [m.name for m in board.markers if m.status == "bereit"],
     }
 
 

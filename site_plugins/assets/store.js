@@ -1,0 +1,151 @@
+// Regelwerk – store.js: what a reader keeps in the browser, kept safely.
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns: reading and writing localStorage ("regelwerk:…" keys) so that nothing is lost:
+// - read(key, check): parses the stored JSON and checks its shape with `check` (returns a
+//   German problem or ""); anything unreadable is moved aside as a backup (one per key, the
+//   newest), never silently dropped, and reported to the caller;
+// - write(key, value): returns "" or a German message when the browser refuses (storage full
+//   or blocked) – the caller shows it; nothing pretends to be saved;
+// - downloads of text files (exports, backups) and reading a chosen file with a size limit.
+// Exposes: RW.store = {read, write, remove, setAside, backup, dropBackup, download, readFile}.
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+
+const PREFIX = "regelwerk:";
+const BACKUP = `${PREFIX}sicherung:`;
+const REFUSED =
+  "Der Browser hat das Speichern abgelehnt (Speicher voll oder gesperrt) – " +
+  "dieser Stand gilt nur, solange die Seite offen ist.";
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch (error) {
+    return null; // blocked (e.g. cookies off): everything works for this visit only
+  }
+}
+
+// → {value, problem}: value is null when nothing (usable) is stored; problem is a German text
+// when something was stored but could not be used (it is then kept as a backup).
+function read(key, check) {
+  const box = storage();
+  let raw = null;
+  try {
+    raw = box ? box.getItem(PREFIX + key) : null;
+  } catch (error) {
+    raw = null;
+  }
+  if (raw === null) return { value: null, problem: "" };
+  let value;
+  let problem = "";
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    problem = "nicht lesbar (kein gültiger Speicherstand)";
+  }
+  if (!problem && check) problem = check(value) || "";
+  if (!problem) return { value, problem: "" };
+  keepBackup(key, raw);
+  try {
+    box.removeItem(PREFIX + key);
+  } catch (error) {
+    // nothing more to do: the backup is what matters
+  }
+  return { value: null, problem };
+}
+
+function keepBackup(key, raw) {
+  const box = storage();
+  try {
+    box.setItem(BACKUP + key, JSON.stringify({ at: new Date().toISOString(), raw }));
+  } catch (error) {
+    // too big or refused: keep it at least for this visit
+    memoryBackups[key] = raw;
+  }
+}
+const memoryBackups = {};
+
+function backup(key) {
+  if (memoryBackups[key] !== undefined) return memoryBackups[key];
+  const box = storage();
+  try {
+    const saved = box && box.getItem(BACKUP + key);
+    return saved ? JSON.parse(saved).raw : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+function dropBackup(key) {
+  delete memoryBackups[key];
+  const box = storage();
+  try {
+    if (box) box.removeItem(BACKUP + key);
+  } catch (error) {
+    // nothing stored
+  }
+}
+
+// Moves what is stored under `key` aside as the backup (e.g. a state the engine refused).
+function setAside(key) {
+  const box = storage();
+  try {
+    const raw = box && box.getItem(PREFIX + key);
+    if (raw !== null && raw !== undefined) keepBackup(key, raw);
+    if (box) box.removeItem(PREFIX + key);
+  } catch (error) {
+    // nothing stored
+  }
+}
+
+function write(key, value) {
+  const box = storage();
+  if (!box) return REFUSED;
+  try {
+    box.setItem(PREFIX + key, JSON.stringify(value));
+    return "";
+  } catch (error) {
+    return REFUSED;
+  }
+}
+
+function remove(key) {
+  const box = storage();
+  try {
+    if (box) box.removeItem(PREFIX + key);
+  } catch (error) {
+    // nothing stored
+  }
+}
+
+function download(filename, text, type = "application/json") {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  setTimeout(() => {
+    URL.revokeObjectURL(link.href);
+    link.remove();
+  }, 0);
+}
+
+// The text of a file the reader chose, or a German problem; files over maxBytes are refused
+// before they are read.
+async function readFile(file, maxBytes) {
+  const name = file.name.length > 40 ? `${file.name.slice(0, 39)}…` : file.name;
+  if (file.size > maxBytes) {
+    const limit = Math.round(maxBytes / 1000).toLocaleString("de-DE");
+    return { text: null, problem: `„${name}“ ist zu groß (höchstens ${limit} KB).` };
+  }
+  try {
+    return { text: await file.text(), problem: "" };
+  } catch (error) {
+    return { text: null, problem: `„${name}“ lässt sich nicht lesen.` };
+  }
+}
+
+RW.store = { read, write, remove, setAside, backup, dropBackup, download, readFile };
+})();

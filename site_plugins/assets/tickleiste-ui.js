@@ -1,0 +1,151 @@
+// Regelwerk – tickleiste-ui.js: wires the Tickleiste's form and tools (registers the widget).
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns: setting up a .rw-tickleiste once per page: the stored board is checked and shown at
+// once, then checked by the engine („anzeigen“; a refused state is set aside); the buttons
+// (each sends the fields of its own fieldset; Enter runs the command of the fieldset in
+// focus); after every command the values that belong to one action (action, ticks, free
+// movement) and the add form go back to their defaults, the next actor is preselected;
+// the tools: undo/redo, removing the selected fighter (asks), file save/load (versioned,
+// checked, asks before replacing), starting anew (asks; undoable).
+// Registers: window.RegelwerkWidgets.tickleiste.
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+const T = internal.tickleisteState;
+const A = internal.tickleisteActions;
+
+function fieldsOf(container) {
+  const params = {};
+  container.querySelectorAll("[data-path][data-type]").forEach((input) => {
+    if (input.dataset.type === "seed") return;
+    params[input.dataset.path] = input.dataset.type === "bool" ? input.checked : input.value;
+  });
+  return params;
+}
+
+function resetFields(container) {
+  container.querySelectorAll("[data-path][data-type]").forEach((input) => {
+    if (input.dataset.path === "fighter") return;
+    if (input.dataset.type === "bool") input.checked = input.defaultChecked;
+    else if (input.tagName === "SELECT") input.value = input.dataset.rwDefault;
+    else input.value = input.defaultValue;
+  });
+}
+
+function rememberDefaults(helper) {
+  helper.querySelectorAll("select[data-path]").forEach((select) => {
+    select.dataset.rwDefault = select.value;
+  });
+}
+
+async function load(helper) {
+  const key = T.key(helper);
+  const { value, problem } = RW.store.read(key, T.check);
+  let saved = T.normalize(value);
+  try {
+    A.show(helper, saved);
+  } catch (error) {
+    RW.store.setAside(key);
+    saved = T.normalize(null);
+    A.show(helper, saved);
+    A.setAsideNotice(helper, "die Anzeige war beschädigt");
+  }
+  helper.rwSaved = saved;
+  if (problem) A.setAsideNotice(helper, problem);
+  if (Object.keys(saved.state).length === 0) return;
+  // the engine checks the stored state in full (the browser only checks its outline)
+  const body = await RW.runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: saved.state }, seed: 0 }).catch(() => null);
+  if (!body || !helper.isConnected) return;
+  if (!body.ok) {
+    RW.store.setAside(key);
+    helper.rwSaved = T.normalize(null);
+    A.show(helper, helper.rwSaved);
+    A.setAsideNotice(helper, body.error.message);
+    return;
+  }
+  // the engine's view of the stored state (a stored display may be from an older version)
+  const refreshed = { ...helper.rwSaved, shown: A.shownOf(body) };
+  A.persist(helper, refreshed);
+  A.show(helper, refreshed);
+}
+
+async function run(helper, command, fieldset) {
+  const body = await A.send(helper, command, fieldsOf(fieldset));
+  if (!body) return;
+  if (command === "hinzufuegen") {
+    resetFields(fieldset);
+    fieldset.querySelector("[data-path='name']").focus();
+  } else if (command !== "start") {
+    resetFields(helper.querySelector(".rw-tl-act"));
+  }
+}
+
+async function importFile(helper, file) {
+  const host = A.notices(helper);
+  const { text, problem } = await RW.store.readFile(file, T.FILE_MAX_BYTES);
+  const parsed = problem ? { problem } : T.parseFile(text, file.name);
+  if (parsed.problem) {
+    internal.notice(host, `Laden nicht möglich: ${parsed.problem}`, "error");
+    return;
+  }
+  // the engine checks the board before anything is replaced
+  const check = await RW.runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: parsed.state }, seed: 0 }).catch((e) => ({ ok: false, error: { message: e.message } }));
+  if (!check.ok) {
+    internal.notice(host, `Laden nicht möglich: ${check.error.message}`, "error");
+    return;
+  }
+  if (!(await A.replace(helper, "Die Tickleiste hat schon Kämpfer. Durch den Stand aus der Datei ersetzen? (Mit „Rückgängig“ umkehrbar.)"))) return;
+  const body = await A.send(helper, "anzeigen", {}, { state: parsed.state, label: "vor dem Laden der Datei" });
+  if (body) internal.notice(host, `Tickleiste aus „${file.name.slice(0, 40)}“ geladen.`);
+}
+
+async function startAnew(helper) {
+  if (!(await A.replace(helper, "Alle Kämpfer von der Tickleiste nehmen und neu beginnen? (Mit „Rückgängig“ umkehrbar.)"))) return;
+  const body = await A.send(helper, "anzeigen", {}, { state: {}, label: "vor dem Neubeginn" });
+  if (body) internal.notice(A.notices(helper), "Die Tickleiste ist leer.");
+}
+
+async function removeSelected(helper) {
+  const name = helper.querySelector("select[data-path='fighter']").value;
+  if (!name) {
+    internal.notice(A.notices(helper), "Bitte zuerst einen Kämpfer auswählen (im Zeitstrahl oder in der Liste „Kämpfer“).", "error");
+    return;
+  }
+  if (!(await internal.ask(A.notices(helper), `${name} aus dem Kampf nehmen? (Mit „Rückgängig“ umkehrbar.)`, "Ja, entfernen"))) return;
+  await A.send(helper, "entfernen", { fighter: name });
+}
+
+function tickleiste(helper) {
+  const form = helper.querySelector(".rw-form");
+  rememberDefaults(helper);
+  load(helper);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const active = document.activeElement;
+    const fieldset = (active && active.closest && active.closest("fieldset[data-command-default]")) || form.querySelector("fieldset[data-command-default]");
+    run(helper, fieldset.dataset.commandDefault, fieldset);
+  });
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button.rw-command[type=button]");
+    if (button) run(helper, button.dataset.command, button.closest("fieldset"));
+  });
+  helper.querySelector(".rw-tl-undo").addEventListener("click", () => A.step(helper, "undo", "redo"));
+  helper.querySelector(".rw-tl-redo").addEventListener("click", () => A.step(helper, "redo", "undo"));
+  helper.querySelector(".rw-tl-remove").addEventListener("click", () => removeSelected(helper));
+  helper.querySelector(".rw-tl-reset").addEventListener("click", () => startAnew(helper));
+  helper.querySelector(".rw-tl-export").addEventListener("click", () => {
+    RW.store.download("tickleiste.json", T.fileText(A.current(helper).state));
+  });
+  helper.querySelector(".rw-tl-import").addEventListener("change", (event) => {
+    const file = event.target.files && event.target.files[0];
+    event.target.value = "";
+    if (file) importFile(helper, file);
+  });
+}
+
+window.RegelwerkWidgets = window.RegelwerkWidgets || {};
+window.RegelwerkWidgets.tickleiste = tickleiste;
+if (RW.refresh) RW.refresh();
+})();
