@@ -133,15 +133,17 @@ def _fields(helper_id: str, fields: list[dict[str, Any]], defaults: dict[str, An
 
 
 def _seed_field(helper_id: str) -> str:
+    """The roll number (the engine's seed): empty for a new roll, or a logged number to roll
+    exactly that roll again. Players see „Wurfnummer“; the CLI calls it ``--seed``."""
     seed_id = f"{helper_id}-seed"
     return (
-        f'<details class="rw-advanced"><summary>Wurf wiederholen (Seed)</summary>'
-        f'<div class="rw-field"><label for="{_attr(seed_id)}">Seed</label>'
+        f'<details class="rw-advanced"><summary>Wurf wiederholen (Wurfnummer)</summary>'
+        f'<div class="rw-field"><label for="{_attr(seed_id)}">Wurfnummer</label>'
         f'<input type="text" inputmode="numeric" autocomplete="off" id="{_attr(seed_id)}" '
         f'data-path="seed" data-type="seed" aria-describedby="{_attr(seed_id)}-fehler '
         f'{_attr(seed_id)}-hilfe" size="12">'
         f'<span class="rw-help" id="{_attr(seed_id)}-hilfe">Leer lassen für einen neuen Wurf; '
-        f"derselbe Seed mit denselben Werten ergibt denselben Wurf.</span>"
+        f"dieselbe Wurfnummer mit denselben Werten ergibt denselben Wurf.</span>"
         f'<span class="rw-field-error" id="{_attr(seed_id)}-fehler" hidden></span></div>'
         f"</details>"
     )
@@ -165,10 +167,26 @@ def _form_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, Any]) -
             f"{_fields(helper_id, advanced, defaults)}</details>"
         )
     return (
-        "".join(parts)
+        _values_bar(helper_id)
+        + "".join(parts)
         + _seed_field(helper_id)
         + '<div class="rw-actions"><button type="submit" class="md-button md-button--primary '
-        f'rw-submit">Würfeln</button>{_status()}</div>'
+        'rw-submit">Würfeln</button><button type="button" class="md-button rw-reset">'
+        f"Zurücksetzen</button>{_status()}</div>"
+    )
+
+
+def _values_bar(helper_id: str) -> str:
+    """„Meine Werte“: fill the form from a saved set with one choice, or save the current
+    values under a name (saved.js keeps them in the browser)."""
+    select_id = f"{helper_id}-werte"
+    return (
+        '<div class="rw-values">'
+        f'<label for="{_attr(select_id)}">Meine Werte</label>'
+        f'<select id="{_attr(select_id)}" class="rw-values-select">'
+        '<option value="">noch keine gespeichert</option></select>'
+        '<button type="button" class="md-button rw-values-save">Werte speichern …</button>'
+        '<div class="rw-values-notices" aria-live="polite"></div></div>'
     )
 
 
@@ -219,7 +237,7 @@ def _tickleiste_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, A
         f"{_command_button('bereithalten', 'Aktion bereithalten')}"
         f"{_command_button('eingreifen', 'Wieder eingreifen')}</div></fieldset>"
         '<fieldset class="rw-group rw-tl-add" data-command-default="hinzufuegen">'
-        f"<legend>Kämpfer hinzufügen</legend>{inputs}"
+        f"<legend>Kämpfer hinzufügen</legend>{_values_bar(helper_id)}{inputs}"
         '<div class="rw-tl-buttons">'
         f"{_command_button('hinzufuegen', 'Kämpfer hinzufügen')}"
         f"{_command_button('start', 'Kampf beginnen (Initiative würfeln)')}</div></fieldset>"
@@ -269,6 +287,10 @@ def render_helper(system: str, action: str, helper_id: str, defaults: dict[str, 
     )
     css = "rw-helper rw-tickleiste" if widget else "rw-helper"
     widget_attr = f' data-widget="{_attr(widget)}"' if widget else ""
+    # fields the page presets (``vorgaben``) define this helper's purpose there: remembered
+    # input from other pages does not overwrite them
+    if defaults:
+        widget_attr += f' data-preset="{_attr(",".join(sorted(defaults)))}"'
     return (
         f'<section class="{css}" id="{_attr(helper_id)}" '
         f'data-system="{_attr(system)}" '

@@ -14,8 +14,10 @@ Documented MkDocs events only:
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from functools import partial
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +101,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         custom.append(
             {"name": "regeltabelle", "class": "regeltabelle", "format": partial(_table_fence, self)}
         )
+        custom.append({"name": "meine-werte", "class": "meine-werte", "format": _saved_fence})
         if "pymdownx.superfences" not in config.markdown_extensions:
             raise PluginError("regelwerk: pymdownx.superfences muss in markdown_extensions stehen")
         return config
@@ -239,6 +242,23 @@ def _table_fence(
     except Exception as error:
         plugin.fence_errors.append(f"regeltabelle-Block: {error}")
         raise
+
+
+def _saved_fence(
+    source: str, language: str, css_class: str, options: dict[str, Any], md: Any, **kwargs: Any
+) -> str:
+    """The ```meine-werte block: where saved-page.js lists every saved set. It names every
+    helper (``system.action`` → „System: Titel“) so the list can say what a set is for."""
+    titles = {
+        f"{system['name']}.{action['name']}": f"{system['title']}: {action['title']}"
+        for system in engine.catalog()["systems"]
+        for action in system["actions"]
+    }
+    return (
+        f'<section class="rw-werte-verwaltung" data-search-exclude '
+        f'data-titles="{escape(json.dumps(titles, ensure_ascii=False), quote=True)}">'
+        "<p>Die gespeicherten Werte erscheinen hier, sobald die Seite geladen ist.</p></section>"
+    )
 
 
 def _render_fence(plugin: RegelwerkPlugin, source: str) -> str:

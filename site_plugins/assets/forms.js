@@ -5,7 +5,10 @@
 // Owns: reading a form into the engine's params (collect: lists as arrays of records, the seed
 // field left out), list rows (add, remove, renumber paths, ids, labels and the +/− buttons'
 // limits) and field errors (showError at the field, else as an alert in the result; clearErrors).
-// Exposes: RW.collect, RW.showError, RW.clearErrors; RW._internal.renumber, .addRow, .removeRow.
+// Also filling a form from values (saved values, shared links, remembered input, a fighter's
+// values) and resetting it to what the page built.
+// Exposes: RW.collect, RW.fill, RW.showError, RW.clearErrors; RW._internal.renumber, .addRow,
+//          .removeRow, .resetForm, .keepInitialRows.
 // Uses: RW.el (results.js).
 (function () {
 "use strict";
@@ -44,6 +47,71 @@ function collect(helper) {
   return params;
 }
 
+function writeValue(input, value) {
+  if (input.dataset.type === "bool") input.checked = value === true || value === "true" || value === "ja";
+  else input.value = value === null || value === undefined ? "" : String(value);
+}
+
+// Puts `values` (the engine's params) into the form: lists get as many rows as needed.
+// Fields in `skip` stay as they are. Returns the names the form has no field for – a caller
+// reports them instead of dropping them silently.
+function fill(helper, values, skip = []) {
+  const form = helper.querySelector(".rw-form");
+  const unknown = [];
+  for (const [name, value] of Object.entries(values || {})) {
+    if (skip.includes(name)) continue;
+    const list = form.querySelector(`.rw-list[data-path="${CSS.escape(name)}"]`);
+    if (list && Array.isArray(value)) {
+      const rows = () => list.querySelectorAll(":scope > .rw-rows > .rw-row");
+      const max = Number(list.dataset.max);
+      while (rows().length < Math.min(value.length, max)) addRow(list, false);
+      while (rows().length > Math.max(value.length, Number(list.dataset.min))) {
+        list.querySelector(":scope > .rw-rows").lastElementChild.remove();
+      }
+      renumber(list);
+      value.slice(0, max).forEach((record, index) => {
+        for (const [key, item] of Object.entries(record || {})) {
+          const input = list.querySelector(`[data-path="${CSS.escape(`${name}.${index}.${key}`)}"]`);
+          if (input) writeValue(input, item);
+          else unknown.push(`${name}.${key}`);
+        }
+      });
+      continue;
+    }
+    const input = form.querySelector(`[data-path="${CSS.escape(name)}"][data-type]:not(.rw-list)`);
+    if (input && input.dataset.type !== "seed") writeValue(input, value);
+    else unknown.push(name);
+  }
+  form.dispatchEvent(new Event("rw-filled", { bubbles: true }));
+  return [...new Set(unknown)];
+}
+
+// The form as the page built it (its defaults and the page's presets).
+function resetForm(helper) {
+  const form = helper.querySelector(".rw-form");
+  form.querySelectorAll(".rw-list").forEach((list) => {
+    const rows = list.querySelector(":scope > .rw-rows");
+    if (list.rwInitialRows === undefined) return;
+    rows.innerHTML = list.rwInitialRows;
+    renumber(list);
+  });
+  form.querySelectorAll("[data-path][data-type]").forEach((input) => {
+    if (input.dataset.type === "bool") input.checked = input.defaultChecked;
+    else if (input.tagName === "SELECT") {
+      const preset = [...input.options].find((o) => o.defaultSelected) || input.options[0];
+      if (preset) input.value = preset.value;
+    } else input.value = input.defaultValue;
+  });
+  form.dispatchEvent(new Event("rw-filled", { bubbles: true }));
+}
+
+// Remembers the rows as built, for resetForm (called once when a helper is set up).
+function keepInitialRows(helper) {
+  helper.querySelectorAll(".rw-form .rw-list").forEach((list) => {
+    list.rwInitialRows = list.querySelector(":scope > .rw-rows").innerHTML;
+  });
+}
+
 function renumber(list) {
   const name = list.dataset.path;
   const rows = list.querySelectorAll(":scope > .rw-rows > .rw-row");
@@ -76,7 +144,7 @@ function renumber(list) {
   list.querySelector(":scope > .rw-add").disabled = rows.length >= max;
 }
 
-function addRow(list) {
+function addRow(list, focus = true) {
   const template = list.querySelector(":scope > template");
   const rows = list.querySelector(":scope > .rw-rows");
   const index = rows.children.length;
@@ -88,7 +156,7 @@ function addRow(list) {
   if (name && !name.value) name.value = `${list.dataset.label} ${index + 1}`;
   renumber(list);
   const first = row.querySelector("input, select");
-  if (first) first.focus();
+  if (first && focus) first.focus();
 }
 
 function removeRow(list, row) {
@@ -131,6 +199,9 @@ function showError(helper, error) {
 }
 
 RW.collect = collect;
+RW.fill = fill;
+internal.resetForm = resetForm;
+internal.keepInitialRows = keepInitialRows;
 RW.showError = showError;
 RW.clearErrors = clearErrors;
 internal.renumber = renumber;

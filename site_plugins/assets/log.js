@@ -22,7 +22,7 @@ function pageLog() {
   const summary = el("summary", "", "Wurfprotokoll dieser Seite");
   const list = el("ol", "rw-page-log-list");
   list.setAttribute("aria-live", "off");
-  log.append(summary, el("p", "rw-help", "Jeder Wurf mit seinem Seed – „Wiederholen“ würfelt ihn mit demselben Seed noch einmal."), list);
+  log.append(summary, el("p", "rw-help", "Jeder Wurf mit seiner Wurfnummer – „Wiederholen“ würfelt ihn mit derselben Nummer noch einmal."), list);
   article.appendChild(log);
   return log;
 }
@@ -32,10 +32,10 @@ function logRoll(label, body, replay) {
   const li = el("li", "");
   li.appendChild(el("span", "rw-log-label", `${label}: `));
   li.appendChild(el("span", "", `${body.result.display.outcome} `));
-  li.appendChild(el("span", "rw-log-seed", `(Seed ${body.seed}) `));
+  li.appendChild(el("span", "rw-log-seed", `(Wurfnummer ${body.seed}) `));
   const again = el("button", "rw-repeat md-button", "Wiederholen");
   again.type = "button";
-  again.setAttribute("aria-label", `${label} mit Seed ${body.seed} wiederholen`);
+  again.setAttribute("aria-label", `${label} mit Wurfnummer ${body.seed} wiederholen`);
   again.addEventListener("click", replay);
   li.appendChild(again);
   list.insertBefore(li, list.firstChild);

@@ -15,9 +15,11 @@ const RW = (window.Regelwerk = window.Regelwerk || {});
 const internal = RW._internal;
 const { engineReady, runEngine, newSeed, collect, showError, clearErrors, logRoll, el } = RW;
 const { showState, scheduleBoot, retryBoot, timing, renderResult, markTableRow } = internal;
-const { renumber, addRow, removeRow, closePopover } = internal;
+const { renumber, addRow, removeRow, closePopover, remember, share } = internal;
 
-async function submit(helper, request) {
+// One roll of a plain helper. options: {shared: true, note} for a roll opened from a link
+// (it is shown as replayed and does not replace the reader's remembered input).
+async function submit(helper, request, options = {}) {
   clearErrors(helper);
   const result = helper.querySelector(".rw-result");
   if (!engineReady()) {
@@ -38,7 +40,13 @@ async function submit(helper, request) {
     return;
   }
   renderResult(helper, body);
+  if (options.note) {
+    result.prepend(el("p", "rw-replayed", options.note));
+  } else {
+    remember.store(helper, request.params, body);
+  }
   markTableRow(helper, body);
+  share.addButton(helper, request.params, body.seed);
   const title = helper.querySelector(".rw-title");
   logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
     submit(helper, { ...request, seed: body.seed }),
@@ -66,10 +74,17 @@ function setup(helper) {
   });
   const custom = helper.dataset.widget && WIDGETS[helper.dataset.widget];
   if (custom) {
+    internal.setupValues(helper);
     custom(helper, window.Regelwerk);
     showState(helper);
     return;
   }
+  internal.keepInitialRows(helper);
+  helper.rwDefaults = collect(helper); // as the page built it: what shared links leave out
+  internal.setupValues(helper);
+  const remembered = remember.restore(helper);
+  if (remembered && remembered.shown) share.addButton(helper, remembered.values, remembered.shown.seed);
+  helper.querySelector(".rw-reset").addEventListener("click", () => remember.reset(helper));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const seedInput = form.querySelector("[data-type='seed']");
@@ -90,6 +105,7 @@ function initPage() {
   const helpers = document.querySelectorAll(".rw-helper");
   helpers.forEach(setup);
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
+  share.openFromAddress(submit);
 }
 
 RW.refresh = () => initPage();

@@ -5,7 +5,7 @@
 // outcome, the sections table/rolls/chances/notes, the seed) and marking the rolled row of a
 // rule table on the page (e.g. the Patzertabelle).
 // Also the page's small message boxes: notice() and ask() (a question answered in the page).
-// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow, .notice, .ask.
+// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow, .notice, .ask, .askText.
 (function () {
 "use strict";
 const RW = (window.Regelwerk = window.Regelwerk || {});
@@ -96,7 +96,7 @@ function resultNodes(body) {
     const render = RENDERERS[section.kind];
     if (render) out.push(render(section));
   }
-  out.push(el("p", "rw-seed", `Seed: ${body.seed}`));
+  out.push(el("p", "rw-seed", `Wurfnummer ${body.seed}`));
   return out;
 }
 
@@ -154,6 +154,44 @@ function ask(host, text, yesLabel) {
   });
 }
 
+// Asks for a short text in the page: resolves with the text, or null when cancelled.
+function askText(host, question, suggestion, yesLabel) {
+  return new Promise((resolve) => {
+    const box = el("form", "rw-notice rw-notice--question");
+    const id = `rw-frage-${Math.random().toString(36).slice(2, 8)}`;
+    const label = el("label", "", question);
+    label.htmlFor = id;
+    const input = el("input");
+    input.type = "text";
+    input.id = id;
+    input.maxLength = 60;
+    input.value = suggestion || "";
+    input.autocomplete = "off";
+    const bar = el("div", "rw-notice-actions");
+    const yes = el("button", "md-button md-button--primary", yesLabel);
+    yes.type = "submit";
+    const no = el("button", "md-button", "Abbrechen");
+    no.type = "button";
+    bar.append(yes, no);
+    box.append(label, input, bar);
+    const finish = (value) => {
+      box.remove();
+      resolve(value);
+    };
+    box.addEventListener("submit", (event) => {
+      event.preventDefault();
+      finish(input.value);
+    });
+    no.addEventListener("click", () => finish(null));
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") finish(null);
+    });
+    host.replaceChildren(box);
+    input.focus();
+    input.select();
+  });
+}
+
 function renderResult(helper, body) {
   helper.querySelector(".rw-result").replaceChildren(...resultNodes(body));
 }
@@ -163,5 +201,6 @@ RW.resultNodes = resultNodes;
 internal.renderResult = renderResult;
 internal.notice = notice;
 internal.ask = ask;
+internal.askText = askText;
 internal.markTableRow = markTableRow;
 })();

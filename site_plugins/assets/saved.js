@@ -1,0 +1,205 @@
+// Regelwerk – saved.js: „Meine Werte“, named sets of a helper's values kept in the browser.
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns: the stored sets (localStorage "regelwerk:werte", version 1:
+//   {version, entries: [{id, name, system, action, values, saved}]}), the bar in every helper
+// form (.rw-values: choose a set → the form is filled at once, on every page where that
+// helper is; „Werte speichern …“ asks for a name and asks again before overwriting), and the
+// file of all sets ({format: "regelwerk-werte", version: 1, entries}) for moving them to
+// another browser. A field a set has but the helper no longer knows is reported, never
+// dropped (the set keeps it). Nothing leaves the browser.
+// Exposes: RW.saved = {entries, forAction, save, remove, rename, fileText, importText, onChange};
+//          RW._internal.setupValues(helper).
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+
+const KEY = "werte";
+const VERSION = 1;
+const FORMAT = "regelwerk-werte";
+const MAX_ENTRIES = 500;
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function checkEntry(entry) {
+  return isObject(entry) && typeof entry.name === "string" && entry.name.trim() !== "" &&
+    typeof entry.system === "string" && typeof entry.action === "string" && isObject(entry.values);
+}
+
+function check(value) {
+  if (!isObject(value) || value.version !== VERSION || !Array.isArray(value.entries)) {
+    return "kein Speicherstand von „Meine Werte“";
+  }
+  const bad = value.entries.findIndex((e) => !checkEntry(e));
+  return bad >= 0 ? `Eintrag ${bad + 1} ist beschädigt` : "";
+}
+
+let cache = null;
+let problem = "";
+
+function entries() {
+  if (cache === null) {
+    const read = RW.store.read(KEY, check);
+    cache = read.value ? read.value.entries : [];
+    problem = read.problem;
+  }
+  return cache;
+}
+
+function forAction(system, action) {
+  return entries()
+    .filter((e) => e.system === system && e.action === action)
+    .sort((a, b) => a.name.localeCompare(b.name, "de"));
+}
+
+function commit(next) {
+  const failure = RW.store.write(KEY, { version: VERSION, entries: next });
+  cache = next;
+  document.dispatchEvent(new CustomEvent("regelwerk:werte"));
+  return failure;
+}
+
+function cleanName(name) {
+  return String(name).split(/\s+/).join(" ").trim().slice(0, 60);
+}
+
+// Saves (or overwrites) the set `name` of this helper; returns "" or a German problem.
+function save(system, action, name, values) {
+  const clean = cleanName(name);
+  if (!clean) return "Bitte einen Namen eingeben.";
+  const rest = entries().filter((e) => !(e.system === system && e.action === action && e.name === clean));
+  if (rest.length >= MAX_ENTRIES) return `Höchstens ${MAX_ENTRIES} gespeicherte Werte.`;
+  const entry = { id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`, name: clean, system, action, values, saved: new Date().toISOString() };
+  return commit([...rest, entry]);
+}
+
+function remove(id) {
+  return commit(entries().filter((e) => e.id !== id));
+}
+
+function rename(id, name) {
+  const clean = cleanName(name);
+  if (!clean) return "Bitte einen Namen eingeben.";
+  return commit(entries().map((e) => (e.id === id ? { ...e, name: clean } : e)));
+}
+
+function fileText() {
+  return JSON.stringify({ format: FORMAT, version: VERSION, saved: new Date().toISOString(), entries: entries() }, null, 2);
+}
+
+// → {incoming, clashes, problem}: the sets of a file, checked, and those that would replace
+// sets of the same helper and name.
+function importText(text, fileName) {
+  const label = fileName.length > 40 ? `${fileName.slice(0, 39)}…` : fileName;
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { problem: `„${label}“ ist keine lesbare Datei (kein gültiges JSON).` };
+  }
+  if (!isObject(data) || data.format !== FORMAT) return { problem: `„${label}“ ist keine Datei von „Meine Werte“ (es fehlt „format: ${FORMAT}“).` };
+  if (data.version !== VERSION) return { problem: `„${label}“ hat die Version ${String(data.version).slice(0, 10)}; diese Seite liest Version ${VERSION}.` };
+  if (!Array.isArray(data.entries)) return { problem: `In „${label}“ fehlt die Liste „entries“.` };
+  const bad = data.entries.findIndex((e) => !checkEntry(e));
+  if (bad >= 0) return { problem: `In „${label}“ ist Eintrag ${bad + 1} unvollständig (Name, System, Helfer und Werte nötig).` };
+  const incoming = data.entries.map((e) => ({ ...e, name: cleanName(e.name), id: e.id || `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}` }));
+  const same = (a, b) => a.system === b.system && a.action === b.action && a.name === b.name;
+  const clashes = incoming.filter((e) => entries().some((old) => same(old, e)));
+  const merged = [...entries().filter((old) => !incoming.some((e) => same(old, e))), ...incoming];
+  return { incoming, clashes, merged, problem: "" };
+}
+
+// ------------------------------------------------------------------ the bar in a form
+
+function scopeOf(bar) {
+  return bar.closest("fieldset") || bar.closest(".rw-form");
+}
+
+function valuesIn(helper, scope) {
+  if (scope.matches(".rw-form")) return RW.collect(helper);
+  const values = {};
+  scope.querySelectorAll("[data-path][data-type]").forEach((input) => {
+    if (input.dataset.type !== "seed") values[input.dataset.path] = input.dataset.type === "bool" ? input.checked : input.value;
+  });
+  return values;
+}
+
+function refreshBar(helper, bar) {
+  const select = bar.querySelector(".rw-values-select");
+  const list = forAction(helper.dataset.system, helper.dataset.action);
+  const chosen = select.value;
+  const head = new Option(list.length ? "gespeicherte Werte einsetzen …" : "noch keine gespeichert", "");
+  select.replaceChildren(head, ...list.map((e) => new Option(e.name, e.id)));
+  select.disabled = !list.length;
+  if (list.some((e) => e.id === chosen)) select.value = chosen;
+}
+
+function choose(helper, bar, id) {
+  const entry = entries().find((e) => e.id === id);
+  if (!entry) return;
+  const presets = (helper.dataset.preset || "").split(",").filter(Boolean);
+  const scope = scopeOf(bar);
+  const unknown = scope.matches(".rw-form") ? RW.fill(helper, entry.values, presets) : fillScope(scope, entry.values);
+  const host = bar.querySelector(".rw-values-notices");
+  if (unknown.length) {
+    internal.notice(host, `„${entry.name}“ eingesetzt. Nicht übernommen, weil es diese Felder hier nicht (mehr) gibt: ${unknown.join(", ")} – die gespeicherten Werte bleiben erhalten.`, "error");
+  } else {
+    internal.notice(host, `„${entry.name}“ eingesetzt.`);
+  }
+  helper.dispatchEvent(new CustomEvent("regelwerk:filled", { bubbles: true, detail: { entry } }));
+}
+
+function fillScope(scope, values) {
+  const unknown = [];
+  for (const [name, value] of Object.entries(values)) {
+    const input = scope.querySelector(`[data-path="${CSS.escape(name)}"][data-type]`);
+    if (!input) unknown.push(name);
+    else if (input.dataset.type === "bool") input.checked = value === true;
+    else input.value = String(value);
+  }
+  return unknown;
+}
+
+async function saveFromBar(helper, bar) {
+  const host = bar.querySelector(".rw-values-notices");
+  const select = bar.querySelector(".rw-values-select");
+  const current = entries().find((e) => e.id === select.value);
+  const nameField = scopeOf(bar).querySelector("[data-path='name'][data-type='text']");
+  const suggestion = current ? current.name : (nameField && nameField.value) || "";
+  const name = await internal.askText(host, "Unter welchem Namen speichern? (z. B. „Alrik – Langschwert“)", suggestion, "Speichern");
+  if (name === null) return;
+  const clean = cleanName(name);
+  const exists = forAction(helper.dataset.system, helper.dataset.action).some((e) => e.name === clean);
+  if (exists && !(await internal.ask(host, `„${clean}“ gibt es schon. Mit den Werten im Formular überschreiben?`, "Ja, überschreiben"))) return;
+  const failure = save(helper.dataset.system, helper.dataset.action, clean, valuesIn(helper, scopeOf(bar)));
+  if (failure) {
+    internal.notice(host, `Nicht gespeichert: ${failure}`, "error");
+    return;
+  }
+  const entry = forAction(helper.dataset.system, helper.dataset.action).find((e) => e.name === clean);
+  refreshBar(helper, bar);
+  select.value = entry.id;
+  internal.notice(host, `Gespeichert als „${clean}“ – auf jeder Seite mit diesem Helfer unter „Meine Werte“.`);
+}
+
+function setupValues(helper) {
+  helper.querySelectorAll(".rw-values").forEach((bar) => {
+    refreshBar(helper, bar);
+    if (problem) {
+      internal.notice(bar.querySelector(".rw-values-notices"), `„Meine Werte“ waren beschädigt (${problem}) und wurden als Sicherung beiseitegelegt.`, "error", [
+        { label: "Sicherung herunterladen", onClick: () => RW.store.download("meine-werte-sicherung.json", RW.store.backup(KEY) || "") },
+      ]);
+    }
+    bar.querySelector(".rw-values-select").addEventListener("change", (event) => choose(helper, bar, event.target.value));
+    bar.querySelector(".rw-values-save").addEventListener("click", () => saveFromBar(helper, bar));
+    document.addEventListener("regelwerk:werte", () => helper.isConnected && refreshBar(helper, bar));
+  });
+}
+
+function onChange(callback) {
+  document.addEventListener("regelwerk:werte", callback);
+}
+
+RW.saved = { entries, forAction, save, remove, rename, fileText, importText, commit, onChange };
+internal.setupValues = setupValues;
+})();

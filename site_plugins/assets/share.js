@@ -1,0 +1,166 @@
+// Regelwerk – share.js: „Link kopieren“ for every result, and opening such a link.
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns the link format (in the address's #fragment, so it works online and from file:// and
+// no server ever sees it):
+//   #wurf=1/<engine>/<system>.<action>[@<helper id>]/<seed>/<field>=<value>;…
+// <engine> is the start of the runtime key (a link from another version says so when
+// opened); fields are those that differ from the form as the page built it, plus the page's
+// presets; list rows as <list>.<row>.<field>; booleans as ja/nein; everything URL-encoded.
+// Opening a link fills the helper's form, rolls with that seed – the same answer as
+// `python -m engine <system> <action> … --seed <seed> --json` – and marks the result as a
+// replayed roll. A malformed link gives a German message and an empty form, never an error.
+// Exposes: RW._internal.share = {link, addButton, openFromAddress, parse}.
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+const { el } = RW;
+
+const PREFIX = "#wurf=";
+const FORMAT = "1";
+
+class LinkError extends Error {}
+
+function engineKey() {
+  const meta = document.querySelector('meta[name="regelwerk-engine"]');
+  return meta ? meta.content.slice(0, 6) : "";
+}
+
+function flatten(params) {
+  const out = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (Array.isArray(value)) {
+      value.forEach((row, index) => {
+        for (const [field, item] of Object.entries(row)) out[`${name}.${index}.${field}`] = item;
+      });
+      out[`${name}.#`] = value.length;
+    } else out[name] = value;
+  }
+  return out;
+}
+
+function text(value) {
+  if (value === true) return "ja";
+  if (value === false) return "nein";
+  return String(value);
+}
+
+function link(helper, params, seed) {
+  const now = flatten(params);
+  const base = flatten(helper.rwDefaults || {});
+  const presets = (helper.dataset.preset || "").split(",").filter(Boolean);
+  const lists = new Set(Object.keys(now).filter((k) => k.endsWith(".#")).map((k) => k.slice(0, -2)));
+  const changedList = (name) => Object.keys(now).some((k) => k.startsWith(`${name}.`) && text(now[k]) !== text(base[k]));
+  const pairs = [];
+  for (const [name, value] of Object.entries(now)) {
+    const list = name.split(".")[0];
+    if (name.endsWith(".#")) continue;
+    const keep = lists.has(list) ? changedList(list) : text(value) !== text(base[name]) || presets.includes(name);
+    if (keep) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(text(value))}`);
+  }
+  const defaultId = `helfer-${helper.dataset.system}-${helper.dataset.action}`;
+  const target = `${helper.dataset.system}.${helper.dataset.action}${helper.id === defaultId ? "" : `@${helper.id}`}`;
+  const address = location.href.split("#")[0];
+  return `${address}${PREFIX}${FORMAT}/${engineKey()}/${target}/${seed}/${pairs.join(";")}`;
+}
+
+// → {system, action, id, seed, values, engine}; throws LinkError with a German reason.
+function parse(fragment) {
+  const parts = fragment.slice(PREFIX.length).split("/");
+  if (parts.length !== 5) throw new LinkError("er hat nicht die erwartete Form");
+  const [format, engine, target, seed, body] = parts;
+  if (format !== FORMAT) throw new LinkError(`unbekanntes Linkformat „${format.slice(0, 10)}“`);
+  const match = /^([a-z]+)\.([a-z_]+)(?:@([A-Za-z0-9_-]+))?$/.exec(target);
+  if (!match) throw new LinkError("der Helfer fehlt oder ist unlesbar");
+  if (!/^[0-9]{1,16}$/.test(seed)) throw new LinkError("die Wurfnummer fehlt oder ist keine Zahl");
+  const values = {};
+  for (const pair of body ? body.split(";") : []) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new LinkError("ein Feld ist unlesbar");
+    let name;
+    let value;
+    try {
+      name = decodeURIComponent(pair.slice(0, at));
+      value = decodeURIComponent(pair.slice(at + 1));
+    } catch (error) {
+      throw new LinkError("ein Feld ist falsch kodiert");
+    }
+    const row = /^([a-z_]+)\.([0-9]{1,2})\.([a-z_0-9]+)$/.exec(name);
+    if (row) {
+      const list = (values[row[1]] = values[row[1]] || []);
+      list[Number(row[2])] = { ...(list[Number(row[2])] || {}), [row[3]]: value };
+    } else if (/^[a-z_0-9]+$/.test(name)) values[name] = value;
+    else throw new LinkError(`unbekanntes Feld „${name.slice(0, 40)}“`);
+  }
+  for (const value of Object.values(values)) {
+    // (Array.from: `some` would skip the holes a missing row leaves)
+    if (Array.isArray(value) && Array.from(value).some((row) => row === undefined)) throw new LinkError("eine Zeile einer Liste fehlt");
+  }
+  return { system: match[1], action: match[2], id: match[3] || "", seed, values, engine };
+}
+
+function addButton(helper, params, seed) {
+  const bar = el("div", "rw-share");
+  const button = el("button", "md-button rw-share-copy", "Link kopieren");
+  button.type = "button";
+  const status = el("span", "rw-share-status");
+  status.setAttribute("aria-live", "polite");
+  button.addEventListener("click", async () => {
+    const address = link(helper, params, seed);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(address);
+      copied = true;
+    } catch (error) {
+      copied = false;
+    }
+    const field = el("input", "rw-share-link");
+    field.type = "text";
+    field.readOnly = true;
+    field.value = address;
+    field.setAttribute("aria-label", "Link zu diesem Wurf");
+    status.replaceChildren(el("span", "", copied ? "Kopiert – wer den Link öffnet, sieht genau diesen Wurf. " : "Bitte den Link kopieren: "), field);
+    if (!copied) field.select();
+  });
+  bar.append(button, status);
+  helper.querySelector(".rw-result").appendChild(bar);
+}
+
+function showProblem(helper, message) {
+  const host = helper ? helper.querySelector(".rw-result") : document.querySelector("article") || document.body;
+  const box = el("p", "rw-error rw-share-problem", `Der geteilte Wurf lässt sich nicht öffnen: ${message}. Das Formular zeigt die üblichen Werte.`);
+  box.setAttribute("role", "alert");
+  if (helper) host.replaceChildren(box);
+  else host.prepend(box);
+}
+
+// On a page opened with #wurf=…: fill, roll with that seed, mark as replayed.
+function openFromAddress(submit) {
+  if (!location.hash.startsWith(PREFIX)) return;
+  let shared;
+  try {
+    shared = parse(location.hash);
+  } catch (error) {
+    const first = document.querySelector(".rw-helper:not([data-widget])");
+    if (first) internal.resetForm(first);
+    showProblem(first, error instanceof LinkError ? error.message : "er ist beschädigt");
+    return;
+  }
+  const helpers = [...document.querySelectorAll(`.rw-helper[data-system="${CSS.escape(shared.system)}"][data-action="${CSS.escape(shared.action)}"]:not([data-widget])`)];
+  const helper = helpers.find((h) => h.id === shared.id) || helpers[0];
+  if (!helper) {
+    showProblem(null, `auf dieser Seite gibt es den Helfer „${shared.system}.${shared.action}“ nicht`);
+    return;
+  }
+  internal.resetForm(helper);
+  const unknown = RW.fill(helper, shared.values);
+  const notes = [`Geteilter Wurf: mit Wurfnummer ${shared.seed} nachgewürfelt.`];
+  if (shared.engine && shared.engine !== engineKey()) notes.push("Der Link stammt von einer anderen Version des Regelwerks; das Ergebnis kann vom geteilten abweichen.");
+  if (unknown.length) notes.push(`Nicht übernommen (diese Felder gibt es hier nicht): ${unknown.join(", ")}.`);
+  helper.scrollIntoView({ block: "start" });
+  submit(helper, { system: shared.system, action: shared.action, params: RW.collect(helper), seed: shared.seed }, { shared: true, note: notes.join(" ") });
+}
+
+internal.share = { link, addButton, openFromAddress, parse };
+})();
