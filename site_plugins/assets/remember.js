@@ -57,7 +57,10 @@ function restore(helper) {
 
 function store(helper, params, body) {
   const shown = { display: body.result.display, seed: body.seed, row: body.result.row || null };
-  const problem = RW.store.write(key(helper), { version: VERSION, values: params, shown });
+  // a page's presets give its helper a purpose there (e.g. Fernkampf): not carried elsewhere
+  const values = { ...params };
+  for (const name of presets(helper)) delete values[name];
+  const problem = RW.store.write(key(helper), { version: VERSION, values, shown });
   if (problem) console.warn("[regelwerk]", problem);
 }
 

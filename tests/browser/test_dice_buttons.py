@@ -20,7 +20,7 @@ PAGE = "ryssea/nahkampf-und-verteidigung/"
 
 
 def shown_seed(popover: Any) -> int:
-    match = re.search(r"Seed: (\d+)", popover.inner_text())
+    match = re.search(r"Wurfnummer (\d+)", popover.inner_text())
     assert match, popover.inner_text()
     return int(match.group(1))
 
@@ -73,8 +73,8 @@ def test_shift_click_rolls_with_vorteil_and_the_log_repeats_from_the_seed(
     first_outcome = popover.locator(".rw-outcome").inner_text()
     page.keyboard.press("Escape")
     log = page.locator("#rw-page-log")
-    assert f"Seed {seed}" in log.inner_text()
-    log.get_by_role("button", name=re.compile(f"Seed {seed} wiederholen")).click()
+    assert f"Wurfnummer {seed}" in log.inner_text()
+    log.get_by_role("button", name=re.compile(f"Wurfnummer {seed} wiederholen")).click()
     popover.locator(".rw-outcome").wait_for()
     assert shown_seed(popover) == seed
     assert popover.locator(".rw-outcome").inner_text() == first_outcome

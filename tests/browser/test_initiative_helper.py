@@ -73,7 +73,7 @@ def test_page_matches_cli_for_same_seed(page: Any, site_url: str) -> None:
     page.goto(site_url + PAGE)
     fill_fighters(page)
     helper = page.locator(".rw-helper").first
-    helper.locator("summary", has_text="Seed").click()
+    helper.locator("summary", has_text="Wurfnummer").click()
     helper.locator("[data-path='seed']").fill(str(seed))
     wait_ready(page)
     helper.get_by_role("button", name="Würfeln").click()
@@ -98,7 +98,7 @@ def test_page_matches_cli_for_same_seed(page: Any, site_url: str) -> None:
     ]
     assert dice == expected_dice
     assert helper.locator(".rw-outcome").inner_text() == expected["result"]["display"]["outcome"]
-    assert f"Seed: {seed}" in helper.locator(".rw-result").inner_text()
+    assert f"Wurfnummer {seed}" in helper.locator(".rw-result").inner_text()
     tie_text = helper.locator(".rw-notes").inner_text()
     assert "Stechen mit W10" in tie_text
 

@@ -203,7 +203,7 @@ def test_pages_search_tooltips_dice_and_saved_state(
     popover = page.locator("#rw-dice-popover")
     popover.locator(".rw-seed").wait_for(timeout=120_000)
     shown = popover.evaluate(SHOWN_DOM)
-    seed = int(shown["seed"].removeprefix("Seed: "))
+    seed = int(shown["seed"].removeprefix("Wurfnummer "))
     expected = api.run("allgemein", "wurf", {"notation": notation, "mode": "normal"}, seed)
     assert expected["ok"], expected
     assert {k: shown[k] for k in ("outcome", "dice")} == {
@@ -273,6 +273,7 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
             system = str(helper.get_attribute("data-system"))
             action = str(helper.get_attribute("data-action"))
             seed = 4711 + len(rolled)
+            helper.locator(".rw-reset").click()  # the form as built (input is remembered)
             helper.locator("details.rw-advanced > summary").click()
             helper.locator("[data-path='seed']").fill(str(seed))
             before = page.evaluate("window.__rwResults.length")
@@ -280,7 +281,7 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
             # a function, not an expression: Playwright polls an expression with eval, which
             # the page's Content Security Policy (rightly) refuses
             page.wait_for_function("n => window.__rwResults.length > n", arg=before, timeout=60_000)
-            helper.locator(".rw-result .rw-seed").wait_for()
+            helper.locator(".rw-result .rw-seed", has_text=f"Wurfnummer {seed}").wait_for()
             body = page.evaluate("window.__rwResults[window.__rwResults.length - 1]")
             where = f"{path} #{index} {system}.{action}"
             assert body["ok"], (where, body)
@@ -292,7 +293,7 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
                 expected = _cli(system, action, body["params"], seed)
             assert body == expected, where
             shown = helper.locator(".rw-result").evaluate(SHOWN_DOM)
-            assert shown["seed"] == f"Seed: {seed}", where
+            assert shown["seed"] == f"Wurfnummer {seed}", where
             assert {k: shown[k] for k in ("outcome", "tables", "dice")} == _expected_dom(
                 expected["result"]["display"]
             ), where
