@@ -47,7 +47,9 @@ const REVISION = "__WB_REVISION__";
 addPlugins([
   {
     requestWillFetch: async ({ request }) =>
-      request.cache === "reload" ? new Request(request, { cache: "no-cache" }) : request,
+      request.cache === "reload" && request.mode !== "navigate"
+        ? new Request(request, { cache: "no-cache" })
+        : request,
   },
 ]);
 // Query parameters never select another file here (search.highlight adds ?h=…).
