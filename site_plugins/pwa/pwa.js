@@ -49,6 +49,17 @@
     }
   }
 
+  // The data saver notice comes once per visit (the footer keeps the button).
+  function shownThisVisit() {
+    try {
+      const shown = sessionStorage.getItem(SAVE_DATA_SHOWN) === "1";
+      sessionStorage.setItem(SAVE_DATA_SHOWN, "1");
+      return shown;
+    } catch (error) {
+      return false;
+    }
+  }
+
   function button(text, onClick, extraClass = "") {
     const node = document.createElement("button");
     node.type = "button";
@@ -168,8 +179,7 @@
     if (status.complete || status.filling) return;
     if (!saveData() || trusted()) {
       fill(registration.active);
-    } else if (!sessionStorage.getItem(SAVE_DATA_SHOWN)) {
-      sessionStorage.setItem(SAVE_DATA_SHOWN, "1");
+    } else if (!shownThisVisit()) {
       notify(
         "savedata",
         "Datensparmodus: Nur das Nötigste ist offline gespeichert, nicht alle Seiten.",
