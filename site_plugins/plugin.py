@@ -1,6 +1,7 @@
 """The ``regelwerk`` MkDocs plugin: roll helpers, glossary, and the browser runtime.
 
 Documented MkDocs events only:
+- ``on_startup``: notes whether this is ``mkdocs serve`` (no service worker while editing);
 - ``on_config``: registers the ``helfer`` fence with pymdownx.superfences;
 - ``on_page_markdown``: appends the page's abbreviations from ``glossary.yml``;
 - ``on_files``: adds the browser code, Pyodide (from npm), the engine archive and the engine's
@@ -8,7 +9,8 @@ Documented MkDocs events only:
 - ``on_post_page`` / ``on_post_template``: names the runtime key in every page's ``<head>``
   (for the worker client) and prepares the Content Security Policy (:mod:`site_plugins.csp`);
 - ``on_post_build``: writes the finished policy, with the hashes of every page's inline
-  scripts, into every page.
+  scripts, into every page; then, for the online build, the web app (:mod:`site_plugins.pwa`:
+  manifest, icons, service worker).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 import engine
-from site_plugins import csp
+from site_plugins import csp, pwa
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
 from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot
@@ -76,6 +78,9 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         self.snapshot: Snapshot | None = None
         self.script_hashes: set[str] = set()
         self.offline = False
+        self.serve = False
+        self.theme_color = ""
+        self.pwa_figures: dict[str, Any] = {}
         self.shim_source = ""
         self.glossary: dict[str, dict[str, str]] = {}
         # superfences turns a fence whose formatter raises into plain text; collect the
@@ -83,6 +88,14 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         self.fence_errors: list[str] = []
 
     # -- configuration -------------------------------------------------------------------
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serve = command == "serve"
+
+    @property
+    def web_app(self) -> bool:
+        """Manifest and service worker: the online build only (not file://, not serve)."""
+        return not self.offline and not self.serve
+
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.archive = engine_archive()
         self.script_hashes = set()
@@ -95,6 +108,11 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             )
             self.shim_source = shim.read_text(encoding="utf-8") if shim.exists() else ""
         self.glossary = self._load_glossary(Path(config.config_file_path).parent)
+        if self.web_app:
+            try:
+                self.theme_color = pwa.theme_color(config)
+            except pwa.PwaError as error:
+                raise PluginError(f"regelwerk: Web-App: {error}") from error
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {})
         custom = fences.setdefault("custom_fences", [])
         custom.append({"name": "helfer", "class": "helfer", "format": partial(_helper_fence, self)})
@@ -168,18 +186,23 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             files.append(
                 File.generated(config, f"{PYODIDE_PREFIX}/{name}", abs_src_path=str(source))
             )
+        if self.web_app:
+            pwa.add_files(files, config)
         return files
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
-        return self._head(output)
+        return self._head(output, pwa.page_root(page.url))
 
     def on_post_template(
         self, output_content: str, /, *, template_name: str, config: MkDocsConfig
     ) -> str:
-        return self._head(output_content) if template_name.endswith(".html") else output_content
+        if not template_name.endswith(".html"):
+            return output_content
+        return self._head(output_content, pwa.site_root(config))
 
-    def _head(self, html: str) -> str:
-        """The runtime key for the worker client, and the policy's placeholder."""
+    def _head(self, html: str, root: str) -> str:
+        """The runtime key for the worker client, the policy's placeholder and (online) the
+        web app's tags; ``root``: the site root as seen from the page."""
         if "</head>" not in html:
             return html
         try:
@@ -193,12 +216,21 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         if self.snapshot is not None:
             meta = f'<meta name="regelwerk-engine" content="{self.snapshot.key}">'
             html = html.replace("</head>", f"{meta}\n</head>", 1)
+        if self.web_app:
+            html = html.replace("</head>", f"{pwa.head_tags(root, self.theme_color)}\n</head>", 1)
         return html
 
     @event_priority(-100)  # last: after every other plugin has written its pages
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         text = csp.policy(self.script_hashes, offline=self.offline)
         csp.write_policy(Path(config.site_dir), text)
+        if self.serve:
+            pwa.write_unregister(Path(config.site_dir))
+        elif self.web_app:
+            try:
+                self.pwa_figures = pwa.build(Path(config.site_dir), config)
+            except pwa.PwaError as error:
+                raise PluginError(f"regelwerk: Web-App (Service Worker, Icons): {error}") from error
 
 
 def _section(page: Page) -> str:

@@ -1,0 +1,210 @@
+"""Benchmark of the web app (service worker): prints figures, asserts nothing.
+
+    .venv/bin/python scripts/benchmark_pwa.py [--runs N] [--json]
+
+Builds the site into a temporary folder, serves it on 127.0.0.1 and measures in Debian
+Chromium, each run with a new, empty browser profile (a cold first visit):
+- the time from navigation start until the page shows „Offline bereit“ (everything stored:
+  the precache and the other pages), on the start page (no helper: the worker loads the
+  runtime alone) and on a helper page (the page loads the runtime itself at the same time);
+- the bytes stored, read back through the Cache Storage API from the page (every cache, every
+  response's body), per cache;
+- what the server sent during the helper page's first visit (bytes; how often the big runtime
+  files went out in full), i.e. whether the first visit downloads the runtime twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
+
+PAGES = {"Startseite": "", "Helferseite": "ryssea/kampfbeginn-und-initiative/"}
+READY_TIMEOUT_MS = 300_000
+RUNTIME = ("pyodide.asm.wasm", "python_stdlib.zip", ".snap")
+# When „Offline bereit“ first appears (navigation start = 0).
+READY_PROBE = """
+window.__offlineReadyAt = null;
+new MutationObserver(() => {
+  if (window.__offlineReadyAt !== null) return;
+  const line = document.querySelector(".rw-pwa-status");
+  if (line && line.textContent.includes("Offline bereit")) {
+    window.__offlineReadyAt = performance.now();
+  }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+CACHE_BYTES = """async () => {
+  const out = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    let bytes = 0, files = 0;
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      bytes += (await response.arrayBuffer()).byteLength;
+      files += 1;
+    }
+    out[name] = { bytes, files };
+  }
+  return out;
+}"""
+
+
+class Sent:
+    """What the server sent: full responses per path and body bytes (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.full: Counter[str] = Counter()
+        self.not_modified: Counter[str] = Counter()
+        self.bytes = 0
+
+    def reset(self) -> None:
+        with self.lock:
+            self.full.clear()
+            self.not_modified.clear()
+            self.bytes = 0
+
+
+def counting_handler(sent: Sent) -> type[QuietHandler]:
+    class Handler(QuietHandler):
+        def send_response(self, code: int, message: str | None = None) -> None:
+            if code == 304:
+                with sent.lock:
+                    sent.not_modified[self.path] += 1
+            super().send_response(code, message)
+
+        def copyfile(self, source: Any, outputfile: Any) -> None:
+            data = source.read()
+            with sent.lock:
+                sent.full[self.path] += 1
+                sent.bytes += len(data)
+            outputfile.write(data)
+
+    return Handler
+
+
+def cold_visit(playwright: Any, url: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, locale="de-DE"
+        )
+        try:
+            context.add_init_script(READY_PROBE)
+            page = context.pages[0] if context.pages else context.new_page()
+            page.goto(url)
+            page.wait_for_function(
+                "() => window.__offlineReadyAt !== null", timeout=READY_TIMEOUT_MS
+            )
+            return {
+                "ready_ms": float(page.evaluate("window.__offlineReadyAt")),
+                "caches": page.evaluate(CACHE_BYTES),
+                "status": page.evaluate("window.RegelwerkOffline.status"),
+            }
+        finally:
+            context.close()
+
+
+def measure(server: SiteServer, sent: Sent, runs: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    figures: dict[str, Any] = {"visits": {}, "sent": []}
+    with sync_playwright() as playwright:
+        for label, path in PAGES.items():
+            visits = []
+            for _ in range(runs):
+                sent.reset()
+                visits.append(cold_visit(playwright, server.url + path))
+                if label == "Helferseite":
+                    with sent.lock:
+                        figures["sent"].append(
+                            {
+                                "bytes": sent.bytes,
+                                "full": {
+                                    name: sum(n for p, n in sent.full.items() if p.endswith(name))
+                                    for name in RUNTIME
+                                },
+                                "not_modified": {
+                                    name: sum(
+                                        n for p, n in sent.not_modified.items() if p.endswith(name)
+                                    )
+                                    for name in RUNTIME
+                                },
+                            }
+                        )
+            figures["visits"][label] = visits
+    return figures
+
+
+def megabytes(value: float) -> str:
+    return f"{value / 1e6:.1f} MB".replace(".", ",")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="kalte Besuche je Seite (Standard 3)")
+    parser.add_argument("--json", action="store_true", help="Zahlen als JSON")
+    args = parser.parse_args()
+
+    sent = Sent()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = SiteServer(Path(tmp) / "site")
+        proc = build_site(server.directory, server.url)
+        if proc.returncode != 0:
+            raise SystemExit(f"mkdocs build --strict fehlgeschlagen:\n{proc.stderr}")
+        server.server.RequestHandlerClass = functools.partial(
+            counting_handler(sent), directory=str(server.directory)
+        )
+        server.start()
+        try:
+            figures = measure(server, sent, args.runs)
+        finally:
+            server.stop()
+            shutil.rmtree(server.directory, ignore_errors=True)
+
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    last = figures["visits"]["Helferseite"][-1]
+    total = sum(c["bytes"] for c in last["caches"].values())
+    files = sum(c["files"] for c in last["caches"].values())
+    per_cache = ", ".join(f"{name}: {megabytes(c['bytes'])}" for name, c in last["caches"].items())
+    status = last["status"]
+    print(f"Gespeichert (Cache Storage, im Browser gelesen): {megabytes(total)} in {files} Dateien")
+    print(f"  je Cache: {per_cache}")
+    print(
+        f"  davon vorab (Laufzeit, Startseite, Suche …): {megabytes(status['core']['bytes'])}"
+        f" in {status['core']['files']} Dateien; übrige Seiten: "
+        f"{megabytes(status['pages']['bytes'])} in {status['pages']['files']} Dateien"
+    )
+    for label, visits in figures["visits"].items():
+        values = [v["ready_ms"] for v in visits]
+        listed = ", ".join(f"{v:.0f}" for v in values)
+        print(
+            f"Kalter Besuch bis „Offline bereit“, {label}: "
+            f"median {statistics.median(values):.0f} ms (Läufe: {listed})"
+        )
+    for number, run in enumerate(figures["sent"], 1):
+        full = ", ".join(f"{name} {count}×" for name, count in run["full"].items())
+        print(
+            f"Vom Server gesendet, erster Besuch der Helferseite (Lauf {number}): "
+            f"{megabytes(run['bytes'])}; ganz gesendet: {full}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,142 @@
+// Builds the installable, offline-capable part of the online site into the finished site
+// folder (called by site_plugins/pwa.py in on_post_build, after every page is final):
+//   1. the app icons, rendered from the project's logo (SVG) with @resvg/resvg-js;
+//   2. the service worker: site_plugins/pwa/sw.js bundled with Workbox's modules (rollup,
+//      from node_modules – nothing from a CDN), then Workbox's injectManifest writes the
+//      precache list into it; the list of the other pages goes in at bundle time.
+// Each list entry: url, revision (Workbox: MD5 of the file, null for URLs already named by
+// a hash), integrity (SHA-256 of the file: the browser refuses other bytes) and bytes.
+//
+//   node site_plugins/pwa/build.mjs '<json>'   (see site_plugins/pwa.py: build_config)
+// Prints one JSON line with the figures.
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { Resvg } from "@resvg/resvg-js";
+import { nodeResolve } from "@rollup/plugin-node-resolve";
+import replace from "@rollup/plugin-replace";
+import terser from "@rollup/plugin-terser";
+import { rollup } from "rollup";
+import { getManifest, injectManifest } from "workbox-build";
+
+const config = JSON.parse(process.argv[2]);
+const site = config.site;
+
+// ------------------------------------------------------------------ icons
+
+// The logo's drawing inside a square of `size` pixels: scaled to `scale` of it, centred, on
+// `background` (null: transparent). A maskable icon keeps the mark inside the safe zone (the
+// circle of 40 % radius in the middle), an "any" icon may fill the square.
+function iconSvg(logo, { size, scale, background }) {
+  const root = logo.match(/<svg\b[^>]*>/);
+  const viewBox = root && root[0].match(/viewBox="([^"]+)"/);
+  if (!viewBox) throw new Error("logo.svg: <svg viewBox=…> fehlt");
+  const inner = logo.slice(root.index + root[0].length, logo.lastIndexOf("</svg>"));
+  const side = size * scale;
+  const offset = (size - side) / 2;
+  const fill = background ? `<rect width="${size}" height="${size}" fill="${background}"/>` : "";
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" ` +
+    `viewBox="0 0 ${size} ${size}">${fill}<svg x="${offset}" y="${offset}" width="${side}" ` +
+    `height="${side}" viewBox="${viewBox[1]}">${inner}</svg></svg>`
+  );
+}
+
+async function renderIcons() {
+  const logo = await readFile(config.logo, "utf8");
+  for (const icon of config.icons) {
+    const target = path.join(site, icon.file);
+    await mkdir(path.dirname(target), { recursive: true });
+    const png = new Resvg(iconSvg(logo, icon), { fitTo: { mode: "original" } }).render().asPng();
+    await writeFile(target, png);
+  }
+}
+
+// ------------------------------------------------------------------ lists
+
+async function withIntegrity(manifest) {
+  const entries = [];
+  for (const entry of manifest) {
+    const bytes = await readFile(path.join(site, entry.url));
+    const digest = createHash("sha256").update(bytes).digest("base64");
+    entries.push({ ...entry, integrity: `sha256-${digest}`, bytes: entry.size });
+  }
+  return { manifest: entries };
+}
+
+function listOptions(list) {
+  return {
+    globDirectory: site,
+    globPatterns: list.patterns,
+    globIgnores: list.ignores,
+    dontCacheBustURLsMatching: new RegExp(config.hashedNames),
+    maximumFileSizeToCacheInBytes: config.maxFileBytes,
+    manifestTransforms: [withIntegrity],
+  };
+}
+
+// ------------------------------------------------------------------ service worker
+
+async function bundle(pages, version, target) {
+  const build = await rollup({
+    input: config.swSource,
+    plugins: [
+      nodeResolve({ browser: true }),
+      replace({
+        preventAssignment: true,
+        values: {
+          "process.env.NODE_ENV": JSON.stringify("production"),
+          __REGELWERK_PAGES__: JSON.stringify(pages),
+          __REGELWERK_VERSION__: JSON.stringify(version),
+        },
+      }),
+      terser({ format: { comments: false } }),
+    ],
+  });
+  await build.write({ file: target, format: "iife", sourcemap: false });
+  await build.close();
+}
+
+async function main() {
+  const started = performance.now();
+  await renderIcons();
+  const pages = await getManifest(listOptions(config.pages));
+  const core = await getManifest(listOptions(config.core));
+  for (const result of [pages, core]) {
+    if (result.warnings.length) throw new Error(result.warnings.join("\n"));
+  }
+  const version = createHash("sha256")
+    .update(JSON.stringify([core.manifestEntries, pages.manifestEntries]))
+    .digest("hex")
+    .slice(0, 16);
+  const tmp = await mkdtemp(path.join(tmpdir(), "regelwerk-sw-"));
+  try {
+    const source = path.join(tmp, "sw.js");
+    await bundle(pages.manifestEntries, version, source);
+    const injected = await injectManifest({
+      ...listOptions(config.core),
+      swSrc: source,
+      swDest: path.join(site, config.swFile),
+    });
+    if (injected.warnings.length) throw new Error(injected.warnings.join("\n"));
+    if (injected.count !== core.count) throw new Error("Vorab-Liste: Anzahl weicht ab");
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  const figures = {
+    version,
+    core_files: core.count,
+    core_bytes: core.size,
+    page_files: pages.count,
+    page_bytes: pages.size,
+    build_ms: Math.round(performance.now() - started),
+  };
+  process.stdout.write(JSON.stringify(figures) + "\n");
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error && error.stack ? error.stack : error}\n`);
+  process.exit(1);
+});

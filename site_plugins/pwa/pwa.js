@@ -1,0 +1,285 @@
+// Regelwerk web app – pwa.js: the page side of the service worker (online site only; a
+// classic script, loaded with `defer` from <head>, see site_plugins/pwa.py).
+//
+// Owns: registering sw.js (site root, only on http(s) pages), after the page has loaded and
+// its engine has started, so the first visit does not compete with itself; asking the worker
+// to store the other pages in the background – not while the browser saves data
+// (navigator.connection.saveData), unless the reader presses „Trotzdem offline speichern“ –
+// and showing what is stored: a line in the footer („Offline bereit · 24,6 MB gespeichert“)
+// and a small dismissible notice (aria-live polite) when something changes; the update:
+// a new deployment's worker waits (Workbox's waiting-worker pattern) until the reader presses
+// „Neue Version – neu laden“, then takes over and every open page of the site reloads, so a
+// page never runs next to the engine of another version.
+// Exposes: window.RegelwerkOffline.status (the worker's last status; for tests/benchmarks).
+(function () {
+  "use strict";
+  const script = document.currentScript;
+  if (!script || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+
+  const ROOT = new URL("../../", script.src); // assets/pwa/pwa.js → the site root
+  const SW_URL = new URL("sw.js", ROOT);
+  const TRUST_KEY = "regelwerk-offline-trotzdem"; // localStorage: the reader said „trotzdem“
+  const SAVE_DATA_SHOWN = "regelwerk-offline-datensparen"; // sessionStorage: notice shown
+  const UPDATE_EVERY_MS = 60 * 60 * 1000;
+  const ENGINE_WAIT_MS = 20000;
+  const READY_NOTICE_MS = 12000;
+
+  const api = (window.RegelwerkOffline = { status: null });
+  const view = { registering: false, waiting: null, notice: null, wasIncomplete: false };
+
+  // ------------------------------------------------------------------ display
+
+  function megabytes(bytes) {
+    const value = (bytes / 1e6).toLocaleString("de-DE", {
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1,
+    });
+    return `${value} MB`;
+  }
+
+  function saveData() {
+    return Boolean(navigator.connection && navigator.connection.saveData);
+  }
+
+  function trusted() {
+    try {
+      return localStorage.getItem(TRUST_KEY) === "1";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  // The data saver notice comes once per visit (the footer keeps the button).
+  function shownThisVisit() {
+    try {
+      const shown = sessionStorage.getItem(SAVE_DATA_SHOWN) === "1";
+      sessionStorage.setItem(SAVE_DATA_SHOWN, "1");
+      return shown;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function button(text, onClick, extraClass = "") {
+    const node = document.createElement("button");
+    node.type = "button";
+    node.className = `rw-pwa-button ${extraClass}`.trim();
+    node.textContent = text;
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
+  const toast = document.createElement("div");
+  toast.className = "rw-pwa-toast";
+  toast.setAttribute("role", "status");
+  toast.setAttribute("aria-live", "polite");
+  toast.hidden = true;
+  document.body.appendChild(toast);
+  let toastTimer = null;
+
+  // kind: "update" | "ready" | "savedata"; an update notice is never replaced by another.
+  function notify(kind, text, action) {
+    if (view.notice === "update" && kind !== "update") return;
+    clearTimeout(toastTimer);
+    view.notice = kind;
+    toast.dataset.kind = kind;
+    const message = document.createElement("span");
+    message.className = "rw-pwa-text";
+    message.textContent = text;
+    const close = button("×", dismiss, "rw-pwa-close");
+    close.setAttribute("aria-label", "Hinweis schließen");
+    close.title = "Hinweis schließen";
+    toast.replaceChildren(message, ...(action ? [action] : []), close);
+    toast.hidden = false;
+    if (kind === "ready") toastTimer = setTimeout(dismiss, READY_NOTICE_MS);
+  }
+
+  function dismiss() {
+    clearTimeout(toastTimer);
+    view.notice = null;
+    toast.hidden = true;
+    toast.replaceChildren();
+  }
+
+  function statusText(status) {
+    if (!status) return view.registering ? "Offline-Speicher wird vorbereitet …" : "";
+    const total = status.core.bytes + status.pages.bytes;
+    const stored = status.core.cachedBytes + status.pages.cachedBytes;
+    if (status.complete) return `Offline bereit · ${megabytes(stored)} gespeichert`;
+    if (status.filling) return `Offline-Speicher: ${megabytes(stored)} von ${megabytes(total)} …`;
+    if (saveData() && !trusted()) {
+      return `Offline gespeichert: ${megabytes(stored)} von ${megabytes(total)} (Datensparmodus)`;
+    }
+    return `Offline gespeichert: ${megabytes(stored)} von ${megabytes(total)}`;
+  }
+
+  // The footer belongs to the page: instant navigation replaces it, so this runs again for
+  // every page (Material's document$) and after every status change.
+  function renderFooter() {
+    const inner = document.querySelector(".md-footer-meta__inner");
+    if (!inner) return;
+    let line = inner.querySelector(".rw-pwa-status");
+    const text = statusText(api.status);
+    if (!text) {
+      if (line) line.remove();
+      return;
+    }
+    if (!line) {
+      line = document.createElement("div");
+      line.className = "rw-pwa-status md-copyright";
+      inner.appendChild(line);
+    }
+    const parts = [document.createTextNode(text)];
+    const status = api.status;
+    if (status && !status.complete && !status.filling && saveData() && !trusted()) {
+      parts.push(button("Trotzdem offline speichern", storeAnyway));
+    }
+    line.replaceChildren(...parts);
+  }
+
+  // ------------------------------------------------------------------ the worker
+
+  function ask(worker) {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event) => resolve(event.data);
+      worker.postMessage({ type: "status" }, [channel.port2]);
+    });
+  }
+
+  function fill(worker) {
+    worker.postMessage({ type: "fill" });
+  }
+
+  function storeAnyway() {
+    try {
+      localStorage.setItem(TRUST_KEY, "1");
+    } catch (error) {
+      // private mode: it applies to this visit only
+    }
+    if (view.notice === "savedata") dismiss();
+    navigator.serviceWorker.ready.then((registration) => fill(registration.active));
+  }
+
+  function show(status) {
+    const before = api.status;
+    api.status = status;
+    if (!status.complete) view.wasIncomplete = true;
+    if (status.complete && view.wasIncomplete && !(before && before.complete)) {
+      const stored = megabytes(status.core.cachedBytes + status.pages.cachedBytes);
+      notify("ready", `Offline bereit: Das Regelwerk funktioniert jetzt auch ohne Netz (${stored} gespeichert).`);
+    }
+    if (status.error) console.warn("[regelwerk] Offline-Speicher:", status.error);
+    renderFooter();
+  }
+
+  async function refresh(registration) {
+    const status = await ask(registration.active);
+    show(status);
+    if (status.complete || status.filling) return;
+    if (!saveData() || trusted()) {
+      fill(registration.active);
+    } else if (!shownThisVisit()) {
+      notify(
+        "savedata",
+        "Datensparmodus: Nur das Nötigste ist offline gespeichert, nicht alle Seiten.",
+        button("Trotzdem offline speichern", storeAnyway),
+      );
+    }
+  }
+
+  // ------------------------------------------------------------------ updates
+
+  function offerUpdate(worker) {
+    if (!navigator.serviceWorker.controller) return; // the first install takes over by itself
+    view.waiting = worker;
+    notify(
+      "update",
+      "Eine neue Version des Regelwerks ist da.",
+      button("Neue Version – neu laden", () => {
+        view.waiting.postMessage({ type: "skip-waiting" });
+      }, "rw-pwa-reload"),
+    );
+  }
+
+  function watchUpdates(registration) {
+    if (registration.waiting) offerUpdate(registration.waiting);
+    registration.addEventListener("updatefound", () => {
+      const worker = registration.installing;
+      if (!worker) return;
+      worker.addEventListener("statechange", () => {
+        if (worker.state === "installed") offerUpdate(worker);
+      });
+    });
+    let lastCheck = Date.now();
+    const check = () => {
+      if (Date.now() - lastCheck < 60000) return;
+      lastCheck = Date.now();
+      registration.update().catch(() => {});
+    };
+    setInterval(() => registration.update().catch(() => {}), UPDATE_EVERY_MS);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") check();
+    });
+    window.addEventListener("online", check);
+  }
+
+  // A worker took over. If another one controlled this page before, a new version is now
+  // active (this page or another tab said „neu laden“): this page is of the old version.
+  let controlled = Boolean(navigator.serviceWorker.controller);
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (controlled) location.reload();
+    controlled = true;
+  });
+
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && event.data.type === "regelwerk-offline") show(event.data.status);
+  });
+
+  // ------------------------------------------------------------------ start
+
+  function pageLoaded() {
+    if (document.readyState === "complete") return Promise.resolve();
+    return new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
+  }
+
+  // Let a booting engine have the line first (it needs the same runtime files).
+  async function engineSettled() {
+    const started = Date.now();
+    for (;;) {
+      const timing = window.__regelwerk;
+      if (!timing || !timing.bootStart || timing.ready || Date.now() - started > ENGINE_WAIT_MS) {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  async function start() {
+    await pageLoaded();
+    await engineSettled();
+    let registration;
+    try {
+      registration = await navigator.serviceWorker.register(SW_URL.href, {
+        scope: ROOT.pathname,
+        updateViaCache: "none",
+      });
+    } catch (error) {
+      console.warn("[regelwerk] Service Worker nicht registriert:", error);
+      return;
+    }
+    if (!registration.active) {
+      view.registering = true;
+      view.wasIncomplete = true;
+      renderFooter();
+    }
+    watchUpdates(registration);
+    await navigator.serviceWorker.ready;
+    await refresh(registration);
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(renderFooter);
+  }
+  start();
+})();

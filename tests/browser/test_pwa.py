@@ -1,0 +1,426 @@
+"""The online site as a web app: installable, offline after the first visit, updated when we
+publish (site_plugins/pwa.py, site_plugins/pwa/).
+
+- the manifest and the icons (rendered at build time from the logo; sizes from the PNG header),
+  and Chromium's own verdict: installable (DevTools protocol);
+- a first visit stores everything („Offline bereit“; with the browser saving data only after
+  „Trotzdem offline speichern“); then, in flight mode, pages never visited (link clicks and
+  direct loads), search, tooltips, rolls in three systems, the Tickleiste and a reload work
+  with no request that the service worker did not answer;
+- a new deployment with another engine is offered („Neue Version – neu laden“), the old pages
+  keep their old engine until the reader agrees, then the new engine answers;
+- no web app in the offline export (file://) and none under `mkdocs serve`, where a worker
+  installed earlier on the same address removes itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    RESULTS_HOOK,
+    QuietHandler,
+    Unzipped,
+    csp_violations,
+    navigate,
+    wait_engine_ready,
+)
+from tests.conftest import ROOT, SiteServer
+
+pytestmark = pytest.mark.browser
+
+STATUS = ".rw-pwa-status"
+TOAST = ".rw-pwa-toast"
+STORE_WAIT_MS = 120_000
+ENGINE_KEY = "() => document.querySelector('meta[name=regelwerk-engine]').content"
+# navigator.connection.saveData as on a phone with the data saver on
+SAVE_DATA = """
+Object.defineProperty(Navigator.prototype, "connection", {
+  configurable: true,
+  get: () => ({ saveData: true, addEventListener() {}, removeEventListener() {} }),
+});
+"""
+# Every file of the engine's runtime the worker loads.
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", ".snap")
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from the PNG header (signature, then the IHDR chunk)."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
+# ------------------------------------------------------------------ manifest and icons
+
+
+def test_manifest_and_icons_come_from_the_build(built_site: Path) -> None:
+    manifest = json.loads((built_site / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["lang"] == "de"
+    assert manifest["name"].startswith("Regelwerk") and manifest["short_name"] == "Regelwerk"
+    assert "Würfelhelfern" in manifest["description"]
+    assert manifest["start_url"] == manifest["scope"] == "./"  # the manifest lies in the root
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"] == "#795649"  # Material's primary „brown“
+    assert manifest["background_color"] == "#ffffff"
+    sizes = {}
+    for icon in manifest["icons"]:
+        width, height = png_size(built_site / icon["src"])
+        assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
+        sizes[icon["purpose"]] = [*sizes.get(icon["purpose"], []), width]
+    assert sorted(sizes["any"]) == [192, 512] and sizes["maskable"] == [512]
+    assert png_size(built_site / "assets/pwa/apple-touch-icon.png") == (180, 180)
+    for page in sorted(built_site.rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        assert html.count('rel="manifest"') == 1, page
+        assert 'rel="apple-touch-icon"' in html and "assets/pwa/pwa.js" in html, page
+        assert re.search(r'<link rel="icon" href="[./]*assets/regelwerk/logo\.svg"', html), page
+    assert "self.__WB_MANIFEST" not in (built_site / "sw.js").read_text(encoding="utf-8")
+
+
+def test_chromium_reports_the_site_installable(browser: Any, site_url: str, tmp_path: Path) -> None:
+    # installability is never granted in an incognito context: a profile on disk
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profil"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, locale="de-DE"
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        messages: list[str] = []
+        page.on("console", lambda msg: messages.append(f"{msg.type}: {msg.text}"))
+        page.goto(site_url)
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"] == site_url + "manifest.webmanifest"
+        assert manifest["errors"] == []
+        assert manifest["manifest"]["startUrl"] == site_url
+        assert manifest["manifest"]["scope"] == site_url
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        assert csp_violations(messages) == []
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------ offline after a visit
+
+
+class Requests:
+    """Every request of a browser context, and whether the service worker answered it."""
+
+    def __init__(self, context: Any) -> None:
+        self.seen: list[Any] = []
+        context.on("request", lambda request: self.seen.append(request))
+
+    def mark(self) -> int:
+        return len(self.seen)
+
+    def to_network(self, since: int) -> list[str]:
+        """Requests after ``since`` that went to (or tried) the network: not answered by the
+        service worker, or made by the service worker itself."""
+        out = []
+        for request in self.seen[since:]:
+            if request.url.startswith(("data:", "blob:")):
+                continue
+            response = request.response()
+            if request.service_worker is not None or not (
+                response and response.from_service_worker
+            ):
+                out.append(request.url)
+        return out
+
+
+def new_context(browser: Any, *scripts: str) -> Any:
+    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
+    for script in (RESULTS_HOOK, *scripts):
+        context.add_init_script(script)
+    return context
+
+
+def watch(page: Any) -> list[str]:
+    messages: list[str] = []
+    page.set_default_timeout(60_000)
+    page.on("console", lambda msg: messages.append(f"{msg.type}: {msg.text}"))
+    page.on("pageerror", lambda error: messages.append(f"pageerror: {error}"))
+    return messages
+
+
+def wait_offline_ready(page: Any) -> None:
+    page.locator(STATUS, has_text="Offline bereit").wait_for(timeout=STORE_WAIT_MS)
+
+
+def roll(page: Any, action: str) -> None:
+    """The plain helper's „Würfeln“; waits for its result."""
+    helper = page.locator(f"section.rw-helper[data-action='{action}']").first
+    helper.locator(".rw-submit").click()
+    helper.locator(".rw-result .rw-outcome").first.wait_for()
+
+
+def test_first_visit_then_everything_works_in_flight_mode(browser: Any, site_url: str) -> None:
+    context = new_context(browser, SAVE_DATA)
+    requests = Requests(context)
+    page = context.new_page()
+    messages = watch(page)
+    try:
+        page.goto(site_url)
+        # the browser saves data: what a visit needs first is stored, the other pages are not
+        button = page.locator(STATUS).get_by_role("button", name="Trotzdem offline speichern")
+        button.wait_for(timeout=STORE_WAIT_MS)
+        status = page.evaluate("window.RegelwerkOffline.status")
+        assert status["core"]["cached"] == status["core"]["files"] > 30
+        assert status["pages"]["cached"] == 0 and not status["complete"]
+        assert "Datensparmodus" in page.locator(STATUS).inner_text()
+        assert page.locator(TOAST).get_by_role("button", name="Trotzdem offline speichern").count()
+        button.click()
+        wait_offline_ready(page)
+        assert "MB gespeichert" in page.locator(STATUS).inner_text()
+        status = page.evaluate("window.RegelwerkOffline.status")
+        assert status["complete"] and status["pages"]["files"] > 40
+
+        context.set_offline(True)
+        offline_from = requests.mark()
+        # instant navigation (a link click) to a page never visited: the engine boots there
+        # from the cache (the start page has no helper)
+        navigate(page, site_url + "dsa/kampfhelfer/")
+        wait_engine_ready(page)
+        assert page.evaluate("window.__regelwerk.mode") == "snapshot"
+        roll(page, "attack")
+        # a direct load of another page never visited
+        page.goto(site_url + "guete/kampfhelfer/")
+        wait_engine_ready(page)
+        roll(page, "attack")
+        navigate(page, site_url + "pathfinder/kampfhelfer/")
+        roll(page, "attack")
+        # the search (its worker and index from the cache)
+        page.locator("input[data-md-component=search-query]").click()
+        page.keyboard.type("Patzertabelle")
+        page.locator(".md-search-result__item a").first.wait_for()
+        page.keyboard.press("Escape")
+        # the Tickleiste, a tooltip, and a reload that keeps the fighter
+        page.goto(site_url + "ryssea/kampfbeginn-und-initiative/")
+        board = page.locator("section.rw-tickleiste").first
+        board.locator("[data-path='name']").fill("Alrik")
+        board.get_by_role("button", name="Kämpfer hinzufügen").click()
+        board.locator(".rw-result").get_by_text("Alrik wartet").first.wait_for()
+        page.locator("article abbr[title]").first.hover()
+        page.locator(".md-tooltip2--active").first.wait_for()
+        page.reload()
+        wait_engine_ready(page)
+        board.locator(".rw-result").get_by_text("Alrik wartet").first.wait_for()
+        wait_offline_ready(page)
+        assert requests.to_network(offline_from) == []
+        assert [m for m in messages if m.startswith(("pageerror", "error"))] == []
+        assert csp_violations(messages) == []
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------ a new deployment
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _copy_project(target: Path) -> None:
+    """What a site build reads, with the engine changed by one comment line."""
+    for name in ("docs", "engine", "site_plugins"):
+        shutil.copytree(
+            ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
+    for name in ("mkdocs.yml", "glossary.yml"):
+        shutil.copy2(ROOT / name, target / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules")
+    # the snapshot cache is keyed by content: a repeated run reuses the changed engine's
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    (target / ".cache").symlink_to(ROOT / ".cache")
+    init = target / "engine" / "__init__.py"
+    init.write_text(init.read_text(encoding="utf-8") + "# neue Version (test_pwa)\n", "utf-8")
+
+
+@pytest.fixture
+def next_deployment(tmp_path: Path, site_url: str) -> Iterator[Any]:
+    """Starts building the next deployment (a changed engine) for the same address; the value
+    waits for the build and returns its folder."""
+    project = tmp_path / "projekt"
+    project.mkdir()
+    _copy_project(project)
+    out = tmp_path / "site-neu"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", REGELWERK_SITE_URL=site_url)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(out)],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+    def finished() -> Path:
+        output, _ = proc.communicate(timeout=600)
+        assert proc.returncode == 0, output
+        return out
+
+    try:
+        yield finished
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def serve_from(server: SiteServer, folder: Path) -> None:
+    """The same address serves another folder from the next request on (a deployment)."""
+    server.server.RequestHandlerClass = functools.partial(QuietHandler, directory=str(folder))
+
+
+def test_a_new_deployment_is_offered_and_never_mixed(
+    browser: Any, site_url: str, site_server: SiteServer, built_site: Path, next_deployment: Any
+) -> None:
+    context = new_context(browser)
+    page = context.new_page()
+    messages = watch(page)
+    try:
+        page.goto(site_url + "ryssea/kampfhelfer/")
+        wait_offline_ready(page)  # no data saver: the other pages come by themselves
+        old_key = page.evaluate(ENGINE_KEY)
+        new_site = next_deployment()
+        serve_from(site_server, new_site)
+        new_key = (
+            (new_site / "index.html")
+            .read_text(encoding="utf-8")
+            .split('<meta name="regelwerk-engine" content="', 1)[1][:16]
+        )
+        assert new_key != old_key
+        # the reader comes back: the page is the stored one, with its own engine, while the
+        # new version installs in the background (with all its pages) and then waits
+        page.reload()
+        wait_engine_ready(page)
+        assert page.evaluate(ENGINE_KEY) == old_key
+        reload_button = page.locator(TOAST).get_by_role("button", name="Neue Version – neu laden")
+        reload_button.wait_for(timeout=STORE_WAIT_MS)
+        navigate(page, site_url + "dsa/kampfhelfer/")  # still the old version everywhere
+        assert page.evaluate(ENGINE_KEY) == old_key
+        roll(page, "attack")
+        with page.expect_navigation():
+            reload_button.click()
+        wait_engine_ready(page)
+        assert page.evaluate(ENGINE_KEY) == new_key
+        assert page.evaluate("window.__regelwerk.mode") == "snapshot"
+        roll(page, "attack")
+        wait_offline_ready(page)  # the new version's pages came with it
+        assert (
+            page.locator(TOAST).get_by_role("button", name="Neue Version – neu laden").count() == 0
+        )
+        assert csp_violations(messages) == []
+    finally:
+        context.close()
+        serve_from(site_server, built_site)
+
+
+# ------------------------------------------------------------------ where there is none
+
+
+def test_the_offline_export_has_no_web_app(export: Unzipped) -> None:
+    assert not (export.root / "sw.js").exists()
+    assert not (export.root / "manifest.webmanifest").exists()
+    assert not (export.root / "assets" / "pwa").exists()
+    for page in export.root.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert 'rel="manifest"' not in html and "pwa.js" not in html, page
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+    except urllib.error.URLError:  # nobody listens (yet)
+        return 0, ""
+
+
+def _worker_gone(page: Any) -> bool:
+    """No registration, no controller, and the page is the live one (no manifest link)."""
+    try:
+        return bool(
+            page.evaluate(
+                """async () => (await navigator.serviceWorker.getRegistrations()).length === 0
+                    && navigator.serviceWorker.controller === null
+                    && document.readyState === "complete"
+                    && !document.querySelector('link[rel=manifest]')"""
+            )
+        )
+    except Exception:  # the page is being reloaded by the worker
+        return False
+
+
+def test_mkdocs_serve_has_none_and_removes_an_old_worker(browser: Any, built_site: Path) -> None:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    # first the built site on this address: its worker installs
+    built = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", port), functools.partial(QuietHandler, directory=str(built_site))
+    )
+    threading.Thread(target=built.serve_forever, daemon=True).start()
+    context = new_context(browser)
+    page = context.new_page()
+    watch(page)
+    serve = None
+    try:
+        page.goto(url + "offline/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        built.shutdown()
+        built.server_close()
+        # then `mkdocs serve` on the same address
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "--no-livereload", "--dev-addr", url[7:-1]],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 180
+        while _get(url + "offline/")[0] != 200:
+            assert serve.poll() is None and time.monotonic() < deadline, "mkdocs serve kam nicht"
+            time.sleep(0.5)
+        status, html = _get(url + "offline/")
+        assert 'rel="manifest"' not in html and "pwa.js" not in html
+        assert _get(url + "manifest.webmanifest")[0] == 404
+        status, worker = _get(url + "sw.js")
+        assert status == 200 and "unregister()" in worker and "precache" not in worker
+        # the reader opens the page again: the stored worker finds its successor, which
+        # removes itself, and the page comes live from `mkdocs serve`
+        page.reload()
+        deadline = time.monotonic() + 60
+        while not _worker_gone(page):
+            assert time.monotonic() < deadline, "der alte Service Worker blieb"
+            page.wait_for_timeout(250)
+        assert page.evaluate("caches.keys()") == []
+    finally:
+        context.close()
+        if serve is not None:
+            serve.terminate()
+            serve.wait(timeout=30)
