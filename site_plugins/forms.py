@@ -280,10 +280,16 @@ def render_helper(system: str, action: str, helper_id: str, defaults: dict[str, 
     else:
         body = _form_body(helper_id, spec, defaults)
         tools = ""
-    assumptions = "".join(
-        '<div class="admonition note rw-assumption"><p class="admonition-title">Annahme</p>'
-        f"<p>{escape(text)}</p></div>"
-        for text in spec["assumptions"]
+    # what the text leaves open, folded: a helper stays compact; a result names the
+    # assumptions it actually used
+    notes = spec["assumptions"]
+    assumptions = (
+        '<details class="rw-assumptions"><summary>'
+        f"Annahmen ({len(notes)})</summary><ul>"
+        + "".join(f'<li class="rw-assumption">{escape(text)}</li>' for text in notes)
+        + "</ul></details>"
+        if notes
+        else ""
     )
     css = "rw-helper rw-tickleiste" if widget else "rw-helper"
     widget_attr = f' data-widget="{_attr(widget)}"' if widget else ""
