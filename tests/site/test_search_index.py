@@ -61,9 +61,8 @@ async function ask(message) {
 (async () => {
   const setup = { config: index.config, docs: index.docs, options: { suggest: false } };
   await ask({ type: 0, data: setup });
-  const out = { transforms: {}, results: {} };
+  const out = { transforms: {}, results: [] };
   for (const text of transforms) out.transforms[text] = page.regelwerkSuche.transform(text);
-  out.results = [];
   for (const [query, auf] of queries) {
     const { text, words } = page.regelwerkSuche.plan(query);
     const reply = await ask({ type: 2, data: text });
