@@ -6,12 +6,41 @@ stems every indexed word with lunr-languages' German Snowball stemmer, keeping t
 positions, so highlighting still works. Query terms, however, get a trailing wildcard and lunr
 skips its pipeline for those: unstemmed queries miss stemmed terms. This plugin therefore
 ships one classic script that stems the query with the *same* stemmer file (Material's own
-``lunr.de.min.js``) before Material's page script posts it to the worker, and splits compound
-words the text never uses into parts it does. It works unchanged from ``file://``: one classic
-script, no fetch, no module.
+``lunr.de.min.js``) before Material's page script posts it to the worker, drops German stop
+words from queries of several words (the index has none), and splits compound words the text
+never uses into parts it does. It works unchanged from ``file://``: one classic script, no
+fetch, no module.
+
+The search knows the systems (option ``systeme``: top folder of ``docs/`` → label; every
+folder with pages needs one). The script ranks the worker's results again before Material
+renders them – the index and the query stay as they are, so the label never matches and
+highlighting is Material's own:
+
+1. A page that holds more of the query's words (in any of its sections) comes before a page
+   that holds fewer: "Deckung Fernkampf" finds the page with both words first, even if a page
+   with only one of them in its title scores higher. Within a page, the section that holds
+   more of the words comes first, so Material shows it instead of folding it behind
+   "weitere Suchergebnisse".
+2. Among pages that hold equally many of the words, a search started on a page of system X
+   (the first folder of the page's URL, relative to the site) puts the pages of X first: a
+   reader of Pathfinder searching "Patzer" gets Pathfinder's rule before Ryssea's table. A
+   page of another system that holds more of the query's words still comes first (rule 1).
+   On general pages (the home page, ``fehlende-kapitel``, …) this step does nothing.
+3. Otherwise Material's order (its score, with its title boost and per-page ``search.boost``).
+
+Every page result shows its system's label (option ``allgemein`` for general pages) before
+its title. The rewritten scores follow this order, so Material's Enter key opens the first
+result shown. Material's suggestions are dropped (they would be index stems).
+
+How the script gets in between: it wraps ``Worker.prototype.postMessage`` (the query Material
+sends) and the ``data`` of the search worker's message events (the answer, read by Material's
+listener, which its bundle added before ``extra_javascript`` runs); both work the same for the
+real worker online and the iframe-worker shim from ``file://``.
 
 Documented MkDocs events only:
-- ``on_config``: checks the search configuration, adds the script to ``extra_javascript``;
+- ``on_config``: checks the search configuration and the system labels, adds the script to
+  ``extra_javascript`` and its stylesheet to ``extra_css``;
+- ``on_files``: adds the stylesheet;
 - ``on_page_markdown``: applies the configured per-page search boosts (Material's
   ``search.boost`` page setting);
 - ``on_post_build`` (after Material's search plugin, before its offline plugin): writes the
@@ -31,7 +60,7 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_theme_dir as mkdocs_theme_dir
 
@@ -39,15 +68,20 @@ ASSETS = Path(__file__).resolve().parent / "search_assets"
 # Material's bundled lunr-languages files (the same files its search worker loads).
 LUNR = Path(mkdocs_theme_dir("material")) / "assets/javascripts/lunr/min"
 SCRIPT = "assets/regelwerk-suche/suche.js"
+STYLESHEET = "assets/regelwerk-suche/suche.css"
 WORD = re.compile(r"[a-zäöüß]{4,}")
 TAG = re.compile(r"<[^>]+>")
 
 # The stemmer files define themselves on a `lunr` object; on the page there is none (Material
-# keeps lunr inside its worker), so they get a minimal host that offers what they call.
+# keeps lunr inside its worker), so they get a minimal host that offers what they call; it
+# keeps the German stop word list.
 PROLOGUE = """\
 var host = { lunr: {
   Pipeline: { registerFunction: function () {} },
-  generateStopWordFilter: function () { return function (token) { return token; }; }
+  generateStopWordFilter: function (words) {
+    host.stopWords = words;
+    return function (token) { return token; };
+  }
 } };
 """
 
@@ -56,6 +90,11 @@ class SucheConfig(Config):  # type: ignore[no-untyped-call]
     # Page (source path) → Material's documented per-page search boost, e.g. to rank a page
     # that only lists what is missing below the pages that hold the rules.
     boost = config_options.Type(dict, default={})
+    # Top folder of docs/ → the system's label in the search results; a search started on a
+    # page of that folder ranks its pages first. Every folder with pages needs a label.
+    systeme = config_options.Type(dict, default={})
+    # The label of the pages outside the system folders (home page, missing chapters, …).
+    allgemein = config_options.Type(str, default="Allgemein")
 
 
 def index_words(index: dict[str, Any]) -> list[str]:
@@ -67,7 +106,28 @@ def index_words(index: dict[str, Any]) -> list[str]:
     return sorted(words)
 
 
-def build_script(separator: str, words: list[str]) -> str:
+def system_labels(docs_dir: Path, labels: dict[Any, Any]) -> dict[str, str]:
+    """The configured labels, checked: each names a folder of ``docs_dir`` with pages, and
+    every such folder has a non-empty label."""
+    systems = {str(folder): str(label).strip() for folder, label in labels.items()}
+    folders = {
+        path.name for path in docs_dir.iterdir() if path.is_dir() and any(path.rglob("*.md"))
+    }
+    unknown = sorted(set(systems) - folders)
+    if unknown:
+        raise PluginError(f"regelwerk-suche: systeme für unbekannte Ordner {unknown}")
+    missing = sorted(folders - set(systems))
+    if missing:
+        raise PluginError(f"regelwerk-suche: systeme braucht ein Label für {missing}")
+    empty = sorted(folder for folder, label in systems.items() if not label)
+    if empty:
+        raise PluginError(f"regelwerk-suche: leeres Label für {empty}")
+    return systems
+
+
+def build_script(
+    separator: str, words: list[str], systems: dict[str, str], general: str = "Allgemein"
+) -> str:
     """Material's German stemmer files and our query hook, wrapped into one classic script."""
     parts = [
         "// Generated by site_plugins/search_de.py – do not edit.",
@@ -78,8 +138,11 @@ def build_script(separator: str, words: list[str]) -> str:
         parts += ["(function () {", (LUNR / name).read_text(encoding="utf-8"), "}).call(host);"]
     parts += [
         "var stemmer = host.lunr.de.stemmer;",
+        "var STOPWORDS = host.stopWords || [];",
         f"var SEPARATOR = new RegExp({json.dumps(separator)});",
         f"var WOERTER = {json.dumps(words, ensure_ascii=False)};",
+        f"var SYSTEME = {json.dumps(systems, ensure_ascii=False)};",
+        f"var ALLGEMEIN = {json.dumps(general, ensure_ascii=False)};",
         "(function () {",
         (ASSETS / "suche.js").read_text(encoding="utf-8"),
         "})();",
@@ -92,6 +155,7 @@ def build_script(separator: str, words: list[str]) -> str:
 class GermanSearchPlugin(BasePlugin[SucheConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self.separator = ""
+        self.systems: dict[str, str] = {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         for name in self.config.boost:
@@ -106,9 +170,16 @@ class GermanSearchPlugin(BasePlugin[SucheConfig]):  # type: ignore[no-untyped-ca
                 "regelwerk-suche: `search` braucht `lang: de` und `stemmer` in `pipeline`"
             )
         self.separator = str(options.separator)
+        self.systems = system_labels(Path(config.docs_dir), self.config.systeme)
         if not any(str(script) == SCRIPT for script in config.extra_javascript):
             config.extra_javascript.append(ExtraScriptValue(SCRIPT))
+        if STYLESHEET not in config.extra_css:
+            config.extra_css.append(STYLESHEET)
         return config
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        files.append(File.generated(config, STYLESHEET, abs_src_path=str(ASSETS / "suche.css")))
+        return files
 
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
@@ -128,4 +199,5 @@ class GermanSearchPlugin(BasePlugin[SucheConfig]):  # type: ignore[no-untyped-ca
         words = index_words(json.loads(path.read_text(encoding="utf-8")))
         target = Path(config.site_dir) / SCRIPT
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(build_script(self.separator, words), encoding="utf-8")
+        script = build_script(self.separator, words, self.systems, self.config.allgemein)
+        target.write_text(script, encoding="utf-8")

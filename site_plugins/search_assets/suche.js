@@ -2,17 +2,26 @@
 // The index is stemmed by Material's own worker (`search.pipeline: [stopWordFilter, stemmer]`
 // with lunr-languages' German Snowball stemmer). Material appends a wildcard to every plain
 // query term and lunr skips its pipeline for wildcard terms, so this classic script stems
-// those terms with the very same stemmer before Material's worker sees the query, and splits
-// compound words that the text never uses into parts that it does.
+// those terms with the very same stemmer before Material's worker sees the query, drops German
+// stop words from queries of several words (the index has none), and splits compound words
+// that the text never uses into parts that it does.
+// The worker's results are ranked again before Material renders them (see `rank`): pages that
+// hold more of the query's words first, then – on a page of a system – that system's pages,
+// then Material's score; each page result gets its system as a label before its title.
 // The build wraps this file together with Material's lunr.stemmer.support.min.js and
-// lunr.de.min.js; it provides `stemmer`, `SEPARATOR` (Material's search separator) and
-// `WOERTER` (the words of the search index, lowercase) to this scope.
+// lunr.de.min.js; it provides `stemmer`, `STOPWORDS` (lunr-languages' German list),
+// `SEPARATOR` (Material's search separator), `WOERTER` (the words of the search index,
+// lowercase), `SYSTEME` (system folder → label) and `ALLGEMEIN` (the label of other pages)
+// to this scope.
 
-const QUERY = 2; // Material's SearchMessageType.QUERY
 const SETUP = 0; // Material's SearchMessageType.SETUP
+const QUERY = 2; // Material's SearchMessageType.QUERY
+const RESULT = 3; // Material's SearchMessageType.RESULT
 const LETTERS = /^[a-zäöüß]+$/;
 const FUGEN = ["", "s", "es", "n", "en", "e"];
 const MIN_PART = 4;
+
+const STOP = new Set(STOPWORDS);
 
 const stemCache = new Map();
 const prefixCache = new Map();
@@ -76,11 +85,17 @@ function stemWord(word, fallback = true) {
   return split(lower) || (fallback ? { heads: [], tail: stemmed } : null);
 }
 
-// Transform the query text the user typed; terms with lunr syntax (+, -, ~, ^, field:,
-// quotes) go through lunr's own pipeline in the worker and stay as they are.
-function transform(query) {
+// Transform the query text the user typed into { text, words }: `text` is sent to Material's
+// worker, `words` lists the plain words (one entry each: the clause term lunr gets for its
+// tail, and its required compound heads) for `rank`. Terms with lunr syntax (+, -, ~, ^,
+// field:, quotes) go through lunr's own pipeline in the worker and stay as they are. A stop
+// word is dropped when the query has other words: the index has no stop words, so
+// "Angriff von hinten" could never find all of its words on a page.
+function plan(query) {
   let quoted = false;
-  return query
+  const words = [];
+  const others = query.split(/\s+/).some((word) => word && !STOP.has(word.toLowerCase()));
+  const text = query
     .split(/(\s+)/)
     .map((token) => {
       if (!token.trim()) return token;
@@ -91,26 +106,157 @@ function transform(query) {
       const body = star ? token.slice(0, -1) : token;
       return body
         .split(SEPARATOR)
-        .filter(Boolean)
+        .filter((word) => word && !(others && !star && STOP.has(word.toLowerCase())))
         .map((word) => {
           const { heads, tail } = stemWord(word);
+          words.push({ term: tail, heads });
           return [...heads.map((head) => `+${head}`), tail + star].join(" ");
         })
         .join(" ");
     })
-    .join("");
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+  return { text, words };
 }
 
-globalThis.regelwerkSuche = { transform, stem, split };
+function transform(query) {
+  return plan(query).text;
+}
 
-// Hook into the messages Material's page script sends to its search worker (a real Worker
-// online, the iframe-worker shim from file://). The query shown in the search box is untouched.
+// The system of a site-relative path ("ryssea/fernkampf/#deckung", offline
+// "ryssea/fernkampf.html"): its first folder, if that is a system; null for other pages.
+function systemOf(path) {
+  const clean = String(path).split(/[?#]/)[0];
+  const slash = clean.indexOf("/");
+  const folder = slash < 0 ? "" : clean.slice(0, slash);
+  return Object.prototype.hasOwnProperty.call(SYSTEME, folder) ? folder : null;
+}
+
+function label(path) {
+  const system = systemOf(path);
+  return system ? SYSTEME[system] : ALLGEMEIN;
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// How many of the query's plain words an item holds. Material marks each clause term it
+// finds by prefix in the item's matched index terms; the heads of a split compound are
+// required (every result holds them) but unstemmed clause terms, so Material cannot see them:
+// a word with heads counts as held, and its heads are marked as found (Material would list
+// them as missing otherwise). The article Material adds to a page none of whose own words
+// matched (score 0, no terms) holds none.
+function held(item, words) {
+  if (!item.terms || !Object.keys(item.terms).length) return 0;
+  let count = 0;
+  for (const { term, heads } of words) {
+    if (heads.length || item.terms[term]) count++;
+    for (const head of heads) if (head in item.terms) item.terms[head] = true;
+  }
+  return count;
+}
+
+// Rank Material's search result ({items: [[item, …] per page, best page first]}) again, for
+// a search started on a page of `system` (a folder of SYSTEME, or null), with the `words` of
+// the query (from `plan`):
+// 1. pages that hold more of the query's words (in any of their sections) come first;
+// 2. then, if the search started on a page of a system, that system's pages;
+// 3. then Material's own order (its best score on the page).
+// Within a page, sections that hold more of the words come first, then by Material's score.
+// Material renders the first item of a page as the page's best hit and folds the others
+// that score less behind "n weitere Suchergebnisse", and Enter opens the item of highest
+// score: so the scores are rewritten to follow this order (ties stay ties). The article of
+// each page gets its system's label before its title.
+function rank(result, system, words = []) {
+  if (!result || !Array.isArray(result.items)) return result;
+  let top = 0;
+  const pages = result.items.map((group, order) => {
+    const items = group.map((item, index) => ({ item, index, hits: held(item, words) }));
+    const found = words.filter(
+      ({ term, heads }) => heads.length || items.some(({ item }) => item.terms && item.terms[term])
+    ).length;
+    const best = Math.max(...items.map(({ item }) => item.score));
+    top = Math.max(top, best);
+    const own = system !== null && systemOf(group[0].location) === system ? 1 : 0;
+    return { items, order, found, own, best };
+  });
+  pages.sort((a, b) => b.found - a.found || b.own - a.own || b.best - a.best || a.order - b.order);
+  const step = top + 1;
+  const span = (words.length + 1) * step;
+  const items = pages.map((page, rankIndex) =>
+    page.items
+      .sort((a, b) => b.hits - a.hits || b.item.score - a.item.score || a.index - b.index)
+      .map(({ item, hits }) => {
+        const score = (pages.length - rankIndex) * span + hits * step + item.score;
+        const location = String(item.location);
+        if (location.includes("#")) return { ...item, score };
+        const tag = `<span class="rw-suche-system">${escapeHtml(label(location))}</span>`;
+        return { ...item, score, title: tag + item.title };
+      })
+  );
+  return { ...result, items };
+}
+
+// Material's base URL, resolved once at load like Material does (its result links are
+// relative to it); with instant navigation the location changes, this root does not.
+function siteRoot() {
+  const config = typeof document !== "undefined" && document.getElementById("__config");
+  if (!config) return null;
+  try {
+    return new URL(JSON.parse(config.textContent).base, location.href).href;
+  } catch (error) {
+    return null;
+  }
+}
+
+const ROOT = siteRoot();
+
+// The system of the page the reader is on (null on general pages).
+function currentSystem() {
+  if (!ROOT || !location.href.startsWith(ROOT)) return null;
+  return systemOf(location.href.slice(ROOT.length));
+}
+
+globalThis.regelwerkSuche = { transform, plan, stem, split, rank, systemOf, currentSystem };
+
+// Material's search worker (a real Worker online, the iframe-worker shim from file://): the
+// one Material posts queries to (its setup message may have gone out before this script ran:
+// the index is fetched while the page's scripts still load). It answers queries in order:
+// `pending` holds the words of each query sent and not yet answered.
+let searchWorker = null;
+const pending = [];
+let lastQuery = null;
+let lastSystem = null;
+
+// A message of the search worker → the message Material gets: results ranked for the page the
+// reader is on, without suggestions (index stems like "fernkampfattack", not words; the setup
+// message that switches them off may have gone out before this script ran).
+function ranked(message) {
+  if (!message || message.type !== RESULT) return message;
+  const words = pending.shift() || [];
+  if (!message.data || !Array.isArray(message.data.items)) return message;
+  const { suggest, ...result } = message.data;
+  lastSystem = currentSystem();
+  return { ...message, data: rank(result, lastSystem, words) };
+}
+
+// Hook into the messages Material's page script sends to its search worker. The query shown
+// in the search box is untouched.
 const Target = globalThis.Worker;
 if (Target && Target.prototype && !Target.prototype.__regelwerkSuche) {
   const post = Target.prototype.postMessage;
   Target.prototype.postMessage = function (message, ...rest) {
     if (message && message.type === QUERY && typeof message.data === "string") {
-      message = { ...message, data: transform(message.data) };
+      if (searchWorker !== this) {
+        searchWorker = this;
+        pending.length = 0;
+      }
+      const { text, words } = plan(message.data);
+      lastQuery = message.data;
+      pending.push(words);
+      message = { ...message, data: text };
     } else if (message && message.type === SETUP && message.data && message.data.options) {
       // Suggestions would be index stems ("kampfrund"), not words: switch them off.
       message = {
@@ -121,4 +267,34 @@ if (Target && Target.prototype && !Target.prototype.__regelwerkSuche) {
     return post.call(this, message, ...rest);
   };
   Target.prototype.__regelwerkSuche = true;
+}
+
+// … and into the answers: Material's listener on its worker was added before this script ran
+// (by its bundle), so the message it reads is ranked where it reads it, in the `data` of the
+// worker's message event – once per event, for every reader; other events are untouched.
+const Message = globalThis.MessageEvent;
+const property = Message && Object.getOwnPropertyDescriptor(Message.prototype, "data");
+if (property && property.get && property.configurable && !Message.prototype.__regelwerkSuche) {
+  const read = property.get;
+  const answers = new WeakMap();
+  Object.defineProperty(Message.prototype, "data", {
+    ...property,
+    get() {
+      const message = read.call(this);
+      if (!searchWorker || this.target !== searchWorker) return message;
+      if (!answers.has(this)) answers.set(this, ranked(message));
+      return answers.get(this);
+    },
+  });
+  Message.prototype.__regelwerkSuche = true;
+}
+
+// Instant navigation keeps the search box and its results: on a page of another system, ask
+// the worker again, so the results shown are ranked for the page the reader is on now.
+if (globalThis.document$ && typeof globalThis.document$.subscribe === "function") {
+  globalThis.document$.subscribe(() => {
+    if (searchWorker && lastQuery && currentSystem() !== lastSystem) {
+      searchWorker.postMessage({ type: QUERY, data: lastQuery });
+    }
+  });
 }

@@ -2,7 +2,8 @@
 
 The built ``search/search_index.json`` is handed to Material's own worker script
 (``assets/javascripts/workers/search.*.min.js``, which builds the lunr index with the German
-stemmer), queries go through our page script (``assets/regelwerk-suche/suche.js``) first,
+stemmer), queries go through our page script (``assets/regelwerk-suche/suche.js``) first and
+its answers through the script's ranking (for the system of the page the search starts on),
 exactly as in the browser. Fast (about a second) and independent of Chromium.
 """
 
@@ -17,12 +18,15 @@ from typing import Any
 import pytest
 import yaml
 
-from site_plugins.search_de import SCRIPT, index_words
+from mkdocs.exceptions import PluginError
+
+from site_plugins.search_de import SCRIPT, index_words, system_labels
 
 QUERIES = Path(__file__).with_name("search_queries.yml")
 
 # Node: Material's worker in one VM context (with a synchronous importScripts), our page script
-# in another; prints {"transforms": {text: sent}, "results": {query: [first locations]}}.
+# in another; prints {"transforms": {text: sent}, "results": [per query: the first pages, each
+# {"first": its best hit's location, "title": its article's title, "scores": [its scores]}]}.
 HARNESS = r"""
 const fs = require("fs");
 const path = require("path");
@@ -57,11 +61,18 @@ async function ask(message) {
 (async () => {
   const setup = { config: index.config, docs: index.docs, options: { suggest: false } };
   await ask({ type: 0, data: setup });
-  const out = { transforms: {}, results: {} };
+  const out = { transforms: {}, results: [] };
   for (const text of transforms) out.transforms[text] = page.regelwerkSuche.transform(text);
-  for (const query of queries) {
-    const reply = await ask({ type: 2, data: page.regelwerkSuche.transform(query) });
-    out.results[query] = reply.data.items.slice(0, 5).map((group) => group[0].location);
+  for (const [query, auf] of queries) {
+    const { text, words } = page.regelwerkSuche.plan(query);
+    const reply = await ask({ type: 2, data: text });
+    const system = page.regelwerkSuche.systemOf(auf);
+    const { items } = page.regelwerkSuche.rank(reply.data, system, words);
+    out.results.push(items.slice(0, 8).map((group) => ({
+      first: group[0].location,
+      title: group.find((item) => !item.location.includes("#")).title,
+      scores: group.map((item) => item.score),
+    })));
   }
   process.stdout.write(JSON.stringify(out));
 })();
@@ -79,17 +90,46 @@ TRANSFORMS = {
     "title:Rüstung": "title:Rüstung",
     "Rüstung*": "rustung*",
     "W20": "w20",
+    "Angriff von hinten": "angriff hint",  # stop words: the index has none
+    "Angriff und*": "angriff und*",  # … unless asked for as a prefix
+    "über": "uber",  # a stop word alone stays
 }
+# The system labels the issue asked for (mkdocs.yml, regelwerk-suche: systeme).
+LABELS = {
+    "ryssea": "Ryssea",
+    "dsa": "DSA 4.1",
+    "guete": "Güte-System",
+    "aktionswuerfel": "Aktionswürfel",
+    "pathfinder": "Pathfinder 1",
+}
+GENERAL = "Allgemein"
+LABEL = '<span class="rw-suche-system">{}</span>'
 
 
 def load_queries() -> list[dict[str, str]]:
+    """The entries: ``suche`` (the query), ``seite`` (the expected first hit: a page, or with an
+    anchor that section) and ``auf`` (the page the search starts on; the home page if absent)."""
     entries = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
     assert isinstance(entries, list)
-    return [{"suche": str(e["suche"]), "seite": str(e["seite"])} for e in entries]
+    return [
+        {"suche": str(e["suche"]), "seite": str(e["seite"]), "auf": str(e.get("auf", ""))}
+        for e in entries
+    ]
+
+
+def entry_id(entry: dict[str, str]) -> str:
+    return f"{entry['suche']} auf {entry['auf']}" if entry["auf"] else entry["suche"]
+
+
+ENTRIES = load_queries()
 
 
 def page_of(location: str) -> str:
     return location.split("#", 1)[0]
+
+
+def label_of(location: str) -> str:
+    return LABELS.get(location.split("/", 1)[0], GENERAL) if "/" in page_of(location) else GENERAL
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +138,7 @@ def node_search(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> d
     if node is None:
         pytest.fail("node is not installed (it comes with npm, which the build needs)")
     data = tmp_path_factory.mktemp("search") / "input.json"
-    queries = [entry["suche"] for entry in load_queries()]
+    queries = [[entry["suche"], entry["auf"]] for entry in ENTRIES]
     data.write_text(json.dumps({"transforms": list(TRANSFORMS), "queries": queries}), "utf-8")
     proc = subprocess.run(
         [node, "-e", HARNESS, str(built_site), str(data)],
@@ -113,9 +153,9 @@ def node_search(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> d
 
 
 def test_query_set_has_at_least_twenty_entries() -> None:
-    entries = load_queries()
+    entries = ENTRIES
     assert len(entries) >= 20
-    assert len({e["suche"] for e in entries}) == len(entries)
+    assert len({(e["suche"], e["auf"]) for e in entries}) == len(entries)
 
 
 def test_index_is_configured_for_german_stemming(built_site: Path) -> None:
@@ -149,8 +189,60 @@ def test_query_transform(node_search: dict[str, Any], text: str, sent: str) -> N
     assert node_search["transforms"][text] == sent
 
 
-@pytest.mark.parametrize("entry", load_queries(), ids=lambda e: e["suche"])
+def test_system_labels_are_checked(tmp_path: Path) -> None:
+    for folder in ("ryssea", "dsa"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "index.md").write_text("# x\n", "utf-8")
+    (tmp_path / "bilder").mkdir()  # no pages: needs no label
+    assert system_labels(tmp_path, {"ryssea": "Ryssea", "dsa": "DSA 4.1"}) == {
+        "ryssea": "Ryssea",
+        "dsa": "DSA 4.1",
+    }
+    with pytest.raises(PluginError, match="Label für \\['dsa'\\]"):
+        system_labels(tmp_path, {"ryssea": "Ryssea"})
+    with pytest.raises(PluginError, match="unbekannte Ordner \\['gurps'\\]"):
+        system_labels(tmp_path, {"ryssea": "Ryssea", "dsa": "DSA", "gurps": "GURPS"})
+    with pytest.raises(PluginError, match="leeres Label"):
+        system_labels(tmp_path, {"ryssea": "Ryssea", "dsa": " "})
+
+
+def test_script_knows_the_system_labels(built_site: Path) -> None:
+    script = (built_site / SCRIPT).read_text("utf-8")
+    assert f"var SYSTEME = {json.dumps(LABELS, ensure_ascii=False)};" in script
+    assert 'var ALLGEMEIN = "Allgemein";' in script
+    assert "var STOPWORDS = host.stopWords || [];" in script
+
+
+def test_index_is_free_of_labels(built_site: Path) -> None:
+    """The labels are added to the results, not to the index: they never match a query."""
+    index = (built_site / "search/search_index.json").read_text("utf-8")
+    assert "rw-suche-system" not in index
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=entry_id)
 def test_first_hit(node_search: dict[str, Any], entry: dict[str, str]) -> None:
-    hits = node_search["results"][entry["suche"]]
-    assert hits, f"{entry['suche']}: keine Treffer"
-    assert page_of(hits[0]) == entry["seite"], f"{entry['suche']}: {hits}"
+    hits = node_search["results"][ENTRIES.index(entry)]
+    assert hits, f"{entry_id(entry)}: keine Treffer"
+    first = hits[0]["first"] if "#" in entry["seite"] else page_of(hits[0]["first"])
+    assert first == entry["seite"], f"{entry_id(entry)}: {[hit['first'] for hit in hits]}"
+
+
+def test_every_result_shows_its_system(node_search: dict[str, Any]) -> None:
+    seen = set()
+    for results in node_search["results"]:
+        for hit in results:
+            label = label_of(hit["first"])
+            assert hit["title"].startswith(LABEL.format(label)), hit
+            assert hit["title"].count("rw-suche-system") == 1, hit
+            seen.add(label)
+    assert seen == {*LABELS.values(), GENERAL}
+
+
+def test_scores_follow_the_order_shown(node_search: dict[str, Any]) -> None:
+    """Material folds the items of a page that score below its first one and opens the result
+    of highest score on Enter: the rewritten scores must follow the ranked order."""
+    for results in node_search["results"]:
+        tops = [hit["scores"][0] for hit in results]
+        assert tops == sorted(tops, reverse=True)
+        for hit in results:
+            assert hit["scores"][0] == max(hit["scores"])
