@@ -6,6 +6,7 @@ come from it, so the form, the CLI and the engine's validation cannot drift apar
 
 from __future__ import annotations
 
+import json
 from html import escape
 from typing import Any
 
@@ -64,9 +65,23 @@ def _input(helper_id: str, field: dict[str, Any], path: str, value: Any) -> str:
         else ""
     )
     return (
-        f'<div class="rw-field rw-field--{_attr(kind)}">{label_html}{control}{help_html}'
-        f'<span class="rw-field-error" id="{_attr(err)}" hidden></span></div>'
+        f'<div class="rw-field rw-field--{_attr(kind)}"{_hints(field)}>{label_html}{control}'
+        f'{help_html}<span class="rw-field-error" id="{_attr(err)}" hidden></span></div>'
     )
+
+
+def _hints(field: dict[str, Any]) -> str:
+    """The schema's hints for the browser: whose value a field is (``subject``: the acting
+    fighter or the target, for connected helpers), when it applies (``when``: the form hides
+    and does not send it otherwise) and whether a result changes it (``resource``)."""
+    out = ""
+    if field.get("subject"):
+        out += f' data-subject="{_attr(field["subject"])}"'
+    if field.get("when"):
+        out += f' data-when="{_attr(json.dumps(field["when"], ensure_ascii=False))}"'
+    if field.get("resource"):
+        out += ' data-resource=""'
+    return out
 
 
 def _row(helper_id: str, spec: dict[str, Any], index: str, values: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@
 // Also filling a form from values (saved values, shared links, remembered input, a fighter's
 // values) and resetting it to what the page built.
 // Exposes: RW.collect, RW.fill, RW.showError, RW.clearErrors; RW._internal.renumber, .addRow,
-//          .removeRow, .resetForm, .keepInitialRows.
+//          .removeRow, .resetForm, .keepInitialRows, .applyConditions.
 // Uses: RW.el (results.js).
 (function () {
 "use strict";
@@ -26,6 +26,34 @@ function readValue(input) {
   return input.value;
 }
 
+// Fields that do not apply to the current choices (the schema's `when`, rendered as
+// data-when) are hidden and disabled: they are not sent, so the engine takes its default
+// and never complains about a leftover value. Groups whose fields are all hidden go too.
+function applyConditions(helper) {
+  const form = helper.querySelector(".rw-form");
+  form.querySelectorAll(".rw-field[data-when]").forEach((field) => {
+    let applies = true;
+    try {
+      for (const [name, allowed] of Object.entries(JSON.parse(field.dataset.when))) {
+        const input = form.querySelector(`[data-path="${CSS.escape(name)}"][data-type]`);
+        if (!input) continue;
+        const value = input.dataset.type === "bool" ? input.checked : input.value;
+        if (!allowed.map(String).includes(String(value))) applies = false;
+      }
+    } catch (error) {
+      applies = true; // a broken hint never hides a field
+    }
+    field.hidden = !applies;
+    field.querySelectorAll("input, select").forEach((input) => {
+      input.disabled = !applies;
+    });
+  });
+  form.querySelectorAll("fieldset.rw-group, .rw-more").forEach((group) => {
+    const fields = [...group.querySelectorAll(".rw-field")];
+    group.hidden = fields.length > 0 && fields.every((f) => f.hidden);
+  });
+}
+
 function collect(helper) {
   const form = helper.querySelector(".rw-form");
   const params = {};
@@ -34,6 +62,7 @@ function collect(helper) {
     list.querySelectorAll(":scope > .rw-rows > .rw-row").forEach((row) => {
       const record = {};
       row.querySelectorAll("[data-path][data-type]").forEach((input) => {
+        if (input.disabled) return;
         record[fieldKey(input.dataset.path)] = readValue(input);
       });
       rows.push(record);
@@ -41,7 +70,7 @@ function collect(helper) {
     params[list.dataset.path] = rows;
   });
   form.querySelectorAll("[data-path][data-type]").forEach((input) => {
-    if (input.closest(".rw-list") || input.dataset.type === "seed") return;
+    if (input.closest(".rw-list") || input.dataset.type === "seed" || input.disabled) return;
     params[input.dataset.path] = readValue(input);
   });
   return params;
@@ -201,6 +230,7 @@ function showError(helper, error) {
 RW.collect = collect;
 RW.fill = fill;
 internal.resetForm = resetForm;
+internal.applyConditions = applyConditions;
 internal.keepInitialRows = keepInitialRows;
 RW.showError = showError;
 RW.clearErrors = clearErrors;

@@ -80,6 +80,10 @@ function setup(helper) {
     return;
   }
   internal.keepInitialRows(helper);
+  const conditions = () => internal.applyConditions(helper);
+  form.addEventListener("change", conditions);
+  form.addEventListener("rw-filled", conditions);
+  conditions();
   helper.rwDefaults = collect(helper); // as the page built it: what shared links leave out
   internal.setupValues(helper);
   const remembered = remember.restore(helper);
@@ -105,6 +109,7 @@ function initPage() {
   const helpers = document.querySelectorAll(".rw-helper");
   helpers.forEach(setup);
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
+  internal.fightBar.initPage();
   share.openFromAddress(submit);
 }
 

@@ -71,9 +71,15 @@ function show(helper, saved, preferred) {
   }
   fillFighters(helper, shown, preferred);
   const select = helper.querySelector("select[data-path='fighter']");
+  const announce = () => helper.dispatchEvent(new CustomEvent("regelwerk:fighter", { bubbles: true, detail: { name: select.value } }));
   const redraw = (name) => {
     select.value = name;
     internal.drawTimeline(board, shown && shown.board, name, redraw);
+    announce();
+  };
+  select.onchange = () => {
+    internal.drawTimeline(board, shown && shown.board, select.value, redraw);
+    announce();
   };
   const board = helper.querySelector(".rw-tl-board");
   internal.drawTimeline(board, shown && shown.board, select.value, redraw);

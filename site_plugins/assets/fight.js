@@ -1,0 +1,176 @@
+// Regelwerk – fight.js: connected helpers on a Kampfhelfer page – a fighter is entered once.
+// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+//
+// Owns the fight of a system (localStorage "regelwerk:kampf:<system>", version 1):
+//   {version, fighters: {<name>: {actions: {<action>: {field: value}}, stats: {field: value}}},
+//    actor, target, turns: [{name, label}], turn}
+// - who fights: the Tickleiste's fighters (Ryssea) or the last initiative roll (the others:
+//   its `turns`, the acting order of a round, stepped through with „Weiter“);
+// - the fight bar above the page's helpers: who acts, against whom, and (on narrow screens)
+//   jumps to the fight and to the open helper's „Würfeln“;
+// - when the actor or the target changes, every helper on the page is filled: fields the
+//   schema marks `subject: actor` with that fighter's values for this helper (what was rolled
+//   last for them, else a saved set named after them), `subject: target` with the target's
+//   values; the situation fields go back to their defaults (nothing stale carries over);
+// - after a roll the values are kept for those fighters; a result's `target_update` (e.g. LeP
+//   after damage) is written to the target; its `follow_ups` become buttons that open the
+//   next helper filled (damage after a hit, the Patzertabelle after a Patzer …).
+// Exposes: RW._internal.fight = {setup}.
+(function () {
+"use strict";
+const RW = (window.Regelwerk = window.Regelwerk || {});
+const internal = RW._internal;
+const { el } = RW;
+
+const VERSION = 1;
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function key(system) {
+  return `kampf:${system}`;
+}
+
+function check(value) {
+  if (!isObject(value) || value.version !== VERSION || !isObject(value.fighters)) return "unbekannte Form";
+  if (value.turns !== undefined && !Array.isArray(value.turns)) return "die Reihenfolge ist beschädigt";
+  return "";
+}
+
+function load(system) {
+  const { value } = RW.store.read(key(system), check);
+  return value || { version: VERSION, fighters: {}, actor: null, target: null, turns: [], turn: 0 };
+}
+
+function save(bench) {
+  const problem = RW.store.write(key(bench.system), bench.fight);
+  if (problem) internal.notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
+}
+
+function fighter(fight, name) {
+  if (!fight.fighters[name]) fight.fighters[name] = { actions: {}, stats: {} };
+  return fight.fighters[name];
+}
+
+function names(bench) {
+  const seen = [...new Set([...bench.roster, ...Object.keys(bench.fight.fighters)])];
+  return seen.filter((name) => bench.roster.length === 0 || bench.roster.includes(name));
+}
+
+// ------------------------------------------------------------------ filling the helpers
+
+function fieldsOf(helper, subject) {
+  return [...helper.querySelectorAll(`.rw-form .rw-field[data-subject="${subject}"] [data-path][data-type]`)];
+}
+
+function defaultOf(input) {
+  if (input.dataset.type === "bool") return input.defaultChecked;
+  if (input.tagName === "SELECT") {
+    const preset = [...input.options].find((o) => o.defaultSelected) || input.options[0];
+    return preset ? preset.value : "";
+  }
+  return input.defaultValue;
+}
+
+function setFields(helper, inputs, values) {
+  const fill = {};
+  for (const input of inputs) {
+    const name = input.dataset.path;
+    fill[name] = values && name in values ? values[name] : defaultOf(input);
+  }
+  RW.fill(helper, fill);
+}
+
+function savedSet(bench, action, name) {
+  const sets = RW.saved.forAction(bench.system, action);
+  return sets.find((e) => e.name === name) || sets.find((e) => e.name.startsWith(`${name} `)) || null;
+}
+
+function fillHelper(bench, helper, changed) {
+  const action = helper.dataset.action;
+  const { actor, target } = bench.fight;
+  const presets = (helper.dataset.preset || "").split(",").filter(Boolean);
+  const situation = [...helper.querySelectorAll(".rw-form .rw-field:not([data-subject]) [data-path][data-type]")]
+    .filter((input) => input.dataset.type !== "seed" && !presets.includes(input.dataset.path) && !input.closest(".rw-list"));
+  if (changed.actor && !changed.initial && situation.length) setFields(helper, situation, null);
+  if (changed.actor && actor) {
+    const known = bench.fight.fighters[actor] && bench.fight.fighters[actor].actions[action];
+    const set = known ? null : savedSet(bench, action, actor);
+    setFields(helper, fieldsOf(helper, "actor"), known || (set && set.values) || null);
+  }
+  if (changed.target && target) {
+    const stats = bench.fight.fighters[target] ? bench.fight.fighters[target].stats : {};
+    setFields(helper, fieldsOf(helper, "target"), stats);
+  }
+  const note = helper.querySelector(".rw-fight-note") || el("p", "rw-fight-note");
+  const parts = [];
+  if (actor && fieldsOf(helper, "actor").length) parts.push(`Werte von ${actor}`);
+  if (target && fieldsOf(helper, "target").length) parts.push(`Ziel: ${target}`);
+  note.textContent = parts.join(" – ");
+  note.hidden = !parts.length;
+  if (!note.isConnected) helper.querySelector(".rw-form .rw-summary").after(note);
+}
+
+function fillAll(bench, changed) {
+  bench.helpers().forEach((helper) => fillHelper(bench, helper, changed));
+}
+
+// ------------------------------------------------------------------ after a roll
+
+function valuesOf(helper, subject) {
+  const out = {};
+  for (const input of fieldsOf(helper, subject)) {
+    if (!input.disabled) out[input.dataset.path] = input.dataset.type === "bool" ? input.checked : input.value;
+  }
+  return out;
+}
+
+function afterRoll(bench, helper, body) {
+  const { actor, target } = bench.fight;
+  const action = helper.dataset.action;
+  if (actor && fieldsOf(helper, "actor").length) fighter(bench.fight, actor).actions[action] = valuesOf(helper, "actor");
+  if (target && fieldsOf(helper, "target").length) Object.assign(fighter(bench.fight, target).stats, valuesOf(helper, "target"));
+  const update = body.result.target_update;
+  if (target && isObject(update)) {
+    Object.assign(fighter(bench.fight, target).stats, update);
+    const shown = Object.entries(update).map(([k, v]) => `${k} ${v}`).join(", ");
+    helper.querySelector(".rw-result").appendChild(el("p", "rw-fight-note", `Für ${target} übernommen: ${shown}.`));
+    fillAll(bench, { target: true });
+  }
+  save(bench);
+  followUps(bench, helper, body.result.follow_ups);
+}
+
+function tabOf(helper) {
+  const block = helper.closest(".tabbed-block");
+  if (!block) return null;
+  const set = block.closest(".tabbed-set");
+  const index = [...block.parentElement.children].indexOf(block);
+  return set.querySelectorAll(":scope > .tabbed-labels > label")[index] || null;
+}
+
+function openHelper(helper) {
+  const tab = tabOf(helper);
+  if (tab) tab.click();
+  helper.scrollIntoView({ block: "start" });
+}
+
+function followUps(bench, helper, items) {
+  if (!Array.isArray(items) || !items.length) return;
+  const bar = el("div", "rw-follow-ups");
+  bar.appendChild(el("span", "rw-follow-ups-title", "Weiter nach den Regeln:"));
+  for (const item of items) {
+    const next = bench.helpers().find((h) => h.dataset.action === item.action);
+    if (!next) continue;
+    const button = el("button", "md-button", `${item.title} ▸`);
+    button.type = "button";
+    button.addEventListener("click", () => {
+      RW.fill(next, item.params || {});
+      openHelper(next);
+      next.querySelector(".rw-submit").focus({ preventScroll: true });
+    });
+    bar.appendChild(button);
+  }
+  if (bar.children.length > 1) helper.querySelector(".rw-result").appendChild(bar);
+}
+
+internal.fight = { load, save, fighter, names, fillAll, afterRoll, openHelper, key };
+})();
