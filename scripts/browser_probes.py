@@ -369,9 +369,10 @@ def suite_line(suite: dict[str, Any] | None) -> str:
 
 # ---------------------------------------------------------------------- printing
 
-# A row of the boot table: label, the values of one cell (its figures → numbers; None: a
-# heading), "median" or "max", digits. A row without values in either column is left out.
-Row = tuple[str, Callable[[dict[str, Any]], list[float]] | None, str, int]
+# A row of the boot table: label, the values of one cell (its figures → numbers), "median",
+# "max" or "heading" (the label alone), digits. A row without values in either column is left
+# out (a heading too).
+Row = tuple[str, Callable[[dict[str, Any]], list[float]], str, int]
 
 
 def field(key: str, name: str) -> Callable[[dict[str, Any]], list[float]]:
@@ -443,14 +444,14 @@ def print_boot_table(series: dict[str, Any], rows: list[Row], runs: int) -> None
                 )
             )
         for label, values, how, digits in table:
-            if values is None:
-                print(f"  {label}")
-                continue
             if not values(cells["plain"]) and not values(cells["snapshot"]):
+                continue
+            if how == "heading":
+                print(f"  {label}")
                 continue
             plain, plain_value = _cell(values(cells["plain"]), how, digits)
             snap, snap_value = _cell(values(cells["snapshot"]), how, digits)
-            factor = f"{plain_value / snap_value:.1f}×" if snap_value > 0 else "–"
+            factor = f"{plain_value / snap_value:.1f}×" if plain_value and snap_value else "–"
             print(f"  {label:<{width - 2}}{plain:>22}{snap:>22}{factor:>9}")
 
 
