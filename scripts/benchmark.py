@@ -1,19 +1,31 @@
-"""Benchmark: prints figures, asserts nothing (targets are read by people, not by CI).
+"""Benchmark of the online site: prints figures, asserts nothing (targets are read by people).
 
-    .venv/bin/python scripts/benchmark.py [--runs N]
+    .venv/bin/python scripts/benchmark.py [--runs N] [--suite] [--json]
 
-Measures, in Debian Chromium against the site served on 127.0.0.1:
-- site build time (``mkdocs build --strict``),
-- time from navigation to "helper ready", cold (fresh browser context) and warm (reload),
-- the longest main-thread task while booting (PerformanceObserver "longtask"),
-- click-to-result time of a roll (median and worst over several clicks),
-- whether a second page in the same visit boots Pyodide again (instant navigation),
-- every action's ``run`` time on CPython, probabilities included.
+Builds the site (timed), serves it on 127.0.0.1 and measures in Debian Chromium, with the
+helpers shared with scripts/benchmark_offline.py (scripts/browser_probes.py):
+- the plain boot and the snapshot boot side by side, with the factor plain ÷ snapshot: helper
+  ready after navigation, cold (a browser with a new, empty profile: nothing cached) and warm
+  (reload), when the boot started and the worker's own boot time, median of ``--runs`` each;
+- all of it again with the CPU throttled ×4 (a stand-in for a phone; it reaches the page's
+  main thread only, see ``CpuThrottle``), with an estimate that scales the worker too;
+- the longest main-thread task while booting (ours) and before it (Material's page load);
+- click-to-result time of a roll;
+- the bytes of a cold visit of a helper page, the worker's requests included, by file;
+- a second page in the same visit (instant navigation: no second boot);
+- every action's ``run`` time on CPython; with ``--suite`` the test suite's wall time.
+
+The plain boot is forced the way a reader without the snapshot gets it: the server answers
+``*.snap`` with 404 and the worker takes its announced fallback. Not with Playwright's
+``page.route(...)``, although that answers the same 404: routing switches the browser's HTTP
+cache off (measured: the warm reload then downloaded all 20.7 MB again, and the interception
+cost about 0.2 s a boot), so the plain column's "warm" would have been a cold one.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
@@ -21,16 +33,39 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import api  # noqa: E402
-from scripts.browser_probes import CLICK_TIMER, LONGTASK_OBSERVER  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.conftest import SiteServer, build_site  # noqa: E402
+from scripts.browser_probes import (  # noqa: E402
+    MODES,
+    Transfers,
+    boot_figures,
+    boot_rows,
+    boot_series,
+    fresh_browser,
+    print_boot_table,
+    print_checks,
+    print_transfers,
+    suite_figures,
+    suite_line,
+)
+from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
 
 HELPER_PAGE = "ryssea/kampfbeginn-und-initiative/"
+
+
+class SnapshotSwitch(QuietHandler):
+    """Answers ``*.snap`` with 404 while the server's ``refuse_snapshot`` is set."""
+
+    def send_head(self) -> Any:
+        refuse = getattr(self.server, "refuse_snapshot", False)
+        if refuse and urlsplit(self.path).path.endswith(".snap"):
+            self.send_error(404, "Benchmark: normaler Start ohne Schnellstart-Abbild")
+            return None
+        return super().send_head()
 
 
 def build(server: SiteServer) -> float:
@@ -42,51 +77,14 @@ def build(server: SiteServer) -> float:
     return time.perf_counter() - started
 
 
-def boot_figures(page: Any) -> dict[str, float]:
-    page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
-    timing = page.evaluate("window.__regelwerk")
-    tasks = page.evaluate("window.__longtasks")
-
-    def longest(start: float, end: float) -> float:
-        return max((t["duration"] for t in tasks if start <= t["start"] < end), default=0.0)
-
-    return {
-        "ready_ms": timing["ready"],
-        "boot_start_ms": timing["bootStart"],
-        "worker_ms": timing["workerMs"],
-        # tasks of the page load itself (Material), before the engine starts booting
-        "longest_page_load_task_ms": longest(0, timing["bootStart"]),
-        # tasks while the worker boots Pyodide and the engine
-        "longest_boot_task_ms": longest(timing["bootStart"], timing["ready"]),
-    }
-
-
-def browser_figures(base: str, runs: int) -> dict[str, Any]:
-    from playwright.sync_api import sync_playwright
-
-    out: dict[str, Any] = {"cold": [], "warm": [], "clicks": []}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for _ in range(runs):
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            context.add_init_script(LONGTASK_OBSERVER)
-            page = context.new_page()
-            page.goto(base + HELPER_PAGE)
-            out["cold"].append(boot_figures(page))
-            page.reload()
-            out["warm"].append(boot_figures(page))
-            page.locator("summary", has_text="Seed").first.click()
-            for i in range(10):
-                page.locator("[data-path='seed']").first.fill(str(i))
-                out["clicks"].append(page.evaluate(CLICK_TIMER))
-            context.close()
-        # one visit: helper page → another page → back, by clicking links (instant navigation)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
+def second_page(playwright: Any, base: str) -> dict[str, Any]:
+    """One visit: helper page → another page → back, by clicking links (instant navigation)."""
+    with fresh_browser(playwright) as context:
+        page = context.pages[0]
         wasm: list[str] = []
-        page.on("request", lambda r: wasm.append(r.url) if r.url.endswith(".wasm") else None)
+        context.on("request", lambda r: wasm.append(r.url) if r.url.endswith(".wasm") else None)
         page.goto(base + HELPER_PAGE)
-        page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
+        boot_figures(page)
         page.evaluate("window.__sameVisit = true")
         page.locator("a.md-nav__link[href*='patzertabelle']").first.click()
         page.wait_for_url("**/patzertabelle/")
@@ -94,13 +92,38 @@ def browser_figures(base: str, runs: int) -> dict[str, Any]:
         page.wait_for_url("**/" + HELPER_PAGE)
         started = time.perf_counter()
         page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
-        out["second_page"] = {
+        return {
             "same_visit": page.evaluate("window.__sameVisit === true"),
             "wasm_downloads": len(wasm),
             "ready_again_ms": (time.perf_counter() - started) * 1000,
         }
-        context.close()
-        browser.close()
+
+
+def browser_figures(server: SiteServer, runs: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    server.server.RequestHandlerClass = functools.partial(  # type: ignore[assignment]
+        SnapshotSwitch, directory=str(server.directory)
+    )
+
+    def prepare(context: Any, mode: str) -> None:
+        server.server.refuse_snapshot = mode == "plain"  # type: ignore[attr-defined]
+
+    url = server.url + HELPER_PAGE
+    out: dict[str, Any] = {"transfers": {}}
+    with sync_playwright() as playwright:
+        out["series"] = boot_series(playwright, runs, url, prepare)
+        for mode in MODES:
+            with fresh_browser(playwright) as context:
+                prepare(context, mode)
+                transfers = Transfers(context)
+                page = context.pages[0]
+                page.goto(url)
+                boot_figures(page)
+                transfers.settle(page)
+                out["transfers"][mode] = transfers.by_kind()
+        prepare(None, "snapshot")
+        out["second_page"] = second_page(playwright, server.url)
     return out
 
 
@@ -124,53 +147,42 @@ def action_figures() -> list[tuple[str, float, float]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="cold/warm measurements (default 3)")
+    parser.add_argument("--runs", type=int, default=5, help="Läufe je Spalte (Standard 5)")
+    parser.add_argument("--suite", action="store_true", help="auch die Testsuite einmal timen")
     parser.add_argument("--json", action="store_true", help="figures as JSON")
     args = parser.parse_args()
 
-    figures: dict[str, Any] = {}
+    figures: dict[str, Any] = {"runs": args.runs}
     with tempfile.TemporaryDirectory() as tmp:
         server = SiteServer(Path(tmp) / "site")
         figures["build_s"] = build(server)
         server.start()
         try:
-            figures["browser"] = browser_figures(server.url, args.runs)
+            figures["browser"] = browser_figures(server, args.runs)
         finally:
             server.stop()
     figures["actions"] = action_figures()
+    figures["suite"] = suite_figures(args.suite)
 
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     b = figures["browser"]
-
-    def runs(key: str, field: str) -> str:
-        values = [r[field] for r in b[key]]
-        listed = ", ".join(f"{v:.0f}" for v in values)
-        return f"median {statistics.median(values):.0f} ms  (Läufe: {listed})"
-
-    runs_all = b["cold"] + b["warm"]
-    longest = max(r["longest_boot_task_ms"] for r in runs_all)
-    page_load = max(r["longest_page_load_task_ms"] for r in runs_all)
-    clicks = b["clicks"]
-    print(f"Site-Build (mkdocs build --strict):          {figures['build_s']:.2f} s")
-    print(f"Helfer bereit nach Navigation, kalt:          {runs('cold', 'ready_ms')}")
-    print(f"Helfer bereit nach Navigation, warm:          {runs('warm', 'ready_ms')}")
-    print(f"davon Start im Worker (Pyodide + Engine):     {runs('cold', 'worker_ms')}")
-    print(f"Boot beginnt (Browser im Leerlauf) nach:      {runs('cold', 'boot_start_ms')}")
-    print(f"Längste Hauptthread-Aufgabe beim Booten:      {longest:.0f} ms (über alle Läufe)")
-    print(f"Längste Aufgabe beim Seitenaufbau (Material): {page_load:.0f} ms (vor dem Boot)")
-    print(
-        f"Klick bis Ergebnis:                           median {statistics.median(clicks):.1f} ms,"
-        f" schlechtester {max(clicks):.1f} ms ({len(clicks)} Klicks)"
-    )
+    print(f"{'Site-Build (mkdocs build --strict):':<58} {figures['build_s']:.2f} s")
+    print_boot_table(b["series"], boot_rows(), args.runs)
+    print_checks(b["series"])
+    transfers = b["transfers"]
+    print_transfers(transfers, " (der lokale Server komprimiert nicht)")
+    seen = all(transfers[mode]["wasm"] > 0 for mode in MODES)
+    print(f"  Anfragen des Workers mitgezählt (wasm gesehen): {'ja' if seen else 'NEIN'}")
     second = b["second_page"]
     print(
-        f"Zurück zur Helferseite im selben Besuch:      bereit nach "
-        f"{second['ready_again_ms']:.0f} ms,"
-        f" Seite nicht neu geladen: {'ja' if second['same_visit'] else 'nein'},"
+        f"{'Zurück zur Helferseite im selben Besuch:':<58} bereit nach "
+        f"{second['ready_again_ms']:.0f} ms, Seite nicht neu geladen:"
+        f" {'ja' if second['same_visit'] else 'nein'},"
         f" pyodide.asm.wasm {second['wasm_downloads']}× geladen"
     )
+    print(suite_line(figures["suite"]))
     print(
         "Engine run() auf CPython inkl. exakter Wahrscheinlichkeiten "
         "(Median / Maximum über 30 Seeds):"

@@ -1,16 +1,26 @@
 """Benchmark of the offline export from file:// (prints figures, asserts nothing).
 
-    .venv/bin/python scripts/benchmark_offline.py [--runs N] [--export DIR] [--json]
+    .venv/bin/python scripts/benchmark_offline.py [--runs N] [--export DIR] [--suite] [--json]
 
 Without ``--export`` it builds the export into a temporary folder first. Figures, in Debian
-Chromium with every request outside file:/blob:/data: aborted:
+Chromium with every request outside file:/blob:/data: aborted (counted: there should be none),
+measured with the helpers shared with scripts/benchmark.py (scripts/browser_probes.py):
 - zip size, unpacked size, size of the shared runtime (assets/offline/);
-- time from opening a helper page to "helper ready" (``window.__regelwerk.ready``, i.e. from
-  navigation start): cold = a fresh browser with a new, empty profile; warm = reload;
-- when the boot started (engine-client.js waits for an idle moment) and the worker's own boot time;
-- the longest main-thread task until ready, and the longest one between the start of the boot
-  and ready (PerformanceObserver "longtask": tasks over 50 ms; 0 means none);
-- click-to-result time of a roll.
+- the plain boot and the snapshot boot side by side, with the factor plain ÷ snapshot: helper
+  ready after opening a page (``window.__regelwerk.ready``, from navigation start), cold = a
+  browser with a new, empty profile, warm = reload, median of ``--runs`` each; when the boot
+  started, the worker's own boot time, and how much of "ready" went to loading the runtime
+  scripts (until their last part arrived) and to handing the parts over to the worker;
+- ready per page for three helper pages opened one after the other (without throttling):
+  every page of the export boots again (no instant navigation from file://), so this is what
+  a reader waits for;
+- all of it again with the CPU throttled ×4 (main thread only, see ``CpuThrottle``);
+- the longest main-thread task while booting (ours) and before (Material's page load);
+- click-to-result time of a roll; the bytes read on a cold visit, by part.
+
+The plain boot is forced by OFFLINE_PARTS_PROBE: every "snapshot" chunk of the runtime
+arrives as "AAAA", bytes that are no snapshot, and the worker takes its announced fallback
+(``window.__regelwerk.mode`` says "plain"; the table's check line counts it).
 
 ``offline_figures(root, runs)`` is what scripts/benchmark.py can call with an export folder.
 """
@@ -20,7 +30,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import statistics
 import sys
 import tempfile
 import zipfile
@@ -30,68 +39,66 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.browser_probes import CLICK_TIMER, LONGTASK_OBSERVER  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from scripts.browser_probes import (  # noqa: E402
+    KINDS,
+    Row,
+    Transfers,
+    boot_figures,
+    boot_rows,
+    boot_series,
+    field,
+    fresh_browser,
+    offline_parts_probe,
+    print_boot_table,
+    print_checks,
+    print_transfers,
+    suite_figures,
+    suite_line,
+)
 
-HELPER_PAGE = "ryssea/kampfbeginn-und-initiative.html"
+FIRST_PAGE = "ryssea/kampfbeginn-und-initiative.html"  # 1 helper; cold, then reloaded
+MORE_PAGES = ("dsa/kampfhelfer.html", "guete/kampfhelfer.html")  # 5 and 8 helpers, opened next
 LOCAL = ("file:", "blob:", "data:")
 
 
-def _boot(page: Any) -> dict[str, float]:
-    page.wait_for_selector(".rw-status[data-state='ready']", timeout=180_000)
-    timing = page.evaluate("window.__regelwerk")
-    longest = page.evaluate(
-        "([from, to]) => Math.max(0, ...window.__longtasks"
-        ".filter(t => t.start + t.duration > from && t.start < to).map(t => t.duration))",
-        [0, timing["ready"]],
-    )
-    during_boot = page.evaluate(
-        "([from, to]) => Math.max(0, ...window.__longtasks"
-        ".filter(t => t.start + t.duration > from && t.start < to).map(t => t.duration))",
-        [timing["bootStart"], timing["ready"]],
-    )
-    return {
-        "ready_ms": float(timing["ready"]),
-        "boot_start_ms": float(timing["bootStart"]),
-        "worker_ms": float(timing["workerMs"]),
-        "longest_task_ms": float(longest),
-        "longest_boot_task_ms": float(during_boot),
-    }
-
-
-def _prepare(context: Any, foreign: list[str]) -> Any:
+def _prepare(context: Any, mode: str, foreign: list[str]) -> None:
     context.on("request", lambda r: None if r.url.startswith(LOCAL) else foreign.append(r.url))
     context.route(lambda url: not url.startswith(LOCAL), lambda route: route.abort())
-    context.add_init_script(LONGTASK_OBSERVER)
-    return context.pages[0] if context.pages else context.new_page()
+    context.add_init_script(offline_parts_probe(refuse_snapshot=mode == "plain"))
 
 
-def offline_figures(root: Path, runs: int = 3) -> dict[str, Any]:
+def _cold_transfers(playwright: Any, url: str, foreign: list[str]) -> dict[str, int]:
+    """Bytes read from file:// on a cold visit; the snapshot, wasm and stdlib are base64 text
+    inside the runtime scripts, so their share is the characters their parts had."""
+    with fresh_browser(playwright) as context:
+        _prepare(context, "snapshot", foreign)
+        transfers = Transfers(context)
+        page = context.pages[0]
+        page.goto(url)
+        boot_figures(page)
+        transfers.settle(page)
+        chars = page.evaluate("window.__regelwerkParts.chars")
+    files = transfers.by_kind(schemes=("file:",))
+    out = {kind: int(chars.get(kind, 0)) for kind in KINDS if kind != "other"}
+    out["other"] = files["total"] - sum(out.values())
+    out["total"] = files["total"]
+    out["requests"] = files["requests"]
+    return out
+
+
+def offline_figures(root: Path, runs: int = 5) -> dict[str, Any]:
     """Boot figures of the export folder ``root`` (the unpacked regelwerk-offline/)."""
     from playwright.sync_api import sync_playwright
 
-    url = (root / HELPER_PAGE).as_uri()
-    out: dict[str, Any] = {"cold": [], "warm": [], "clicks": [], "foreign_requests": []}
+    foreign: list[str] = []
+    more = {page.removesuffix(".html"): (root / page).as_uri() for page in MORE_PAGES}
+    first = (root / FIRST_PAGE).as_uri()
     with sync_playwright() as playwright:
-        for _ in range(runs):
-            with tempfile.TemporaryDirectory() as profile:
-                context = playwright.chromium.launch_persistent_context(
-                    profile,
-                    executable_path=CHROMIUM,
-                    args=CHROMIUM_ARGS,
-                    viewport={"width": 1280, "height": 900},
-                )
-                page = _prepare(context, out["foreign_requests"])
-                page.goto(url)
-                out["cold"].append(_boot(page))
-                page.reload()
-                out["warm"].append(_boot(page))
-                page.locator("details.rw-advanced > summary").first.click()
-                for seed in range(10):
-                    page.locator("[data-path='seed']").first.fill(str(seed))
-                    out["clicks"].append(float(page.evaluate(CLICK_TIMER)))
-                context.close()
-    return out
+        series = boot_series(
+            playwright, runs, first, lambda context, mode: _prepare(context, mode, foreign), more
+        )
+        transfers = _cold_transfers(playwright, first, foreign)
+    return {"series": series, "transfers": transfers, "foreign_requests": foreign}
 
 
 def size_figures(zip_path: Path, root: Path) -> dict[str, int]:
@@ -103,6 +110,49 @@ def size_figures(zip_path: Path, root: Path) -> dict[str, int]:
         "unpacked_bytes": size(root),
         "runtime_bytes": size(root / "assets" / "offline"),
     }
+
+
+def offline_rows() -> list[Row]:
+    """The common rows, with "ready" of the cold boot split and ready per page."""
+
+    def scripts(cell: dict[str, Any]) -> list[float]:
+        return [r["runtime_loaded_ms"] - r["boot_start_ms"] for r in cell["cold"]]
+
+    def handover(cell: dict[str, Any]) -> list[float]:
+        return [r["ready_ms"] - r["worker_ms"] - r["runtime_loaded_ms"] for r in cell["cold"]]
+
+    def measured(cell: dict[str, Any]) -> bool:  # the other pages: without throttling only
+        return any(cell["pages"].values())
+
+    def first(cell: dict[str, Any]) -> list[float]:
+        return field("cold", "ready_ms")(cell) if measured(cell) else []
+
+    pages: list[Row] = [
+        (
+            "Helfer bereit nach Öffnen, je Seite (jede bootet neu):",
+            lambda cell: [1.0] if measured(cell) else [],
+            "heading",
+            0,
+        ),
+        (f"  Seite {FIRST_PAGE.removesuffix('.html')} (kalt)", first, "median", 0),
+    ]
+    for page in MORE_PAGES:
+        label = page.removesuffix(".html")
+        pages.append(
+            (
+                f"  Seite {label} (danach)",
+                lambda cell, label=label: [r["ready_ms"] for r in cell["pages"][label]],
+                "median",
+                0,
+            )
+        )
+    return boot_rows(
+        [
+            ("  Laufzeit-Skripte laden (kalt)", scripts, "median", 0),
+            ("  Teile an den Worker übergeben (kalt)", handover, "median", 0),
+            *pages,
+        ]
+    )
 
 
 def _build(target: Path) -> tuple[Path, Path]:
@@ -122,10 +172,11 @@ def _build(target: Path) -> tuple[Path, Path]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="cold/warm measurements (default 3)")
+    parser.add_argument("--runs", type=int, default=5, help="Läufe je Spalte (Standard 5)")
     parser.add_argument(
         "--export", type=Path, default=None, help="an existing dist/ (with regelwerk-offline/)"
     )
+    parser.add_argument("--suite", action="store_true", help="auch die Testsuite einmal timen")
     parser.add_argument("--json", action="store_true", help="figures as JSON")
     args = parser.parse_args()
 
@@ -135,39 +186,27 @@ def main() -> int:
             root = args.export / "regelwerk-offline"
         else:
             zip_path, root = _build(Path(tmp))
-        figures: dict[str, Any] = {"sizes": size_figures(zip_path, root)}
+        figures: dict[str, Any] = {"runs": args.runs, "sizes": size_figures(zip_path, root)}
         figures["browser"] = offline_figures(root, args.runs)
+    figures["suite"] = suite_figures(args.suite)
 
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     sizes, b = figures["sizes"], figures["browser"]
-
-    def runs(key: str, field: str) -> str:
-        values = [r[field] for r in b[key]]
-        listed = ", ".join(f"{v:.0f}" for v in values)
-        return f"median {statistics.median(values):.0f} ms  (Läufe: {listed})"
-
-    longest = max(r["longest_task_ms"] for r in b["cold"] + b["warm"])
-    longest_boot = max(r["longest_boot_task_ms"] for r in b["cold"] + b["warm"])
-    clicks = b["clicks"]
-    print(f"Offline-ZIP:                                   {sizes['zip_bytes'] / 1e6:.2f} MB")
+    print(f"{'Offline-ZIP:':<58} {sizes['zip_bytes'] / 1e6:.2f} MB")
     print(
-        f"Entpackt:                                      {sizes['unpacked_bytes'] / 1e6:.1f} MB"
+        f"{'Entpackt:':<58} {sizes['unpacked_bytes'] / 1e6:.1f} MB"
         f" (gemeinsame Laufzeit assets/offline/ {sizes['runtime_bytes'] / 1e6:.1f} MB)"
     )
-    print(f"file:// Helfer bereit nach Öffnen, kalt:       {runs('cold', 'ready_ms')}")
-    print(f"file:// Helfer bereit nach Öffnen, warm:       {runs('warm', 'ready_ms')}")
-    print(f"  davon Start des Bootens (Leerlauf), kalt:    {runs('cold', 'boot_start_ms')}")
-    print(f"  Boot im Worker (Skripte da → bereit), kalt:  {runs('cold', 'worker_ms')}")
-    print(f"Längste Hauptthread-Aufgabe bis bereit:        {longest:.0f} ms (über alle Läufe;")
-    print("  meist Materials eigenes Laden der Seite, vor dem Start des Bootens)")
-    print(f"Längste Hauptthread-Aufgabe während des Bootens: {longest_boot:.0f} ms")
-    print(
-        f"Klick bis Ergebnis:                            median {statistics.median(clicks):.1f} ms,"
-        f" schlechtester {max(clicks):.1f} ms ({len(clicks)} Klicks)"
+    print_boot_table(b["series"], offline_rows(), args.runs)
+    print_checks(b["series"])
+    print_transfers(
+        {"snapshot": b["transfers"]},
+        " aus file:// (Abbild, wasm und stdlib: ihr base64-Text in den Laufzeit-Skripten)",
     )
-    print(f"Anfragen außerhalb von file:/blob:/data::      {len(b['foreign_requests'])}")
+    print(f"{'Anfragen außerhalb von file:/blob:/data::':<58} {len(b['foreign_requests'])}")
+    print(suite_line(figures["suite"]))
     return 0
 
 
