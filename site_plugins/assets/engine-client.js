@@ -223,6 +223,10 @@ function runEngine(request, options = {}) {
   });
 }
 
+// The scripts run at the end of the page: a page with a helper or a dice button starts the
+// engine right now, before Material has even announced the page (document$).
+if (document.querySelector(".rw-helper, .rw-dice")) scheduleBoot();
+
 function newSeed() {
   const words = new Uint32Array(1);
   crypto.getRandomValues(words);
