@@ -7,13 +7,30 @@ come from it, so the form, the CLI and the engine's validation cannot drift apar
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import Any
+
+import pyphen
 
 import engine
 from engine.data_files import load
 
 ROW_INDEX = "__i__"
+
+
+# German hyphenation points (LibreOffice's patterns, PyPI pyphen) for labels in narrow
+# fields: Chromium without a German dictionary would break „Verteidigungswer|t“ anywhere;
+# with soft hyphens every browser breaks „Vertei-digungswert“ the same way.
+_HYPHENATOR = pyphen.Pyphen(lang="de_DE", left=3, right=3)
+_LONG_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{9,}")
+
+
+def label_text(text: str) -> str:
+    """``text`` escaped for HTML, long words with soft hyphens (U+00AD) at their syllables."""
+    return _LONG_WORD.sub(
+        lambda m: _HYPHENATOR.inserted(m.group(0), hyphen="\u00ad"), escape(text)
+    )
 
 
 def _attr(value: object) -> str:
@@ -37,11 +54,11 @@ def _input(helper_id: str, field: dict[str, Any], path: str, value: Any) -> str:
     if kind == "bool":
         control = (
             f'<input type="checkbox" {common}{" checked" if value else ""}>'
-            f'<label for="{_attr(fid)}">{escape(field["label"])}</label>'
+            f'<label for="{_attr(fid)}">{label_text(field["label"])}</label>'
         )
         label_html = ""
     else:
-        label_html = f'<label for="{_attr(fid)}">{escape(field["label"])}</label>'
+        label_html = f'<label for="{_attr(fid)}">{label_text(field["label"])}</label>'
         if kind == "int":
             control = (
                 f'<input type="text" inputmode="numeric" autocomplete="off" {common} '
@@ -93,7 +110,7 @@ def _row(helper_id: str, spec: dict[str, Any], index: str, values: dict[str, Any
     )
     return (
         f'<fieldset class="rw-row" data-index="{_attr(index)}">'
-        f'<legend>{escape(spec["item_label"])} <span class="rw-row-number">{number}</span>'
+        f'<legend>{label_text(spec["item_label"])} <span class="rw-row-number">{number}</span>'
         f"</legend>{fields}"
         f'<button type="button" class="rw-remove md-button">'
         f"{escape(spec['item_label'])} entfernen</button></fieldset>"
@@ -108,7 +125,7 @@ def _list(helper_id: str, spec: dict[str, Any], rows: list[dict[str, Any]]) -> s
         f'data-min="{spec["min_items"]}" data-max="{spec["max_items"]}" '
         f'data-label="{_attr(spec["item_label"])}">'
         f'<div class="rw-list-label" id="{_attr(_field_id(helper_id, spec["name"]))}" '
-        f'data-path="{_attr(spec["name"])}" tabindex="-1">{escape(spec["label"])}</div>'
+        f'data-path="{_attr(spec["name"])}" tabindex="-1">{label_text(spec["label"])}</div>'
         f'<div class="rw-rows">{body}</div>'
         f"<template>{template}</template>"
         f'<span class="rw-field-error" id="{_attr(_field_id(helper_id, spec["name"]))}-fehler" '
@@ -138,7 +155,7 @@ def _fields(helper_id: str, fields: list[dict[str, Any]], defaults: dict[str, An
                 html.append(_input(helper_id, field, field["name"], value))
         if group:
             out.append(
-                f'<fieldset class="rw-group"><legend>{escape(group)}</legend>'
+                f'<fieldset class="rw-group"><legend>{label_text(group)}</legend>'
                 f"{''.join(html)}</fieldset>"
             )
         else:
@@ -228,7 +245,7 @@ def _tickleiste_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, A
     who_id = _field_id(helper_id, "fighter")
     select = (
         f'<div class="rw-field rw-field--text"><label for="{_attr(who_id)}">'
-        f'{escape(who["label"])}</label><select id="{_attr(who_id)}" data-path="fighter" '
+        f'{label_text(who["label"])}</label><select id="{_attr(who_id)}" data-path="fighter" '
         f'data-type="text" aria-describedby="{_attr(who_id)}-fehler"></select>'
         f'<span class="rw-field-error" id="{_attr(who_id)}-fehler" hidden></span></div>'
     )
