@@ -237,13 +237,19 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
     )
 
 
+TOTAL_WORK = 1_000
+"""Work units of :func:`_expected_damage` per possible TP total (the SP of that total)."""
+
+
 def _expected_damage(setup: AttackSetup, critical: bool) -> Fraction:
+    """Mean SP over the TP distribution, summed in integers (one Fraction at the end)."""
     bonus = sum(v for _, v in setup.bonus_damage)
-    dist = dice.distribution(setup.damage, field="schaden", label="Trefferpunkte (TP)")
-    return sum(
-        (p * damage_points(tp, bonus, critical, setup.rs) for tp, p in dist.items()),
-        Fraction(0),
+    use = dice.Use(per_total=TOTAL_WORK, big_ops=1)
+    exact = dice.counts(setup.damage, field="schaden", label="Trefferpunkte (TP)", use=use)
+    weighted = sum(
+        count * damage_points(tp, bonus, critical, setup.rs) for tp, count in exact.items()
     )
+    return exact.fraction(weighted)
 
 
 ATTACK_TEXT = {
