@@ -142,7 +142,7 @@ class DiceTerm:
             object.__setattr__(self, "keep_count", self.count)
         values = (self.count, self.sides, self.sign, self.keep_count)
         if not all(_is_int(v) for v in values) or self.keep not in _KEEP_MODES:
-            raise EngineError(f"{DEFAULT_LABEL}: ungültiges Würfelglied {self!r}.")
+            raise EngineError(f"{DEFAULT_LABEL}: ungültiges Würfelglied.")
         if self.sign not in (1, -1):
             raise EngineError(f"{DEFAULT_LABEL}: Vorzeichen muss +1 oder -1 sein.")
         if self.keep == KEEP_ALL and self.keep_count != self.count:
@@ -311,7 +311,8 @@ def parse(text: str, field: str = DEFAULT_FIELD, label: str = DEFAULT_LABEL) -> 
         return _parse_tokens(text, _tokenize(text), field, label)
     except _Invalid:
         raise EngineError(
-            f"{label}: „{text.strip()}“ ist kein gültiger Würfelausdruck ({_EXAMPLES}).", field
+            f"{label}: „{echo(text.strip())}“ ist kein gültiger Würfelausdruck ({_EXAMPLES}).",
+            field,
         ) from None
 
 
@@ -342,7 +343,7 @@ def _parse_tokens(text: str, tokens: list[_Token], field: str, label: str) -> Ex
                 raise _Invalid
             if count_token.value > MAX_CONSTANT:
                 raise EngineError(
-                    f"{label}: „{text[count_token.start : count_token.end]}“ – Zahlen dürfen "
+                    f"{label}: „{echo(text[count_token.start : count_token.end])}“ – Zahlen dürfen "
                     f"höchstens {number(MAX_CONSTANT)} betragen.",
                     field,
                 )
@@ -369,7 +370,7 @@ def _parse_tokens(text: str, tokens: list[_Token], field: str, label: str) -> Ex
             quoted = text[tokens[first].start : tokens[pos - 1].end]
             problem = _term_problem(count, sides_token.value, keep, keep_count)
             if problem is not None:
-                raise EngineError(f"{label}: „{quoted}“ – {problem}", field)
+                raise EngineError(f"{label}: „{echo(quoted)}“ – {problem}", field)
             dice_total += count
             if dice_total > MAX_DICE:
                 raise EngineError(f"{label}: höchstens {MAX_DICE} Würfel auf einmal.", field)
