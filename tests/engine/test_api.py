@@ -61,9 +61,17 @@ def test_run_json_never_raises() -> None:
         assert answer["error"]["message"]
 
 
+SAMPLE_FIGHTERS = {
+    "fighters": [
+        {"name": "Alrik", "ini": 12, "intuition": 4},
+        {"name": "Bruna", "ini": 10, "intuition": 3},
+    ]
+}
+
+
 def test_seedless_run_reports_the_seed_it_used() -> None:
-    answer = api.run("ryssea", "initiative", None)
-    again = api.run("ryssea", "initiative", None, answer["seed"])
+    answer = api.run("ryssea", "initiative", SAMPLE_FIGHTERS)
+    again = api.run("ryssea", "initiative", SAMPLE_FIGHTERS, answer["seed"])
     assert answer["result"] == again["result"]
 
 
@@ -78,9 +86,9 @@ def test_cli_json_equals_api() -> None:
         "ryssea",
         "initiative",
         "--fighters",
-        "name=A,ini=10",
+        "name=A,ini=10,intuition=3",
         "--fighters",
-        "name=B,ini=9,surprised=ja",
+        "name=B,ini=9,intuition=3,surprised=ja",
         "--seed",
         "4",
         "--json",
@@ -89,17 +97,23 @@ def test_cli_json_equals_api() -> None:
     expected = api.run(
         "ryssea",
         "initiative",
-        {"fighters": [{"name": "A", "ini": "10"}, {"name": "B", "ini": "9", "surprised": "ja"}]},
+        {
+            "fighters": [
+                {"name": "A", "ini": "10", "intuition": "3"},
+                {"name": "B", "ini": "9", "intuition": "3", "surprised": "ja"},
+            ]
+        },
         4,
     )
     assert json.loads(out.stdout) == expected
 
 
 def test_cli_text_and_chances_and_errors_are_german(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=10", "--seed", "1"]) == 0
+    one = ["ryssea", "initiative", "--fighters", "name=A,ini=10,intuition=3"]
+    assert cli.main([*one, "--seed", "1"]) == 0
     text = capsys.readouterr().out
     assert "Reihenfolge" in text and "Seed: 1" in text
-    assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=10", "--chances"]) == 0
+    assert cli.main([*one, "--chances"]) == 0
     assert "100\u00a0%" in capsys.readouterr().out
     assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=x"]) == 2
     assert "Kämpfer 1 – INI" in capsys.readouterr().err

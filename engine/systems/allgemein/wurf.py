@@ -46,7 +46,13 @@ def combined(expression: dice.Expression, mode: str) -> dict[int, Fraction]:
     ),
     source="Würfelausdrücke in allen Regeltexten",
     params=(
-        DiceParam("notation", "Würfelausdruck", default="1W6", help="z. B. 1W20, 2W6+3, 1W6-3"),
+        DiceParam(
+            "notation",
+            "Würfelausdruck",
+            default="1W6",
+            help="z. B. 1W20, 2W6+3, 1W6-3",
+            required=True,
+        ),
         ChoiceParam("mode", "Modus", choices=MODES, default="normal"),
     ),
 )

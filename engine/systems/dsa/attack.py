@@ -66,7 +66,15 @@ ATTACK_PARAMS = (
         choices=(("nahkampf", "Attacke (Nahkampf)"), ("fernkampf", "Schuss (Fernkampf)")),
         group="Angriff",
     ),
-    IntParam("wert", "AT- bzw. Fernkampfwert", default=14, minimum=0, maximum=40, group="Angriff"),
+    IntParam(
+        "wert",
+        "AT- bzw. Fernkampfwert",
+        default=14,
+        minimum=0,
+        maximum=40,
+        group="Angriff",
+        required=True,
+    ),
     IntParam(
         "erschwernis",
         "Erschwernis",
@@ -118,7 +126,12 @@ ATTACK_PARAMS = (
     *MANOEUVRE_PARAMS,
     *RANGED_PARAMS,
     DiceParam(
-        "schaden", "Trefferpunkte (TP)", default="1W6+4", help="Schaden der Waffe.", group="Schaden"
+        "schaden",
+        "Trefferpunkte (TP)",
+        default="1W6+4",
+        help="Schaden der Waffe.",
+        group="Schaden",
+        required=True,
     ),
 )
 

@@ -70,6 +70,7 @@ DAMAGE_PARAMS = (
         default="1W6+4",
         help="Schaden der Waffe, z. B. 1W6+4.",
         group="Treffer",
+        required=True,
     ),
     IntParam(
         "zusatz",
@@ -90,9 +91,23 @@ DAMAGE_PARAMS = (
         group="Treffer",
     ),
     IntParam("rs", "RS des Getroffenen", default=0, minimum=0, maximum=20, group="Getroffener"),
-    IntParam("ko", "KO des Getroffenen", default=12, minimum=1, maximum=30, group="Getroffener"),
     IntParam(
-        "lep", "LeP vor dem Treffer", default=30, minimum=-60, maximum=200, group="Getroffener"
+        "ko",
+        "KO des Getroffenen",
+        default=12,
+        minimum=1,
+        maximum=30,
+        group="Getroffener",
+        required=True,
+    ),
+    IntParam(
+        "lep",
+        "LeP vor dem Treffer",
+        default=30,
+        minimum=-60,
+        maximum=200,
+        group="Getroffener",
+        required=True,
     ),
     IntParam("wunden", "Wunden bisher", default=0, minimum=0, maximum=20, group="Getroffener"),
 )

@@ -55,7 +55,9 @@ def hp_state(hp: int, constitution: int) -> str:
     ),
     source=f"{SOURCE} L69–L95",
     params=(
-        IntParam("hp", "Aktuelle Trefferpunkte", default=12, minimum=-50, maximum=999),
+        IntParam(
+            "hp", "Aktuelle Trefferpunkte", default=12, minimum=-50, maximum=999, required=True
+        ),
         IntParam(
             "constitution",
             "Konstitutionswert",
@@ -63,12 +65,14 @@ def hp_state(hp: int, constitution: int) -> str:
             minimum=1,
             maximum=50,
             help="Der Wert, nicht der Modifikator: bei −KO Trefferpunkten ist man tot (L95).",
+            required=True,
         ),
         DiceParam(
             "damage",
             "Schaden",
             default="1W8+2",
             help="Schadenswurf samt Modifikatoren, z. B. 2W6+3, oder eine feste Zahl.",
+            required=True,
         ),
     ),
     assumptions=assumptions_for("trefferpunkte", "schaden.mindestschaden_je_treffer"),

@@ -23,7 +23,9 @@ from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM
 
 FIGHTER_FIELDS = (
     TextParam("name", "Name", help="Wie der Kämpfer auf der Tickleiste heißt.", max_length=30),
-    IntParam("ini", "INI", default=10, minimum=0, maximum=99, help="Initiative-Wert"),
+    IntParam(
+        "ini", "INI", default=10, minimum=0, maximum=99, help="Initiative-Wert", required=True
+    ),
     IntParam(
         "intuition",
         "Intuition",
@@ -31,6 +33,7 @@ FIGHTER_FIELDS = (
         minimum=0,
         maximum=99,
         help="Entscheidet bei gleichem Tickfeld zu Kampfbeginn (höhere zuerst).",
+        required=True,
     ),
     IntParam(
         "modifier",
@@ -219,6 +222,7 @@ def roll_initiative(
                 {"name": "Alrik", "ini": 12, "intuition": 4},
                 {"name": "Bruna", "ini": 10, "intuition": 3},
             ),
+            required=True,
         ),
     ),
     assumptions=tuple(a["text"] for a in DATA.assumptions() if a["key"].startswith("initiative")),

@@ -25,6 +25,8 @@ STATE_VERSION = 1
 MAX_FIGHTERS = 20
 MAX_LOG = 30
 MAX_TICK = 100_000
+ADD_FIELDS = ("hinzufuegen",)
+FIGHTER_COMMANDS = ("handeln", "abwarten", "bereithalten", "eingreifen", "entfernen")
 OTHER_ACTION = "andere"
 
 STATUS_LABEL = {
@@ -457,9 +459,24 @@ def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
     params=(
         StateParam("state", "Gespeicherte Tickleiste"),
         ChoiceParam("command", "Befehl", choices=COMMANDS, default="anzeigen"),
-        replace(FIGHTER_FIELDS[0], required=False, group="Neuer Kämpfer"),
-        *(replace(p, group="Neuer Kämpfer") for p in FIGHTER_FIELDS[1:]),
-        TextParam("fighter", "Kämpfer", "Wer handelt (oder wartet, greift ein …).", required=False),
+        # a new fighter's name, INI and Intuition are needed for "hinzufuegen" only; the
+        # acting fighter for the commands about one fighter (the other commands ignore them)
+        *(
+            replace(
+                p,
+                required=False,
+                required_when=("command", ADD_FIELDS) if p.required else None,
+                group="Neuer Kämpfer",
+            )
+            for p in FIGHTER_FIELDS
+        ),
+        TextParam(
+            "fighter",
+            "Kämpfer",
+            "Wer handelt (oder wartet, greift ein …).",
+            required=False,
+            required_when=("command", FIGHTER_COMMANDS),
+        ),
         ChoiceParam("action", "Handlung", choices=_action_choices(), default="nahkampfangriff"),
         IntParam(
             "ticks",

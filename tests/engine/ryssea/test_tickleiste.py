@@ -44,7 +44,7 @@ class Board:
 def started(*fighters: tuple[str, int]) -> Board:
     board = Board()
     for name, ini in fighters:
-        board.do("hinzufuegen", name=name, ini=ini)
+        board.do("hinzufuegen", name=name, ini=ini, intuition=3)
     board.do("start")
     return board
 
@@ -53,12 +53,17 @@ def test_start_places_everyone_at_minus_initiative() -> None:
     """L17/L21: INI + W6 + Mods → start field that many ticks before 0."""
     board = Board(seed=7)
     for name, ini in (("A", 10), ("B", 12)):
-        board.do("hinzufuegen", name=name, ini=ini)
+        board.do("hinzufuegen", name=name, ini=ini, intuition=3)
     result = board.do("start")
     same = api.run(
         "ryssea",
         "initiative",
-        {"fighters": [{"name": "A", "ini": 10}, {"name": "B", "ini": 12}]},
+        {
+            "fighters": [
+                {"name": "A", "ini": 10, "intuition": 3},
+                {"name": "B", "ini": 12, "intuition": 3},
+            ]
+        },
         7,
     )["result"]
     assert {o["name"]: o["tick"] for o in same["order"]} == {
@@ -97,7 +102,7 @@ def test_late_joiner_starts_at_current_tick_behind_the_others() -> None:
     """L29: "Er beginnt … im aktuellen Tick … immer hinter bereits … stehende Figuren"."""
     board = started(("A", 20), ("B", 20))
     now = board.result["now"]
-    board.do("hinzufuegen", name="Spät", ini=50)
+    board.do("hinzufuegen", name="Spät", ini=50, intuition=3)
     assert board.tick("Spät") == now
     on_now = [row for row in board.order() if board.tick(row) == now]
     assert on_now[-1] == "Spät"
@@ -107,7 +112,7 @@ def test_surprised_late_joiner_loses_ten_ticks() -> None:
     """L29 / L43: a surprised newcomer costs 10 ticks."""
     board = started(("A", 20))
     now = board.result["now"]
-    board.do("hinzufuegen", name="Überrumpelt", ini=5, surprised=True)
+    board.do("hinzufuegen", name="Überrumpelt", ini=5, intuition=3, surprised=True)
     assert board.tick("Überrumpelt") == now + 10
 
 
