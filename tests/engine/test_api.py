@@ -167,3 +167,39 @@ def test_cli_help_is_german(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["roll"])
     assert "Fehler: diese Angaben fehlen: notation" in capsys.readouterr().err
+
+
+def test_cli_closed_pipe_exits_quietly() -> None:
+    """Finding: ``python -m engine … --json | head`` ended in a BrokenPipeError traceback. The
+    reader closes the pipe after 10 bytes; the engine must leave without a traceback."""
+    for args in (["roll", "10W1000", "--json", "--seed", "1"], ["roll", "10W1000", "--seed", "1"]):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "engine", *args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        head = proc.stdout.read(10)
+        proc.stdout.close()  # like `| head -c 10`
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=60)
+        assert len(head) == 10
+        assert "Traceback" not in err and "BrokenPipeError" not in err, err
+        assert proc.returncode == 1
+
+
+def test_cli_required_options_are_named_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    """Required fields are required options (as an option or inside --params)."""
+    assert cli.main(["allgemein", "wurf", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == (
+        "Fehler: diese Pflichtangaben fehlen: --notation (Würfelausdruck).\n"
+    )
+    assert cli.main(["allgemein", "wurf", "--params", '{"notation": "2W6"}', "--seed", "1"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        cli.main(["allgemein", "wurf", "--help"])
+    assert "--notation WERT" in capsys.readouterr().out
+    # a field required only in a situation: the engine names the situation
+    assert cli.main(["ryssea", "tickleiste", "--command", "hinzufuegen", "--name", "A"]) == 2
+    assert "INI: fehlt" in capsys.readouterr().err
