@@ -648,9 +648,11 @@ def _keep_highest_costs(count: int, sides: int, keep: int) -> list[tuple[int, in
         transition = _STEP + _mul_work(ways, count) + _add_work(ways + count)
         # the completion: ways × (a count of at most sides ** count) added to the result
         completion = _STEP + _mul_work(ways, outcomes_bits) + _add_work(outcomes_bits)
-        # per face: the binomials, the powers of the completion weight
-        per_face = _pow_work(outcomes_bits, count) + need * (
-            _STEP * 3 + _mul_work(outcomes_bits, count) + _mul_work(outcomes_bits, 16)
+        # per face: the new state dicts, the binomials, the powers of the completion weight
+        per_face = (
+            _STEP * 8
+            + _pow_work(outcomes_bits, count)
+            + need * (_STEP * 3 + _mul_work(outcomes_bits, count) + _mul_work(outcomes_bits, 16))
         )
         costs.append((need * transition + completion, per_face, need))
     return costs

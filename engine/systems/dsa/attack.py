@@ -250,19 +250,22 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
     )
 
 
-TOTAL_WORK = 1_000
-"""Work units of :func:`_expected_damage` per possible TP total (the SP of that total)."""
+TOTAL_WORK = 2_000
+"""Work units of :func:`_expected_damages` per possible TP total (its SP, plain and doubled)."""
 
 
-def _expected_damage(setup: AttackSetup, critical: bool) -> Fraction:
-    """Mean SP over the TP distribution, summed in integers (one Fraction at the end)."""
+def _expected_damages(setup: AttackSetup) -> tuple[Fraction, Fraction]:
+    """Mean SP over the TP distribution, plain and for a critical hit (doubled), summed in
+    integers in one pass (one Fraction each at the end)."""
     bonus = sum(v for _, v in setup.bonus_damage)
-    use = dice.Use(per_total=TOTAL_WORK, big_ops=1)
+    use = dice.Use(per_total=TOTAL_WORK, big_ops=2)
     exact = dice.counts(setup.damage, field="schaden", label="Trefferpunkte (TP)", use=use)
-    weighted = sum(
-        count * damage_points(tp, bonus, critical, setup.rs) for tp, count in exact.items()
-    )
-    return exact.fraction(weighted)
+    normal = 0
+    doubled = 0
+    for tp, count in exact.items():
+        normal += count * damage_points(tp, bonus, False, setup.rs)
+        doubled += count * damage_points(tp, bonus, True, setup.rs)
+    return exact.fraction(normal), exact.fraction(doubled)
 
 
 ATTACK_TEXT = {
@@ -309,8 +312,7 @@ def _roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
 def _attack_odds(setup: AttackSetup) -> AttackOdds:
     chances = probe_chances(setup.target, setup.melee_free)
     hit = sum((chances[k] for k in HITS_TARGET), Fraction(0))
-    normal = _expected_damage(setup, False)
-    doubled = _expected_damage(setup, True)
+    normal, doubled = _expected_damages(setup)
     expected_target = (chances[GLUECKLICH] + chances[GELUNGEN]) * normal + chances[
         KRITISCH
     ] * doubled
