@@ -62,7 +62,7 @@ def echo(value: object, limit: int = ECHO_LIMIT) -> str:
             return "unendlich" if value > 0 else "minus unendlich"
         return _clip(repr(value).replace(".", ",").replace("-", "\u2212"), limit)
     if isinstance(value, list | tuple):
-        return f"eine Liste mit {len(value)} Einträgen"
+        return f"eine Liste mit {len(value)} {'Eintrag' if len(value) == 1 else 'Einträgen'}"
     if isinstance(value, dict):
-        return f"ein Objekt mit {len(value)} Feldern"
+        return f"ein Objekt mit {len(value)} {'Feld' if len(value) == 1 else 'Feldern'}"
     return "ein unbekannter Wert"
