@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from itertools import accumulate
 from typing import Any
 
 import engine.systems  # noqa: F401  (registers every system's actions)
@@ -128,21 +129,22 @@ def run(
     return out
 
 
-def _depth_problem(data: Any) -> bool:
-    """True when lists/objects are nested deeper than :data:`MAX_DEPTH` (iterative walk)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth > MAX_DEPTH:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _too_deep(text: str) -> bool:
+    """True when the text opens more than :data:`MAX_DEPTH` lists/objects at once.
+
+    Checked on the text, before ``json.loads``: the C parser recurses once per level, and in
+    Pyodide a deep enough nesting overflows the WebAssembly stack (a fatal error that no
+    ``except`` catches) before Python's recursion limit would stop it. Strings are removed
+    first (their brackets do not nest); the rest is a running sum, in C loops."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    skeleton = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, skeleton)), default=0) > MAX_DEPTH
 
 
 def _parse_int(text: str) -> int:
@@ -170,6 +172,8 @@ def _parse(request: Any) -> dict[str, Any]:
             f"Anfrage: zu groß ({number(len(request))} Zeichen) – höchstens "
             f"{number(MAX_REQUEST_CHARS)} Zeichen (etwa 1 MB)."
         )
+    if _too_deep(request):
+        raise EngineError(f"Anfrage: zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen).")
     try:
         data = json.loads(request, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as error:
@@ -182,8 +186,6 @@ def _parse(request: Any) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise EngineError(f"Anfrage: muss ein JSON-Objekt sein, nicht {echo(data)}.")
-    if _depth_problem(data):
-        raise EngineError(f"Anfrage: zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen).")
     return data
 
 

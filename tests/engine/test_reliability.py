@@ -265,6 +265,27 @@ def test_malformed_requests_get_german_messages(
     assert answer["error"] == {"field": field, "message": message}
 
 
+def test_deep_nesting_is_refused_before_json_parses_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Pyodide the C JSON parser overflows the WebAssembly stack on deep nesting (a fatal
+    error no ``except`` catches), so the depth is checked on the text first."""
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("json.loads must not see this request")
+
+    monkeypatch.setattr(api.json, "loads", never)  # the module json itself: undo before use
+    texts = ("[" * 100_000, "{" * 30, '{"a": ' + "[" * 21 + "]" * 21 + "}")
+    answers = [api.run_json(text) for text in texts]
+    monkeypatch.undo()
+    for answer in answers:
+        assert json.loads(answer)["error"]["message"] == (
+            "Anfrage: zu tief verschachtelt (höchstens 20 Ebenen)."
+        )
+    # brackets inside strings do not nest
+    answer = run_json(body({"fighters": [fighter(name="[" * 35)]}))
+    assert answer["error"]["field"] == "fighters.0.name"  # too long a name, not too deep
+    assert run_json('{"a": ' + "[" * 19 + "]" * 19 + ', "system": 1}')["error"]["field"] == "system"
+
+
 def test_a_request_too_large_is_refused_with_its_limit() -> None:
     answer = run_json(body({"fighters": [fighter(name="x" * 2_000_000)]}))
     assert answer["error"]["field"] == ""
