@@ -636,9 +636,9 @@ def _ways_bits(count: int, sides: int, placed: int) -> int:
     return min(bound.bit_length(), _bits(sides, count))
 
 
-def _keep_highest_costs(count: int, sides: int, keep: int) -> list[tuple[int, int, int]]:
-    """Per number of placed dice j < keep: (work per state, its transitions included; work per
-    face; need = keep - j), the costs of the loops of :func:`_keep_highest_counts`."""
+def _keep_highest_costs(count: int, sides: int, keep: int) -> list[tuple[int, int]]:
+    """Per number of placed dice j < keep: (work per state, its keep - j transitions included;
+    work per face), the costs of the loops of :func:`_keep_highest_counts`."""
     outcomes_bits = _bits(sides, count)
     costs = []
     for placed in range(keep):
@@ -654,7 +654,7 @@ def _keep_highest_costs(count: int, sides: int, keep: int) -> list[tuple[int, in
             + _pow_work(outcomes_bits, count)
             + need * (_STEP * 3 + _mul_work(outcomes_bits, count) + _mul_work(outcomes_bits, 16))
         )
-        costs.append((need * transition + completion, per_face, need))
+        costs.append((need * transition + completion, per_face))
     return costs
 
 
@@ -667,7 +667,7 @@ def _keep_highest_work(count: int, sides: int, keep: int) -> int:
     (:func:`_keep_highest_costs`)."""
     spread = sides * (sides - 1) // 2  # sum of u over all faces
     work = 0
-    for placed, (per_state, per_face, _) in enumerate(_keep_highest_costs(count, sides, keep)):
+    for placed, (per_state, per_face) in enumerate(_keep_highest_costs(count, sides, keep)):
         states = placed * spread + sides
         work += states * per_state + sides * per_face
     return work
@@ -696,7 +696,7 @@ def _keep_highest_counts(
         spend(
             sum(
                 len(states[placed]) * per_state + per_face
-                for placed, (per_state, per_face, _) in enumerate(costs)
+                for placed, (per_state, per_face) in enumerate(costs)
             )
         )
         new_states: list[dict[int, int]] = [{} for _ in range(keep)]
