@@ -192,6 +192,9 @@ def main() -> int:
         for s, a in zip(saved, replayed, strict=True)
         if s["answer"] != a
     ]
+    before = sum(1 for s in saved if json.loads(s["answer"])["ok"])
+    after = sum(1 for a in replayed if json.loads(a)["ok"])
+    print(f"gespeicherte Anfragen mit Ergebnis: vorher {before}, jetzt {after}")
     print(f"byte-gleich: {len(saved) - len(differ)} von {len(saved)}; verschieden: {len(differ)}")
     kinds: dict[str, list[tuple[dict[str, Any], str, str]]] = {}
     for request, old, new in differ:
