@@ -5,6 +5,13 @@
 - ``describe(system, action)`` returns the parameter schema the forms are generated from.
 - ``catalog()`` lists every system and action.
 - ``run_json(request)`` is the string-in, string-out form the browser worker uses.
+
+Neither ``run`` nor ``run_json`` lets an exception escape: bad input gets a German message
+naming the field; a request whose exact odds would be too expensive is refused within its
+work budget (:mod:`engine.budget`); a malformed JSON request (invalid, not an object, too large,
+nested too deeply, numbers too long, NaN/Infinity) gets a German message of its own. Only a
+bug in the engine ends in the last-resort answer „Interner Fehler der Regel-Engine …“ (its
+error carries a short ``detail`` with the kind of exception, for the bug report).
 """
 
 from __future__ import annotations
@@ -12,25 +19,43 @@ from __future__ import annotations
 import json
 import random
 import re
+from itertools import accumulate
 from typing import Any
 
 import engine.systems  # noqa: F401  (registers every system's actions)
-from engine.errors import EngineError
+from engine.budget import request_budget
+from engine.errors import EngineError, echo
+from engine.formatting import number
 from engine.params import validate_record
 from engine.registry import SYSTEMS, Action
 
 MAX_SEED = 2**53 - 1  # the largest integer JavaScript numbers carry exactly
+MAX_REQUEST_CHARS = 1_000_000
+"""Largest ``run_json`` request, in characters (about 1 MB; a full Tickleiste is below 20 kB)."""
+MAX_DEPTH = 20
+"""Deepest nesting of lists and objects in a ``run_json`` request (the forms need 4)."""
+MAX_NUMBER_DIGITS = 100
+"""Longest integer literal in a ``run_json`` request (the ranges end at a few digits)."""
 
 
-def _action(system: str, action: str) -> Action:
+def _name(value: Any, what: str, field: str) -> str:
+    if not isinstance(value, str):
+        raise EngineError(f"{what}: muss ein Text sein, nicht {echo(value)}.", field)
+    return value
+
+
+def _action(system: Any, action: Any) -> Action:
+    system = _name(system, "System", "system")
+    action = _name(action, "Aktion", "action")
     if system not in SYSTEMS:
         names = ", ".join(sorted(SYSTEMS))
-        raise EngineError(f"System: „{system}“ ist unbekannt (bekannt: {names}).", "system")
+        raise EngineError(f"System: „{echo(system)}“ ist unbekannt (bekannt: {names}).", "system")
     actions = SYSTEMS[system].actions
     if action not in actions:
         names = ", ".join(sorted(actions))
         raise EngineError(
-            f"Aktion: „{action}“ gibt es für {SYSTEMS[system].title} nicht (vorhanden: {names}).",
+            f"Aktion: „{echo(action)}“ gibt es für {SYSTEMS[system].title} nicht "
+            f"(vorhanden: {names}).",
             "action",
         )
     return actions[action]
@@ -42,7 +67,7 @@ def _seed(seed: Any) -> int:
     if isinstance(seed, str) and re.fullmatch(r"[0-9]{1,16}", seed.strip()):
         seed = int(seed.strip())
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise EngineError(f"Seed: muss eine ganze Zahl von 0 bis {MAX_SEED} sein.", "seed")
+        raise EngineError(f"Seed: muss eine ganze Zahl von 0 bis {number(MAX_SEED)} sein.", "seed")
     return seed
 
 
@@ -65,10 +90,19 @@ def catalog() -> dict[str, Any]:
     }
 
 
+def _internal_error(error: BaseException) -> dict[str, str]:
+    """Last resort, for a bug: German, short, with the exception's kind for the bug report."""
+    return {
+        "field": "",
+        "message": "Interner Fehler der Regel-Engine – bitte melden (mit Eingaben und Seed).",
+        "detail": echo(f"{type(error).__name__}: {str(error)[:200]}", 120),
+    }
+
+
 def run(
     system: str, action: str, params: dict[str, Any] | None = None, seed: int | None = None
 ) -> dict[str, Any]:
-    """Validate, roll with ``random.Random(seed)`` and explain. Never raises for bad input."""
+    """Validate, roll with ``random.Random(seed)`` and explain. Never raises."""
     out: dict[str, Any] = {"ok": False, "system": system, "action": action}
     try:
         spec = _action(system, action)
@@ -76,11 +110,83 @@ def run(
         out["seed"] = used_seed
         values = validate_record(spec.params, {} if params is None else params)
         out["params"] = values
-        out["result"] = spec.func(values, random.Random(used_seed))
+        with request_budget():
+            out["result"] = spec.func(values, random.Random(used_seed))
         out["ok"] = True
     except EngineError as error:
         out["error"] = error.to_dict()
+    except RecursionError:
+        out["error"] = {"field": "", "message": "Eingabe: zu tief verschachtelt."}
+    except MemoryError:
+        out["error"] = {"field": "", "message": "Eingabe: zu groß für den Speicher."}
+    except Exception as error:  # last resort: a bug, never bad input
+        out["error"] = _internal_error(error)
+    if not out["ok"]:
+        # an unusable system/action name is not echoed back in full
+        for key in ("system", "action"):
+            if not isinstance(out[key], str) or len(out[key]) > 40:
+                out[key] = echo(out[key])
     return out
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _too_deep(text: str) -> bool:
+    """True when the text opens more than :data:`MAX_DEPTH` lists/objects at once.
+
+    Checked on the text, before ``json.loads``: the C parser recurses once per level, and in
+    Pyodide a deep enough nesting overflows the WebAssembly stack (a fatal error that no
+    ``except`` catches) before Python's recursion limit would stop it. Strings are removed
+    first (their brackets do not nest); the rest is a running sum, in C loops."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    skeleton = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, skeleton)), default=0) > MAX_DEPTH
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise EngineError(
+            f"Anfrage: eine Zahl mit {number(digits)} Stellen ist zu lang "
+            f"(höchstens {MAX_NUMBER_DIGITS} Stellen).",
+        )
+    return int(text)
+
+
+def _parse_constant(name: str) -> Any:
+    raise EngineError(
+        f"Anfrage: {name} ist keine gültige Zahl (NaN und Infinity gibt es in JSON nicht)."
+    )
+
+
+def _parse(request: Any) -> dict[str, Any]:
+    """The request object, or a German EngineError saying what is wrong with the text."""
+    if not isinstance(request, str):
+        raise EngineError(f"Anfrage: muss ein JSON-Text sein, nicht {echo(request)}.")
+    if len(request) > MAX_REQUEST_CHARS:
+        raise EngineError(
+            f"Anfrage: zu groß ({number(len(request))} Zeichen) – höchstens "
+            f"{number(MAX_REQUEST_CHARS)} Zeichen (etwa 1 MB)."
+        )
+    if _too_deep(request):
+        raise EngineError(f"Anfrage: zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen).")
+    try:
+        data = json.loads(request, parse_int=_parse_int, parse_constant=_parse_constant)
+    except json.JSONDecodeError as error:
+        raise EngineError(
+            f"Anfrage: kein gültiges JSON (Zeile {error.lineno}, Spalte {error.colno})."
+        ) from None
+    except RecursionError:
+        raise EngineError(
+            f"Anfrage: zu tief verschachtelt (höchstens {MAX_DEPTH} Ebenen)."
+        ) from None
+    if not isinstance(data, dict):
+        raise EngineError(f"Anfrage: muss ein JSON-Objekt sein, nicht {echo(data)}.")
+    return data
 
 
 def run_json(request: str) -> str:
@@ -90,26 +196,24 @@ def run_json(request: str) -> str:
     a widget never breaks on an engine error.
     """
     try:
-        data = json.loads(request)
-        if not isinstance(data, dict):
-            raise EngineError("Anfrage: muss ein JSON-Objekt sein.")
+        data = _parse(request)
         if data.get("type") == "describe":
             body: dict[str, Any] = {
                 "ok": True,
-                "describe": describe(str(data.get("system")), str(data.get("action"))),
+                "describe": describe(data.get("system", ""), data.get("action", "")),
             }
         else:
             body = run(
-                str(data.get("system", "")),
-                str(data.get("action", "")),
+                data.get("system", ""),
+                data.get("action", ""),
                 data.get("params"),
                 data.get("seed"),
             )
+        return json.dumps(body, ensure_ascii=False, sort_keys=True)
     except EngineError as error:
         body = {"ok": False, "error": error.to_dict()}
-    except Exception as error:
-        body = {
-            "ok": False,
-            "error": {"field": "", "message": f"Interner Fehler der Regel-Engine: {error!r}"},
-        }
+    except RecursionError:
+        body = {"ok": False, "error": {"field": "", "message": "Anfrage: zu tief verschachtelt."}}
+    except Exception as error:  # last resort: a bug, never bad input
+        body = {"ok": False, "error": _internal_error(error)}
     return json.dumps(body, ensure_ascii=False, sort_keys=True)

@@ -2,19 +2,24 @@
 
 Every action's options are generated from its parameter schema (the same one the forms use).
 A list parameter (e.g. the fighters) is given once per entry: ``--fighters "name=Alrik,ini=12"``.
+Required fields are required options (given as an option or inside ``--params``); a missing
+one is reported in German before anything is rolled. Output into a closed pipe (``… | head``)
+ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from engine import api, dice
-from engine.errors import EngineError
+from engine.budget import request_budget
+from engine.errors import EngineError, echo
 from engine.formatting import fraction_text, number, percent
 from engine.params import ListParam, Param
 from engine.registry import SYSTEMS
@@ -71,7 +76,9 @@ def _parse_record(text: str, option: str) -> dict[str, Any]:
         if not part.strip():
             continue
         if "=" not in part:
-            raise EngineError(f"--{option}: „{part}“ hat nicht die Form schlüssel=wert.", option)
+            raise EngineError(
+                f"--{option}: „{echo(part)}“ hat nicht die Form schlüssel=wert.", option
+            )
         key, value = part.split("=", 1)
         record[key.strip()] = value.strip()
     return record
@@ -93,7 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Regelwerk-Engine: Würfe, Kampfregeln und exakte Wahrscheinlichkeiten.",
     )
     sub = parser.add_subparsers(
-        dest="command", required=True, metavar="BEFEHL", title="Befehle", parser_class=GermanParser
+        dest="cli_command",
+        required=True,
+        metavar="BEFEHL",
+        title="Befehle",
+        parser_class=GermanParser,
     )
     roll = sub.add_parser("roll", help="einen Würfelausdruck würfeln (z. B. 2W6+3)")
     roll.add_argument("notation", help="Würfelausdruck, z. B. 1W20, 2W6+3, 2W20kh1")
@@ -105,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     for system in SYSTEMS.values():
         sys_parser = sub.add_parser(system.name, help=f"Aktionen für {system.title}")
         actions = sys_parser.add_subparsers(
-            dest="action",
+            dest="cli_action",
             required=True,
             metavar="AKTION",
             title="Aktionen",
@@ -114,19 +125,59 @@ def build_parser() -> argparse.ArgumentParser:
         for action in system.actions.values():
             act = actions.add_parser(action.name, help=action.title, description=action.summary)
             for param in action.params:
-                _add_param_option(act, param)
+                _add_param_option(act, param, action.params)
             act.add_argument("--params", help="alle Parameter als JSON-Objekt")
             _add_common(act)
     return parser
 
 
-def _add_param_option(parser: argparse.ArgumentParser, param: Param) -> None:
+def _requirement(param: Param, params: Sequence[Param]) -> str:
+    """German note for the help: required, or required in a situation."""
+    if param.required:
+        return " (Pflichtangabe)"
+    if param.required_when is None:
+        return ""
+    other, values = param.required_when
+    label = next((p.label for p in params if p.name == other), other)
+    shown = ", ".join(echo(v) for v in values)
+    return f" (Pflichtangabe bei {label} = {shown})"
+
+
+def _dest(param: Param) -> str:
+    """Where argparse keeps a field's option (apart from the CLI's own names, e.g. the
+    Tickleiste's fields ``command`` and ``action``)."""
+    return f"field_{param.name}"
+
+
+def _add_param_option(
+    parser: argparse.ArgumentParser, param: Param, params: Sequence[Param]
+) -> None:
+    need = _requirement(param, params)
     if isinstance(param, ListParam):
         parser.add_argument(
-            f"--{param.name}", action="append", metavar="FELDER", help=_item_help(param)
+            f"--{param.name}",
+            dest=_dest(param),
+            action="append",
+            metavar="FELDER",
+            help=_item_help(param) + need,
         )
     else:
-        parser.add_argument(f"--{param.name}", metavar="WERT", help=param.help or param.label)
+        parser.add_argument(
+            f"--{param.name}",
+            dest=_dest(param),
+            metavar="WERT",
+            help=(param.help or param.label) + need,
+        )
+
+
+def _missing_options(params: Sequence[Param], given: dict[str, Any]) -> list[str]:
+    """The required options given neither as an option nor inside ``--params`` (a field
+    required only in some situations is reported by the engine, naming the situation)."""
+    return [
+        f"--{param.name} ({param.label})"
+        for param in params
+        if param.required and given.get(param.name) is None
+    ]
 
 
 def _render_text(result: dict[str, Any], only_chances: bool) -> str:
@@ -172,11 +223,12 @@ def _roll_command(args: argparse.Namespace) -> int:
         expression = dice.parse(args.notation, "notation", "Würfelausdruck")
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         rolled = dice.roll(expression, random.Random(seed))
-        dist = dice.distribution(expression)
+        with request_budget():  # one budget for the distribution and the mean
+            dist = dice.distribution(expression)
+            expected = dice.expected_value(expression)
     except EngineError as error:
         print(f"Fehler: {error.message}", file=sys.stderr)
         return 2
-    expected = dice.expected_value(expression)
     if args.json:
         body = {
             "ok": True,
@@ -199,50 +251,33 @@ def _roll_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "roll":
-        return _roll_command(args)
-    if args.command == "list":
-        for system in api.catalog()["systems"]:
-            print(f"{system['name']}: {system['title']} ({system['source']})")
-            for action in system["actions"]:
-                print(f"  {action['name']}: {action['title']}")
-        return 0
-    if args.command == "describe":
-        try:
-            print(json.dumps(api.describe(args.system, args.action), ensure_ascii=False, indent=2))
-        except EngineError as error:
-            print(f"Fehler: {error.message}", file=sys.stderr)
-            return 2
-        return 0
-
-    action = SYSTEMS[args.command].actions[args.action]
+def _action_command(args: argparse.Namespace) -> int:
+    action = SYSTEMS[args.cli_command].actions[args.cli_action]
     params: dict[str, Any] = {}
     try:
         if args.params:
             try:
                 loaded = json.loads(args.params)
-            except json.JSONDecodeError as error:
-                raise EngineError(
-                    f"--params: kein gültiges JSON ({error.msg}).", "params"
-                ) from None
+            except (json.JSONDecodeError, RecursionError):
+                raise EngineError("--params: kein gültiges JSON.", "params") from None
             if not isinstance(loaded, dict):
                 raise EngineError("--params: muss ein JSON-Objekt sein.", "params")
             params.update(loaded)
         for param in action.params:
-            value = getattr(args, param.name, None)
+            value = getattr(args, _dest(param), None)
             if value is None:
                 continue
             if isinstance(param, ListParam):
                 params[param.name] = [_parse_record(v, param.name) for v in value]
             else:
                 params[param.name] = value
+        missing = _missing_options(action.params, params)
+        if missing:
+            raise EngineError(f"diese Pflichtangaben fehlen: {', '.join(missing)}.")
     except EngineError as error:
         print(f"Fehler: {error.message}", file=sys.stderr)
         return 2
-    result = api.run(args.command, args.action, params, args.seed)
+    result = api.run(args.cli_command, args.cli_action, params, args.seed)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))
         return 0 if result["ok"] else 2
@@ -251,3 +286,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(_render_text(result, args.chances))
     return 0
+
+
+def _command(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.cli_command == "roll":
+        return _roll_command(args)
+    if args.cli_command == "list":
+        for system in api.catalog()["systems"]:
+            print(f"{system['name']}: {system['title']} ({system['source']})")
+            for action in system["actions"]:
+                print(f"  {action['name']}: {action['title']}")
+        return 0
+    if args.cli_command == "describe":
+        try:
+            print(json.dumps(api.describe(args.system, args.action), ensure_ascii=False, indent=2))
+        except EngineError as error:
+            print(f"Fehler: {error.message}", file=sys.stderr)
+            return 2
+        return 0
+    return _action_command(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; a reader that closes the pipe early (``… | head``) ends it quietly."""
+    try:
+        code = _command(argv)
+        sys.stdout.flush()  # inside the try: a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        # Python's documented idiom: point stdout at devnull so that the flush at exit does
+        # not fail again, and leave without a traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return code

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from engine import dice
-from engine.errors import EngineError
+from engine.errors import EngineError, echo
 
 T = TypeVar("T")
 
@@ -21,7 +21,7 @@ def check_unique_names(
         key = str(row["name"]).casefold()
         if key in seen:
             raise EngineError(
-                f"{item_label} {index + 1} – Name: „{row['name']}“ kommt schon bei "
+                f"{item_label} {index + 1} – Name: „{echo(row['name'])}“ kommt schon bei "
                 f"{item_label} {seen[key] + 1} vor; jeder Name darf nur einmal vorkommen.",
                 f"{path}.{index}.name",
             )

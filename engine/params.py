@@ -3,6 +3,15 @@
 Every action declares its parameters with these classes. The same objects
 - validate incoming JSON (German messages naming the field),
 - serialise to the schema that ``describe`` returns (the site builds its forms from it).
+
+Required or optional: a field that describes the actual character or situation and has no
+neutral value (an attack value, attributes, a damage expression, the fighters of an initiative)
+is ``required``: missing or ``null`` is an error naming the field ("INI: fehlt – bitte eine
+ganze Zahl eintragen."). Modifiers with a neutral value (0), flags (false) and choices whose
+default is the usual case are optional: missing or ``null`` means the default. A field needed
+only in some situations names them in ``required_when`` (e.g. the defender's values only with
+an active defence). ``default`` stays the form's pre-filled sample value either way; for a
+required field it is never used in place of a missing value.
 """
 
 from __future__ import annotations
@@ -12,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import EngineError, echo
+from engine.formatting import number
 
 JSONValue = Any
 
@@ -32,8 +42,14 @@ class Param:
     # under that German heading; ``advanced`` fields sit in a collapsed "Weitere Angaben" box.
     group: str = ""
     advanced: bool = False
+    # Missing or null: an error (required) or the default (optional, see the module docstring).
+    required: bool = False
+    # Required only when the sibling field ``required_when[0]`` (validated) has one of the
+    # values in ``required_when[1]``; otherwise optional.
+    required_when: tuple[str, tuple[JSONValue, ...]] | None = None
 
     kind = "param"
+    missing_hint = "bitte einen Wert eintragen"
 
     def schema(self) -> dict[str, JSONValue]:
         out: dict[str, JSONValue] = {"name": self.name, "type": self.kind, "label": self.label}
@@ -43,6 +59,10 @@ class Param:
             out["group"] = self.group
         if self.advanced:
             out["advanced"] = True
+        out["required"] = self.required
+        if self.required_when is not None:
+            other, values = self.required_when
+            out["required_when"] = {"field": other, "values": list(values)}
         return out
 
     def default_value(self) -> JSONValue:
@@ -50,6 +70,10 @@ class Param:
 
     def validate(self, value: JSONValue, path: str, label: str) -> JSONValue:
         raise NotImplementedError
+
+    def missing(self, path: str, label: str, reason: str = "") -> EngineError:
+        """The German error for a missing (or null) required value."""
+        return EngineError(f"{label}: fehlt – {self.missing_hint}{reason}.", path)
 
 
 @dataclass(frozen=True)
@@ -59,6 +83,7 @@ class IntParam(Param):
     maximum: int = 999
 
     kind = "int"
+    missing_hint = "bitte eine ganze Zahl eintragen"
 
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()
@@ -68,27 +93,38 @@ class IntParam(Param):
     def default_value(self) -> int:
         return self.default
 
+    def _out_of_range(self, shown: str, path: str, label: str) -> EngineError:
+        return EngineError(
+            f"{label}: {shown} liegt außerhalb des erlaubten Bereichs "
+            f"({number(self.minimum)} bis {number(self.maximum)}).",
+            path,
+        )
+
     def validate(self, value: JSONValue, path: str, label: str) -> int:
         if isinstance(value, bool):
             raise EngineError(f"{label}: muss eine ganze Zahl sein, nicht ja/nein.", path)
-        if isinstance(value, float) and value.is_integer():
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise EngineError(f"{label}: muss eine ganze Zahl sein, nicht {echo(value)}.", path)
             value = int(value)
         if isinstance(value, str):
             text = value.strip().replace("−", "-")
             if not text:
                 raise EngineError(f"{label}: bitte eine ganze Zahl eintragen.", path)
-            if not re.fullmatch(r"[+-]?[0-9]{1,12}", text):
-                raise EngineError(f"{label}: „{value}“ ist keine ganze Zahl.", path)
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise EngineError(f"{label}: „{echo(value)}“ ist keine ganze Zahl.", path)
+            if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+                raise self._out_of_range(echo(text.replace("-", "−")), path, label)
             value = int(text)
         if not isinstance(value, int):
             raise EngineError(f"{label}: muss eine ganze Zahl sein.", path)
         if value < self.minimum or value > self.maximum:
-            raise EngineError(
-                f"{label}: {value} liegt außerhalb des erlaubten Bereichs "
-                f"({self.minimum} bis {self.maximum}).",
-                path,
-            )
+            raise self._out_of_range(echo(value), path, label)
         return value
+
+
+_MAX_DIGITS = 30
+"""Digits of an integer given as text beyond which it is out of range without converting it."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +132,7 @@ class BoolParam(Param):
     default: bool = False
 
     kind = "bool"
+    missing_hint = "bitte ja oder nein angeben"
 
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()
@@ -115,15 +152,18 @@ class BoolParam(Param):
 
 @dataclass(frozen=True)
 class TextParam(Param):
+    """A text; a required one must be given and not be empty, an optional one may be empty."""
+
     default: str = ""
     max_length: int = 40
     required: bool = True
 
     kind = "text"
+    missing_hint = "bitte einen Text eintragen"
 
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()
-        out.update(default=self.default, max_length=self.max_length, required=self.required)
+        out.update(default=self.default, max_length=self.max_length)
         return out
 
     def default_value(self) -> str:
@@ -140,6 +180,21 @@ class TextParam(Param):
         return text
 
 
+_CHOICE_TEXT = 160
+"""Most characters of the list of choices a message names (then „…“ and how many there are)."""
+
+
+def _choice_names(choices: tuple[tuple[str, str], ...]) -> str:
+    names: list[str] = []
+    length = 0
+    for _, label in choices:
+        length += len(label) + 2
+        if length > _CHOICE_TEXT:
+            return ", ".join(names) + f", … – {len(choices)} Möglichkeiten"
+        names.append(label)
+    return ", ".join(names)
+
+
 @dataclass(frozen=True)
 class ChoiceParam(Param):
     """One of several values; ``choices`` maps the JSON value to its German label."""
@@ -148,6 +203,10 @@ class ChoiceParam(Param):
     default: str = ""
 
     kind = "choice"
+
+    @property
+    def missing_hint(self) -> str:  # type: ignore[override]
+        return f"bitte eine der Möglichkeiten wählen ({_choice_names(self.choices)})"
 
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()
@@ -160,9 +219,15 @@ class ChoiceParam(Param):
 
     def validate(self, value: JSONValue, path: str, label: str) -> str:
         allowed = [v for v, _ in self.choices]
-        if not isinstance(value, str) or value not in allowed:
-            names = ", ".join(lab for _, lab in self.choices)
-            raise EngineError(f"{label}: „{value}“ ist keine der Möglichkeiten ({names}).", path)
+        names = _choice_names(self.choices)
+        if not isinstance(value, str):
+            raise EngineError(
+                f"{label}: muss eine der Möglichkeiten sein ({names}), nicht {echo(value)}.", path
+            )
+        if value not in allowed:
+            raise EngineError(
+                f"{label}: „{echo(value)}“ ist keine der Möglichkeiten ({names}).", path
+            )
         return value
 
 
@@ -177,6 +242,10 @@ class ListParam(Param):
     default_items: tuple[Mapping[str, JSONValue], ...] = ()
 
     kind = "list"
+
+    @property
+    def missing_hint(self) -> str:  # type: ignore[override]
+        return f"bitte mindestens {self.min_items} {self.item_label} eintragen"
 
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()
@@ -217,10 +286,28 @@ class ListParam(Param):
         ]
 
 
+def _given(raw: Mapping[str, JSONValue], name: str) -> bool:
+    return name in raw and raw[name] is not None
+
+
+def _condition_text(params: Sequence[Param], other: str, value: JSONValue) -> str:
+    """German: why a conditional field is needed (" (nötig bei Angriffsart: Fernkampf)")."""
+    param = next((p for p in params if p.name == other), None)
+    if param is None:
+        return ""
+    shown = echo(value)
+    if isinstance(param, ChoiceParam):
+        shown = dict(param.choices).get(str(value), shown)
+    return f" (nötig bei {param.label}: {shown})"
+
+
 def validate_record(
     params: Sequence[Param], raw: JSONValue, prefix: str = "", label_prefix: str = ""
 ) -> dict[str, JSONValue]:
-    """Validate a JSON object against ``params``; missing fields take their defaults."""
+    """Validate a JSON object against ``params``.
+
+    A missing or ``null`` field is an error when it is required (or required in the situation
+    the other fields describe, ``required_when``); otherwise it takes its default."""
     if not isinstance(raw, Mapping):
         where = label_prefix or "Eingabe"
         raise EngineError(f"{where}: muss ein Objekt mit Feldern sein.", prefix)
@@ -228,15 +315,26 @@ def validate_record(
     for key in raw:
         if key not in known:
             where = f"{label_prefix}: " if label_prefix else ""
-            raise EngineError(f"{where}Unbekanntes Feld „{key}“.", _path(prefix, str(key)))
+            shown = echo(key)
+            raise EngineError(f"{where}Unbekanntes Feld „{shown}“.", _path(prefix, shown))
     out: dict[str, JSONValue] = {}
+    conditional: list[tuple[Param, str, str]] = []
     for param in params:
         path = _path(prefix, param.name)
         label = f"{label_prefix} – {param.label}" if label_prefix else param.label
-        if param.name in raw and raw[param.name] is not None:
+        if _given(raw, param.name):
             out[param.name] = param.validate(raw[param.name], path, label)
-        else:
-            out[param.name] = param.validate(param.default_value(), path, label)
+            continue
+        if param.required:
+            raise param.missing(path, label)
+        if param.required_when is not None:
+            conditional.append((param, path, label))
+        out[param.name] = param.validate(param.default_value(), path, label)
+    for param, path, label in conditional:
+        assert param.required_when is not None
+        other, values = param.required_when
+        if out.get(other) in values:
+            raise param.missing(path, label, _condition_text(params, other, out[other]))
     return out
 
 
@@ -247,6 +345,7 @@ class DiceParam(Param):
     default: str = "1W6"
 
     kind = "dice"
+    missing_hint = "bitte einen Würfelausdruck eintragen (z. B. 1W6+2)"
 
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()

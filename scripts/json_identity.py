@@ -6,8 +6,19 @@
 Generates a fixed set of seeded requests for every action (defaults, values varied within
 their limits, every choice, several dice expressions, Tickleiste command chains, and some
 invalid requests), runs each through ``engine.run_json`` and writes one line per request:
-the request and the exact answer. ``--compare`` runs the same requests again and reports
-every answer that differs. Prints how many requests, actions and differences there are.
+the request and the exact answer. ``--compare`` runs the saved requests again (the
+Tickleiste chains follow the answers, so newly generated chains may differ) and reports every
+answer that differs, sorted into kinds:
+
+- a result that changed (never expected; for the Tickleiste, ``seq``/``order`` renumbered
+  compactly with the same relative order is its own kind),
+- a result that became an error: a required field missing (the request relied on a default;
+  it is then run again with the form's sample values given explicitly, and that answer must
+  be byte-identical to the saved one), a budget refusal, or another error,
+- an error whose message changed, an error that became a result.
+
+Prints how many requests, actions and differences there are, the count of every kind and a
+few examples of each.
 """
 
 from __future__ import annotations
@@ -174,17 +185,99 @@ def main() -> int:
         return 0
     saved = [json.loads(line) for line in args.compare.read_text(encoding="utf-8").splitlines()]
     if [s["request"] for s in saved] != batch:
-        print("Die Anfragen unterscheiden sich von der gespeicherten Datei.")
-        return 1
+        print("Hinweis: neu erzeugte Anfragen weichen ab; verglichen werden die gespeicherten.")
+    replayed = answers([s["request"] for s in saved])
     differ = [
-        (s["request"], s["answer"], a) for s, a in zip(saved, got, strict=True) if s["answer"] != a
+        (s["request"], s["answer"], a)
+        for s, a in zip(saved, replayed, strict=True)
+        if s["answer"] != a
     ]
-    print(f"byte-gleich: {len(batch) - len(differ)} von {len(batch)}; verschieden: {len(differ)}")
-    for request, old, new in differ[:5]:
-        print(json.dumps(request, ensure_ascii=False)[:300])
-        print("  vorher :", old[:300])
-        print("  nachher:", new[:300])
-    return 1 if differ else 0
+    before = sum(1 for s in saved if json.loads(s["answer"])["ok"])
+    after = sum(1 for a in replayed if json.loads(a)["ok"])
+    print(f"gespeicherte Anfragen mit Ergebnis: vorher {before}, jetzt {after}")
+    print(f"byte-gleich: {len(saved) - len(differ)} von {len(saved)}; verschieden: {len(differ)}")
+    kinds: dict[str, list[tuple[dict[str, Any], str, str]]] = {}
+    for request, old, new in differ:
+        kinds.setdefault(kind_of(request, old, new), []).append((request, old, new))
+    for kind, items in sorted(kinds.items()):
+        print(f"  {len(items):5}  {kind}")
+    for kind, items in sorted(kinds.items()):
+        print(f"\n{kind}:")
+        for request, old, new in items[:2]:
+            print("  ", json.dumps(request, ensure_ascii=False)[:200])
+            print("    vorher :", old[:200])
+            print("    nachher:", new[:200])
+    changed = [k for k in kinds if k.startswith(("Ergebnis geändert", "Pflichtfeld fehlt, mit"))]
+    return 1 if changed else 0
+
+
+def with_samples(request: dict[str, Any]) -> dict[str, Any]:
+    """The request with every required field it leaves out given explicitly (the form's sample
+    value from the schema, which the engine used to fill in silently)."""
+    spec = api.describe(request["system"], request["action"])
+    params = dict(request["params"])
+    for field in spec["params"]:
+        needed = field.get("required") or field.get("required_when")
+        if needed and params.get(field["name"]) is None:
+            params[field["name"]] = field["default"]
+        if field["type"] == "list" and isinstance(params.get(field["name"]), list):
+            rows = []
+            for row in params[field["name"]]:
+                row = dict(row)
+                for item in field["item"]:
+                    if (item.get("required") or item.get("required_when")) and row.get(
+                        item["name"]
+                    ) is None:
+                        row[item["name"]] = item["default"]
+                rows.append(row)
+            params[field["name"]] = rows
+    return {**request, "params": params}
+
+
+def without_order(answer: dict[str, Any]) -> dict[str, Any]:
+    """A Tickleiste answer with its markers' ``order`` replaced by their rank, ``seq`` dropped."""
+    state = answer["result"]["state"]
+    ranked = sorted(range(len(state["fighters"])), key=lambda i: state["fighters"][i]["order"])
+    fighters = [dict(f) for f in state["fighters"]]
+    for rank, index in enumerate(ranked, start=1):
+        fighters[index]["order"] = rank
+    result = {**answer["result"], "state": {**state, "fighters": fighters, "seq": None}}
+    params = dict(answer.get("params", {}))
+    params.pop("state", None)
+    return {**answer, "result": result, "params": params}
+
+
+def kind_of(request: dict[str, Any], old_text: str, new_text: str) -> str:
+    old, new = json.loads(old_text), json.loads(new_text)
+    if old["ok"] and new["ok"]:
+        if request["action"] == "tickleiste" and without_order(old) == without_order(new):
+            return "Tickleiste: seq/order kompakt neu nummeriert (gleiche Reihenfolge)"
+        return "Ergebnis geändert"
+    if old["ok"]:
+        message = new["error"]["message"]
+        if "fehlt" in message:
+            filled = api.run_json(json.dumps(with_samples(request), ensure_ascii=False))
+            if filled == old_text:
+                return "Pflichtfeld fehlt (mit den Beispielwerten ausdrücklich: byte-gleich)"
+            refilled = json.loads(filled)
+            if (
+                request["action"] == "tickleiste"
+                and refilled["ok"]
+                and without_order(refilled) == without_order(old)
+            ):
+                return (
+                    "Pflichtfeld fehlt (mit den Beispielwerten ausdrücklich: gleich bis auf "
+                    "die kompakte Nummerierung der Tickleiste)"
+                )
+            return "Pflichtfeld fehlt, mit den Beispielwerten verschieden"
+        if "zu groß für eine exakte Berechnung" in message:
+            return "Budget: abgelehnt"
+        return f"Ergebnis wurde Fehler: {message[:60]}"
+    if new["ok"]:
+        return "Fehler wurde Ergebnis"
+    if old["error"]["field"] != new["error"]["field"]:
+        return "Fehler: anderes Feld (Pflichtfeld zuerst gemeldet)"
+    return "Fehler: Meldung geändert"
 
 
 if __name__ == "__main__":

@@ -61,9 +61,17 @@ def test_run_json_never_raises() -> None:
         assert answer["error"]["message"]
 
 
+SAMPLE_FIGHTERS = {
+    "fighters": [
+        {"name": "Alrik", "ini": 12, "intuition": 4},
+        {"name": "Bruna", "ini": 10, "intuition": 3},
+    ]
+}
+
+
 def test_seedless_run_reports_the_seed_it_used() -> None:
-    answer = api.run("ryssea", "initiative", None)
-    again = api.run("ryssea", "initiative", None, answer["seed"])
+    answer = api.run("ryssea", "initiative", SAMPLE_FIGHTERS)
+    again = api.run("ryssea", "initiative", SAMPLE_FIGHTERS, answer["seed"])
     assert answer["result"] == again["result"]
 
 
@@ -78,9 +86,9 @@ def test_cli_json_equals_api() -> None:
         "ryssea",
         "initiative",
         "--fighters",
-        "name=A,ini=10",
+        "name=A,ini=10,intuition=3",
         "--fighters",
-        "name=B,ini=9,surprised=ja",
+        "name=B,ini=9,intuition=3,surprised=ja",
         "--seed",
         "4",
         "--json",
@@ -89,17 +97,23 @@ def test_cli_json_equals_api() -> None:
     expected = api.run(
         "ryssea",
         "initiative",
-        {"fighters": [{"name": "A", "ini": "10"}, {"name": "B", "ini": "9", "surprised": "ja"}]},
+        {
+            "fighters": [
+                {"name": "A", "ini": "10", "intuition": "3"},
+                {"name": "B", "ini": "9", "intuition": "3", "surprised": "ja"},
+            ]
+        },
         4,
     )
     assert json.loads(out.stdout) == expected
 
 
 def test_cli_text_and_chances_and_errors_are_german(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=10", "--seed", "1"]) == 0
+    one = ["ryssea", "initiative", "--fighters", "name=A,ini=10,intuition=3"]
+    assert cli.main([*one, "--seed", "1"]) == 0
     text = capsys.readouterr().out
     assert "Reihenfolge" in text and "Seed: 1" in text
-    assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=10", "--chances"]) == 0
+    assert cli.main([*one, "--chances"]) == 0
     assert "100\u00a0%" in capsys.readouterr().out
     assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=x"]) == 2
     assert "Kämpfer 1 – INI" in capsys.readouterr().err
@@ -153,3 +167,39 @@ def test_cli_help_is_german(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["roll"])
     assert "Fehler: diese Angaben fehlen: notation" in capsys.readouterr().err
+
+
+def test_cli_closed_pipe_exits_quietly() -> None:
+    """Finding: ``python -m engine … --json | head`` ended in a BrokenPipeError traceback. The
+    reader closes the pipe after 10 bytes; the engine must leave without a traceback."""
+    for args in (["roll", "10W1000", "--json", "--seed", "1"], ["roll", "10W1000", "--seed", "1"]):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "engine", *args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        head = proc.stdout.read(10)
+        proc.stdout.close()  # like `| head -c 10`
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=60)
+        assert len(head) == 10
+        assert "Traceback" not in err and "BrokenPipeError" not in err, err
+        assert proc.returncode == 1
+
+
+def test_cli_required_options_are_named_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    """Required fields are required options (as an option or inside --params)."""
+    assert cli.main(["allgemein", "wurf", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == (
+        "Fehler: diese Pflichtangaben fehlen: --notation (Würfelausdruck).\n"
+    )
+    assert cli.main(["allgemein", "wurf", "--params", '{"notation": "2W6"}', "--seed", "1"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        cli.main(["allgemein", "wurf", "--help"])
+    assert "--notation WERT" in capsys.readouterr().out
+    # a field required only in a situation: the engine names the situation
+    assert cli.main(["ryssea", "tickleiste", "--command", "hinzufuegen", "--name", "A"]) == 2
+    assert "INI: fehlt" in capsys.readouterr().err

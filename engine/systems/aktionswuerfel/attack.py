@@ -98,6 +98,7 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
             maximum=999,
             help="gewürfelt",
             group="Angriff",
+            required_when=("ziel_verteidigt", (True,)),
         ),
         IntParam(
             "verteidigungswert",
@@ -106,14 +107,35 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
             minimum=0,
             maximum=999,
             group="Angriff",
+            required_when=("ziel_verteidigt", (True,)),
         ),
-        DiceParam("schadenswuerfel", "Schadenswürfel der Waffe", default="2W6", group="Schaden"),
+        DiceParam(
+            "schadenswuerfel",
+            "Schadenswürfel der Waffe",
+            default="2W6",
+            group="Schaden",
+            required=True,
+        ),
         IntParam(
             "schadensbonus", "Schadensbonus", default=0, minimum=-50, maximum=50, group="Schaden"
         ),
-        IntParam("ruestung", "Schutz der Rüstung", default=2, minimum=0, maximum=100, group="Ziel"),
         IntParam(
-            "zaehigkeit", "Zähigkeit des Ziels", default=6, minimum=0, maximum=100, group="Ziel"
+            "ruestung",
+            "Schutz der Rüstung",
+            default=2,
+            minimum=0,
+            maximum=100,
+            group="Ziel",
+            required=True,
+        ),
+        IntParam(
+            "zaehigkeit",
+            "Zähigkeit des Ziels",
+            default=6,
+            minimum=0,
+            maximum=100,
+            group="Ziel",
+            required=True,
         ),
         IntParam(
             "gesundheit",
@@ -122,6 +144,7 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
             minimum=1,
             maximum=999,
             group="Ziel",
+            required=True,
         ),
         IntParam(
             "kritische_wunden",

@@ -29,6 +29,7 @@ FIGHTER_FIELDS = (
         minimum=0,
         maximum=999,
         help="Die gewürfelte Augenzahl des Willens-Wurfs.",
+        required=True,
     ),
     BoolParam(
         "zuerst",
@@ -109,6 +110,7 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool) -> list[Fraction]:
                 {"name": "Alrik", "willenswurf": 9},
                 {"name": "Bruna", "willenswurf": 7},
             ),
+            required=True,
         ),
         ChoiceParam(
             "gleichstand",

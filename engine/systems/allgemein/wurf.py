@@ -18,23 +18,22 @@ from engine.params import ChoiceParam, DiceParam
 from engine.systems.allgemein.common import SYSTEM
 
 MODES = (("normal", "Normal"), ("vorteil", "Vorteil"), ("nachteil", "Nachteil"))
+PAIRS = {"normal": "", "vorteil": dice.PAIR_BEST, "nachteil": dice.PAIR_WORST}
+TOTAL_WORK = 200
+"""Work units of :func:`roll`'s own loop per possible total (beyond the big-integer sums)."""
+
+
+def odds(expression: dice.Expression, mode: str) -> dice.Counts:
+    """Counts of one roll, or of the better / worse of two independent rolls, as :func:`roll`
+    uses them (one pass: the sum of the totals at least as high and the weighted sum)."""
+    use = dice.Use(pair=PAIRS[mode], per_total=TOTAL_WORK, big_ops=2)
+    return dice.counts(expression, field="notation", label="Würfelausdruck", use=use)
 
 
 def combined(expression: dice.Expression, mode: str) -> dict[int, Fraction]:
     """Distribution of one roll, or of the better / worse of two independent rolls."""
-    single = dice.distribution(expression, field="notation", label="Würfelausdruck")
-    if mode == "normal":
-        return single
-    out: dict[int, Fraction] = {}
-    below = Fraction(0)  # P(X < t)
-    for total, p in single.items():
-        at_most = below + p
-        if mode == "vorteil":  # P(max = t) = P(X ≤ t)² − P(X < t)²
-            out[total] = at_most * at_most - below * below
-        else:  # P(min = t) = P(X ≥ t)² − P(X > t)²
-            out[total] = (1 - below) ** 2 - (1 - at_most) ** 2
-        below = at_most
-    return out
+    exact = odds(expression, mode)
+    return {total: Fraction(count, exact.outcomes) for total, count in exact.items()}
 
 
 @SYSTEM.action(
@@ -47,21 +46,33 @@ def combined(expression: dice.Expression, mode: str) -> dict[int, Fraction]:
     ),
     source="Würfelausdrücke in allen Regeltexten",
     params=(
-        DiceParam("notation", "Würfelausdruck", default="1W6", help="z. B. 1W20, 2W6+3, 1W6-3"),
+        DiceParam(
+            "notation",
+            "Würfelausdruck",
+            default="1W6",
+            help="z. B. 1W20, 2W6+3, 1W6-3",
+            required=True,
+        ),
         ChoiceParam("mode", "Modus", choices=MODES, default="normal"),
     ),
 )
 def roll(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     expression = dice.parse(params["notation"], "notation", "Würfelausdruck")
     mode: str = params["mode"]
-    distribution = combined(expression, mode)
+    exact_counts = odds(expression, mode)
     rolls = [dice.roll(expression, rng) for _ in range(1 if mode == "normal" else 2)]
     totals = [r.total for r in rolls]
     kept = max(totals) if mode == "vorteil" else min(totals) if mode == "nachteil" else totals[0]
     kept_index = totals.index(kept)
-    exact = distribution[kept]
-    at_least = sum((p for t, p in distribution.items() if t >= kept), Fraction(0))
-    mean = sum((t * p for t, p in distribution.items()), Fraction(0))
+    at_least_count = 0
+    weighted = 0
+    for total, count in exact_counts.items():
+        weighted += total * count
+        if total >= kept:
+            at_least_count += count
+    exact = exact_counts.fraction(exact_counts.count(kept))
+    at_least = exact_counts.fraction(at_least_count)
+    mean = exact_counts.fraction(weighted)
     label = dict(MODES)[mode]
     display = Display(
         headline=f"{expression.notation()}" + ("" if mode == "normal" else f" mit {label}"),
@@ -84,7 +95,7 @@ def roll(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.notes(
         "Verteilung",
         [
-            f"Spanne {number(min(distribution))} bis {number(max(distribution))}, "
+            f"Spanne {number(exact_counts.minimum())} bis {number(exact_counts.maximum())}, "
             f"Erwartungswert {decimal(mean)}"
         ],
     )

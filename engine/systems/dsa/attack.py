@@ -66,7 +66,15 @@ ATTACK_PARAMS = (
         choices=(("nahkampf", "Attacke (Nahkampf)"), ("fernkampf", "Schuss (Fernkampf)")),
         group="Angriff",
     ),
-    IntParam("wert", "AT- bzw. Fernkampfwert", default=14, minimum=0, maximum=40, group="Angriff"),
+    IntParam(
+        "wert",
+        "AT- bzw. Fernkampfwert",
+        default=14,
+        minimum=0,
+        maximum=40,
+        group="Angriff",
+        required=True,
+    ),
     IntParam(
         "erschwernis",
         "Erschwernis",
@@ -118,7 +126,12 @@ ATTACK_PARAMS = (
     *MANOEUVRE_PARAMS,
     *RANGED_PARAMS,
     DiceParam(
-        "schaden", "Trefferpunkte (TP)", default="1W6+4", help="Schaden der Waffe.", group="Schaden"
+        "schaden",
+        "Trefferpunkte (TP)",
+        default="1W6+4",
+        help="Schaden der Waffe.",
+        group="Schaden",
+        required=True,
     ),
 )
 
@@ -237,13 +250,22 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
     )
 
 
-def _expected_damage(setup: AttackSetup, critical: bool) -> Fraction:
+TOTAL_WORK = 2_000
+"""Work units of :func:`_expected_damages` per possible TP total (its SP, plain and doubled)."""
+
+
+def _expected_damages(setup: AttackSetup) -> tuple[Fraction, Fraction]:
+    """Mean SP over the TP distribution, plain and for a critical hit (doubled), summed in
+    integers in one pass (one Fraction each at the end)."""
     bonus = sum(v for _, v in setup.bonus_damage)
-    dist = dice.distribution(setup.damage, field="schaden", label="Trefferpunkte (TP)")
-    return sum(
-        (p * damage_points(tp, bonus, critical, setup.rs) for tp, p in dist.items()),
-        Fraction(0),
-    )
+    use = dice.Use(per_total=TOTAL_WORK, big_ops=2)
+    exact = dice.counts(setup.damage, field="schaden", label="Trefferpunkte (TP)", use=use)
+    normal = 0
+    doubled = 0
+    for tp, count in exact.items():
+        normal += count * damage_points(tp, bonus, False, setup.rs)
+        doubled += count * damage_points(tp, bonus, True, setup.rs)
+    return exact.fraction(normal), exact.fraction(doubled)
 
 
 ATTACK_TEXT = {
@@ -290,8 +312,7 @@ def _roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
 def _attack_odds(setup: AttackSetup) -> AttackOdds:
     chances = probe_chances(setup.target, setup.melee_free)
     hit = sum((chances[k] for k in HITS_TARGET), Fraction(0))
-    normal = _expected_damage(setup, False)
-    doubled = _expected_damage(setup, True)
+    normal, doubled = _expected_damages(setup)
     expected_target = (chances[GLUECKLICH] + chances[GELUNGEN]) * normal + chances[
         KRITISCH
     ] * doubled

@@ -70,6 +70,7 @@ DAMAGE_PARAMS = (
         default="1W6+4",
         help="Schaden der Waffe, z. B. 1W6+4.",
         group="Treffer",
+        required=True,
     ),
     IntParam(
         "zusatz",
@@ -90,9 +91,23 @@ DAMAGE_PARAMS = (
         group="Treffer",
     ),
     IntParam("rs", "RS des Getroffenen", default=0, minimum=0, maximum=20, group="Getroffener"),
-    IntParam("ko", "KO des Getroffenen", default=12, minimum=1, maximum=30, group="Getroffener"),
     IntParam(
-        "lep", "LeP vor dem Treffer", default=30, minimum=-60, maximum=200, group="Getroffener"
+        "ko",
+        "KO des Getroffenen",
+        default=12,
+        minimum=1,
+        maximum=30,
+        group="Getroffener",
+        required=True,
+    ),
+    IntParam(
+        "lep",
+        "LeP vor dem Treffer",
+        default=30,
+        minimum=-60,
+        maximum=200,
+        group="Getroffener",
+        required=True,
     ),
     IntParam("wunden", "Wunden bisher", default=0, minimum=0, maximum=20, group="Getroffener"),
 )
@@ -152,22 +167,33 @@ def _roll_hit(
     return Hit(rolled, sp, wounds, total_wounds, penalty, lep, status, dying, dying_kr)
 
 
+TOTAL_WORK = 5_000
+"""Work units of :func:`_damage_odds` per possible TP total (the outcome: SP, wounds, status)."""
+
+
 def _damage_odds(
     params: dict[str, Any], expression: dice.Expression, threshold: Fraction
 ) -> DamageOdds:
-    dist = dice.distribution(expression, field="tp", label="Trefferpunkte (TP)")
-    p_wound = Fraction(0)
-    expected_wounds = Fraction(0)
-    expected_sp = Fraction(0)
-    status_p = {key: Fraction(0) for key in STATUS_TEXT}
-    for tp, p in dist.items():
+    """Counted in integers over the TP distribution's outcomes; Fractions only at the end."""
+    use = dice.Use(per_total=TOTAL_WORK, big_ops=4)
+    exact = dice.counts(expression, field="tp", label="Trefferpunkte (TP)", use=use)
+    wound_count = 0
+    wounds_sum = 0
+    sp_sum = 0
+    status_count = dict.fromkeys(STATUS_TEXT, 0)
+    for tp, count in exact.items():
         e_sp, e_wounds, _, e_status = _damage_outcome(tp, params, threshold)
-        expected_sp += p * e_sp
-        expected_wounds += p * e_wounds
+        sp_sum += count * e_sp
+        wounds_sum += count * e_wounds
         if e_wounds:
-            p_wound += p
-        status_p[e_status] += p
-    return DamageOdds(p_wound, expected_wounds, expected_sp, status_p)
+            wound_count += count
+        status_count[e_status] += count
+    return DamageOdds(
+        exact.fraction(wound_count),
+        exact.fraction(wounds_sum),
+        exact.fraction(sp_sum),
+        {key: exact.fraction(value) for key, value in status_count.items()},
+    )
 
 
 def _damage_rolls_display(display: Display, params: dict[str, Any], hit: Hit) -> None:

@@ -51,7 +51,9 @@ DEFENSE_NAMES = dict(DEFENSE_KINDS)
 
 DEFENSE_PARAMS = (
     ChoiceParam("art", "Abwehraktion", choices=DEFENSE_KINDS, group="Abwehr"),
-    IntParam("pa_basis", "Parade-Basis", default=8, minimum=0, maximum=30, group="Abwehr"),
+    IntParam(
+        "pa_basis", "Parade-Basis", default=8, minimum=0, maximum=30, group="Abwehr", required=True
+    ),
     IntParam("waffe_pa", "Waffen-PA", default=0, minimum=-10, maximum=15, group="Abwehr"),
     IntParam("schild_pa", "Schild-PA", default=0, minimum=-10, maximum=15, group="Abwehr"),
     IntParam(

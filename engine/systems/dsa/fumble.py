@@ -55,6 +55,7 @@ from engine.systems.dsa.common import (
             minimum=-40,
             maximum=40,
             help="AT/FK/PA/AW nach allen Erschwernissen – derselbe Wert wie beim ersten Wurf.",
+            required=True,
         ),
     ),
     assumptions=assumptions_for("probe.bestaetigung", "patzer"),

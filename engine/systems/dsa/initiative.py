@@ -42,7 +42,7 @@ FIGHTER_FIELDS = (
         max_length=30,
         help="Wer auf derselben Seite steht, ist Mitstreiter (wichtig für Taktik).",
     ),
-    IntParam("ini_basis", "INI-Basis", default=10, minimum=0, maximum=40),
+    IntParam("ini_basis", "INI-Basis", default=10, minimum=0, maximum=40, required=True),
     IntParam(
         "modifikator",
         "INI-Modifikator",
@@ -373,6 +373,7 @@ def _initiative_display(
                 {"name": "Bruna", "ini_basis": 10},
                 {"name": "Ork", "seite": "Gegner", "ini_basis": 9},
             ),
+            required=True,
         ),
         *TAKTIK_PARAMS,
     ),

@@ -46,6 +46,7 @@ MANOEUVRE_PARAMS = (
         maximum=20,
         help="Um X erschwert; Wuchtschlag: X Zusatzschaden; Finte: Abwehr des Ziels um X erschwert",
         group="Manöver (Sonderfertigkeit)",
+        required_when=("manoever", ("wuchtschlag", "finte")),
     ),
     IntParam(
         "gs",
@@ -55,6 +56,7 @@ MANOEUVRE_PARAMS = (
         maximum=20,
         group="Manöver (Sonderfertigkeit)",
         advanced=True,
+        required_when=("manoever", ("sturmangriff",)),
     ),
     IntParam(
         "ziel_rs",

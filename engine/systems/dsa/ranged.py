@@ -40,6 +40,7 @@ RANGED_PARAMS = (
         default="nah",
         help="Je nach Waffe: sehr nah −2, nah ±0, mittel +4, weit +8, extrem weit +12.",
         group="Fernkampf",
+        required_when=("art", ("fernkampf",)),
     ),
     IntParam(
         "zielen",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import EngineError
+from engine.errors import EngineError, echo
 from engine.formatting import signed
 from engine.params import ChoiceParam, IntParam, TextParam
 from engine.systems.dsa.common import DATA
@@ -94,7 +94,7 @@ def taktik_changes(params: dict[str, Any]) -> dict[int, int]:
         raise EngineError("Taktiker: Name des Kämpfers, der Taktik einsetzt, fehlt.", "taktiker")
     if tactician_name.casefold() not in seen:
         raise EngineError(
-            f"Taktiker: „{tactician_name}“ ist keiner der Kämpfer.",
+            f"Taktiker: „{echo(tactician_name)}“ ist keiner der Kämpfer.",
             "taktiker",
         )
     tactician = rows[seen[tactician_name.casefold()]]

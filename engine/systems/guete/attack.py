@@ -75,6 +75,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         default=True,
         help="FP auf die Waffenkategorie",
         group="Angriff",
+        required=True,
     ),
     IntParam(
         "angriff_guete",
@@ -83,8 +84,16 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=GUETE_MIN,
         maximum=GUETE_MAX,
         group="Angriff",
+        required_when=("angriff_gelungen", (True,)),
     ),
-    DiceParam("schaden", "Schaden der Waffe", default="1W6+2", help="z. B. 1W6+2", group="Angriff"),
+    DiceParam(
+        "schaden",
+        "Schaden der Waffe",
+        default="1W6+2",
+        help="z. B. 1W6+2",
+        group="Angriff",
+        required=True,
+    ),
     BoolParam(
         "waffe_zweihaendig",
         "Angreifer führt eine zweihändige Waffe",
@@ -104,6 +113,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         default=True,
         help="Nur bei direkter Konfrontation: der gleichzeitige Angriff des Ziels.",
         group="Gegenangriff (direkte Konfrontation)",
+        required_when=("konfrontation", (True,)),
     ),
     IntParam(
         "gegner_guete",
@@ -112,12 +122,14 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=GUETE_MIN,
         maximum=GUETE_MAX,
         group="Gegenangriff (direkte Konfrontation)",
+        required_when=("konfrontation", (True,)),
     ),
     DiceParam(
         "gegner_schaden",
         "Schaden der Waffe des Ziels",
         default="1W6+2",
         group="Gegenangriff (direkte Konfrontation)",
+        required_when=("konfrontation", (True,)),
     ),
     BoolParam(
         "abwehr_gelungen",
@@ -132,6 +144,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         minimum=GUETE_MIN,
         maximum=GUETE_MAX,
         group="Abwehr des Ziels",
+        required_when=("abwehr_gelungen", (True,)),
     ),
     BoolParam("parade", "Ziel nutzt die Option Parade", group="Abwehr des Ziels"),
     IntParam(
@@ -142,6 +155,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         maximum=GUETE_MAX,
         help="Die Güte der zu Rundenbeginn gewürfelten Angriffsprobe; die Engine rechnet +5.",
         group="Abwehr des Ziels",
+        required_when=("parade", (True,)),
     ),
     *MODIFIER_PARAMS,
 )

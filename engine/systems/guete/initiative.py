@@ -21,7 +21,13 @@ from engine.systems.guete.common import DATA, SOURCE, SYSTEM, assumptions_for
 INITIATIVE_FIELDS = (
     TextParam("name", "Name", max_length=30),
     IntParam(
-        "wert", "Initiativwert", default=10, minimum=-99, maximum=999, help="am Tisch gewürfelt"
+        "wert",
+        "Initiativwert",
+        default=10,
+        minimum=-99,
+        maximum=999,
+        help="am Tisch gewürfelt",
+        required=True,
     ),
     BoolParam(
         "hinterhalt", "Springt aus dem Hinterhalt", help="Erste Runde: handelt zuerst (L89)."
@@ -47,6 +53,7 @@ INITIATIVE_FIELDS = (
             item_label="Kämpfer",
             max_items=20,
             default_items=({"name": "Alrik", "wert": 12}, {"name": "Bruna", "wert": 9}),
+            required=True,
         ),
         BoolParam("erste_runde", "Erste Kampfrunde", default=True),
     ),

@@ -78,12 +78,14 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         maximum=int(table_row("optionen", "zweihaendige_hiebe")["hoechstens_stufen"]),
         help="Je Stufe +1 Erschwernis und +2 Schaden.",
         group="Nahkampfoption",
+        required_when=("option", ("zweihaendige_hiebe",)),
     ),
     ChoiceParam(
         "gezielt_ziel",
         "Gezielter Hieb auf",
         choices=(("gliedmasse", "Gliedmaße (Arme, Beine)"), ("torso", "Torso")),
         group="Nahkampfoption",
+        required_when=("option", ("gezielt",)),
     ),
     BoolParam(
         "gezielt_zweiter_wurf",
@@ -98,6 +100,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         maximum=200,
         group="Nahkampfoption",
         advanced=True,
+        required_when=("option", ("sturzflug",)),
     ),
     BoolParam(
         "sturzflug_greifen",

@@ -70,7 +70,9 @@ def _single_roll(
     title="Aufwachen: Runden bis man handeln kann",
     summary="2W6 − GW(Widerstand); 0 oder weniger: sofort hellwach, sonst so viele Runden.",
     source=f"{SOURCE} L47",
-    params=(IntParam("gw_widerstand", "GW Widerstand", default=4, minimum=0, maximum=30),),
+    params=(
+        IntParam("gw_widerstand", "GW Widerstand", default=4, minimum=0, maximum=30, required=True),
+    ),
 )
 def aufwachen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     def text(total: int) -> str:
@@ -126,7 +128,14 @@ def entwaffnen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     summary="Misslingt dem Opfer das Ausweichen: 2W6 + Körpergewicht des Brutas in kg / 50.",
     source=f"{SOURCE} L153–L161",
     params=(
-        IntParam("gewicht", "Körpergewicht des Brutas (kg)", default=200, minimum=1, maximum=2000),
+        IntParam(
+            "gewicht",
+            "Körpergewicht des Brutas (kg)",
+            default=200,
+            minimum=1,
+            maximum=2000,
+            required=True,
+        ),
     ),
     assumptions=assumptions_for("wuerfe.erdruecken"),
 )
@@ -151,7 +160,7 @@ def erdruecken(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     summary="1W6 + 1 je 2 volle Meter über 5 m, höchstens 1W6+5; Beute fallen lassen: 1W6+2 KE.",
     source=f"{SOURCE} L325–L327",
     params=(
-        IntParam("hoehe", "Höhe in Metern", default=9, minimum=5, maximum=200),
+        IntParam("hoehe", "Höhe in Metern", default=9, minimum=5, maximum=200, required=True),
         BoolParam("greifen", "Opfer greifen und fallen lassen"),
     ),
 )

@@ -77,6 +77,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             maximum=30,
             help="Der Rüstung, samt Verbesserungsbonus (L42).",
             group="Rüstungsklasse",
+            required=True,
         ),
         IntParam("shield", "Schildbonus", default=0, minimum=0, maximum=20, group="Rüstungsklasse"),
         IntParam(
@@ -86,6 +87,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=-5,
             maximum=20,
             group="Rüstungsklasse",
+            required=True,
         ),
         IntParam(
             "max_dex",
@@ -156,6 +158,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             maximum=50,
             help="Nur für die Trefferchancen.",
             group="Vergleich mit einem Angriff",
+            required=True,
         ),
     ),
 )

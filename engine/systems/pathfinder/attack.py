@@ -116,6 +116,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             minimum=0,
             maximum=30,
             group="Angriffswurf",
+            required=True,
         ),
         IntParam(
             "strength",
@@ -125,6 +126,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             maximum=20,
             help="Zählt beim Nahkampf-Angriff und beim Schaden (Bonus +, Malus −).",
             group="Angriffswurf",
+            required_when=("weapon", ("nahkampf", "wurfwaffe", "bogen", "kompositbogen")),
         ),
         IntParam(
             "dexterity",
@@ -134,6 +136,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             maximum=20,
             help="Zählt beim Fernkampf-Angriff (auch Wurfwaffen).",
             group="Angriffswurf",
+            required_when=("weapon", ("wurfwaffe", "bogen", "kompositbogen", "fernkampf")),
         ),
         SIZE_PARAM,
         IntParam(
@@ -155,7 +158,13 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             group="Angriffswurf",
         ),
         IntParam(
-            "armor_class", "RK des Ziels", default=15, minimum=0, maximum=80, group="Angriffswurf"
+            "armor_class",
+            "RK des Ziels",
+            default=15,
+            minimum=0,
+            maximum=80,
+            group="Angriffswurf",
+            required=True,
         ),
         ChoiceParam(
             "threat_range",
@@ -179,6 +188,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             help="Würfel der Waffe, z. B. 1W8 oder 2W6+1 (wird bei Vervielfachung mehrfach "
             "ausgewürfelt).",
             group="Schaden",
+            required=True,
         ),
         ChoiceParam(
             "grip",

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import DataError, load
-from engine.errors import EngineError
+from engine.errors import EngineError, echo
 from engine.params import ChoiceParam
 from engine.registry import new_system
 
@@ -46,7 +46,9 @@ def size_modifier(key: str) -> int:
     for row in _size_rows():
         if row["schluessel"] == key:
             return int(row["wert"])
-    raise EngineError(f"Größe: „{key}“ steht nicht in der Tabelle Größenmodifikatoren.", "size")
+    raise EngineError(
+        f"Größe: „{echo(key)}“ steht nicht in der Tabelle Größenmodifikatoren.", "size"
+    )
 
 
 def _size_name(key: str) -> str:

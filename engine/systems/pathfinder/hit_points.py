@@ -8,7 +8,6 @@ action that applies one damage roll with the exact chance of each state.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 from engine import dice
@@ -28,6 +27,10 @@ HP_STATES = {
     "sterbend": "sterbend",
     "tot": "tot",
 }
+
+
+TOTAL_WORK = 1_000
+"""Work units of :func:`hit_points` per possible damage total (the state after it)."""
 
 
 def hp_state(hp: int, constitution: int) -> str:
@@ -52,7 +55,9 @@ def hp_state(hp: int, constitution: int) -> str:
     ),
     source=f"{SOURCE} L69–L95",
     params=(
-        IntParam("hp", "Aktuelle Trefferpunkte", default=12, minimum=-50, maximum=999),
+        IntParam(
+            "hp", "Aktuelle Trefferpunkte", default=12, minimum=-50, maximum=999, required=True
+        ),
         IntParam(
             "constitution",
             "Konstitutionswert",
@@ -60,12 +65,14 @@ def hp_state(hp: int, constitution: int) -> str:
             minimum=1,
             maximum=50,
             help="Der Wert, nicht der Modifikator: bei −KO Trefferpunkten ist man tot (L95).",
+            required=True,
         ),
         DiceParam(
             "damage",
             "Schaden",
             default="1W8+2",
             help="Schadenswurf samt Modifikatoren, z. B. 2W6+3, oder eine feste Zahl.",
+            required=True,
         ),
     ),
     assumptions=assumptions_for("trefferpunkte", "schaden.mindestschaden_je_treffer"),
@@ -81,16 +88,26 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         )
     expression = dice.parse(params["damage"], "damage", "Schaden")
     floor = DATA.integer("schaden.mindestschaden", 1, 1)
-    dist = dice.distribution(expression, field="damage", label="Schaden")
+    exact = dice.counts(
+        expression, field="damage", label="Schaden", use=dice.Use(per_total=TOTAL_WORK, big_ops=3)
+    )
     rolled = dice.roll(expression, rng)
     raw = rolled.total
     lethal, nonlethal = (raw, 0) if raw >= floor else (0, floor)
     new_hp = hp - lethal
     state = hp_state(new_hp, con)
-    chances: dict[str, Fraction] = {key: Fraction(0) for key in HP_STATES}
-    for amount, p in dist.items():
-        chances[hp_state(hp - (amount if amount >= floor else 0), con)] += p
-    p_minimum = sum((p for amount, p in dist.items() if amount < floor), Fraction(0))
+    # counted in integers over the outcomes of the damage roll; Fractions only at the end
+    state_counts = dict.fromkeys(HP_STATES, 0)
+    minimum_count = 0
+    lethal_sum = 0
+    for amount, count in exact.items():
+        state_counts[hp_state(hp - (amount if amount >= floor else 0), con)] += count
+        if amount < floor:
+            minimum_count += count
+        else:
+            lethal_sum += amount * count
+    chances = {key: exact.fraction(value) for key, value in state_counts.items()}
+    p_minimum = exact.fraction(minimum_count)
     amount_text = (
         f"{number(lethal)} Schaden"
         if lethal
@@ -133,6 +150,6 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "hp_after": new_hp,
         "state": state,
         "chances": {k: str(p) for k, p in chances.items()} | {"minimum": str(p_minimum)},
-        "expected_lethal": str(sum((a * p for a, p in dist.items() if a >= floor), Fraction(0))),
+        "expected_lethal": str(exact.fraction(lethal_sum)),
         "display": display.to_dict(),
     }

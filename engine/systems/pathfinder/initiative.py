@@ -35,7 +35,14 @@ from engine.systems.pathfinder.common import (
 
 FIGHTER_FIELDS = (
     TextParam("name", "Name", max_length=30),
-    IntParam("dexterity", "Geschicklichkeitsmodifikator", default=1, minimum=-5, maximum=20),
+    IntParam(
+        "dexterity",
+        "Geschicklichkeitsmodifikator",
+        default=1,
+        minimum=-5,
+        maximum=20,
+        required=True,
+    ),
     IntParam(
         "other",
         "Andere Modifikatoren",
@@ -135,6 +142,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
                 {"name": "Valeros", "dexterity": 2, "other": 0},
                 {"name": "Goblin", "dexterity": 3, "other": 0},
             ),
+            required=True,
         ),
     ),
     assumptions=assumptions_for("initiative"),

@@ -59,8 +59,8 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
     ),
     source=f"{SOURCE} L144–L162",
     params=(
-        ChoiceParam("kind", "Art", choices=SAVE_CHOICES, default="reflex"),
-        IntParam("base", "Grundbonus auf RW", default=2, minimum=0, maximum=30),
+        ChoiceParam("kind", "Art", choices=SAVE_CHOICES, default="reflex", required=True),
+        IntParam("base", "Grundbonus auf RW", default=2, minimum=0, maximum=30, required=True),
         IntParam(
             "attribute",
             "Attributsmodifikator",
@@ -68,6 +68,7 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
             minimum=-5,
             maximum=20,
             help="Reflex: GE, Willen: WE, Zähigkeit: KO (L154–L158).",
+            required=True,
         ),
         IntParam(
             "other",
@@ -77,7 +78,7 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
             maximum=20,
             help="Weitere Boni (+) und Mali (−).",
         ),
-        IntParam("dc", "Schwierigkeitsgrad (SG)", default=15, minimum=1, maximum=80),
+        IntParam("dc", "Schwierigkeitsgrad (SG)", default=15, minimum=1, maximum=80, required=True),
     ),
     assumptions=assumptions_for("rettungswurf"),
 )

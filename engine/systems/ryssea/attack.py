@@ -74,6 +74,7 @@ ATTACKER_PARAMS: tuple[Param, ...] = (
         default="1W6+3",
         help="Schaden der Waffe als Würfelausdruck, z. B. 1W10+2 (beim Schildstoß nicht genutzt).",
         group="Angreifer",
+        required_when=("angriffsart", ("nahkampf", "fernkampf")),
     ),
 )
 ATTACK_PARAMS: tuple[Param, ...] = (

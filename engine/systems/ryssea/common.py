@@ -68,10 +68,13 @@ def probe_fields(
     eig_default: int = 10,
     group: str = "",
     advanced: tuple[str, ...] = (),
+    required_when: tuple[str, tuple[Any, ...]] | None = None,
 ) -> tuple[Param, ...]:
     """Eigenschaften, TaW, Talentwürfel and Vorteil/Nachteil of one probe (JSON keys prefixed).
 
-    ``group`` and ``advanced`` (unprefixed field names) are the forms' presentation hints.
+    ``group`` and ``advanced`` (unprefixed field names) are the forms' presentation hints. The
+    Eigenschaften and the TaW are required (or, with ``required_when``, required in that
+    situation only); Talentwürfel and Vorteil/Nachteil default to the usual normal die.
     """
     lead = f"{who} – " if who else ""
     return (
@@ -85,6 +88,8 @@ def probe_fields(
                 help=f"Eine der drei Eigenschaften des Talents ({talent}).",
                 group=group,
                 advanced=f"eig{i}" in advanced,
+                required=required_when is None,
+                required_when=required_when,
             )
             for i in (1, 2, 3)
         ),
@@ -97,6 +102,8 @@ def probe_fields(
             help="Geht in den Grundwert ein und ist die Zahl der Erfolgswürfel (W6).",
             group=group,
             advanced="taw" in advanced,
+            required=required_when is None,
+            required_when=required_when,
         ),
         ChoiceParam(
             f"{prefix}wuerfel",

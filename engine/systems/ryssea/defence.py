@@ -39,6 +39,7 @@ TARGET_PARAMS: tuple[Param, ...] = (
         maximum=99,
         help="Schwierigkeit des Angriffs: Treffer, wenn erreicht oder übertroffen (L186).",
         group="Ziel und Abwehr",
+        required_when=("unbewegliches_ziel", ("nein",)),
     ),
     ChoiceParam(
         "unbewegliches_ziel",
@@ -62,6 +63,7 @@ TARGET_PARAMS: tuple[Param, ...] = (
         talent="Nahkampftalent oder Akrobatik; Schild: IN + KK",
         group="Ziel und Abwehr",
         advanced=("wuerfel", "wurf_art"),
+        required_when=("aktive_abwehr", (True,)),
     ),
     IntParam(
         "abwehr_modifikator",

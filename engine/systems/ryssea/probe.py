@@ -61,6 +61,7 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
             maximum=99,
             help="Gelungen, wenn Grundwert + Würfel + Modifikator sie erreicht oder übertrifft.",
             group="Probe",
+            required=True,
         ),
         IntParam(
             "modifikator",

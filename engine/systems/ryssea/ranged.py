@@ -38,6 +38,7 @@ RANGED_PARAMS: tuple[Param, ...] = (
         maximum=1000,
         help="Nur Fernkampf: Reichweite laut Waffenbeschreibung.",
         group="Fernkampf",
+        required_when=("angriffsart", ("fernkampf",)),
     ),
     IntParam(
         "entfernung",
@@ -47,6 +48,7 @@ RANGED_PARAMS: tuple[Param, ...] = (
         maximum=6000,
         help="Nur Fernkampf: je angefangene Grundreichweite darüber 1 Erfolg, höchstens 6-fach.",
         group="Fernkampf",
+        required_when=("angriffsart", ("fernkampf",)),
     ),
     ChoiceParam(
         "deckung",

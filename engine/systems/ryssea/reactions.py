@@ -82,6 +82,7 @@ def _simple_probe_result(
             maximum=200,
             help="Der Schaden, den der Effekt eigentlich anrichtet.",
             group="Schaden",
+            required=True,
         ),
     ),
     assumptions=assumptions_for("probe."),
@@ -158,6 +159,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             minimum=0,
             maximum=200,
             group="Schaden",
+            required=True,
         ),
         IntParam(
             "stoerend",
@@ -290,6 +292,7 @@ def _helper_entry(
             minimum=0,
             maximum=99,
             help="Für die Helfer gilt sie als um 5 Punkte reduziert.",
+            required=True,
         ),
         ListParam(
             "helfer",
@@ -299,6 +302,7 @@ def _helper_entry(
             min_items=1,
             max_items=6,
             default_items=({"name": "Bruna"},),
+            required=True,
         ),
     ),
     assumptions=assumptions_for("probe."),
@@ -382,7 +386,14 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     ),
     source=f"{SOURCE} L261",
     params=(
-        IntParam("konstitution", "Konstitution", default=10, minimum=0, maximum=MAX_EIGENSCHAFT),
+        IntParam(
+            "konstitution",
+            "Konstitution",
+            default=10,
+            minimum=0,
+            maximum=MAX_EIGENSCHAFT,
+            required=True,
+        ),
         IntParam(
             "betaeubungsschaden",
             "Erlittener Betäubungsschaden",
@@ -390,6 +401,7 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             minimum=0,
             maximum=500,
             help="Wie viel Betäubungsschaden der Kämpfer gerade hat.",
+            required=True,
         ),
     ),
 )

@@ -1,7 +1,12 @@
 """The Ryssea Tickleiste as a pure function: (state, command) → new state.
 
 The browser keeps the state (localStorage) and sends it with every command; the engine checks
-it, applies the rule and returns the new state with its explanation. Rules:
+it, applies the rule and returns the new state with its explanation, always on one path:
+load (:func:`load_board`, every key checked) → apply (:func:`apply`) → renumber the markers'
+``order`` compactly (:func:`renumber`; only their relative order matters) → check that the
+result stays within the limits (:func:`check_limits`: ticks within ±100 000, at most 20
+fighters, the last 30 log lines) → save (:func:`save`, which loads the saved state once more),
+so the state the engine returns is always one it accepts again. Rules:
 000_5fbfd0ad384a0921.txt L17–L45 (start, same tick, late joining, Abwarten, Bereithalten,
 surprise), L126–L130 (reactions, the 30-tick limit), L140 (free movement), and the durations
 in ``tabellen.handlungsdauern`` of ``engine/data/ryssea.yaml``.
@@ -14,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.display import Display
-from engine.errors import EngineError
+from engine.errors import EngineError, echo
 from engine.formatting import number
 from engine.ordering import check_unique_names
 from engine.params import BoolParam, ChoiceParam, IntParam, StateParam, TextParam
@@ -24,7 +29,10 @@ from engine.systems.ryssea.initiative import FIGHTER_FIELDS, first_chances, roll
 STATE_VERSION = 1
 MAX_FIGHTERS = 20
 MAX_LOG = 30
+MAX_LOG_LINE = 300
 MAX_TICK = 100_000
+ADD_FIELDS = ("hinzufuegen",)
+FIGHTER_COMMANDS = ("handeln", "abwarten", "bereithalten", "eingreifen", "entfernen")
 OTHER_ACTION = "andere"
 
 STATUS_LABEL = {
@@ -100,7 +108,11 @@ class Board:
             if marker.name.casefold() == name.casefold():
                 return marker
         known = ", ".join(m.name for m in self.markers) or "noch niemand"
-        raise EngineError(f"Kämpfer: „{name}“ steht nicht auf der Tickleiste ({known}).", "fighter")
+        if len(known) > 160:
+            known = known[:160].rsplit(", ", 1)[0] + ", …"
+        raise EngineError(
+            f"Kämpfer: „{echo(name)}“ steht nicht auf der Tickleiste ({known}).", "fighter"
+        )
 
     def next_order(self) -> int:
         self.seq += 1
@@ -112,7 +124,7 @@ class Board:
             "started": self.started,
             "seq": self.seq,
             "fighters": [m.to_dict() for m in self.markers],
-            "log": self.log[-MAX_LOG:],
+            "log": [line[:MAX_LOG_LINE] for line in self.log[-MAX_LOG:]],
         }
 
 
@@ -130,9 +142,10 @@ def load_board(raw: dict[str, Any]) -> Board:
     if not raw:
         return Board(started=False, seq=0, markers=[], log=[])
     version = raw.get("version")
-    if version != STATE_VERSION:
+    if isinstance(version, bool) or version != STATE_VERSION:
         raise EngineError(
-            f"Gespeicherte Tickleiste: unbekannte Version {version!r} (erwartet {STATE_VERSION}).",
+            f"Gespeicherte Tickleiste: unbekannte Version „{echo(version)}“ "
+            f"(erwartet {STATE_VERSION}).",
             "state",
         )
     fighters = raw.get("fighters")
@@ -188,7 +201,48 @@ def load_board(raw: dict[str, Any]) -> Board:
             "Gespeicherte Tickleiste: „log“ muss eine Liste von Texten sein.", "state"
         )
     seq = _int(raw.get("seq", 0), "seq", 0, MAX_TICK)
-    return Board(started=started, seq=seq, markers=markers, log=[x[:300] for x in log])
+    # only the last lines are kept (and shown), each cut to its maximum length
+    lines = [x[:MAX_LOG_LINE] for x in log[-MAX_LOG:]]
+    return Board(started=started, seq=seq, markers=markers, log=lines)
+
+
+def renumber(board: Board) -> None:
+    """Number the markers' ``order`` 1, 2, 3 … in their present order, ``seq`` = the highest.
+
+    ``order`` only decides who acts first among markers on the same tick (lower first), and a
+    new order is always above (or, Bereithalten, below) all others; so the numbers themselves
+    carry nothing, and compact ones never grow past the limits however long the fight lasts.
+    """
+    ranked = sorted(range(len(board.markers)), key=lambda i: (board.markers[i].order, i))
+    for rank, index in enumerate(ranked, start=1):
+        board.markers[index].order = rank
+    board.seq = len(board.markers)
+
+
+def check_limits(board: Board) -> None:
+    """Refuse (German) a command whose result would leave what a saved Tickleiste may hold."""
+    for marker in board.markers:
+        if marker.tick is not None and not -MAX_TICK <= marker.tick <= MAX_TICK:
+            raise EngineError(
+                f"Die Tickleiste reicht nur bis Tick {number(MAX_TICK)} – bitte einen neuen "
+                f"Kampf beginnen ({marker.name} stünde auf Tick {number(marker.tick)}).",
+                "command",
+            )
+    if len(board.markers) > MAX_FIGHTERS:
+        raise EngineError(f"Name: höchstens {MAX_FIGHTERS} Kämpfer.", "name")
+
+
+def save(board: Board) -> dict[str, Any]:
+    """The state to return; it is loaded once more, so the engine always accepts it again."""
+    state = board.to_dict()
+    try:
+        load_board(state)
+    except EngineError as error:  # a bug: the engine would refuse its own state
+        raise EngineError(
+            "Die Tickleiste kann diesen Stand nicht speichern – bitte einen neuen Kampf beginnen.",
+            "state",
+        ) from error
+    return state
 
 
 def _require_name(params: dict[str, Any], field: str = "fighter") -> str:
@@ -244,7 +298,7 @@ def _add(board: Board, params: dict[str, Any], surprise: int) -> str:
         raise EngineError(f"Name: höchstens {MAX_FIGHTERS} Kämpfer.", "name")
     name = _require_name(params, "name")
     if any(m.name.casefold() == name.casefold() for m in board.markers):
-        raise EngineError(f"Name: „{name}“ steht schon auf der Tickleiste.", "name")
+        raise EngineError(f"Name: „{echo(name)}“ steht schon auf der Tickleiste.", "name")
     marker = Marker(
         name=name,
         ini=params["ini"],
@@ -406,6 +460,7 @@ def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str
 
 
 def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
+    """The answer: the new state (through :func:`save`) and what the players see."""
     now = board.now()
     line_up = board.active()
     limit = DATA.integer("tickleiste.reaktion_hoechstens_zurueck", 0, 1000)
@@ -437,7 +492,7 @@ def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
         board.log = board.log[-MAX_LOG:]
     display.notes("Verlauf", list(reversed(board.log[-8:])))
     return {
-        "state": board.to_dict(),
+        "state": save(board),
         "now": now,
         "next": line_up[0].name if line_up else None,
         "event": line,
@@ -484,9 +539,24 @@ def board_view(board: Board, limit: int) -> dict[str, Any]:
     params=(
         StateParam("state", "Gespeicherte Tickleiste"),
         ChoiceParam("command", "Befehl", choices=COMMANDS, default="anzeigen"),
-        replace(FIGHTER_FIELDS[0], required=False, group="Neuer Kämpfer"),
-        *(replace(p, group="Neuer Kämpfer") for p in FIGHTER_FIELDS[1:]),
-        TextParam("fighter", "Kämpfer", "Wer handelt (oder wartet, greift ein …).", required=False),
+        # a new fighter's name, INI and Intuition are needed for "hinzufuegen" only; the
+        # acting fighter for the commands about one fighter (the other commands ignore them)
+        *(
+            replace(
+                p,
+                required=False,
+                required_when=("command", ADD_FIELDS) if p.required else None,
+                group="Neuer Kämpfer",
+            )
+            for p in FIGHTER_FIELDS
+        ),
+        TextParam(
+            "fighter",
+            "Kämpfer",
+            "Wer handelt (oder wartet, greift ein …).",
+            required=False,
+            required_when=("command", FIGHTER_COMMANDS),
+        ),
         ChoiceParam("action", "Handlung", choices=_action_choices(), default="nahkampfangriff"),
         IntParam(
             "ticks",
@@ -508,4 +578,6 @@ def board_view(board: Board, limit: int) -> dict[str, Any]:
 def tickleiste(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     board = load_board(params["state"])
     line, details = apply(board, params, rng)
+    renumber(board)
+    check_limits(board)
     return render(board, line, details)

@@ -89,6 +89,7 @@ def test_first_chance_among_tied_brute_force(k: int) -> None:
 
 def test_initiative_duplicate_name() -> None:
     """Bad input: duplicate name → EngineError naming the field."""
-    err = error("initiative", {"fighters": [{"name": "A"}, {"name": "a"}]})
+    rows = [{"name": "A", "willenswurf": 7}, {"name": "a", "willenswurf": 7}]
+    err = error("initiative", {"fighters": rows})
     assert err["field"] == "fighters.1.name" and "Name" in err["message"]
     assert error("initiative", {"fighters": []})["field"] == "fighters"

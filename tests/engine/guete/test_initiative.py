@@ -42,5 +42,5 @@ def test_initiative_surprised_cannot_act() -> None:
         {"fighters": [{"name": "A", "wert": 5, "ueberrascht": True}, {"name": "B", "wert": 3}]},
     )
     assert r["order"][0]["handelt_in_runde_1"] is False
-    err = error("initiative", {"fighters": [{"name": "A"}, {"name": "a"}]})
+    err = error("initiative", {"fighters": [{"name": "A", "wert": 10}, {"name": "a", "wert": 10}]})
     assert err["field"] == "fighters.1.name" and "Name" in err["message"]

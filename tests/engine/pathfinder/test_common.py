@@ -12,7 +12,7 @@ import pytest
 from engine import api
 from engine.errors import EngineError
 from engine.systems.pathfinder.common import size_modifier
-from tests.engine.pathfinder.helpers import DATA, SOURCE_NAME, error_of
+from tests.engine.pathfinder.helpers import DATA, SOURCE_NAME, error_of, with_sample
 
 # ---------------------------------------------------------------------------------------------
 # Source table and data
@@ -80,7 +80,7 @@ def test_every_assumption_has_a_text_citing_a_line() -> None:
         ("hit_points", {"damage": "100W1000"}, "damage", "Schaden"),
         (
             "initiative",
-            {"fighters": [{"name": "Ezren"}, {"name": "ezren"}]},
+            {"fighters": [{"name": "Ezren", "dexterity": 1}, {"name": "ezren", "dexterity": 1}]},
             "fighters.1.name",
             "Name",
         ),
@@ -105,8 +105,9 @@ def test_engine_error_type_for_unknown_size() -> None:
 @pytest.mark.parametrize("action", ["attack", "armor_class", "saving_throw", "initiative",
                                     "hit_points", "fumble"])  # fmt: skip
 def test_results_are_json_with_a_display_and_are_reproducible(action: str) -> None:
-    first = api.run("pathfinder", action, None, 42)
-    again = api.run("pathfinder", action, None, 42)
+    params = with_sample(action, {})
+    first = api.run("pathfinder", action, params, 42)
+    again = api.run("pathfinder", action, params, 42)
     assert first == again
     text = json.dumps(first, ensure_ascii=False)
     assert json.loads(text) == first

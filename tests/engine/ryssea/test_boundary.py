@@ -9,6 +9,7 @@ import pytest
 from engine import api
 from tests.engine.ryssea.support import (
     error,
+    with_sample,
 )
 
 ACTIONS = ["probe", "attack", "fumble", "dodge_jump", "interruption", "teamwork", "catch_breath"]
@@ -17,8 +18,8 @@ ACTIONS = ["probe", "attack", "fumble", "dodge_jump", "interruption", "teamwork"
 @pytest.mark.parametrize("action", ACTIONS)
 def test_every_action_json_display_and_same_seed(action: str) -> None:
     """Each result round-trips through JSON, carries the display block, and a seed repeats."""
-    first = api.run("ryssea", action, {}, 42)
-    again = api.run("ryssea", action, {}, 42)
+    first = api.run("ryssea", action, with_sample(action, {}), 42)
+    again = api.run("ryssea", action, with_sample(action, {}), 42)
     assert first == again
     assert json.loads(json.dumps(first)) == first
     display = first["result"]["display"]

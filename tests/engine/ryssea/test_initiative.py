@@ -163,7 +163,11 @@ def test_duplicate_names_are_rejected_at_the_name_field() -> None:
         ({"fighters": [fighter("A", 100)]}, "fighters.0.ini", "außerhalb"),
         ({"fighters": [{"name": "A", "ini": "zwölf"}]}, "fighters.0.ini", "keine ganze Zahl"),
         ({"fighters": [{"name": " ", "ini": 3}]}, "fighters.0.name", "nicht leer"),
-        ({"fighters": [{"name": "A", "surprised": "vielleicht"}]}, "fighters.0.surprised", "ja"),
+        (
+            {"fighters": [{"name": "A", "ini": 10, "intuition": 3, "surprised": "vielleicht"}]},
+            "fighters.0.surprised",
+            "ja",
+        ),
         ({"fighters": [fighter("A", 1)], "extra": 1}, "extra", "Unbekanntes Feld"),
     ],
 )

@@ -8,6 +8,7 @@ import pytest
 
 from tests.engine.ryssea.support import (
     BASE,
+    PROBE_SAMPLE,
     brute_probe,
     crit_patzer,
     erfolge,
@@ -89,9 +90,8 @@ def test_teamwork_brute_force() -> None:
     for helper in result["helpers"]:
         expected = 1 + helper["probe"]["erfolge"] if helper["success"] else -1
         assert helper["bonus"] == expected
-    assert error("teamwork", {"helfer": [{"name": "A"}, {"name": "a"}]})["field"] == (
-        "helfer.1.name"
-    )
+    helpers = [{"name": "A", **PROBE_SAMPLE}, {"name": "a", **PROBE_SAMPLE}]
+    assert error("teamwork", {"helfer": helpers})["field"] == "helfer.1.name"
 
 
 def test_catch_breath() -> None:

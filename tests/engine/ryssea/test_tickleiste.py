@@ -44,7 +44,7 @@ class Board:
 def started(*fighters: tuple[str, int]) -> Board:
     board = Board()
     for name, ini in fighters:
-        board.do("hinzufuegen", name=name, ini=ini)
+        board.do("hinzufuegen", name=name, ini=ini, intuition=3)
     board.do("start")
     return board
 
@@ -53,12 +53,17 @@ def test_start_places_everyone_at_minus_initiative() -> None:
     """L17/L21: INI + W6 + Mods → start field that many ticks before 0."""
     board = Board(seed=7)
     for name, ini in (("A", 10), ("B", 12)):
-        board.do("hinzufuegen", name=name, ini=ini)
+        board.do("hinzufuegen", name=name, ini=ini, intuition=3)
     result = board.do("start")
     same = api.run(
         "ryssea",
         "initiative",
-        {"fighters": [{"name": "A", "ini": 10}, {"name": "B", "ini": 12}]},
+        {
+            "fighters": [
+                {"name": "A", "ini": 10, "intuition": 3},
+                {"name": "B", "ini": 12, "intuition": 3},
+            ]
+        },
         7,
     )["result"]
     assert {o["name"]: o["tick"] for o in same["order"]} == {
@@ -97,7 +102,7 @@ def test_late_joiner_starts_at_current_tick_behind_the_others() -> None:
     """L29: "Er beginnt … im aktuellen Tick … immer hinter bereits … stehende Figuren"."""
     board = started(("A", 20), ("B", 20))
     now = board.result["now"]
-    board.do("hinzufuegen", name="Spät", ini=50)
+    board.do("hinzufuegen", name="Spät", ini=50, intuition=3)
     assert board.tick("Spät") == now
     on_now = [row for row in board.order() if board.tick(row) == now]
     assert on_now[-1] == "Spät"
@@ -107,7 +112,7 @@ def test_surprised_late_joiner_loses_ten_ticks() -> None:
     """L29 / L43: a surprised newcomer costs 10 ticks."""
     board = started(("A", 20))
     now = board.result["now"]
-    board.do("hinzufuegen", name="Überrumpelt", ini=5, surprised=True)
+    board.do("hinzufuegen", name="Überrumpelt", ini=5, intuition=3, surprised=True)
     assert board.tick("Überrumpelt") == now + 10
 
 
@@ -181,3 +186,118 @@ def test_state_round_trips_and_durations_come_from_the_data() -> None:
     values = [c["value"] for c in actions["choices"]]
     assert "aktive_abwehr" in values and "andere" in values
     assert spec["widget"] == "tickleiste"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reliability: one load → apply → renumber → check → save path (the state returned is always
+# one the engine accepts again); ticks and the state's size stay within the limits
+# ---------------------------------------------------------------------------------------------
+
+
+def state_with(ticks: dict[str, int], seq: int, orders: dict[str, int]) -> dict[str, Any]:
+    """A running fight as the browser would send it back."""
+    return {
+        "version": 1,
+        "started": True,
+        "seq": seq,
+        "fighters": [
+            {
+                "name": name,
+                "ini": 10,
+                "intuition": 3,
+                "modifier": 0,
+                "surprised": False,
+                "status": "aktiv",
+                "tick": tick,
+                "order": orders[name],
+            }
+            for name, tick in ticks.items()
+        ],
+        "log": [],
+    }
+
+
+def test_tick_beyond_the_limit_is_refused_in_german_and_the_state_still_loads() -> None:
+    """Finding: after tick 99 999 + 10 every command failed until reset. Now the command that
+    would leave the Tickleiste is refused (German, naming the limit) and the state the browser
+    keeps is still accepted."""
+    board = Board()
+    board.state = state_with({"A": 99_999, "B": 99_999}, 2, {"A": 1, "B": 2})
+    error = board.fails("handeln", fighter="A", action="andere", ticks=10)
+    assert error["field"] == "command"
+    assert error["message"].startswith("Die Tickleiste reicht nur bis Tick 100.000")
+    assert "bitte einen neuen Kampf beginnen" in error["message"]
+    shown = board.do("anzeigen")
+    assert shown["now"] == 99_999
+    # within the limit the same command still works
+    board.do("handeln", fighter="A", action="andere", ticks=1)
+    assert board.tick("A") == 100_000
+    board.do("anzeigen")
+
+
+def test_a_late_surprised_joiner_beyond_the_limit_is_refused() -> None:
+    board = Board()
+    board.state = state_with({"A": 99_995}, 1, {"A": 1})
+    error = board.fails("hinzufuegen", name="Spät", ini=5, intuition=3, surprised=True)
+    assert "Tick 100.000" in error["message"]
+
+
+def test_seq_and_order_are_renumbered_compactly_keeping_the_order() -> None:
+    """Finding: seq/order grew with every command past the ±100 000 that loading checks. They
+    only order markers on the same tick, so every command numbers them 1 … n again."""
+    board = Board()
+    orders = {"A": 99_990, "B": 99_999, "C": -50}
+    board.state = state_with({"A": 5, "B": 5, "C": 5}, 100_000, orders)
+    result = board.do("anzeigen")
+    assert board.order() == ["C", "A", "B"]  # lower order first on the same tick
+    assert {f["name"]: f["order"] for f in board.state["fighters"]} == {"C": 1, "A": 2, "B": 3}
+    assert board.state["seq"] == 3
+    assert result["next"] == "C"
+    board.do("handeln", fighter="C", action="andere", ticks=1)
+    assert board.state["seq"] == 3 and board.tick("C") == 6
+    assert board.order() == ["A", "B", "C"]
+
+
+def test_a_long_fight_stays_within_the_limits_and_always_loads_again() -> None:
+    """2 000 commands: every returned state loads again, seq never exceeds the fighters."""
+    board = started(("A", 20), ("B", 15), ("C", 10))
+    for step in range(2_000):
+        head = board.result["next"]
+        if step % 7 == 3:
+            board.do("abwarten", fighter=head)
+            board.do("eingreifen", fighter=head)
+        else:
+            board.do("handeln", fighter=head, action="andere", ticks=1 + step % 5)
+        assert board.state["seq"] <= len(board.state["fighters"])
+        assert sorted(f["order"] for f in board.state["fighters"]) == [1, 2, 3]
+    again = api.run("ryssea", "tickleiste", {"state": board.state, "command": "anzeigen"}, 1)
+    assert again["ok"] and again["result"]["state"] == board.state
+
+
+def test_state_size_is_bounded() -> None:
+    """At most 20 fighters in a saved state; only the last 30 log lines are kept."""
+    board = Board()
+    state = state_with({f"K{i}": 0 for i in range(21)}, 21, {f"K{i}": i + 1 for i in range(21)})
+    board.state = state
+    error = board.fails("anzeigen")
+    assert error["field"] == "state" and "höchstens 20" in error["message"]
+    board.state = {**state_with({"A": 0}, 1, {"A": 1}), "log": [f"Zeile {i}" for i in range(500)]}
+    board.do("anzeigen")
+    assert board.state["log"] == [f"Zeile {i}" for i in range(470, 500)]
+    board.state = {**state_with({"A": 0}, 1, {"A": 1}), "log": ["x" * 10_000]}
+    board.do("anzeigen")
+    assert board.state["log"] == ["x" * 300]
+
+
+def test_missing_fields_are_named_per_command() -> None:
+    """The fields a command needs are required for that command only."""
+    board = Board()
+    error = board.fails("hinzufuegen", name="A", ini=10)
+    assert error["field"] == "intuition"
+    assert error["message"] == (
+        "Intuition: fehlt – bitte eine ganze Zahl eintragen (nötig bei Befehl: Kämpfer hinzufügen)."
+    )
+    board = started(("A", 20), ("B", 10))
+    error = board.fails("handeln", action="nahkampfangriff", ticks=4)
+    assert error["field"] == "fighter" and "fehlt" in error["message"]
+    board.do("anzeigen")  # needs neither
