@@ -24,6 +24,7 @@ from typing import Any
 
 import engine.systems  # noqa: F401  (registers every system's actions)
 from engine.budget import request_budget
+from engine.data_files import assumptions_used
 from engine.errors import EngineError, echo
 from engine.formatting import number
 from engine.params import validate_record
@@ -99,6 +100,17 @@ def _internal_error(error: BaseException) -> dict[str, str]:
     }
 
 
+ASSUMED_CAPTION = "Für dieses Ergebnis angenommen"
+
+
+def _name_assumptions(result: dict[str, Any], assumed: list[str]) -> None:
+    """A result names the assumptions (gaps of the text, ``annahme`` in the data) that were
+    used while computing it, as the last notes of its display."""
+    display = result.get("display")
+    if assumed and isinstance(display, dict) and isinstance(display.get("sections"), list):
+        display["sections"].append({"kind": "notes", "caption": ASSUMED_CAPTION, "items": assumed})
+
+
 def run(
     system: str, action: str, params: dict[str, Any] | None = None, seed: int | None = None
 ) -> dict[str, Any]:
@@ -110,8 +122,10 @@ def run(
         out["seed"] = used_seed
         values = validate_record(spec.params, {} if params is None else params)
         out["params"] = values
-        with request_budget():
-            out["result"] = spec.func(values, random.Random(used_seed))
+        with request_budget(), assumptions_used() as assumed:
+            result = spec.func(values, random.Random(used_seed))
+        _name_assumptions(result, assumed)
+        out["result"] = result
         out["ok"] = True
     except EngineError as error:
         out["error"] = error.to_dict()

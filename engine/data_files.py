@@ -9,6 +9,9 @@ checks both are in step. Values are validated when read: a bad entry raises
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,6 +46,8 @@ class RuleData:
                 raise DataError(self.file, key, "fehlt")
         # An assumption is written as {wert: …, annahme: true, text: …}
         if isinstance(node, dict) and "annahme" in node and "wert" in node:
+            if node.get("annahme") is True and isinstance(node.get("text"), str):
+                note_assumption(node["text"])
             return node["wert"]
         return node
 
@@ -98,6 +103,32 @@ class RuleData:
 
         walk(self.content, "")
         return found
+
+
+# The assumptions read while one request is computed (api.run opens the scope): a result names
+# the ones that decided it. Outside a request nothing is recorded.
+_USED: ContextVar[list[str] | None] = ContextVar("regelwerk_assumptions_used", default=None)
+
+
+def note_assumption(text: str) -> None:
+    """Record that the current result rests on this assumption (its German text). Rule code
+    calls it itself where it uses an assumption that is not a ``wert`` read through ``raw``
+    (e.g. a table row marked ``annahme``)."""
+    used = _USED.get()
+    clean = " ".join(text.split())
+    if used is not None and clean not in used:
+        used.append(clean)
+
+
+@contextmanager
+def assumptions_used() -> Iterator[list[str]]:
+    """Collect the assumptions noted while the block runs (one request)."""
+    used: list[str] = []
+    token = _USED.set(used)
+    try:
+        yield used
+    finally:
+        _USED.reset(token)
 
 
 @cache

@@ -47,6 +47,15 @@ class Param:
     # Required only when the sibling field ``required_when[0]`` (validated) has one of the
     # values in ``required_when[1]``; otherwise optional.
     required_when: tuple[str, tuple[JSONValue, ...]] | None = None
+    # Hints for connected helpers (a fight keeps each fighter's values): whose value this is –
+    # "actor" (the acting fighter's own: attributes, weapon, attack value …), "target" (the
+    # fighter acted on: defence, armour, life points …) or "" (the situation of this roll).
+    subject: str = ""
+    # Applies only when each named sibling field has one of the given values; the form hides
+    # the field otherwise and does not send it (the engine then takes the default).
+    when: tuple[tuple[str, tuple[JSONValue, ...]], ...] = ()
+    # A target value that a result changes (life points, wounds …; see ``target_update``).
+    resource: bool = False
 
     kind = "param"
     missing_hint = "bitte einen Wert eintragen"
@@ -63,6 +72,12 @@ class Param:
         if self.required_when is not None:
             other, values = self.required_when
             out["required_when"] = {"field": other, "values": list(values)}
+        if self.subject:
+            out["subject"] = self.subject
+        if self.when:
+            out["when"] = {other: list(values) for other, values in self.when}
+        if self.resource:
+            out["resource"] = True
         return out
 
     def default_value(self) -> JSONValue:

@@ -62,12 +62,34 @@ class System:
         def register(func: ActionFunc) -> ActionFunc:
             if name in self.actions:
                 raise ValueError(f"action {self.name}.{name} registered twice")
+            _check_hints(f"{self.name}.{name}", params)
             self.actions[name] = Action(
                 self.name, name, title, summary, source, params, func, assumptions, widget
             )
             return func
 
         return register
+
+
+SUBJECTS = ("", "actor", "target")
+
+
+def _check_hints(where: str, params: tuple[Param, ...]) -> None:
+    """A maintainer's slip in the connection hints fails at import, not in a reader's form."""
+    names = {p.name: p for p in params}
+    for param in params:
+        if param.subject not in SUBJECTS:
+            raise ValueError(f"{where}.{param.name}: subject {param.subject!r} not in {SUBJECTS}")
+        if param.resource and param.subject != "target":
+            raise ValueError(f"{where}.{param.name}: a resource is a target value")
+        for other, values in param.when:
+            if other not in names or other == param.name:
+                raise ValueError(f"{where}.{param.name}: when names unknown field {other!r}")
+            allowed = names[other].schema().get("choices")
+            if allowed is not None:
+                unknown = set(values) - {c["value"] for c in allowed}
+                if unknown:
+                    raise ValueError(f"{where}.{param.name}: when {other} has no {unknown}")
 
 
 SYSTEMS: dict[str, System] = {}

@@ -213,7 +213,10 @@ def test_vorgaben_name_real_fields_with_valid_values(md: str) -> None:
         vorgaben = spec.get("vorgaben") or {}
         unknown = set(vorgaben) - names
         assert not unknown, f"{md}: {system}.{action}: unbekannte vorgaben {unknown}"
-        result = api.run(system, action, vorgaben, seed=1)
+        # as the form sends them: the page's vorgaben over the schema's pre-filled values
+        schema = engine.describe(system, action)["params"]
+        form = {p["name"]: p["default"] for p in schema if p["type"] != "state"}
+        result = api.run(system, action, form | vorgaben, seed=1)
         assert result["ok"], f"{md}: {system}.{action}: {result.get('error')}"
 
 

@@ -1,0 +1,83 @@
+"""Schema hints for connected helpers and the assumptions a result names (the issues „At the
+table“, item 4, and „A fight without retyping“, items 1 and 4)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import api
+from engine.data_files import assumptions_used, note_assumption
+from engine.params import BoolParam, ChoiceParam, IntParam
+from engine.registry import System
+
+
+def test_notes_collect_per_request_and_only_inside_one() -> None:
+    note_assumption("außerhalb einer Anfrage: nicht gesammelt")
+    with assumptions_used() as used:
+        note_assumption("Eine  Annahme")
+        note_assumption("Eine Annahme")  # named once
+        note_assumption("Noch eine")
+    assert used == ["Eine Annahme", "Noch eine"]
+
+
+def test_a_result_names_the_assumptions_it_used() -> None:
+    system = System("probe-hints", "Probe", "keine Quelle")
+
+    @system.action(
+        "wurf", title="Wurf", summary="", source="", params=(BoolParam("annahme", "Annahme"),)
+    )
+    def wurf(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        if params["annahme"]:
+            note_assumption("Der Text sagt es nicht; hier: so.")
+        return {"display": {"headline": "", "outcome": "", "sections": []}}
+
+    action = system.actions["wurf"]
+    with_note: dict[str, Any] = {}
+    for flag in (True, False):
+        with assumptions_used() as used:
+            result = action.func({"annahme": flag}, random.Random(1))
+        api._name_assumptions(result, used)
+        with_note[str(flag)] = result["display"]["sections"]
+    assert with_note["True"] == [
+        {
+            "kind": "notes",
+            "caption": "Für dieses Ergebnis angenommen",
+            "items": ["Der Text sagt es nicht; hier: so."],
+        }
+    ]
+    assert with_note["False"] == []
+
+
+def test_hints_are_in_describe() -> None:
+    system = System("probe-hints-2", "Probe", "keine Quelle")
+    params = (
+        ChoiceParam("art", "Art", choices=(("nah", "Nah"), ("fern", "Fern"))),
+        IntParam("at", "AT", subject="actor", required=True),
+        IntParam("lep", "LeP", subject="target", resource=True),
+        IntParam("weite", "Weite", when=(("art", ("fern",)),)),
+    )
+    system.action("a", title="A", summary="", source="", params=params)(lambda p, r: {})
+    fields = {f["name"]: f for f in system.actions["a"].describe()["params"]}
+    assert fields["at"]["subject"] == "actor"
+    assert fields["lep"]["subject"] == "target" and fields["lep"]["resource"] is True
+    assert fields["weite"]["when"] == {"art": ["fern"]}
+    assert "subject" not in fields["art"] and "when" not in fields["art"]
+
+
+@pytest.mark.parametrize(
+    ("param", "problem"),
+    [
+        (IntParam("x", "X", subject="gegner"), "subject"),
+        (IntParam("x", "X", resource=True), "resource"),
+        (IntParam("x", "X", when=(("gibtsnicht", (1,)),)), "unknown field"),
+        (IntParam("x", "X", when=(("art", ("mittel",)),)), "has no"),
+    ],
+)
+def test_a_slip_in_the_hints_fails_at_registration(param: IntParam, problem: str) -> None:
+    system = System("probe-hints-3", "Probe", "keine Quelle")
+    art = ChoiceParam("art", "Art", choices=(("nah", "Nah"), ("fern", "Fern")))
+    with pytest.raises(ValueError, match=problem):
+        system.action("a", title="A", summary="", source="", params=(art, param))(lambda p, r: {})
