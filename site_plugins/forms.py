@@ -28,9 +28,7 @@ _LONG_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{9,}")
 
 def label_text(text: str) -> str:
     """``text`` escaped for HTML, long words with soft hyphens (U+00AD) at their syllables."""
-    return _LONG_WORD.sub(
-        lambda m: _HYPHENATOR.inserted(m.group(0), hyphen="\u00ad"), escape(text)
-    )
+    return _LONG_WORD.sub(lambda m: _HYPHENATOR.inserted(m.group(0), hyphen="\u00ad"), escape(text))
 
 
 def _attr(value: object) -> str:
@@ -295,7 +293,13 @@ def _tickleiste_tools(helper_id: str) -> str:
     )
 
 
-def render_helper(system: str, action: str, helper_id: str, defaults: dict[str, Any]) -> str:
+def render_helper(
+    system: str,
+    action: str,
+    helper_id: str,
+    defaults: dict[str, Any],
+    rule_link: tuple[str, str] | None = None,
+) -> str:
     """The HTML of one helper: form, status line, result area and the Annahme notes.
 
     The root is a ``<section>`` (no nested sections inside): Material's search parser compares
@@ -329,20 +333,34 @@ def render_helper(system: str, action: str, helper_id: str, defaults: dict[str, 
     # input from other pages does not overwrite them
     if defaults:
         widget_attr += f' data-preset="{_attr(",".join(sorted(defaults)))}"'
+    title_id = f"{helper_id}-titel"
     return (
-        f'<section class="{css}" id="{_attr(helper_id)}" '
+        f'<section class="{css}" id="{_attr(helper_id)}" aria-labelledby="{_attr(title_id)}" '
         f'data-system="{_attr(system)}" '
         f'data-action="{_attr(action)}"'
         f"{widget_attr} data-search-exclude>"
-        f'<form class="rw-form" novalidate aria-labelledby="{_attr(helper_id)}-titel">'
-        f'<p class="rw-title" id="{_attr(helper_id)}-titel"><strong>Würfelhelfer: '
-        f"{escape(spec['title'])}</strong></p>"
+        # the level is set to fit the page by the plugin (on_page_content)
+        f'<h3 class="rw-title" id="{_attr(title_id)}">Würfelhelfer: '
+        f"{escape(spec['title'])}</h3>"
+        f'<form class="rw-form" novalidate aria-labelledby="{_attr(title_id)}">'
         f'<p class="rw-summary">{escape(spec["summary"])}</p>'
         f"{body}</form>"
         f'<div class="rw-result" aria-live="polite" tabindex="-1"></div>'
         f"{tools}{assumptions}"
-        f'<p class="rw-source">Regel: {escape(spec["source"])}</p>'
+        f"{_source_line(spec['source'], rule_link)}"
         f"</section>"
+    )
+
+
+def _source_line(source: str, rule_link: tuple[str, str] | None) -> str:
+    """„Regel: <the rule's name, linked>“; the file and lines stay for maintainers in the
+    link's title."""
+    if rule_link is None:
+        return f'<p class="rw-source">Quelle: <span title="{_attr(source)}">Regeltext</span></p>'
+    href, name = rule_link
+    return (
+        f'<p class="rw-source">Regel: <a href="{_attr(href)}" title="{_attr(source)}">'
+        f"{escape(name)}</a></p>"
     )
 
 

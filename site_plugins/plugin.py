@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from functools import partial
 from html import escape
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from markdown.extensions.toc import slugify as toc_slugify
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
@@ -31,6 +33,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 
 import engine
 from site_plugins import csp, pwa
@@ -77,6 +80,9 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         self.archive = b""
         self.snapshot: Snapshot | None = None
         self.script_hashes: set[str] = set()
+        # where each helper's rule is: (system, action) → (page file, anchor, heading, page title)
+        self.rule_places: dict[tuple[str, str], tuple[File, str, str, str]] = {}
+        self.page: Page | None = None
         self.offline = False
         self.serve = False
         self.theme_color = ""
@@ -142,6 +148,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        self.page = page
         section = _section(page)
         terms = dict(self.glossary.get("alle", {}))
         terms.update(self.glossary.get(section, {}))
@@ -157,9 +164,14 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             errors, self.fence_errors = self.fence_errors, []
             raise PluginError(f"{page.file.src_uri}: " + "; ".join(errors))
         section = _section(page)
+        html = _fit_helper_headings(html)
         return link_dice(html, section or "allgemein", section in self.config.vorteil_systeme)
 
     # -- files ---------------------------------------------------------------------------
+    def on_nav(self, nav: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        self.rule_places = _rule_places([page.file for page in nav.pages])
+        return nav
+
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         for path in sorted(ASSETS.iterdir()):
             if path.is_file():
@@ -220,6 +232,17 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             html = html.replace("</head>", f"{pwa.head_tags(root, self.theme_color)}\n</head>", 1)
         return html
 
+    def rule_link(self, system: str, action: str) -> tuple[str, str] | None:
+        """The link to the rule a helper rolls, relative to the page being built, and its
+        name in words („Aktive Abwehr – Nahkampf und Verteidigung“)."""
+        place = self.rule_places.get((system, action))
+        if place is None or self.page is None:
+            return None
+        file, anchor, heading, title = place
+        href = get_relative_url(file.url, self.page.url) + (f"#{anchor}" if anchor else "")
+        name = heading if heading == title else f"{heading} – {title}"
+        return href, name
+
     @event_priority(-100)  # last: after every other plugin has written its pages
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         text = csp.policy(self.script_hashes, offline=self.offline)
@@ -231,6 +254,56 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 self.pwa_figures = pwa.build(Path(config.site_dir), config)
             except pwa.PwaError as error:
                 raise PluginError(f"regelwerk: Web-App (Service Worker, Icons): {error}") from error
+
+
+_HEADING = re.compile(r"^(#{1,4}) (.+?)(?:\s*\{[^}]*#([\w-]+)[^}]*\})?\s*$")
+
+
+def _rule_places(pages: list[File]) -> dict[tuple[str, str], tuple[File, str, str, str]]:
+    """For each helper, the rule it rolls: in the order of the site's navigation, the first
+    rule page (not a Kampfhelfer page) holding it – preferring a helper without page presets
+    (``vorgaben``), which serves a special case – and the heading it stands under."""
+    places: dict[tuple[str, str], tuple[File, str, str, str]] = {}
+    special: dict[tuple[str, str], tuple[File, str, str, str]] = {}
+    for file in pages:
+        if file.src_uri.endswith("kampfhelfer.md") or not file.abs_src_path:
+            continue
+        text = Path(file.abs_src_path).read_text(encoding="utf-8")
+        title, heading, anchor = "", "", ""
+        for match in re.finditer(r"^#{1,4} [^\n]*$|^```helfer\n.*?^```", text, re.M | re.S):
+            block = match.group(0)
+            head = _HEADING.match(block)
+            if head and not block.startswith("```"):
+                words = re.sub(r"[*_`]", "", head.group(2)).strip()
+                if len(head.group(1)) == 1:
+                    title = words
+                heading, anchor = words, head.group(3) or toc_slugify(words, "-")
+                continue
+            spec = yaml.safe_load(block.split("\n", 1)[1].rsplit("```", 1)[0]) or {}
+            key = (str(spec.get("system")), str(spec.get("aktion")))
+            place = (file, "" if heading == title else anchor, heading, title)
+            target = special if spec.get("vorgaben") else places
+            if key not in target and heading:
+                target[key] = place
+    return special | places
+
+
+def _fit_helper_headings(html: str) -> str:
+    """A helper's heading one level below the heading it stands under (h2 → h3 …)."""
+    level = 1
+    out: list[str] = []
+    last = 0
+    for match in re.finditer(r'<h([1-6])( class="rw-title")?', html):
+        if match.group(2):
+            fitted = min(level + 1, 6)
+            out.append(html[last : match.start()] + f'<h{fitted} class="rw-title"')
+            end = html.index("</h3>", match.end())
+            out.append(html[match.end() : end] + f"</h{fitted}>")
+            last = end + len("</h3>")
+        else:
+            level = int(match.group(1))
+    out.append(html[last:])
+    return "".join(out)
 
 
 def _section(page: Page) -> str:
@@ -309,4 +382,4 @@ def _render_fence(plugin: RegelwerkPlugin, source: str) -> str:
     if not isinstance(defaults, dict):
         raise PluginError("`vorgaben` muss ein Objekt sein")
     helper_id = str(spec.get("id") or f"helfer-{system}-{action}")
-    return render_helper(system, action, helper_id, defaults)
+    return render_helper(system, action, helper_id, defaults, plugin.rule_link(system, action))

@@ -45,7 +45,7 @@ const STATUS_TEXT = {
   idle: "Würfelhelfer wird vorbereitet …",
   loading: "Würfelhelfer lädt …",
   ready: "Bereit.",
-  failed: "Fehler: Die Regel-Engine konnte nicht geladen werden.",
+  failed: "Fehler: Die Würfelhelfer konnten nicht geladen werden.",
 };
 
 const engine = {
@@ -206,7 +206,7 @@ function runEngine(request, options = {}) {
         try {
           resolve(JSON.parse(body));
         } catch (error) {
-          reject(new Error("Die Antwort der Regel-Engine war unlesbar"));
+          reject(new Error("Die Antwort des Würfelhelfers war unlesbar"));
         }
       },
       fail(error) {

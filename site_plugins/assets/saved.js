@@ -95,7 +95,7 @@ function importText(text, fileName) {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { problem: `„${label}“ ist keine lesbare Datei (kein gültiges JSON).` };
+    return { problem: `„${label}“ ist keine lesbare Datei (der Inhalt ist beschädigt).` };
   }
   if (!isObject(data) || data.format !== FORMAT) return { problem: `„${label}“ ist keine Datei von „Meine Werte“ (es fehlt „format: ${FORMAT}“).` };
   if (data.version !== VERSION) return { problem: `„${label}“ hat die Version ${String(data.version).slice(0, 10)}; diese Seite liest Version ${VERSION}.` };

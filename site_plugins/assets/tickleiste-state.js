@@ -103,7 +103,7 @@ function parseFile(text, name) {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { state: null, problem: `„${label}“ ist keine lesbare Datei (kein gültiges JSON).` };
+    return { state: null, problem: `„${label}“ ist keine lesbare Datei (der Inhalt ist beschädigt).` };
   }
   if (!isObject(data) || data.format !== FILE_FORMAT) {
     return { state: null, problem: `„${label}“ ist keine Tickleisten-Datei (es fehlt die Angabe „format: ${FILE_FORMAT}“).` };

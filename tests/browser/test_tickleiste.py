@@ -317,7 +317,7 @@ def test_files_are_versioned_checked_and_replace_only_when_asked(page: Any, site
     bad = {
         "null.json": (b"null", "keine Tickleisten-Datei"),
         "leer.json": (b"{}", "keine Tickleisten-Datei"),
-        "kaputt.json": (b"{nope", "kein gültiges JSON"),
+        "kaputt.json": (b"{nope", "Inhalt ist beschädigt"),
         "neu.json": (json.dumps(saved | {"version": 7}).encode(), "Version 7"),
         "gross.json": (b" " * 300_000, "zu groß"),
         "tief.json": (
