@@ -74,11 +74,22 @@ def _input(helper_id: str, field: dict[str, Any], path: str, value: Any) -> str:
                 f'<input type="text" autocomplete="off" {common} value="{_attr(value)}" '
                 f'maxlength="{_attr(field.get("max_length", 40))}">'
             )
-    help_html = (
-        f'<span class="rw-help" id="{_attr(hint)}">{escape(field["help"])}</span>'
-        if field.get("help")
-        else ""
-    )
+    # help: a screen reader reads it with the field (aria-describedby); on screen it opens
+    # with the „?“ next to the label – never by focus alone, which would move the layout
+    # under a pointer that is about to click
+    help_html = toggle = ""
+    if field.get("help"):
+        text = escape(field["help"])
+        help_html = f'<span class="rw-help" id="{_attr(hint)}" hidden>{text}</span>'
+        toggle = (
+            f'<button type="button" class="rw-help-toggle" aria-expanded="false" '
+            f'aria-controls="{_attr(hint)}" aria-label="Hilfe zu {_attr(field["label"])}">?'
+            "</button>"
+        )
+    if kind == "bool":
+        control += toggle
+    else:
+        label_html = f'<span class="rw-label-row">{label_html}{toggle}</span>'
     return (
         f'<div class="rw-field rw-field--{_attr(kind)}"{_hints(field)}>{label_html}{control}'
         f'{help_html}<span class="rw-field-error" id="{_attr(err)}" hidden></span></div>'

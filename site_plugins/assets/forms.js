@@ -161,6 +161,9 @@ function renumber(list) {
     row.querySelectorAll("label[for]").forEach((el) => {
       el.htmlFor = el.htmlFor.replace(idFrom, idTo);
     });
+    row.querySelectorAll("[aria-controls]").forEach((el) => {
+      el.setAttribute("aria-controls", el.getAttribute("aria-controls").split(idFrom).join(idTo));
+    });
     row.querySelectorAll("[aria-describedby]").forEach((el) => {
       el.setAttribute("aria-describedby", el.getAttribute("aria-describedby").split(idFrom).join(idTo));
     });
@@ -226,6 +229,16 @@ function showError(helper, error) {
   box.setAttribute("role", "alert");
   result.replaceChildren(box);
 }
+
+// The „?“ next to a label opens and closes that field's help (any helper, any page).
+document.addEventListener("click", (event) => {
+  const toggle = event.target.closest && event.target.closest(".rw-help-toggle");
+  if (!toggle) return;
+  const help = document.getElementById(toggle.getAttribute("aria-controls"));
+  if (!help) return;
+  help.hidden = !help.hidden;
+  toggle.setAttribute("aria-expanded", String(!help.hidden));
+});
 
 RW.collect = collect;
 RW.fill = fill;
