@@ -39,7 +39,8 @@ const ASSET_BASE = new URL("./", document.currentScript.src);
 // boot that hangs. Generous: a phone on a slow line downloads about 20 MB the first time.
 const BOOT_TIMEOUT_MS = 120000;
 // The engine refuses work over its budget (0.5 s on a PC), so this means a stuck worker.
-const REQUEST_TIMEOUT_MS = 20000;
+// (A test may shorten it before the page loads: window.__regelwerkRequestTimeoutMs.)
+const REQUEST_TIMEOUT_MS = Number(window.__regelwerkRequestTimeoutMs) || 20000;
 
 const STATUS_TEXT = {
   idle: "Würfelhelfer wird vorbereitet …",
