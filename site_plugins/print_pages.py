@@ -168,7 +168,13 @@ class PrintPagesPlugin(BasePlugin[DruckConfig]):  # type: ignore[no-untyped-call
         for item in nav.items:
             if not isinstance(item, Section):
                 continue
-            pages = [p for p in _pages(item) if p.file.src_uri not in self.print_pages]
+            # the rule pages only: a Kampfhelfer page is a tool (helpers do not print)
+            pages = [
+                p
+                for p in _pages(item)
+                if p.file.src_uri not in self.print_pages
+                and not p.file.src_uri.endswith("/kampfhelfer.md")
+            ]
             if pages:
                 system = pages[0].file.src_uri.split("/")[0]
                 self.sections[f"{system}/{self.config.datei}"] = pages

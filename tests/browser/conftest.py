@@ -25,6 +25,7 @@ __all__ = [
     "Unzipped",
     "csp_violations",
     "navigate",
+    "reveal",
     "wait_engine_ready",
 ]
 
@@ -76,6 +77,23 @@ def wait_engine_ready(page: Any) -> None:
     page.wait_for_function(
         "() => window.__regelwerk && window.__regelwerk.ready", timeout=ENGINE_READY_MS
     )
+
+
+REVEAL = """
+(helper) => {
+  const block = helper.closest(".tabbed-block");
+  if (!block || block.offsetParent !== null) return;
+  const set = block.closest(".tabbed-set");
+  const index = [...block.parentElement.children].indexOf(block);
+  set.querySelectorAll(":scope > .tabbed-labels > label")[index].click();
+}
+"""
+
+
+def reveal(helper: Any) -> Any:
+    """Open the Kampfhelfer tab a helper sits in (as a reader taps it); returns the helper."""
+    helper.evaluate(REVEAL)
+    return helper
 
 
 def navigate(page: Any, url: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import engine
+from tests.browser.conftest import reveal
 from tests.browser.test_all_helpers import PagePool, form_helper
 
 pytestmark = pytest.mark.browser
@@ -132,7 +133,7 @@ def fields_of(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
 
 
 def roll_works(page: Any, helper_id: str) -> None:
-    box = page.locator(f"[id='{helper_id}']")
+    box = reveal(page.locator(f"[id='{helper_id}']"))
     box.evaluate("(h) => h.querySelectorAll('.rw-result > *').forEach((n) => n.remove())")
     box.locator(".rw-submit").click()
     box.locator(".rw-result .rw-outcome").wait_for()
@@ -164,7 +165,7 @@ def check_page(page: Any, url: str) -> None:
     for helper_id, system, action in helpers:
         if not form_helper(system, action):
             continue
-        box = page.locator(f"[id='{helper_id}']")
+        box = reveal(page.locator(f"[id='{helper_id}']"))
         # open the collapsed „Weitere Angaben“ box so every field is visible
         box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
         attempts, labels = [], {}
@@ -212,7 +213,7 @@ TOO_FEW_ROWS: dict[str, dict[str, Any]] = {}
 def check_lists(page: Any, url: str, helper_id: str) -> list[str]:
     """Remove rows down to the minimum (the buttons must stop there), roll, then go below it."""
     problems = []
-    box = page.locator(f"[id='{helper_id}']")
+    box = reveal(page.locator(f"[id='{helper_id}']"))
     for name in box.locator(".rw-list").evaluate_all("els => els.map(e => e.dataset.path)"):
         lst = box.locator(f".rw-list[data-path='{name}']")
         minimum = int(lst.get_attribute("data-min") or "1")

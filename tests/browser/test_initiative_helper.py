@@ -99,7 +99,7 @@ def test_page_matches_cli_for_same_seed(page: Any, site_url: str) -> None:
     assert dice == expected_dice
     assert helper.locator(".rw-outcome").inner_text() == expected["result"]["display"]["outcome"]
     assert f"Wurfnummer {seed}" in helper.locator(".rw-result").inner_text()
-    tie_text = helper.locator(".rw-notes").inner_text()
+    tie_text = helper.locator(".rw-notes", has_text="Gleichst").inner_text()
     assert "Stechen mit W10" in tie_text
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import reveal
 from tests.browser.test_all_helpers import PagePool, form_helper
 
 pytestmark = pytest.mark.browser
@@ -54,7 +55,7 @@ def test_kampfhelfer_page_at_1280_and_375(system: str, pool: PagePool) -> None:
         for helper_id, helper_system, action in helpers:
             if not form_helper(helper_system, action):
                 continue
-            box = page.locator(f"[id='{helper_id}']")
+            box = reveal(page.locator(f"[id='{helper_id}']"))
             box.evaluate(
                 "(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))"
             )

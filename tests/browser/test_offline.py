@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError
 
 from engine import api
 from site_plugins import offline as plugin
-from tests.browser.conftest import LOCAL_SCHEMES, Unzipped
+from tests.browser.conftest import LOCAL_SCHEMES, Unzipped, reveal
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -33,7 +33,8 @@ pytestmark = pytest.mark.browser
 MAX_ZIP_BYTES = 16_000_000  # one download, snapshot included (the snapshot issue: < 16 MB)
 HELPER_MARK = 'class="rw-helper"'
 HELPER = re.compile(
-    r'<section class="rw-helper" id="([^"]+)" data-system="([^"]+)" data-action="([^"]+)"[^>]*>'
+    r'<section class="rw-helper" id="([^"]+)"[^>]*? data-system="([^"]+)" '
+    r'data-action="([^"]+)"[^>]*>'
     r"(<form\b.*?</form>)",
     re.S,
 )
@@ -269,7 +270,7 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
         _wait_ready(page)
         helpers = page.locator("section.rw-helper:not([data-widget])")
         for index in indices:
-            helper = helpers.nth(index)
+            helper = reveal(helpers.nth(index))
             system = str(helper.get_attribute("data-system"))
             action = str(helper.get_attribute("data-action"))
             seed = 4711 + len(rolled)

@@ -336,7 +336,10 @@ def test_files_are_versioned_checked_and_replace_only_when_asked(page: Any, site
         assert stored(page)["state"] == board, name
     # a good file on a board with fighters asks first
     other = dict(
-        saved, state=replay([{"command": "hinzufuegen", "name": "Xena", "ini": 9}])["state"]
+        saved,
+        state=replay([{"command": "hinzufuegen", "name": "Xena", "ini": 9, "intuition": 3}])[
+            "state"
+        ],
     )
     load("andere.json", json.dumps(other).encode())
     helper.get_by_role("button", name="Ja, ersetzen").click()
