@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 
 import pytest
@@ -156,3 +158,14 @@ def test_assumption_texts_speak_to_players_and_keep_their_source_apart() -> None
         assert SRC in node["quelle"] and "Abschnitt" in node["quelle"], entry["key"]
         for word in (".txt", "Abschnitt", "Engine", "Annahme:", "(L"):
             assert word not in entry["text"], (entry["key"], word)
+
+
+@pytest.mark.parametrize("action", ["initiative", "attack", "defense", "damage", "fumble"])
+def test_what_players_read_has_no_sources_or_engine_words(action: str) -> None:
+    """Labels, help, summary, Annahmen and a result's display: no file names, sections, line
+    numbers, „Engine“, „Seed“ or „JSON“ – the citations stay in the action's ``source``."""
+    spec = {k: v for k, v in api.describe("dsa", action).items() if k != "source"}
+    params = {"fighters": [fighter("A", 3), fighter("B", 3)]} if action == "initiative" else {}
+    text = json.dumps([spec, run(action, params, 3)["display"]], ensure_ascii=False)
+    for word in (r"\bL\d+", r"\.txt", "Abschnitt", "Engine", "Seed", "JSON"):
+        assert not re.search(word, text), (action, word)
