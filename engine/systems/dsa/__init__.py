@@ -27,9 +27,17 @@ Map for a newcomer (the action modules are imported in the order the actions are
   after Abschnitt "Crits und Patzer").
 - ``fumble.py`` – ``fumble``: confirming a 20 (Abschnitt "Crits und Patzer"; no Patzer table).
 
+Connected helpers (a Kampfhelfer page keeps each fighter's values): every field says whose value
+it is (``subject``: the attacker's own in ``attack``, the defender's – the attacker's target – in
+``defense``, the target's RS/KO/LeP/wounds in ``damage``, LeP and wounds as ``resource``s) and,
+where it counts only in some case, its ``when``. Results continue: ``initiative`` gives the
+``turns`` of the round, a hit in ``attack`` ``follow_ups`` to the target's defence and to the
+damage, ``damage`` the target's new LeP and wounds (``target_update``). Each result names the
+Annahmen its roll rests on (read where they decide, see ``common.py``).
+
 Data: ``engine/data/dsa.yaml`` (rule values, the tables of distances and action combinations,
-the Annahmen). Tests: ``tests/engine/dsa/`` (one test file per module, helpers in
-``helpers.py``).
+the Annahmen with their player-facing ``text`` and the maintainers' ``quelle``). Tests:
+``tests/engine/dsa/`` (one test file per module, helpers in ``helpers.py``).
 """
 
 from engine.systems.dsa import initiative

@@ -6,6 +6,18 @@ Abschnitte "Auswahl von durchzuführenden Aktionen" and "Mögliche Freie Aktione
 outcome texts of Abschnitt "Crits und Patzer" (a crit doubles the damage), the damage roll and
 the exact chances and expected damage. The manoeuvres come from ``manoeuvres.py``, distance,
 Zielen and Kampfgetümmel from ``ranged.py``, the probe itself from ``common.py``.
+
+Connected helpers: the attacker's own values are ``subject="actor"`` (AT/FK value, own wounds,
+the weapon's TP, Stabkämpfer, GS for a Sturmangriff), the target's are ``"target"`` (RS, shield
+and Schild-PA), the rest is this roll's situation. Every field that applies only in some case
+has its ``when`` (manoeuvres and Passierschlag only for an Attacke, X only for Wuchtschlag and
+Finte, GS only for a Sturmangriff, the shield only for a Gezielter Stich, distance, Zielen and
+Kampfgetümmel only for a Schuss); the checks still refuse such a value from the API. A hit on
+the target continues (``follow_ups``) with the target's defence (halved after a glücklicher or
+kritischer Angriff, + X after a Finte) and with „Schaden und Wunden“ (the rolled TP as a
+constant, the bonus TP, ``kritisch`` after a confirmed 1). A Patzer has no follow-up: the
+confirmation is rolled here already, and the house rules have no Patzer table to roll on (the
+„Patzer“ helper *is* that confirmation, for a 20 rolled at the table).
 """
 
 from __future__ import annotations
@@ -39,6 +51,7 @@ from engine.systems.dsa.common import (
     assumptions_for,
     combination,
     damage_points,
+    forecast,
     modifier_rows,
     probe_chances,
     probe_roll_display,
@@ -74,6 +87,7 @@ ATTACK_PARAMS = (
         maximum=40,
         group="Angriff",
         required=True,
+        subject="actor",
     ),
     IntParam(
         "erschwernis",
@@ -92,6 +106,7 @@ ATTACK_PARAMS = (
         maximum=10,
         help="Pro Wunde sind alle Proben um 2 erschwert.",
         group="Angriff",
+        subject="actor",
     ),
     IntParam(
         "nachwirkung",
@@ -115,6 +130,8 @@ ATTACK_PARAMS = (
         help="Keine Erschwernis für die zweite Angriffsaktion.",
         group="Angriff",
         advanced=True,
+        subject="actor",
+        when=(("zweite_angriffsaktion", (True,)),),
     ),
     BoolParam(
         "passierschlag",
@@ -122,6 +139,7 @@ ATTACK_PARAMS = (
         help="Freie Aktion, ein um 4 erschwerter Angriff.",
         group="Angriff",
         advanced=True,
+        when=(("art", ("nahkampf",)),),
     ),
     *MANOEUVRE_PARAMS,
     *RANGED_PARAMS,
@@ -132,6 +150,7 @@ ATTACK_PARAMS = (
         help="Schaden der Waffe.",
         group="Schaden",
         required=True,
+        subject="actor",
     ),
 )
 
@@ -312,7 +331,8 @@ def _roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
 def _attack_odds(setup: AttackSetup) -> AttackOdds:
     chances = probe_chances(setup.target, setup.melee_free)
     hit = sum((chances[k] for k in HITS_TARGET), Fraction(0))
-    normal, doubled = _expected_damages(setup)
+    with forecast():
+        normal, doubled = _expected_damages(setup)
     expected_target = (chances[GLUECKLICH] + chances[GELUNGEN]) * normal + chances[
         KRITISCH
     ] * doubled
@@ -414,6 +434,31 @@ def _attack_display(
     return display
 
 
+def follow_ups(
+    params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls
+) -> list[dict[str, Any]]:
+    """A hit on the target: its defence (halved after a glücklicher/kritischer Angriff, the
+    Finte's X) and the damage (the rolled TP as a constant, bonus TP, crit, Gezielter Stich)."""
+    outcome = rolls.probe.outcome
+    if outcome not in HITS_TARGET or rolls.damage_roll is None:
+        return []
+    defense = {
+        "halbe_abwehr": outcome in (KRITISCH, GLUECKLICH),
+        "finte": params["manoever_x"] if setup.manoeuvre == "finte" else 0,
+    }
+    damage = {
+        "tp": str(rolls.damage_roll.total),
+        "zusatz": sum(v for _, v in setup.bonus_damage),
+        "kritisch": outcome == KRITISCH,
+        "gezielter_stich": setup.manoeuvre == "gezielter_stich",
+        "rs": params["ziel_rs"],
+    }
+    return [
+        {"action": "defense", "title": "Abwehr des Ziels würfeln", "params": defense},
+        {"action": "damage", "title": "Schaden, falls nicht abgewehrt", "params": damage},
+    ]
+
+
 @SYSTEM.action(
     "attack",
     title="Attacke oder Schuss",
@@ -433,6 +478,8 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     probe = rolls.probe
     outcome = probe.outcome
     missed = outcome not in HITS_TARGET
+    if setup.next_penalty:
+        DATA.raw("probe.fehlschlag_manoever")  # when the manoeuvre's penalty arises
     next_penalty = setup.next_penalty if missed else 0
     display = _attack_display(params, setup, rolls, odds, next_penalty)
     chance_out = {key: str(odds.chances[key]) for key, _ in ATTACK_CHANCE_LABELS}
@@ -460,5 +507,6 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "chances": chance_out,
         "expected_damage": str(odds.expected_target),
         "expected_damage_other": str(odds.expected_other),
+        "follow_ups": follow_ups(params, setup, rolls),
         "display": display.to_dict(),
     }

@@ -6,17 +6,27 @@ actions use (``halve``, ``combination``, ``wound_penalty``, ``assumptions_for``)
 probe with its confirmation roll (Abschnitt "Crits und Patzer"): the outcome keys,
 ``probe_outcome``, ``probe_chances`` and ``roll_probe``, shared by attack, defence and fumble.
 ``damage_points`` (TP → SP) is shared by attack and damage.
+
+Assumptions (``annahme`` in the data) are read where they decide something, so a result names
+only those its rolled outcome rests on (``engine.data_files``): ``halve`` reads its rounding
+only for an odd value, the probe reads the confirmation rule only when it rolls a confirmation
+and the „a 1 always hits“ rule only for a 1 against a value below 1, ``damage_points`` the RS
+rule only when there is RS. The odds before the roll are computed under every assumption of
+the helper (its „Annahmen“ box lists them); ``forecast`` keeps those reads out of the result's
+list.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.data_files import DataError, load
+from engine.data_files import DataError, assumptions_used, load
 from engine.display import Display
 from engine.formatting import number
 from engine.registry import new_system
@@ -51,8 +61,19 @@ CITE_SF = _cite("Geläufigste aktive Kampfsonderfertigkeiten", "sonderfertigkeit
 PROBE_DIE_SIDES = 20
 
 
+@contextmanager
+def forecast() -> Iterator[None]:
+    """Compute odds before the roll: the assumptions read inside are not named in the result
+    (they hold for every odds figure of the helper; its „Annahmen“ box lists them)."""
+    with assumptions_used():
+        yield
+
+
 def halve(value: int, key: str) -> int:
-    """``value / 2`` rounded as ``halbieren.<key>`` in the data says (``auf`` or ``ab``)."""
+    """``value / 2`` rounded as ``halbieren.<key>`` in the data says (``auf`` or ``ab``); an even
+    value needs no rounding (the assumption is not read)."""
+    if value % 2 == 0:
+        return value // 2
     mode = DATA.text(f"halbieren.{key}")
     if mode == "auf":
         return -((-value) // 2)
@@ -120,8 +141,7 @@ def probe_outcome(first: int, confirm: int | None, target: int, melee_free: int 
     a roll that fails only because of that surcharge hits another person (ANDERE_PERSON).
     ``confirm`` is the confirmation W20, needed exactly when ``first`` is 1 or 20.
     """
-    ones_always = DATA.flag("probe.eins_gelingt")
-    if first == 1 and (ones_always or target >= 1):
+    if first == 1 and (target >= 1 or DATA.flag("probe.eins_gelingt")):
         if confirm is None:
             raise ValueError("a 1 needs a confirmation roll")
         return KRITISCH if confirmation_succeeds(confirm, target) else GLUECKLICH
@@ -139,7 +159,7 @@ def probe_outcome(first: int, confirm: int | None, target: int, melee_free: int 
 def needs_confirmation(first: int, target: int) -> bool:
     if first == PROBE_DIE_SIDES:
         return True
-    return first == 1 and (DATA.flag("probe.eins_gelingt") or target >= 1)
+    return first == 1 and (target >= 1 or DATA.flag("probe.eins_gelingt"))
 
 
 def probe_chances(target: int, melee_free: int | None = None) -> dict[str, Fraction]:
@@ -149,12 +169,14 @@ def probe_chances(target: int, melee_free: int | None = None) -> dict[str, Fract
         k: Fraction(0)
         for k in (KRITISCH, GLUECKLICH, GELUNGEN, ANDERE_PERSON, MISSLUNGEN, UNGLUECKLICH, PATZER)
     }
-    for first in range(1, sides + 1):
-        if needs_confirmation(first, target):
-            for confirm in range(1, sides + 1):
-                out[probe_outcome(first, confirm, target, melee_free)] += Fraction(1, sides * sides)
-        else:
-            out[probe_outcome(first, None, target, melee_free)] += Fraction(1, sides)
+    with forecast():
+        for first in range(1, sides + 1):
+            if needs_confirmation(first, target):
+                for confirm in range(1, sides + 1):
+                    key = probe_outcome(first, confirm, target, melee_free)
+                    out[key] += Fraction(1, sides * sides)
+            else:
+                out[probe_outcome(first, None, target, melee_free)] += Fraction(1, sides)
     return out
 
 
@@ -168,7 +190,10 @@ class ProbeRoll:
 def roll_probe(rng: random.Random, target: int, melee_free: int | None = None) -> ProbeRoll:
     die = probe_die()
     first = dice.roll(die, rng)
-    confirm = dice.roll(die, rng) if needs_confirmation(first.total, target) else None
+    confirm = None
+    if needs_confirmation(first.total, target):
+        DATA.raw("probe.bestaetigung")  # the result rests on how a 1 or 20 is confirmed
+        confirm = dice.roll(die, rng)
     outcome = probe_outcome(
         first.total, None if confirm is None else confirm.total, target, melee_free
     )
@@ -195,4 +220,6 @@ def damage_points(tp: int, bonus: int, critical: bool, rs: int) -> int:
     total = tp + bonus
     if critical:
         total *= DATA.integer("angriff.kritisch_faktor", 1, 10)
+    if rs:
+        DATA.raw("angriff.ruestungsschutz")  # without RS, SP = TP needs no assumption
     return max(0, total - rs)

@@ -5,10 +5,20 @@ Wundschwelle KO/2 and a wound above it (+2 on every probe), the LeP thresholds k
 lebensbedrohlich verletzt (dies within KO × W6 KR) and tot; a crit doubles the TP, a Gezielter
 Stich ignores RS, causes an automatic wound and lowers the Wundschwelle by 2 (Abschnitt
 "Geläufigste aktive Kampfsonderfertigkeiten"). ``damage_points`` itself is in ``common.py``.
+
+Connected helpers: the TP are the attacker's weapon (``subject="actor"``); RS, KO, LeP and wounds
+are the target's, LeP and wounds its ``resource``s – the result's ``target_update`` gives their
+new values (``lep``, ``wunden``). The bonus TP, crit and Gezielter Stich are this hit's
+situation (a Wuchtschlag's X must not come back with the next hit), usually prefilled by the
+attack's follow-up. Assumptions are read only where they decide the rolled hit: the
+Wundschwelle's missing rounding only for an odd KO when the SP sit exactly on the rounded
+value, the number of wounds per hit only above twice the Wundschwelle, the RS rule only with
+RS, the reading of „ab … LeP“ only when the LeP land exactly on a threshold.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +37,7 @@ from engine.systems.dsa.common import (
     SYSTEM,
     assumptions_for,
     damage_points,
+    forecast,
     wound_penalty,
 )
 
@@ -39,7 +50,11 @@ STATUS_TEXT = {
 
 
 def lep_status(lep: int, ko: int) -> str:
-    """LeP thresholds (Annahme: „ab“ = at or below)."""
+    """LeP thresholds (Annahme: „ab“ = at or below; read when the LeP are on a threshold)."""
+    dying = DATA.integer("wunden.lebensbedrohlich_ab", -100, 100)
+    out = DATA.integer("wunden.kampfunfaehig_ab", -100, 100)
+    if lep in (-ko, dying, out):
+        DATA.raw("wunden.schwellen")
     if lep <= -ko:
         return "tot"
     if lep <= DATA.integer("wunden.lebensbedrohlich_ab", -100, 100):
@@ -59,6 +74,8 @@ def wounds_from_damage(sp: int, threshold: Fraction) -> int:
     """Wounds one hit causes: SP > k × Wundschwelle for k = 1 … the data's maximum."""
     if sp <= 0:
         return 0
+    if threshold > 0 and sp <= 2 * threshold:
+        return 1 if sp > threshold else 0  # a second wound is out of reach: no assumption
     most = DATA.integer("wunden.hoechstens_pro_treffer", 1, 10)
     return sum(1 for k in range(1, most + 1) if sp > k * threshold)
 
@@ -71,6 +88,7 @@ DAMAGE_PARAMS = (
         help="Schaden der Waffe, z. B. 1W6+4.",
         group="Treffer",
         required=True,
+        subject="actor",
     ),
     IntParam(
         "zusatz",
@@ -90,7 +108,15 @@ DAMAGE_PARAMS = (
         help="Ignoriert RS, richtet eine automatische Wunde an, Wundschwelle um 2 gesenkt.",
         group="Treffer",
     ),
-    IntParam("rs", "RS des Getroffenen", default=0, minimum=0, maximum=20, group="Getroffener"),
+    IntParam(
+        "rs",
+        "RS des Getroffenen",
+        default=0,
+        minimum=0,
+        maximum=20,
+        group="Getroffener",
+        subject="target",
+    ),
     IntParam(
         "ko",
         "KO des Getroffenen",
@@ -99,6 +125,7 @@ DAMAGE_PARAMS = (
         maximum=30,
         group="Getroffener",
         required=True,
+        subject="target",
     ),
     IntParam(
         "lep",
@@ -108,8 +135,19 @@ DAMAGE_PARAMS = (
         maximum=200,
         group="Getroffener",
         required=True,
+        subject="target",
+        resource=True,
     ),
-    IntParam("wunden", "Wunden bisher", default=0, minimum=0, maximum=20, group="Getroffener"),
+    IntParam(
+        "wunden",
+        "Wunden bisher",
+        default=0,
+        minimum=0,
+        maximum=20,
+        group="Getroffener",
+        subject="target",
+        resource=True,
+    ),
 )
 
 
@@ -155,6 +193,8 @@ def _roll_hit(
     """Roll the TP; if the hit leaves the target lebensbedrohlich verletzt, roll the W6 KR."""
     rolled = dice.roll(expression, rng)
     sp, wounds, lep, status = _damage_outcome(rolled.total, params, threshold)
+    if threshold.denominator != 1 and sp == math.ceil(threshold):
+        DATA.raw("wunden.wundschwelle")  # rounding KO/2 up would have spared this wound
     total_wounds = params["wunden"] + wounds
     penalty = wound_penalty() * total_wounds
     dying: dice.RollResult | None = None
@@ -288,7 +328,8 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     expression = dice.parse(params["tp"], "tp", "Trefferpunkte (TP)")
     threshold = wound_threshold(params["ko"], params["gezielter_stich"])
     hit = _roll_hit(params, expression, threshold, rng)
-    odds = _damage_odds(params, expression, threshold)
+    with forecast():
+        odds = _damage_odds(params, expression, threshold)
     display = _damage_display(params, hit, threshold, odds)
     return {
         "roll": hit.rolled.to_dict(),
@@ -307,5 +348,6 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         },
         "expected_sp": str(odds.expected_sp),
         "expected_wounds": str(odds.expected_wounds),
+        "target_update": {"lep": hit.lep, "wunden": hit.total_wounds},
         "display": display.to_dict(),
     }

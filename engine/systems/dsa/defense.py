@@ -6,6 +6,21 @@ defence (+4, not for Schild- and Stabkämpfer; Abschnitt "Auswahl von durchzufü
 Aktionen"), the half PA/AW after a lucky or critical attack and the defence outcomes of Abschnitt
 "Crits und Patzer" (a critical defence costs no action), Finte and Meisterparade X (Abschnitt
 "Geläufigste aktive Kampfsonderfertigkeiten").
+
+Connected helpers – whose values these are: the defender's own values (Parade-Basis, Waffen-
+and Schild-PA, Bonus aus SF, SF Ausweichen, eBE, BE, own wounds, Schild-/Stabkämpfer) are
+``subject="target"``, not ``"actor"``. In these rules a defence is never an action in the
+defender's own Initiativphase: „Ausnahmen sind hier Paraden und Ausweichen, die immer als
+Reaktion erfolgen“ (Abschnitt "Ablauf einer Kampfrunde"). So when a game master rolls a
+defence, the fighter „am Zug“ is the attacker and the defender is his target; the attack's
+follow-up opens this helper for that target, and the target's wounds after „Schaden und
+Wunden“ (the same field ``wunden``) arrive here too. The choice of defence, the Erschwernisse of
+this roll, the halved value after a glücklicher/kritischer Angriff, the attacker's Finte and a
+Meisterparade are the situation. Fields that count for one kind of defence only have a ``when``
+(Waffen-PA: Waffenparade; Schild-PA: Schildparade; Bonus aus SF: Schildparade and Ausweichen;
+eBE: the parades; BE and SF Ausweichen: Ausweichen; Meisterparade: the parades; Schild-/Stabkämpfer:
+a second defence); the checks still refuse them from the API. A Patzer has no follow-up (the
+confirmation is rolled here; the house rules have no Patzer table).
 """
 
 from __future__ import annotations
@@ -52,10 +67,35 @@ DEFENSE_NAMES = dict(DEFENSE_KINDS)
 DEFENSE_PARAMS = (
     ChoiceParam("art", "Abwehraktion", choices=DEFENSE_KINDS, group="Abwehr"),
     IntParam(
-        "pa_basis", "Parade-Basis", default=8, minimum=0, maximum=30, group="Abwehr", required=True
+        "pa_basis",
+        "Parade-Basis",
+        default=8,
+        minimum=0,
+        maximum=30,
+        group="Abwehr",
+        required=True,
+        subject="target",
     ),
-    IntParam("waffe_pa", "Waffen-PA", default=0, minimum=-10, maximum=15, group="Abwehr"),
-    IntParam("schild_pa", "Schild-PA", default=0, minimum=-10, maximum=15, group="Abwehr"),
+    IntParam(
+        "waffe_pa",
+        "Waffen-PA",
+        default=0,
+        minimum=-10,
+        maximum=15,
+        group="Abwehr",
+        subject="target",
+        when=(("art", ("waffenparade",)),),
+    ),
+    IntParam(
+        "schild_pa",
+        "Schild-PA",
+        default=0,
+        minimum=-10,
+        maximum=15,
+        group="Abwehr",
+        subject="target",
+        when=(("art", ("schildparade",)),),
+    ),
     IntParam(
         "sf_bonus",
         "Bonus aus SF",
@@ -64,12 +104,16 @@ DEFENSE_PARAMS = (
         maximum=15,
         help="Schildparade: Bonus aus Schild-SF; Gezieltes Ausweichen: Bonus aus Ausweichen I–III.",
         group="Abwehr",
+        subject="target",
+        when=(("art", ("schildparade", "ausweichen")),),
     ),
     BoolParam(
         "sf_ausweichen",
         "SF Ausweichen I oder höher",
         help="Gezieltes Ausweichen ist nur damit möglich.",
         group="Abwehr",
+        subject="target",
+        when=(("art", ("ausweichen",)),),
     ),
     IntParam(
         "ebe",
@@ -79,6 +123,8 @@ DEFENSE_PARAMS = (
         maximum=20,
         help="Waffen- und Schildparade: − eBE/2 (auch bei der Schildparade die eBE der Waffe).",
         group="Abwehr",
+        subject="target",
+        when=(("art", ("waffenparade", "schildparade")),),
     ),
     IntParam(
         "be",
@@ -88,6 +134,8 @@ DEFENSE_PARAMS = (
         maximum=20,
         help="Gezieltes Ausweichen: − BE (volle BE).",
         group="Abwehr",
+        subject="target",
+        when=(("art", ("ausweichen",)),),
     ),
     IntParam(
         "erschwernis",
@@ -106,6 +154,7 @@ DEFENSE_PARAMS = (
         maximum=10,
         help="Je +2.",
         group="Erschwernisse",
+        subject="target",
     ),
     IntParam(
         "nachwirkung",
@@ -129,6 +178,8 @@ DEFENSE_PARAMS = (
         help="Keine Erschwernis für die zweite Abwehr.",
         group="Erschwernisse",
         advanced=True,
+        subject="target",
+        when=(("zweite_abwehr", (True,)),),
     ),
     BoolParam(
         "halbe_abwehr",
@@ -158,6 +209,7 @@ DEFENSE_PARAMS = (
         ),
         group="Sonderfertigkeiten",
         advanced=True,
+        when=(("art", ("waffenparade", "schildparade")),),
     ),
 )
 
@@ -238,7 +290,9 @@ def _defense_setup(params: dict[str, Any]) -> DefenseSetup:
         mods.append((f"Wunden × {params['wunden']}", wound_penalty() * params["wunden"]))
     if params["nachwirkung"]:
         mods.append(("Fehlschlag eines Manövers zuvor", params["nachwirkung"]))
-    if params["zweite_abwehr"] and not params["schild_oder_stab"]:
+    if params["zweite_abwehr"] and params["schild_oder_stab"]:
+        DATA.raw("abwehr.zweite_abwehr_ausnahme")  # who counts as Schild- or Stabkämpfer
+    elif params["zweite_abwehr"]:
         mods.append(("Zweite Abwehraktion", combination("zwei_abwehr")))
     if params["finte"]:
         mods.append(("Finte des Angreifers", params["finte"]))

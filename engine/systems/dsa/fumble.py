@@ -4,6 +4,11 @@ Owns the Patzer of Abschnitt "Crits und Patzer": after a rolled 20 a confirmatio
 the same value; if it fails, the 20 is a Patzer with „ein Missgeschick nach Meisterentscheid“
 (the house rules have no Patzer table, so nothing more is rolled), otherwise it stays an
 unglücklicher Angriff or an unglückliche Abwehr.
+
+This helper is the confirmation itself, so every result names the confirmation Annahme. Its
+fields are the situation of one roll (no ``subject``): the value is the one after all
+Erschwernisse of that probe. The attack and defence helpers roll this confirmation themselves
+and so do not continue here.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ from engine.systems.dsa.common import (
 )
 def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     target = params["wert"]
+    DATA.raw("probe.bestaetigung")  # how a 20 is confirmed is the Annahme this helper rolls
     die = probe_die()
     confirm = dice.roll(die, rng)
     confirmed = not confirmation_succeeds(confirm.total, target)
@@ -91,7 +97,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "Missgeschick",
         [
             "Die Hausregeln nennen für einen Patzer nur „ein Missgeschick nach Meisterentscheid“ "
-            "und enthalten keine Patzertabelle – die Engine würfelt deshalb kein Missgeschick aus."
+            "und enthalten keine Patzertabelle – deshalb wird hier kein Missgeschick ausgewürfelt."
         ],
     )
     display.chances(

@@ -6,6 +6,12 @@ effect of Orientieren (Abschnitt "Mögliche Sonstige Aktionen") and of Ungezielt
 (Abschnitt "Mögliche Freie Aktionen..."), the tie rule (higher INI-Basis, then a roll-off;
 Annahme) and ``first_chances``, the exact chance of each fighter to act first. The Taktik fields,
 checks and notes come from ``taktik.py``.
+
+The result carries ``turns``, the acting sequence of the round for the fight bar (every action
+by Initiativphase: „Phase 15“, „Phase 7, 2. Aktion“). The fighters' rows have no ``subject``: the
+list *is* the fight. Assumptions named in a result: the INI roll always; the tie rule only when a
+tie was rolled (the chance to act first always counts ties by it), the roll-off die only when
+one was needed, the actions below phase 1 only when there are some.
 """
 
 from __future__ import annotations
@@ -31,7 +37,12 @@ from engine.systems.dsa.common import (
     assumptions_for,
     modifier_rows,
 )
-from engine.systems.dsa.taktik import TAKTIK_PARAMS, taktik_changes, taktik_notes
+from engine.systems.dsa.taktik import (
+    AFTER_SUCCESS,
+    TAKTIK_PARAMS,
+    taktik_changes,
+    taktik_notes,
+)
 
 FIGHTER_FIELDS = (
     TextParam("name", "Name", help="Wie der Kämpfer in der Phasenliste heißt.", max_length=30),
@@ -74,6 +85,8 @@ FIGHTER_FIELDS = (
         minimum=0,
         maximum=30,
         help="TaP*, die der Taktiker diesem Mitstreiter als INI-Bonus zuteilt.",
+        # a field of a row, shown only after a successful Kriegskunst-Probe (a field of the form)
+        when=AFTER_SUCCESS,
     ),
 )
 
@@ -120,6 +133,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
 
 def _resolve_tie(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Same INI: higher INI-Basis first; still tied: roll-off (Annahme)."""
+    DATA.raw("initiative.gleichstand")  # a tie was rolled: the order rests on the tie rule
 
     def note(basis: int, fighter: Fighter) -> None:
         fighter.tie_note = f"INI-Basis {basis}"
@@ -246,6 +260,29 @@ def _phase_list(order: list[Fighter], fighters: list[Fighter], step: int) -> lis
     return phases
 
 
+def _low_phases_take_place(phases: list[dict[str, Any]]) -> bool:
+    """Whether an action whose Initiativphase falls below 1 still takes place (Annahme; read
+    only when there is such an action)."""
+    if any(p["phase"] < 1 for p in phases):
+        return DATA.flag("initiative.phase_unter_eins")
+    return True
+
+
+def turns(phases: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The acting sequence of one round for the fight bar: every action by Initiativphase,
+    labelled „Phase 15“ or „Phase 7, 2. Aktion“ (an action below phase 1 only if it takes
+    place)."""
+    keep_low = _low_phases_take_place(phases)
+    return [
+        {
+            "name": p["name"],
+            "label": f"Phase {number(p['phase'])}" + (", 2. Aktion" if p["action"] == 2 else ""),
+        }
+        for p in phases
+        if keep_low or p["phase"] >= 1
+    ]
+
+
 def _order_tables(
     display: Display, order: list[Fighter], phases: list[dict[str, Any]], step: int
 ) -> None:
@@ -287,7 +324,10 @@ def _order_tables(
 
 
 def _order_notes(
-    fighters: list[Fighter], ties: list[dict[str, Any]], phases: list[dict[str, Any]]
+    fighters: list[Fighter],
+    ties: list[dict[str, Any]],
+    phases: list[dict[str, Any]],
+    low_takes_place: bool,
 ) -> list[str]:
     """Notes on oriented fighters (no roll), on ties and on Initiativphasen below 1."""
     notes = []
@@ -307,7 +347,7 @@ def _order_notes(
         notes.append(
             "Initiativphase unter 1: "
             + ", ".join(f"{p['name']} ({p['action']}. Aktion, {number(p['phase'])})" for p in low)
-            + " – handelt nach allen anderen (Annahme, der Text lässt das offen)."
+            + (" – handelt nach allen anderen." if low_takes_place else " – entfällt.")
         )
     return notes
 
@@ -339,7 +379,7 @@ def _initiative_display(
                 [m for m in fighter.modifiers],
                 total=fighter.initiative,
             )
-    notes = _order_notes(fighters, ties, phases)
+    notes = _order_notes(fighters, ties, phases, _low_phases_take_place(phases))
     notes += taktik_notes(params, fighters, taktik_change)
     display.notes("Hinweise", notes)
     rows: list[dict[str, Any]] = params["fighters"]
@@ -436,10 +476,12 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         ],
         "declaration_order": [f.name for f in reversed(order)],
         "phases": phases,
+        "turns": turns(phases),
         "ties": ties,
         "taktik": {
             "probe": params["taktik_probe"],
             "taktiker": params["taktiker"],
+            "taktiker_mitstreiter": params["taktiker_mitstreiter"],
             "erschwernis": DATA.integer("initiative.taktik_ueberzahl_faktor", 0, 10)
             * params["ueberzahl"],
             "changes": {rows[i]["name"]: v for i, v in sorted(taktik_change.items())},

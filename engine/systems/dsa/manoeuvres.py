@@ -31,12 +31,16 @@ MANOEUVRE_NAMES = {
     "gezielter_stich": "Gezielter Stich",
 }
 
+MELEE = ("art", ("nahkampf",))
+STICH = (MELEE, ("manoever", ("gezielter_stich",)))
+
 MANOEUVRE_PARAMS = (
     ChoiceParam(
         "manoever",
         "Manöver (Sonderfertigkeit)",
         choices=MANOEUVRES,
         group="Manöver (Sonderfertigkeit)",
+        when=(MELEE,),
     ),
     IntParam(
         "manoever_x",
@@ -47,6 +51,7 @@ MANOEUVRE_PARAMS = (
         help="Um X erschwert; Wuchtschlag: X Zusatzschaden; Finte: Abwehr des Ziels um X erschwert",
         group="Manöver (Sonderfertigkeit)",
         required_when=("manoever", ("wuchtschlag", "finte")),
+        when=(MELEE, ("manoever", ("wuchtschlag", "finte"))),
     ),
     IntParam(
         "gs",
@@ -57,6 +62,8 @@ MANOEUVRE_PARAMS = (
         group="Manöver (Sonderfertigkeit)",
         advanced=True,
         required_when=("manoever", ("sturmangriff",)),
+        subject="actor",
+        when=(MELEE, ("manoever", ("sturmangriff",))),
     ),
     IntParam(
         "ziel_rs",
@@ -67,6 +74,7 @@ MANOEUVRE_PARAMS = (
         help="Rüstungsschutz: wird vom Schaden abgezogen; Gezielter Stich: erschwert um RS/2.",
         group="Manöver (Sonderfertigkeit)",
         advanced=True,
+        subject="target",
     ),
     BoolParam(
         "ziel_schild",
@@ -74,6 +82,8 @@ MANOEUVRE_PARAMS = (
         help="Gezielter Stich: + Schild-PA.",
         group="Manöver (Sonderfertigkeit)",
         advanced=True,
+        subject="target",
+        when=STICH,
     ),
     IntParam(
         "ziel_schild_pa",
@@ -83,6 +93,8 @@ MANOEUVRE_PARAMS = (
         maximum=15,
         group="Manöver (Sonderfertigkeit)",
         advanced=True,
+        subject="target",
+        when=(*STICH, ("ziel_schild", (True,))),
     ),
 )
 

@@ -32,6 +32,8 @@ def _distance_choices() -> tuple[tuple[str, str], ...]:
     )
 
 
+RANGED = ("art", ("fernkampf",))
+
 RANGED_PARAMS = (
     ChoiceParam(
         "entfernung",
@@ -41,6 +43,7 @@ RANGED_PARAMS = (
         help="Je nach Waffe: sehr nah −2, nah ±0, mittel +4, weit +8, extrem weit +12.",
         group="Fernkampf",
         required_when=("art", ("fernkampf",)),
+        when=(RANGED,),
     ),
     IntParam(
         "zielen",
@@ -50,6 +53,7 @@ RANGED_PARAMS = (
         maximum=20,
         help="Pro 2 Aktionen Zielen 1 Erleichterung, höchstens 4.",
         group="Fernkampf",
+        when=(RANGED,),
     ),
     IntParam(
         "getuemmel",
@@ -59,6 +63,7 @@ RANGED_PARAMS = (
         maximum=MAX_MELEE,
         help="Schuss ins Kampfgetümmel: alle Beteiligten samt Ziel (je +2); 0 = kein Getümmel.",
         group="Fernkampf",
+        when=(RANGED,),
     ),
     TextParam(
         "getuemmel_namen",
@@ -68,6 +73,7 @@ RANGED_PARAMS = (
         help="Namen der übrigen Beteiligten, durch Komma getrennt (leer: Person 1, 2, …).",
         group="Fernkampf",
         advanced=True,
+        when=(RANGED, ("getuemmel", tuple(range(2, MAX_MELEE + 1)))),
     ),
 )
 

@@ -4,6 +4,14 @@ Owns the Taktik rule of Abschnitt "Mögliche Sonstige Aktionen": the Taktiker's
 Kriegskunst-Probe (rolled at the table, entered as its outcome), the TaP* a successful probe
 lets him hand to his Mitstreiter (same side) as INI-Bonus, the INI − 1 of a failed probe, the
 Erschwernis Überzahl × 2 – their parameter fields, the cross-field checks and the notes.
+
+Whether the Taktiker is one of his own Mitstreiter the text does not say (Eintrag "Taktik":
+„… als INI-Bonus auf die Mitstreiter verteilt“, „INI-1 bei allen Mitstreitern“). The data's
+Annahme ``initiative.taktiker_mitstreiter`` (no) is the default of the field
+``taktiker_mitstreiter``; the other reading (yes: he may give himself TaP* and loses 1 INI on a
+failed probe himself) is the field's other value. The Annahme is read – and so named in the
+result – only when the default reading decided something: after a failed probe, or after a
+successful one in which the Taktiker was given TaP* (which that reading refuses).
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError, echo
 from engine.formatting import signed
-from engine.params import ChoiceParam, IntParam, TextParam
+from engine.params import BoolParam, ChoiceParam, IntParam, TextParam
 from engine.systems.dsa.common import DATA
 
 if TYPE_CHECKING:
@@ -25,16 +33,13 @@ TAKTIK_CHOICES = (
 )
 
 
+WITH_PROBE = (("taktik_probe", ("gelungen", "gescheitert")),)
+AFTER_SUCCESS = (("taktik_probe", ("gelungen",)),)
+SELF_KEY = "initiative.taktiker_mitstreiter"
+SELF_DEFAULT = DATA.flag(SELF_KEY)  # read at import, outside a request: not named anywhere
+SELF_LABEL = "Taktiker zählt als Mitstreiter"
+
 TAKTIK_PARAMS = (
-    TextParam(
-        "taktiker",
-        "Taktiker",
-        required=False,
-        max_length=30,
-        help="Name des Kämpfers, der Taktik einsetzt (leer: keiner).",
-        group="Taktik (nach Orientieren)",
-        advanced=True,
-    ),
     ChoiceParam(
         "taktik_probe",
         "Kriegskunst-Probe",
@@ -42,6 +47,29 @@ TAKTIK_PARAMS = (
         help="Ausgang der Kriegskunst-Probe des Taktikers (wird am Tisch gewürfelt).",
         group="Taktik (nach Orientieren)",
         advanced=True,
+    ),
+    TextParam(
+        "taktiker",
+        "Taktiker",
+        required=False,
+        max_length=30,
+        help="Name des Kämpfers, der Taktik einsetzt.",
+        group="Taktik (nach Orientieren)",
+        advanced=True,
+        when=WITH_PROBE,
+    ),
+    BoolParam(
+        "taktiker_mitstreiter",
+        SELF_LABEL,
+        default=SELF_DEFAULT,
+        help=(
+            "Der Text lässt offen, ob der Taktiker selbst zu seinen Mitstreitern zählt. Mit "
+            "Häkchen kann er sich selbst TaP* als INI-Bonus geben und verliert bei gescheiterter "
+            "Probe selbst 1 INI."
+        ),
+        group="Taktik (nach Orientieren)",
+        advanced=True,
+        when=WITH_PROBE,
     ),
     IntParam(
         "taktik_tap",
@@ -52,6 +80,7 @@ TAKTIK_PARAMS = (
         help="Bei gelungener Probe: übrige TaP*, als INI-Bonus auf die Mitstreiter verteilbar.",
         group="Taktik (nach Orientieren)",
         advanced=True,
+        when=AFTER_SUCCESS,
     ),
     IntParam(
         "ueberzahl",
@@ -62,8 +91,20 @@ TAKTIK_PARAMS = (
         help="Kampf gegen eine Übermacht: die Kriegskunst-Probe ist um Überzahl × 2 erschwert.",
         group="Taktik (nach Orientieren)",
         advanced=True,
+        when=WITH_PROBE,
     ),
 )
+
+
+def tactician_counts(params: dict[str, Any], own_bonus: int) -> bool:
+    """Whether the Taktiker is one of his Mitstreiter, as the field chooses. The default
+    reading is the data's Annahme: read (and so named) when it decides something – always after
+    a failed probe, after a successful one only if the Taktiker was given TaP* himself."""
+    chosen: bool = params["taktiker_mitstreiter"]
+    decides = params["taktik_probe"] == "gescheitert" or own_bonus > 0
+    if decides and chosen == SELF_DEFAULT:
+        return DATA.flag(SELF_KEY)
+    return chosen
 
 
 def taktik_changes(params: dict[str, Any]) -> dict[int, int]:
@@ -98,10 +139,11 @@ def taktik_changes(params: dict[str, Any]) -> dict[int, int]:
             "taktiker",
         )
     tactician = rows[seen[tactician_name.casefold()]]
+    counts = tactician_counts(params, tactician["taktik_bonus"])
     allies = {
         i
         for i, row in enumerate(rows)
-        if row["seite"] == tactician["seite"] and row is not tactician
+        if row["seite"] == tactician["seite"] and (counts or row is not tactician)
     }
     change: dict[int, int] = {}
     if probe == "gescheitert":
@@ -121,11 +163,18 @@ def taktik_changes(params: dict[str, Any]) -> dict[int, int]:
     given = 0
     for index, row in enumerate(rows):
         if row["taktik_bonus"] and index not in allies:
-            who = "der Taktiker selbst" if row is tactician else "kein Mitstreiter des Taktikers"
+            if row is tactician:
+                why = (
+                    f"{row['name']} ist der Taktiker selbst; TaP* gehen nur an seine Mitstreiter. "
+                    f"Soll er selbst mitzählen: „{SELF_LABEL}“ ankreuzen."
+                )
+            else:
+                why = (
+                    f"{row['name']} ist kein Mitstreiter des Taktikers; TaP* gehen nur an "
+                    f"Mitstreiter (gleiche Seite)."
+                )
             raise EngineError(
-                f"Kämpfer {index + 1} – Taktik-Bonus: {row['name']} ist {who}; TaP* gehen nur an "
-                f"Mitstreiter (gleiche Seite).",
-                f"fighters.{index}.taktik_bonus",
+                f"Kämpfer {index + 1} – Taktik-Bonus: {why}", f"fighters.{index}.taktik_bonus"
             )
         given += row["taktik_bonus"]
         if row["taktik_bonus"]:
@@ -152,15 +201,26 @@ def taktik_notes(
                 f"um {signed(factor * params['ueberzahl'])} erschwert; gelingt sie, baut sie die "
                 f"Überzahl-Erschwernisse der Gruppe ab (Meisterentscheid)."
             )
+        own = next(f for f in fighters if f.name.casefold() == tactician.casefold())
         if params["taktik_probe"] == "gescheitert":
-            notes.append(f"Taktik von {tactician} gescheitert: INI − 1 bei allen Mitstreitern.")
+            himself = (
+                "auch bei ihm selbst" if own.index in taktik_change else "nicht bei ihm selbst"
+            )
+            notes.append(
+                f"Taktik von {tactician} gescheitert: INI − 1 bei allen Mitstreitern, {himself}."
+            )
         else:
             given = sum(taktik_change.values())
             notes.append(
                 f"Taktik von {tactician} gelungen: {given} von {params['taktik_tap']} TaP* als "
                 f"INI-Bonus verteilt (auch über das Maximum hinaus)."
             )
-        if not next(f for f in fighters if f.name.casefold() == tactician.casefold()).oriented:
+        if params["taktiker_mitstreiter"] != SELF_DEFAULT:
+            how = "zählt selbst" if params["taktiker_mitstreiter"] else "zählt nicht"
+            notes.append(
+                f"Gewählte Lesart (der Text lässt sie offen): {tactician} {how} als Mitstreiter."
+            )
+        if not own.oriented:
             notes.append(
                 f"Taktik setzt voraus, dass sich {tactician} wenige Aktionen vorher orientiert hat."
             )

@@ -18,7 +18,17 @@ Where each rule lives:
 - ``hit_points.py``: action ``hit_points`` – Trefferpunkte after damage (L69–L95).
 - ``fumble.py``: action ``fumble`` – the text has no Patzer rule beyond the natural 1 (L10, L162).
 
-Rule data and Annahmen: ``engine/data/pathfinder.yaml``. Tests: ``tests/engine/pathfinder/``.
+Connected helpers (a Kampfhelfer page keeps each fighter's values): every field says whose value
+it is – the attacker's own in ``attack`` (``subject="actor"``), the RK parts in ``armor_class`` as
+the attacked fighter's (``"target"``, like the attack's „RK des Ziels“), the saver's in
+``saving_throw``, the hit points (a ``resource``) and Konstitution in ``hit_points`` as the
+target's – and, where it counts only for some weapons, its ``when``. Results continue:
+``initiative`` gives the ``turns``, a hit in ``attack`` ``follow_ups`` to ``hit_points`` (the
+damage as a constant), ``armor_class`` to an attack against its RK, ``hit_points`` the new hit
+points (``target_update``). A result names the Annahmen its roll rests on (``common.forecast``).
+
+Rule data and Annahmen (player-facing ``text``, the citation in ``quelle``):
+``engine/data/pathfinder.yaml``. Tests: ``tests/engine/pathfinder/``.
 The modules are imported in this order because ``catalog()`` lists the actions in the order they
 register: attack, armor_class, saving_throw, initiative, hit_points, fumble.
 """

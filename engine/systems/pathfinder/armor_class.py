@@ -4,12 +4,20 @@ Owns the RK formula (L33: 10 + Rüstung + Schild + GE + andere Modifikatoren), t
 on the GE bonus (L35), the variants without GE bonus (L38, L48), touch AC (L66) and AC against
 incorporeal touch attacks (L66), and the action that shows them with an attacker's hit chance
 against each (``attack_chances`` from ``attack_roll.py``).
+
+Whose values these are: the helper computes a fighter's own RK, and in a fight an RK matters when
+that fighter is attacked – so its parts (armour, shield, GE, size, natural armour, deflection,
+dodge, force armour, other modifiers) are ``subject="target"``, the values of the fighter being
+acted on, like the attack's „RK des Ziels“; the attacker's bonus used for the chances is
+``"actor"``; cover depends on where the fighters stand and is the situation. To know one's own RK
+outside an attack, choose oneself as the target. The result continues with the attack against
+this RK (``follow_ups``). The text leaves nothing of the RK open: no Annahme is read here.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.display import Display
@@ -17,6 +25,9 @@ from engine.formatting import number, signed
 from engine.params import BoolParam, IntParam
 from engine.systems.pathfinder.attack_roll import attack_chances
 from engine.systems.pathfinder.common import DATA, SIZE_PARAM, SOURCE, SYSTEM, size_modifier
+
+MAX_ATTACK_AC = 80
+"""Largest „RK des Ziels“ the attack takes; a follow-up never offers it more."""
 
 # ---------------------------------------------------------------------------------------------
 # Action: armor_class (L25–L66)
@@ -75,11 +86,20 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             default=4,
             minimum=0,
             maximum=30,
-            help="Der Rüstung, samt Verbesserungsbonus (L42).",
+            help="Der Rüstung, samt Verbesserungsbonus.",
             group="Rüstungsklasse",
             required=True,
+            subject="target",
         ),
-        IntParam("shield", "Schildbonus", default=0, minimum=0, maximum=20, group="Rüstungsklasse"),
+        IntParam(
+            "shield",
+            "Schildbonus",
+            default=0,
+            minimum=0,
+            maximum=20,
+            group="Rüstungsklasse",
+            subject="target",
+        ),
         IntParam(
             "dexterity",
             "Geschicklichkeitsmodifikator",
@@ -88,6 +108,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             maximum=20,
             group="Rüstungsklasse",
             required=True,
+            subject="target",
         ),
         IntParam(
             "max_dex",
@@ -95,11 +116,12 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             default=99,
             minimum=0,
             maximum=99,
-            help="Die Rüstung kann den GE-Bonus begrenzen (L35); 99 = keine Grenze.",
+            help="Die Rüstung kann den GE-Bonus begrenzen; 99 = keine Grenze.",
             group="Rüstungsklasse",
             advanced=True,
+            subject="target",
         ),
-        SIZE_PARAM,
+        replace(SIZE_PARAM, subject="target"),
         IntParam(
             "natural_armor",
             "Natürliche Rüstung",
@@ -107,6 +129,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=0,
             maximum=30,
             group="Andere Modifikatoren",
+            subject="target",
         ),
         IntParam(
             "deflection",
@@ -115,6 +138,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             minimum=0,
             maximum=20,
             group="Andere Modifikatoren",
+            subject="target",
         ),
         IntParam(
             "dodge",
@@ -122,8 +146,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             default=0,
             minimum=0,
             maximum=20,
-            help="Summe aller Ausweichboni (sie dürfen addiert werden, L48).",
+            help="Summe aller Ausweichboni (sie dürfen addiert werden).",
             group="Andere Modifikatoren",
+            subject="target",
         ),
         IntParam(
             "cover",
@@ -131,15 +156,16 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             default=0,
             minimum=0,
             maximum=20,
-            help="Zählt nicht gegen körperlose Berührungsangriffe (L66).",
+            help="Zählt nicht gegen körperlose Berührungsangriffe.",
             group="Andere Modifikatoren",
         ),
         BoolParam(
             "force_armor",
             "Rüstungsbonus aus Krafteffekt",
-            help="Z. B. Magierrüstung: gilt gegen körperlose Berührungsangriffe weiter (L66).",
+            help="Z. B. Magierrüstung: gilt gegen körperlose Berührungsangriffe weiter.",
             group="Andere Modifikatoren",
             advanced=True,
+            subject="target",
         ),
         IntParam(
             "other",
@@ -149,6 +175,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             maximum=20,
             help="Weitere Boni (+) und Mali (−) auf die RK.",
             group="Andere Modifikatoren",
+            subject="target",
         ),
         IntParam(
             "attacker_bonus",
@@ -159,6 +186,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             help="Nur für die Trefferchancen.",
             group="Vergleich mit einem Angriff",
             required=True,
+            subject="actor",
         ),
     ),
 )
@@ -180,11 +208,11 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "incorporeal_touch": "RK gegen körperlose Berührungsangriffe",
     }
     rules = {
-        "normal": "L33",
-        "touch": "ohne Rüstung, Schild, natürliche Rüstung (L66)",
-        "flat": "ohne GE-Bonus und Ausweichboni (L38, L48)",
-        "touch_flat": "beides (L38, L48, L66)",
-        "incorporeal_touch": "Berührung, ohne Deckung, Kraft-Rüstung zählt (L66)",
+        "normal": "10 + Rüstung + Schild + GE + andere",
+        "touch": "ohne Rüstung, Schild, natürliche Rüstung",
+        "flat": "ohne GE-Bonus und Ausweichboni",
+        "touch_flat": "beides",
+        "incorporeal_touch": "Berührung, ohne Deckung, Kraft-Rüstung zählt",
     }
     bonus = params["attacker_bonus"]
     hit_chances = {key: attack_chances(bonus, value, 20)["hit"] for key, value in values.items()}
@@ -206,7 +234,7 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         f"ohne GE-Bonus {number(ac.no_dex)}.",
     )
     display.table(
-        "Zusammensetzung der RK (L33)",
+        "Zusammensetzung der RK",
         ["Bestandteil", "Wert"],
         [[name, signed(v) if i else number(v)] for i, (name, v) in enumerate(parts)]
         + [["RK", number(ac.normal)]],
@@ -218,12 +246,12 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     notes = []
     if params["dexterity"] > params["max_dex"]:
-        notes.append(f"Die Rüstung begrenzt den GE-Bonus auf {signed(params['max_dex'])} (L35).")
+        notes.append(f"Die Rüstung begrenzt den GE-Bonus auf {signed(params['max_dex'])}.")
     if params["dexterity"] < 0:
-        notes.append("Ein GE-Malus zählt immer, auch ohne GE-Bonus (L38).")
+        notes.append("Ein GE-Malus zählt immer, auch ohne GE-Bonus.")
     display.notes("Hinweise", notes)
     display.chances(
-        f"Trefferchance eines Angreifers mit {signed(bonus)} (1W20, natürliche 1/20, L10)",
+        f"Trefferchance eines Angreifers mit {signed(bonus)} (1W20, natürliche 1/20)",
         [(labels[k], p) for k, p in hit_chances.items()],
     )
     return {
@@ -232,5 +260,14 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "size_modifier": size,
         "parts": [{"label": n, "value": v} for n, v in parts],
         "chances": {f"hit_{k}": str(p) for k, p in hit_chances.items()},
+        "follow_ups": [
+            {
+                "action": "attack",
+                "title": f"Angriff gegen RK {number(ac.normal)}",
+                "params": {"armor_class": ac.normal},
+            }
+        ]
+        if 0 <= ac.normal <= MAX_ATTACK_AC
+        else [],
         "display": display.to_dict(),
     }

@@ -5,11 +5,20 @@ dice) and the action itself: ``_attack_setup`` reads the parameters (damage dice
 Angriffsbonus, multipliers, Strength on damage), then the exact odds, the dice
 (``attack_roll.py``), the display and the answer (``attack_display.py``). The rules live in
 ``attack_roll.py`` (hit, threat, confirmation, Angriffsbonus) and ``damage.py`` (L69–L88).
+
+Connected helpers: the attacker's own values are ``subject="actor"`` (weapon, GAB, ST, GE, size,
+threat range, multiplier, weapon damage, grip, Zugstärke, the weapon's other damage modifiers);
+the target's RK is ``"target"``; the rest (other attack modifiers, range, extra dice such as a
+hinterhältiger Angriff, a further multiplier) is this attack's situation. ``when``: ST only for
+weapons where it counts (not for „andere Fernkampfwaffen“), GE and the range only for ranged
+weapons, the grip only for melee and thrown weapons (light weapon: only two-handed), the
+Zugstärke only for a Kompositbogen.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from engine import dice
@@ -49,6 +58,8 @@ GRIP_CHOICES = (
 THREAT_CHOICES = tuple(
     (str(n), "nur 20" if n == 20 else f"{n}–20") for n in (20, 19, 18, 17, 16, 15)
 )
+RANGED = ("wurfwaffe", "bogen", "kompositbogen", "fernkampf")
+GRIPPED = ("nahkampf", "wurfwaffe")  # the grip counts for Strength on damage (L78–L82)
 MULTIPLIER_CHOICES = (("2", "×2"), ("3", "×3"), ("4", "×4"))
 OTHER_MULTIPLIER_CHOICES = (("1", "keiner"), ("2", "×2"), ("3", "×3"))
 
@@ -108,6 +119,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             choices=WEAPON_CHOICES,
             default="nahkampf",
             group="Angriffswurf",
+            subject="actor",
         ),
         IntParam(
             "bab",
@@ -117,6 +129,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             maximum=30,
             group="Angriffswurf",
             required=True,
+            subject="actor",
         ),
         IntParam(
             "strength",
@@ -127,6 +140,8 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             help="Zählt beim Nahkampf-Angriff und beim Schaden (Bonus +, Malus −).",
             group="Angriffswurf",
             required_when=("weapon", ("nahkampf", "wurfwaffe", "bogen", "kompositbogen")),
+            subject="actor",
+            when=(("weapon", ("nahkampf", "wurfwaffe", "bogen", "kompositbogen")),),
         ),
         IntParam(
             "dexterity",
@@ -137,16 +152,19 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             help="Zählt beim Fernkampf-Angriff (auch Wurfwaffen).",
             group="Angriffswurf",
             required_when=("weapon", ("wurfwaffe", "bogen", "kompositbogen", "fernkampf")),
+            subject="actor",
+            when=(("weapon", RANGED),),
         ),
-        SIZE_PARAM,
+        replace(SIZE_PARAM, subject="actor"),
         IntParam(
             "range_increment",
             "Entfernung (Grundreichweiten)",
             default=1,
             minimum=1,
             maximum=10,
-            help="1 = innerhalb der ersten Grundreichweite (kein Malus); nur Fernkampf.",
+            help="1 = innerhalb der ersten Grundreichweite (kein Malus).",
             group="Angriffswurf",
+            when=(("weapon", RANGED),),
         ),
         IntParam(
             "attack_other",
@@ -165,6 +183,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             maximum=80,
             group="Angriffswurf",
             required=True,
+            subject="target",
         ),
         ChoiceParam(
             "threat_range",
@@ -173,6 +192,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             choices=THREAT_CHOICES,
             default="20",
             group="Kritischer Treffer",
+            subject="actor",
         ),
         ChoiceParam(
             "multiplier",
@@ -180,6 +200,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             choices=MULTIPLIER_CHOICES,
             default="2",
             group="Kritischer Treffer",
+            subject="actor",
         ),
         DiceParam(
             "damage",
@@ -189,6 +210,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             "ausgewürfelt).",
             group="Schaden",
             required=True,
+            subject="actor",
         ),
         ChoiceParam(
             "grip",
@@ -197,6 +219,8 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             choices=GRIP_CHOICES,
             default="haupthand",
             group="Schaden",
+            subject="actor",
+            when=(("weapon", GRIPPED),),
         ),
         BoolParam(
             "light_weapon",
@@ -204,6 +228,8 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             help="Eine leichte Waffe zweihändig geführt gibt keinen anderthalbfachen Bonus.",
             group="Schaden",
             advanced=True,
+            subject="actor",
+            when=(("weapon", GRIPPED), ("grip", ("zweihaendig",))),
         ),
         IntParam(
             "composite_rating",
@@ -214,6 +240,8 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             help="Höchster Stärkebonus, den der Kompositbogen auf den Schaden gibt (Annahme).",
             group="Schaden",
             advanced=True,
+            subject="actor",
+            when=(("weapon", ("kompositbogen",)),),
         ),
         IntParam(
             "damage_other",
@@ -223,6 +251,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             maximum=40,
             help="Werden bei Vervielfachung mit ausgewürfelt (z. B. Verbesserungsbonus).",
             group="Schaden",
+            subject="actor",
         ),
         DiceParam(
             "extra_dice",

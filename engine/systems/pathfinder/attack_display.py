@@ -4,6 +4,9 @@ Owns the outcome sentence, the table of Angriffsbonus and Schadensmodifikator, t
 (attack, confirmation, each weapon damage roll, extra dice), the notes (natural 1 and 20,
 confirmation, Mindestschaden L76, grip on ranged weapons), the chances and expected damage, and
 the JSON answer of the action. It only reads the records of ``attack_roll.py``; it rolls nothing.
+A hit continues with „Trefferpunkte nach Schaden“ (``follow_ups``): the damage total as a
+constant, so the target's hit points drop by what was rolled here (a total below 1 is again the
+1 point of nonlethal damage there). The chances list the hit first, then the critical hit.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ def _show_bonus_table(display: Display, params: dict[str, Any], setup: AttackSet
             ],
             [
                 "Multiplikator",
-                "normal / kritisch (L84–L86)",
+                "normal / kritisch",
                 f"×{setup.normal_times} / ×{setup.crit_times}",
             ],
         ],
@@ -103,11 +106,9 @@ def _attack_notes(params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls
     confirmation, damage = rolls.confirmation, rolls.damage
     notes = list(setup.bonus.notes)
     if natural == auto_hit():
-        notes.append("Natürliche 20: immer ein Treffer und eine Bedrohung (L10).")
+        notes.append("Natürliche 20: immer ein Treffer und eine Bedrohung.")
     if natural == auto_miss():
-        notes.append(
-            "Natürliche 1: immer ein Fehlschlag, gleich wie hoch der Angriffsbonus ist (L10)."
-        )
+        notes.append("Natürliche 1: immer ein Fehlschlag, gleich wie hoch der Angriffsbonus ist.")
     if rolls.threat and confirmation is not None and confirmation["mode"] == "zweiter_angriffswurf":
         notes.append(
             "Bestätigung (Annahme): zweiter Angriffswurf mit demselben Bonus gegen dieselbe RK – "
@@ -115,7 +116,7 @@ def _attack_notes(params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls
         )
     if damage is not None and damage["nonlethal"]:
         notes.append(
-            f"Mindestschaden (L76): Die Würfe ergaben {number(damage['raw_total'])}; der Treffer "
+            f"Mindestschaden: Die Würfe ergaben {number(damage['raw_total'])}; der Treffer "
             "verursacht dennoch 1 Punkt nichttödlichen Schaden."
         )
     if (
@@ -132,9 +133,9 @@ def _show_odds(display: Display, odds: AttackOdds) -> None:
         "Chancen dieses Angriffs (vor dem Wurf)",
         [
             ("Treffer", chances["hit"]),
-            ("Bedrohung", chances["threat"]),
             ("Kritischer Treffer (bestätigt)", odds.critical),
-            ("Natürliche 1 (Fehlschlag)", chances["natural_1"]),
+            ("Bedrohung", chances["threat"]),
+            ("natürliche 1: verfehlt immer", chances["natural_1"]),
             ("Nur Mindestschaden (1 nichttödlich)", odds.expected_nonlethal),
         ],
     )
@@ -154,6 +155,15 @@ def attack_answer(
     setup: AttackSetup, odds: AttackOdds, rolls: AttackRolls, display: Display
 ) -> dict[str, Any]:
     bonus, chances = setup.bonus, odds.chances
+    follow_ups = []
+    if rolls.damage is not None:
+        follow_ups.append(
+            {
+                "action": "hit_points",
+                "title": "Trefferpunkte des Ziels abziehen",
+                "params": {"damage": str(rolls.damage["raw_total"])},
+            }
+        )
     return {
         "attack_bonus": bonus.total,
         "attack_bonus_parts": [{"label": n, "value": v} for n, v in bonus.parts],
@@ -180,5 +190,6 @@ def attack_answer(
             "expected_damage_normal_hit": str(odds.normal_hit.lethal),
             "expected_damage_critical_hit": str(odds.critical_hit.lethal),
         },
+        "follow_ups": follow_ups,
         "display": display.to_dict(),
     }

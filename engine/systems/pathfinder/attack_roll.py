@@ -23,6 +23,7 @@ from engine.systems.pathfinder.common import (
     auto_miss,
     data_choice,
     data_dice,
+    forecast,
     size_modifier,
 )
 from engine.systems.pathfinder.damage import DamageOdds, damage_expression, damage_odds
@@ -49,8 +50,9 @@ def attack_result(
     if natural == auto_hit():
         return True, True  # L10: always a hit and a threat
     if natural >= threat_from and natural != auto_miss():
-        if DATA.flag("angriff.bedrohungsbereich_nur_bei_treffer"):
-            return hit, hit
+        # a roll in the threat range that hits threatens either way; the Annahme decides a miss
+        if not hit and DATA.flag("angriff.bedrohungsbereich_nur_bei_treffer"):
+            return False, False
         return True, True
     return hit, False
 
@@ -61,6 +63,11 @@ def _confirmation_mode() -> str:
 
 def attack_chances(bonus: int, armor_class: int, threat_from: int) -> dict[str, Fraction]:
     """Exact chances of one attack (with confirmation), by enumerating the W20 faces."""
+    with forecast():
+        return _attack_chances(bonus, armor_class, threat_from)
+
+
+def _attack_chances(bonus: int, armor_class: int, threat_from: int) -> dict[str, Fraction]:
     die = dice.distribution(data_dice("angriff.wurf", "Angriffswurf"))
     hit = threat = Fraction(0)
     for face, p in die.items():
@@ -123,10 +130,13 @@ def attack_bonus(params: dict[str, Any]) -> AttackBonus:
                 f"Grundreichweiten weit (Annahme), nicht {steps}.",
                 "range_increment",
             )
-        per_step = DATA.integer("angriff.entfernungsmalus_je_schritt", -20, 0)
-        parts.append(("Entfernungsmalus", per_step * (steps - 1)))
+        if steps > 1:  # within the first Grundreichweite there is no malus to assume
+            per_step = DATA.integer("angriff.entfernungsmalus_je_schritt", -20, 0)
+            parts.append(("Entfernungsmalus", per_step * (steps - 1)))
+        else:
+            parts.append(("Entfernungsmalus", 0))
     elif steps > 1:
-        notes.append("Die Entfernung zählt nur im Fernkampf (L23); sie wurde hier nicht genutzt.")
+        notes.append("Die Entfernung zählt nur im Fernkampf; sie wurde hier nicht genutzt.")
     if params["attack_other"]:
         parts.append(("andere Modifikatoren", params["attack_other"]))
     return AttackBonus(sum(v for _, v in parts), parts, notes)
@@ -168,6 +178,11 @@ class AttackOdds:
 
 
 def attack_odds(setup: AttackSetup) -> AttackOdds:
+    with forecast():
+        return _attack_odds(setup)
+
+
+def _attack_odds(setup: AttackSetup) -> AttackOdds:
     odds = attack_chances(setup.bonus.total, setup.armor_class, setup.threat_from)
     p_critical = odds["critical"]
     p_normal = odds["hit"] - p_critical
@@ -241,9 +256,11 @@ def _roll_damage(rolls: AttackRolls, setup: AttackSetup, rng: random.Random) -> 
     extra_roll: dice.RollResult | None = None
     if setup.extra.has_dice or setup.extra.constant:
         extra_roll = dice.roll(setup.extra, rng)
-    raw = sum(r.total + setup.per_roll_bonus for r in damage_rolls) + (
-        extra_roll.total if extra_roll else 0
-    )
+    parts = [r.total + setup.per_roll_bonus for r in damage_rolls]
+    parts += [extra_roll.total] if extra_roll else []
+    raw = sum(parts)
+    if len(parts) > 1 and min(parts) < setup.floor:
+        DATA.raw("schaden.mindestschaden_je_treffer")  # a floor per roll would give more
     lethal, nonlethal = (raw, 0) if raw >= setup.floor else (0, setup.floor)
     rolls.damage_rolls = damage_rolls
     rolls.extra_roll = extra_roll

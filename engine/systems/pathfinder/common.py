@@ -6,14 +6,21 @@ the source name, the assumption texts per data prefix, the Tabelle: Größenmodi
 readers the rolls share: the W20 of a roll, the natural 1 and 20 of the attack roll, and the
 check that a data choice is one the code knows. Names with a leading underscore are private to
 this package.
+
+Assumptions (``annahme`` in the data) are read where they decide the rolled outcome, so a
+result names only those (``engine.data_files``); the odds before the roll are computed under
+every assumption of the helper (its „Annahmen“ box lists them), inside ``forecast``, whose reads
+are not named.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from engine import dice
-from engine.data_files import DataError, load
+from engine.data_files import DataError, assumptions_used, load
 from engine.errors import EngineError, echo
 from engine.params import ChoiceParam
 from engine.registry import new_system
@@ -23,6 +30,13 @@ SYSTEM = new_system("pathfinder", "Pathfinder 1", SOURCE)
 DATA = load("pathfinder")
 
 SIZE_TABLE = "tabellen.groessenmodifikatoren"
+
+
+@contextmanager
+def forecast() -> Iterator[None]:
+    """Compute odds before the roll: the assumptions read inside are not named in the result."""
+    with assumptions_used():
+        yield
 
 
 def assumptions_for(*prefixes: str) -> tuple[str, ...]:
@@ -80,7 +94,7 @@ def data_choice(key: str, allowed: tuple[str, ...]) -> str:
 SIZE_PARAM = ChoiceParam(
     "size",
     "Größe",
-    help="Größenmodifikator nach Tabelle: Größenmodifikatoren (L50–L61).",
+    help="Größenmodifikator nach der Tabelle: Größenmodifikatoren.",
     choices=SIZE_CHOICES,
     default="mittelgross",
     group="Größe",

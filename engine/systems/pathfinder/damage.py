@@ -33,12 +33,16 @@ def combined_multiplier(multipliers: list[int]) -> int:
 
 
 def _half(value: int) -> int:
+    if value % 2 == 0:  # nothing to round: the Annahme is not read
+        return value // 2
     if data_choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
         return value // 2
     return -(-value // 2)
 
 
 def _one_and_half(value: int) -> int:
+    if value % 2 == 0:
+        return 3 * value // 2
     if data_choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
         return (3 * value) // 2
     return -(-3 * value // 2)
@@ -47,25 +51,26 @@ def _one_and_half(value: int) -> int:
 def strength_damage(
     weapon: str, grip: str, light: bool, strength: int, composite_rating: int
 ) -> tuple[int, str]:
-    """Stärkemodifikator on damage (L78–L82) and a German explanation."""
+    """Stärkemodifikator on damage (L78–L82) and a German explanation (L78 Nahkampf- and
+    Wurfwaffen, Bogen; L80 Zweithandwaffe; L82 zweihändig)."""
     if weapon in ("nahkampf", "wurfwaffe"):
         if strength < 0:
             if grip == "zweithand":
-                return strength, "Stärkemalus voll (Zweithandwaffe, L80)"
+                return strength, "Stärkemalus voll (Zweithandwaffe)"
             if grip == "zweihaendig":
-                return strength, "Stärkemalus nicht vervielfacht (zweihändig, L82)"
-            return strength, "Stärkemalus (L78)"
+                return strength, "Stärkemalus nicht vervielfacht (zweihändig)"
+            return strength, "Stärkemalus"
         if grip == "zweithand":
-            return _half(strength), "halber Stärkebonus (Zweithandwaffe, L80)"
+            return _half(strength), "halber Stärkebonus (Zweithandwaffe)"
         if grip == "zweihaendig" and not light:
-            return _one_and_half(strength), "anderthalbfacher Stärkebonus (zweihändig, L82)"
+            return _one_and_half(strength), "anderthalbfacher Stärkebonus (zweihändig)"
         if grip == "zweihaendig":
-            return strength, "einfacher Stärkebonus (leichte Waffe zweihändig, L82)"
-        return strength, "Stärkemodifikator (L78)"
+            return strength, "einfacher Stärkebonus (leichte Waffe zweihändig)"
+        return strength, "Stärkemodifikator"
     if weapon == "bogen":
         if strength < 0:
-            return strength, "Stärkemalus zählt beim Bogen (L78)"
-        return 0, "kein Stärkebonus beim Bogen (L78)"
+            return strength, "Stärkemalus zählt beim Bogen"
+        return 0, "kein Stärkebonus beim Bogen"
     if weapon == "kompositbogen":
         data_choice("schaden.kompositbogen", ("bonus_bis_zugstaerke",))
         if strength < 0:

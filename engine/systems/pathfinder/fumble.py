@@ -22,13 +22,13 @@ from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, data_dice
 FUMBLE_CHOICES = (("angriff", "Angriffswurf"), ("rettungswurf", "Rettungswurf"))
 FUMBLE_MEANING = {
     "angriff": (
-        "Bei einem Angriffswurf wird eine natürliche 1 immer als Fehlschlag gewertet (L10), "
-        "auch wenn 1 + Angriffsbonus die RK erreichen würde. Weitere Folgen nennt der Text nicht."
+        "Bei einem Angriffswurf wird eine natürliche 1 immer als Fehlschlag gewertet, auch wenn "
+        "1 + Angriffsbonus die RK erreichen würde. Weitere Folgen nennt der Text nicht."
     ),
     "rettungswurf": (
         "Eine natürliche 1 bei einem Rettungswurf ist immer ein Patzer: Der Rettungswurf "
-        "misslingt und kann Gegenstände beschädigen, die der Wirkung ausgesetzt sind (L162; "
-        "die Einzelheiten stehen im fehlenden Abschnitt „Schaden an Gegenständen nach einem "
+        "misslingt und kann Gegenstände beschädigen, die der Wirkung ausgesetzt sind (die "
+        "Einzelheiten stehen im fehlenden Abschnitt „Schaden an Gegenständen nach einem "
         "Rettungswurf“)."
     ),
 }

@@ -3,6 +3,12 @@
 Owns the states after damage (L95: 0 kampfunfähig, from −1 sterbend, at the negative
 Konstitutionswert tot – below it too, an Annahme), the minimum of 1 nonlethal point (L76) and the
 action that applies one damage roll with the exact chance of each state.
+
+Connected helpers: the hit points and Konstitutionswert are the target's (``subject="target"``),
+the hit points its ``resource`` – ``target_update`` gives the new value (``hp``); the damage is
+this hit's, usually carried over from the attack's follow-up as a constant. Annahmen named only
+where they decide: „tot also below −KO“ when the hit points fall below it, „nonlethal damage
+does not lower the hit points“ when the hit deals only the minimum.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number
 from engine.params import DiceParam, IntParam
-from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_for
+from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_for, forecast
 
 # ---------------------------------------------------------------------------------------------
 # Action: hit_points (L69–L95)
@@ -34,9 +40,9 @@ TOTAL_WORK = 1_000
 
 
 def hp_state(hp: int, constitution: int) -> str:
-    """L95: 0 kampfunfähig, from −1 sterbend, at −KO tot (Annahme: also below)."""
+    """L95: 0 kampfunfähig, from −1 sterbend, at −KO tot (Annahme: also below, read only there)."""
     dead_at = -constitution
-    dead = hp <= dead_at if DATA.flag("trefferpunkte.tot_darunter") else hp == dead_at
+    dead = hp == dead_at or (hp < dead_at and DATA.flag("trefferpunkte.tot_darunter"))
     if dead:
         return "tot"
     if hp <= DATA.integer("trefferpunkte.sterbend_ab", -1, -1):
@@ -56,7 +62,14 @@ def hp_state(hp: int, constitution: int) -> str:
     source=f"{SOURCE} L69–L95",
     params=(
         IntParam(
-            "hp", "Aktuelle Trefferpunkte", default=12, minimum=-50, maximum=999, required=True
+            "hp",
+            "Aktuelle Trefferpunkte",
+            default=12,
+            minimum=-50,
+            maximum=999,
+            required=True,
+            subject="target",
+            resource=True,
         ),
         IntParam(
             "constitution",
@@ -64,8 +77,9 @@ def hp_state(hp: int, constitution: int) -> str:
             default=12,
             minimum=1,
             maximum=50,
-            help="Der Wert, nicht der Modifikator: bei −KO Trefferpunkten ist man tot (L95).",
+            help="Der Wert, nicht der Modifikator: bei −KO Trefferpunkten ist man tot.",
             required=True,
+            subject="target",
         ),
         DiceParam(
             "damage",
@@ -83,14 +97,18 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if hp_state(hp, con) == "tot":
         raise EngineError(
             f"Aktuelle Trefferpunkte: Bei {number(hp)} TP und Konstitution {con} ist der "
-            "Charakter schon tot (L95).",
+            "Charakter schon tot.",
             "hp",
         )
     expression = dice.parse(params["damage"], "damage", "Schaden")
     floor = DATA.integer("schaden.mindestschaden", 1, 1)
-    exact = dice.counts(
-        expression, field="damage", label="Schaden", use=dice.Use(per_total=TOTAL_WORK, big_ops=3)
-    )
+    with forecast():
+        exact = dice.counts(
+            expression,
+            field="damage",
+            label="Schaden",
+            use=dice.Use(per_total=TOTAL_WORK, big_ops=3),
+        )
     rolled = dice.roll(expression, rng)
     raw = rolled.total
     lethal, nonlethal = (raw, 0) if raw >= floor else (0, floor)
@@ -100,18 +118,17 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     state_counts = dict.fromkeys(HP_STATES, 0)
     minimum_count = 0
     lethal_sum = 0
-    for amount, count in exact.items():
-        state_counts[hp_state(hp - (amount if amount >= floor else 0), con)] += count
-        if amount < floor:
-            minimum_count += count
-        else:
-            lethal_sum += amount * count
+    with forecast():
+        for amount, count in exact.items():
+            state_counts[hp_state(hp - (amount if amount >= floor else 0), con)] += count
+            if amount < floor:
+                minimum_count += count
+            else:
+                lethal_sum += amount * count
     chances = {key: exact.fraction(value) for key, value in state_counts.items()}
     p_minimum = exact.fraction(minimum_count)
     amount_text = (
-        f"{number(lethal)} Schaden"
-        if lethal
-        else "1 Punkt nichttödlicher Schaden (Mindestschaden, L76)"
+        f"{number(lethal)} Schaden" if lethal else "1 Punkt nichttödlicher Schaden (Mindestschaden)"
     )
     display = Display(
         headline="Trefferpunkte – Pathfinder",
@@ -120,7 +137,7 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.roll("Schaden", rolled)
     dying = "–" if con == 1 else number(-1) if con == 2 else f"{number(-1)} bis {number(-con + 1)}"
     display.table(
-        "Schwellen (L95)",
+        "Schwellen",
         ["Trefferpunkte", "Zustand"],
         [
             ["über 0", HP_STATES["bei_kraeften"]],
@@ -131,10 +148,8 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     notes = []
     if nonlethal:
-        notes.append(
-            "Nichttödlicher Schaden senkt die Trefferpunkte hier nicht (Annahme); er wird nur "
-            "ausgewiesen."
-        )
+        DATA.raw("trefferpunkte.nichttoedlich")  # the hit points stay: an Annahme
+        notes.append("Nichttödlicher Schaden senkt die Trefferpunkte hier nicht.")
     display.notes("Hinweise", notes)
     display.chances(
         "Zustand nach dem Schaden (vor dem Wurf)",
@@ -151,5 +166,6 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "state": state,
         "chances": {k: str(p) for k, p in chances.items()} | {"minimum": str(p_minimum)},
         "expected_lethal": str(exact.fraction(lethal_sum)),
+        "target_update": {"hp": new_hp},
         "display": display.to_dict(),
     }

@@ -3,6 +3,10 @@
 Owns the fighter fields, the initiative roll (1W20 + GE + andere Modifikatoren), the order
 (highest first; equal totals go to the higher modifier, then a 1W20 roll-off), the exact chance
 of each fighter to act first, and the ``initiative`` action.
+
+The result carries ``turns``, the acting order of a round for the fight bar („Platz 1“ …); the
+fighters' rows have no ``subject`` (the list is the fight). The tie rule (Annahme) is named only
+when two fighters rolled the same total (the chance to act first always counts ties by it).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from engine.systems.pathfinder.common import (
     assumptions_for,
     data_choice,
     data_dice,
+    forecast,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -151,12 +156,16 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = params["fighters"]
     check_unique_names(rows, "fighters", "Kämpfer")
     modifiers = [row["dexterity"] + row["other"] for row in rows]
-    chances = initiative_first_chances(modifiers)
+    with forecast():
+        chances = initiative_first_chances(modifiers)
     die = _initiative_die()
     fighters = []
     for index, (row, modifier) in enumerate(zip(rows, modifiers, strict=True)):
         rolled = dice.roll(die, rng)
         fighters.append(Fighter(index, row["name"], modifier, rolled, rolled.total + modifier))
+    totals = Counter(f.total for f in fighters)
+    if any(n > 1 for n in totals.values()):
+        data_choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
     order, _ = order_groups(
         fighters,
         lambda f: (f.total, f.modifier),
@@ -167,7 +176,6 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         headline="Initiative – Pathfinder (Annahme)",
         outcome=f"Zuerst handelt {order[0].name} mit {number(order[0].total)}.",
     )
-    totals = Counter(f.total for f in fighters)
     rows_out = []
     for place, fighter in enumerate(order, start=1):
         tie = ""
@@ -196,10 +204,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         display.roll(f"{fighter.name}: Initiativwurf", fighter.roll, mods, total=fighter.total)
     display.notes(
         "Hinweise",
-        [
-            "Die Initiative steht nicht im Quelltext; hier gilt die Regel der veröffentlichten "
-            "Grundregeln (Annahme, in den Regeldaten änderbar)."
-        ],
+        ["Die Initiative regelt der Text nicht; hier gelten die veröffentlichten Grundregeln."],
     )
     display.chances(
         "Chance, als Erste(r) zu handeln (vor dem Wurf)",
@@ -218,5 +223,6 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             for place, f in enumerate(order, start=1)
         ],
         "first_chances": {row["name"]: str(p) for row, p in zip(rows, chances, strict=True)},
+        "turns": [{"name": f.name, "label": f"Platz {place}"} for place, f in enumerate(order, 1)],
         "display": display.to_dict(),
     }

@@ -3,6 +3,15 @@
 Owns the three kinds of save and their attributes (Reflex GE, Willen WE, Zähigkeit KO,
 L154–L158), the success rule (natural 1 always a Patzer, natural 20 always a success, otherwise
 reach the SG – L162 and an Annahme) and the action with its exact chances.
+
+The text calls a natural 1 on a save „immer ein Patzer“; for the save that means it fails
+whatever the bonus (and may damage exposed items) – there is no fumble to roll. The chances
+therefore say „natürliche 1: misslingt immer“, after success and failure.
+
+Connected helpers: the saving fighter's values are ``subject="actor"``: the kind of save with
+its Grundbonus and attribute modifier (kept together, so a fighter's last save comes back as a
+consistent set); the SG and other modifiers are the situation. The comparison „SG erreicht“
+(Annahme) is named only when the total equals the SG.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from engine.systems.pathfinder.common import (
     assumptions_for,
     data_choice,
     data_dice,
+    forecast,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -41,13 +51,16 @@ SAVE_ATTRIBUTE = {
 
 
 def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
-    """L162: natural 1 always fails (Patzer), natural 20 always succeeds; otherwise ≥ SG."""
+    """L162: natural 1 always fails (Patzer), natural 20 always succeeds; otherwise ≥ SG (the
+    comparison is an Annahme, read only when the total equals the SG)."""
     if natural == DATA.integer("rettungswurf.automatischer_fehlschlag", 1, 20):
         return False
     if natural == DATA.integer("rettungswurf.automatischer_erfolg", 1, 20):
         return True
+    if natural + bonus != dc:
+        return natural + bonus > dc
     data_choice("rettungswurf.vergleich", ("erreicht_oder_uebertrifft",))
-    return natural + bonus >= dc
+    return True
 
 
 @SYSTEM.action(
@@ -55,20 +68,36 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
     title="Rettungswurf",
     summary=(
         "1W20 + Grundbonus auf RW + Attributsmodifikator (+ andere) gegen den SG; eine "
-        "natürliche 1 ist immer ein Patzer, eine natürliche 20 immer ein Erfolg."
+        "natürliche 1 misslingt immer, eine natürliche 20 gelingt immer."
     ),
     source=f"{SOURCE} L144–L162",
     params=(
-        ChoiceParam("kind", "Art", choices=SAVE_CHOICES, default="reflex", required=True),
-        IntParam("base", "Grundbonus auf RW", default=2, minimum=0, maximum=30, required=True),
+        ChoiceParam(
+            "kind",
+            "Art",
+            choices=SAVE_CHOICES,
+            default="reflex",
+            required=True,
+            subject="actor",
+        ),
+        IntParam(
+            "base",
+            "Grundbonus auf RW",
+            default=2,
+            minimum=0,
+            maximum=30,
+            required=True,
+            subject="actor",
+        ),
         IntParam(
             "attribute",
             "Attributsmodifikator",
             default=1,
             minimum=-5,
             maximum=20,
-            help="Reflex: GE, Willen: WE, Zähigkeit: KO (L154–L158).",
+            help="Reflex: GE, Willen: WE, Zähigkeit: KO.",
             required=True,
+            subject="actor",
         ),
         IntParam(
             "other",
@@ -96,11 +125,12 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     success = save_succeeds(natural, bonus, dc)
     auto_fail = DATA.integer("rettungswurf.automatischer_fehlschlag", 1, 20)
     auto_success = DATA.integer("rettungswurf.automatischer_erfolg", 1, 20)
-    dist = dice.distribution(die)
-    p_success = sum((p for f, p in dist.items() if save_succeeds(f, bonus, dc)), Fraction(0))
+    with forecast():
+        dist = dice.distribution(die)
+        p_success = sum((p for f, p in dist.items() if save_succeeds(f, bonus, dc)), Fraction(0))
     p_patzer = dist.get(auto_fail, Fraction(0))
     if natural == auto_fail:
-        outcome_key, outcome = "patzer", "Patzer: natürliche 1 – misslingt immer."
+        outcome_key, outcome = "patzer", "Misserfolg: natürliche 1 – misslingt immer."
     elif success:
         outcome_key = "erfolg"
         outcome = (
@@ -116,13 +146,17 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     notes = []
     if natural == auto_fail:
         notes.append(
-            "Eine natürliche 1 ist immer ein Patzer und kann Gegenstände beschädigen, die der "
-            "Wirkung ausgesetzt sind (L162)."
+            "Eine natürliche 1 bei einem Rettungswurf ist nach dem Text „immer ein Patzer (und "
+            "kann Gegenstände beschädigen, die der Wirkung ausgesetzt sind …)“."
         )
     display.notes("Hinweise", notes)
     display.chances(
         "Chancen (vor dem Wurf)",
-        [("Erfolg", p_success), ("Misserfolg", 1 - p_success), ("Patzer (natürliche 1)", p_patzer)],
+        [
+            ("Erfolg", p_success),
+            ("Misserfolg", 1 - p_success),
+            ("natürliche 1: misslingt immer", p_patzer),
+        ],
     )
     return {
         "kind": kind,

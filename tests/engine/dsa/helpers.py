@@ -93,3 +93,32 @@ KEYS = (
 
 def attack(params: dict[str, Any], seed: int = 1) -> dict[str, Any]:
     return run("attack", params, seed)
+
+
+def assumed(result: dict[str, Any]) -> list[str]:
+    """The assumptions a result names (its notes „Für dieses Ergebnis angenommen“)."""
+    for section in result["display"]["sections"]:
+        if section["kind"] == "notes" and section["caption"] == api.ASSUMED_CAPTION:
+            items: list[str] = section["items"]
+            return items
+    return []
+
+
+def annahme(key: str) -> str:
+    """The player-facing text of the Annahme at ``key`` in dsa.yaml, as a result names it."""
+    from engine.systems.dsa.common import DATA
+
+    node: Any = DATA.content
+    for part in key.split("."):
+        node = node[part]
+    return " ".join(str(node["text"]).split())
+
+
+def fields(action: str) -> dict[str, dict[str, Any]]:
+    """The schema of an action's fields by name, as ``describe`` gives it."""
+    return {f["name"]: f for f in api.describe("dsa", action)["params"]}
+
+
+def applies(field: dict[str, Any], values: dict[str, Any]) -> bool:
+    """Whether the form shows (and sends) ``field`` for these values, as forms.js decides it."""
+    return all(values.get(other) in allowed for other, allowed in field.get("when", {}).items())

@@ -12,7 +12,18 @@ from hypothesis import strategies as st
 
 from engine import dice
 from tests.engine.brute import chance, expectation
-from tests.engine.dsa.helpers import KEYS, attack, draws, error, model_outcome, run, seed_where
+from tests.engine.dsa.helpers import (
+    KEYS,
+    annahme,
+    assumed,
+    attack,
+    draws,
+    error,
+    fields,
+    model_outcome,
+    run,
+    seed_where,
+)
 
 
 def test_attack_roll_under_with_erschwernis() -> None:
@@ -194,3 +205,134 @@ def test_attack_properties(
     total = sum(Fraction(r["chances"][k]) for k in KEYS)
     assert total == 1
     assert Fraction(r["chances"][r["outcome"]]) > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Connected helpers: hints, follow-ups, the assumptions a result names
+# ---------------------------------------------------------------------------------------------
+
+
+def test_attack_hints_whose_values_and_when_they_apply() -> None:
+    """The attacker's own values are ``actor``, the target's RS and shield ``target``; each field
+    of one case only (manoeuvres, shots) names its case."""
+    f = fields("attack")
+    assert {n for n, x in f.items() if x.get("subject") == "actor"} == {
+        "wert",
+        "wunden",
+        "stabkaempfer",
+        "gs",
+        "schaden",
+    }
+    assert {n for n, x in f.items() if x.get("subject") == "target"} == {
+        "ziel_rs",
+        "ziel_schild",
+        "ziel_schild_pa",
+    }
+    assert not any(x.get("resource") for x in f.values())
+    assert f["manoever_x"]["when"] == {
+        "art": ["nahkampf"],
+        "manoever": ["wuchtschlag", "finte"],
+    }
+    assert f["gs"]["when"] == {"art": ["nahkampf"], "manoever": ["sturmangriff"]}
+    assert f["ziel_schild_pa"]["when"]["ziel_schild"] == [True]
+    for name in ("entfernung", "zielen", "getuemmel"):
+        assert f[name]["when"] == {"art": ["fernkampf"]}
+    assert f["getuemmel_namen"]["when"]["getuemmel"] == list(range(2, 11))
+    assert f["passierschlag"]["when"] == {"art": ["nahkampf"]}
+
+
+def test_a_hit_continues_with_the_halved_defence_and_the_rolled_damage() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": „Bei einem glücklichen Angriff
+    (unbestätigte 1) hat der Verteidiger nur halbe PA/AW zur Reaktion“; Abschnitt "Finte":
+    „erschwert damit die Reaktion des Ziels (Parade/Ausweichen) um X, wenn er trifft“. The damage
+    follow-up carries the rolled TP as a constant: „Schaden und Wunden“ gives the same SP."""
+    seed = seed_where(lambda g: g.randint(1, 20) == 1 and 13 <= g.randint(1, 20) <= 19)
+    params = {"wert": 12, "manoever": "finte", "manoever_x": 2, "ziel_rs": 3}
+    r = attack(params, seed)
+    assert r["outcome"] == "gluecklich"
+    defense, damage = r["follow_ups"]
+    assert defense == {
+        "action": "defense",
+        "title": "Abwehr des Ziels würfeln",
+        "params": {"halbe_abwehr": True, "finte": 2},
+    }
+    tp = r["damage_roll"]["total"]
+    assert damage["action"] == "damage"
+    assert damage["params"] == {
+        "tp": str(tp),
+        "zusatz": 0,
+        "kritisch": False,
+        "gezielter_stich": False,
+        "rs": 3,
+    }
+    after = run("damage", {**damage["params"], "ko": 12, "lep": 30})
+    assert after["sp"] == r["sp"] == tp - 3
+    halved = run("defense", {"pa_basis": 10, **defense["params"]})
+    assert halved["halved_value"] == 5 and halved["target"] == 5 - 2
+
+
+@pytest.mark.parametrize(
+    ("manoeuvre", "extra"),
+    [
+        ("wuchtschlag", {"manoever_x": 3}),
+        ("sturmangriff", {"gs": 7}),
+        ("gezielter_stich", {}),
+    ],
+)
+def test_a_critical_hit_passes_kritisch_and_the_bonus_tp(
+    manoeuvre: str, extra: dict[str, Any]
+) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": „Bei einem kritischen Angriff
+    (bestätigte 1) … verdoppelt sich“ der Schaden; the manoeuvres' bonus TP and the Gezielter
+    Stich (ignores RS) go along, so the damage helper finds the attack's SP again."""
+    seed = seed_where(lambda g: g.randint(1, 20) == 1 and g.randint(1, 20) <= 5)
+    r = attack({"wert": 20, "manoever": manoeuvre, "ziel_rs": 4, **extra}, seed)
+    assert r["outcome"] == "kritisch"
+    defense, damage = r["follow_ups"]
+    assert defense["params"] == {"halbe_abwehr": True, "finte": 0}
+    assert damage["params"]["kritisch"] is True
+    assert damage["params"]["zusatz"] == sum(m["value"] for m in r["damage_bonus"])
+    assert damage["params"]["gezielter_stich"] is (manoeuvre == "gezielter_stich")
+    after = run("damage", {**damage["params"], "ko": 12, "lep": 60})
+    assert after["sp"] == r["sp"]
+
+
+def test_a_plain_hit_clears_a_leftover_halved_defence() -> None:
+    """A normal hit: the defender has his full PA/AW – the follow-up says so explicitly."""
+    seed = seed_where(lambda g: 2 <= g.randint(1, 20) <= 14)
+    r = attack({"wert": 14}, seed)
+    assert r["outcome"] == "gelungen"
+    assert r["follow_ups"][0]["params"] == {"halbe_abwehr": False, "finte": 0}
+
+
+def test_no_follow_up_after_a_miss_a_stray_shot_or_a_patzer() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": a Patzer is „ein Missgeschick nach
+    Meisterentscheid“ with no table, and its confirmation is rolled here already – nothing to
+    continue with; neither after a miss or a shot that hits someone else in the Kampfgetümmel."""
+    seed = seed_where(lambda g: g.randint(1, 20) == 20 and 10 < g.randint(1, 20) < 20)
+    assert attack({"wert": 10}, seed)["outcome"] == "patzer"
+    assert attack({"wert": 10}, seed)["follow_ups"] == []
+    seed = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
+    assert attack({"wert": 10}, seed)["follow_ups"] == []
+    seed = seed_where(lambda g: 9 <= g.randint(1, 20) <= 14)
+    stray = attack({"art": "fernkampf", "wert": 14, "getuemmel": 3}, seed)
+    assert stray["outcome"] == "andere_person" and stray["follow_ups"] == []
+
+
+def test_attack_names_only_the_assumptions_its_roll_rests_on() -> None:
+    """A plain hit without RS rests on no assumption; a 1 on the confirmation rule, RS on the
+    SP rule, a missed manoeuvre on when its penalty arises."""
+    seed = seed_where(lambda g: 2 <= g.randint(1, 20) <= 14)
+    assert assumed(attack({"wert": 14}, seed)) == []
+    one = seed_where(lambda g: g.randint(1, 20) == 1)
+    assert assumed(attack({"wert": 14}, one)) == [annahme("probe.bestaetigung")]
+    assert assumed(attack({"wert": 14, "ziel_rs": 2}, seed)) == [annahme("angriff.ruestungsschutz")]
+    miss = seed_where(lambda g: 15 <= g.randint(1, 20) <= 19)
+    r = attack({"wert": 14, "manoever": "sturmangriff"}, miss)
+    assert r["next_probe_penalty"] == 4
+    assert assumed(r) == [annahme("probe.fehlschlag_manoever")]
+    # GS 7: 4 + GS/2 needs its rounding; GS 8 does not
+    r = attack({"wert": 20, "manoever": "sturmangriff", "gs": 7}, seed)
+    assert annahme("halbieren.gs") in assumed(r)
+    r = attack({"wert": 20, "manoever": "sturmangriff", "gs": 8}, seed)
+    assert annahme("halbieren.gs") not in assumed(r)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 
 import pytest
@@ -10,7 +12,16 @@ import pytest
 from engine import api
 from engine.systems.dsa import common
 from tests.engine.brute import chance
-from tests.engine.dsa.helpers import KEYS, SRC, fighter, model_outcome, run
+from tests.engine.dsa.helpers import (
+    KEYS,
+    SRC,
+    applies,
+    error,
+    fields,
+    fighter,
+    model_outcome,
+    run,
+)
 
 
 @pytest.mark.parametrize("target", [-5, 0, 1, 2, 5, 10, 14, 19, 20, 25])
@@ -80,3 +91,81 @@ def test_actions_are_fast_at_the_limits() -> None:
         start = time.process_time()
         run(action, params)
         assert time.process_time() - start < 1.0, action
+
+
+ONLY_IN_SOME_CASES = [
+    ("attack", {"art": "nahkampf", "entfernung": "weit"}, "entfernung"),
+    ("attack", {"art": "nahkampf", "zielen": 2}, "zielen"),
+    ("attack", {"art": "nahkampf", "getuemmel": 3}, "getuemmel"),
+    ("attack", {"art": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever"),
+    ("attack", {"art": "fernkampf", "passierschlag": True}, "passierschlag"),
+    ("attack", {"manoever_x": 3}, "manoever_x"),
+    ("attack", {"ziel_schild_pa": 2}, "ziel_schild_pa"),
+    ("attack", {"getuemmel_namen": "A"}, "getuemmel_namen"),
+    ("defense", {"art": "waffenparade", "schild_pa": 2}, "schild_pa"),
+    ("defense", {"art": "schildparade", "waffe_pa": 2}, "waffe_pa"),
+    ("defense", {"art": "waffenparade", "sf_bonus": 2}, "sf_bonus"),
+    (
+        "defense",
+        {"art": "ausweichen", "sf_ausweichen": True, "meisterparade": 2},
+        "meisterparade",
+    ),
+    ("defense", {"art": "ausweichen", "sf_ausweichen": True, "ebe": 2}, "ebe"),
+    ("defense", {"art": "schildparade", "be": 2}, "be"),
+    ("initiative", {"taktiker": "A"}, "taktiker"),
+    ("initiative", {"taktik_tap": 2}, "taktik_tap"),
+    ("initiative", {"taktik_probe": "gescheitert", "taktiker": "A", "taktik_tap": 2}, "taktik_tap"),
+    ("initiative", {"bonus": 1}, "fighters.0.taktik_bonus"),
+    (
+        "initiative",
+        {"taktik_probe": "gescheitert", "taktiker": "A", "bonus": 1},
+        "fighters.0.taktik_bonus",
+    ),
+]
+
+
+@pytest.mark.parametrize(("action", "params", "field"), ONLY_IN_SOME_CASES)
+def test_every_only_in_some_case_refusal_has_its_when(
+    action: str, params: dict[str, object], field: str
+) -> None:
+    """A value the engine refuses because its field does not count in this case („gilt nur für
+    Schüsse“, „zählt nur bei der Schildparade“ …) is one the form hides and does not send: the
+    field's ``when`` excludes exactly this case, so a leftover value never blocks a roll."""
+    params = dict(params)
+    if action == "initiative":
+        row = fighter("A", 10, taktik_bonus=params.pop("bonus", 0))
+        params["fighters"] = [row, fighter("B", 9)]
+    assert error(action, params)["field"] == field
+    schema = fields(action)
+    values = {name: f.get("default") for name, f in schema.items()} | params
+    if field.startswith("fighters."):
+        spec = next(i for i in schema["fighters"]["item"] if i["name"] == field.split(".")[-1])
+    else:
+        spec = schema[field]
+    assert spec.get("when"), field
+    assert not applies(spec, values), field
+
+
+def test_assumption_texts_speak_to_players_and_keep_their_source_apart() -> None:
+    """Players read the Annahmen (the box „Annahmen“, „Für dieses Ergebnis angenommen“): no
+    file names, sections, line numbers or „Engine“ in ``text``; the citation is in ``quelle``."""
+    found = common.DATA.assumptions()
+    assert len(found) >= 15
+    for entry in found:
+        node = common.DATA.content
+        for part in entry["key"].split("."):
+            node = node[part]
+        assert SRC in node["quelle"] and "Abschnitt" in node["quelle"], entry["key"]
+        for word in (".txt", "Abschnitt", "Engine", "Annahme:", "(L"):
+            assert word not in entry["text"], (entry["key"], word)
+
+
+@pytest.mark.parametrize("action", ["initiative", "attack", "defense", "damage", "fumble"])
+def test_what_players_read_has_no_sources_or_engine_words(action: str) -> None:
+    """Labels, help, summary, Annahmen and a result's display: no file names, sections, line
+    numbers, „Engine“, „Seed“ or „JSON“ – the citations stay in the action's ``source``."""
+    spec = {k: v for k, v in api.describe("dsa", action).items() if k != "source"}
+    params = {"fighters": [fighter("A", 3), fighter("B", 3)]} if action == "initiative" else {}
+    text = json.dumps([spec, run(action, params, 3)["display"]], ensure_ascii=False)
+    for word in (r"\bL\d+", r"\.txt", "Abschnitt", "Engine", "Seed", "JSON"):
+        assert not re.search(word, text), (action, word)

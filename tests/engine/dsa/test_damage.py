@@ -11,7 +11,7 @@ import pytest
 from engine import dice
 from engine.systems.dsa import common, damage
 from tests.engine.brute import chance, expectation
-from tests.engine.dsa.helpers import draws, error, run
+from tests.engine.dsa.helpers import annahme, assumed, draws, error, fields, run
 
 
 @pytest.mark.parametrize(
@@ -150,3 +150,39 @@ def test_damage_validation() -> None:
     assert err["field"] == "ko"
     err = error("damage", {"tp": "W"})
     assert err["field"] == "tp"
+
+
+def test_damage_hints_and_the_targets_new_lep_and_wounds() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer", Absatz zu Wunden: the hit lowers
+    the target's LeP by the SP and adds its wounds – ``target_update`` carries both, under the
+    names of the damage helper's target fields, and they feed the next hit."""
+    f = fields("damage")
+    assert f["tp"]["subject"] == "actor"
+    assert {n for n, x in f.items() if x.get("subject") == "target"} == {
+        "rs",
+        "ko",
+        "lep",
+        "wunden",
+    }
+    assert {n for n, x in f.items() if x.get("resource")} == {"lep", "wunden"}
+    r = run("damage", {"tp": "9", "rs": 1, "ko": 12, "lep": 30, "wunden": 1})
+    assert r["target_update"] == {"lep": 22, "wunden": 2}
+    again = run("damage", {"tp": "9", "rs": 1, "ko": 12, **r["target_update"]})
+    assert again["target_update"] == {"lep": 14, "wunden": 3}
+
+
+def test_damage_names_only_the_assumptions_its_hit_rests_on() -> None:
+    """KO 12 with 7 SP, no RS, LeP off every threshold: nothing assumed. KO 13 with 7 SP: the
+    unrounded KO/2 decides the wound („Wundschwelle (KO/2)“); RS: the SP rule; LeP landing on 5:
+    the reading of „Ab 5 LeP“; far above the Wundschwelle: the count of wounds per hit."""
+    assert assumed(run("damage", {"tp": "7", "ko": 12, "lep": 30})) == []
+    r = run("damage", {"tp": "7", "ko": 13, "lep": 30})
+    assert r["wounds"] == 1 and assumed(r) == [annahme("wunden.wundschwelle")]
+    assert assumed(run("damage", {"tp": "8", "ko": 13, "lep": 30})) == []
+    assert assumed(run("damage", {"tp": "9", "rs": 2, "ko": 12, "lep": 30})) == [
+        annahme("angriff.ruestungsschutz")
+    ]
+    r = run("damage", {"tp": "7", "ko": 12, "lep": 12})
+    assert r["status"] == "kampfunfaehig" and assumed(r) == [annahme("wunden.schwellen")]
+    r = run("damage", {"tp": "13", "ko": 12, "lep": 40})
+    assert r["wounds"] == 1 and assumed(r) == [annahme("wunden.hoechstens_pro_treffer")]

@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.dsa.helpers import error, model_outcome, run, seed_where
+from tests.engine.dsa.helpers import (
+    annahme,
+    assumed,
+    error,
+    fields,
+    model_outcome,
+    run,
+    seed_where,
+)
 
 
 def test_waffenparade_value() -> None:
@@ -124,3 +132,45 @@ def test_defence_validation(params: dict[str, Any], field: str) -> None:
     """Bad input: EngineError with a German message naming the field."""
     err = error("defense", params)
     assert err["field"] == field and err["message"]
+
+
+def test_defense_values_are_the_defenders_the_target_of_the_attacker() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Ablauf einer Kampfrunde": „Ausnahmen sind hier Paraden
+    und Ausweichen, die immer als Reaktion erfolgen“ – the defender reacts in the attacker's
+    phase, so his values are the target's; each value of one kind of defence names its kind."""
+    f = fields("defense")
+    assert {n for n, x in f.items() if x.get("subject") == "target"} == {
+        "pa_basis",
+        "waffe_pa",
+        "schild_pa",
+        "sf_bonus",
+        "sf_ausweichen",
+        "ebe",
+        "be",
+        "wunden",
+        "schild_oder_stab",
+    }
+    assert not any(x.get("subject") == "actor" for x in f.values())
+    assert f["waffe_pa"]["when"] == {"art": ["waffenparade"]}
+    assert f["schild_pa"]["when"] == {"art": ["schildparade"]}
+    assert f["sf_bonus"]["when"] == {"art": ["schildparade", "ausweichen"]}
+    assert f["ebe"]["when"] == {"art": ["waffenparade", "schildparade"]}
+    assert f["be"]["when"] == f["sf_ausweichen"]["when"] == {"art": ["ausweichen"]}
+    assert f["meisterparade"]["when"] == {"art": ["waffenparade", "schildparade"]}
+    assert f["schild_oder_stab"]["when"] == {"zweite_abwehr": [True]}
+    for name in ("art", "erschwernis", "halbe_abwehr", "finte", "nachwirkung"):
+        assert "subject" not in f[name]
+
+
+def test_defense_names_only_the_assumptions_its_roll_rests_on() -> None:
+    """An even eBE and a full PA need no rounding; an odd eBE, a halved odd PA and a Schild- or
+    Stabkämpfer exempt from the second defence (Abschnitt "Auswahl von durchzuführenden
+    Aktionen": „Ausnahme Schild- und Stabkämpfer“) each name theirs."""
+    seed = seed_where(lambda g: 2 <= g.randint(1, 20) <= 19)
+    assert assumed(run("defense", {"pa_basis": 10, "ebe": 2}, seed)) == []
+    assert assumed(run("defense", {"pa_basis": 10, "ebe": 3}, seed)) == [annahme("halbieren.ebe")]
+    r = run("defense", {"pa_basis": 11, "halbe_abwehr": True}, seed)
+    assert r["halved_value"] == 6 and assumed(r) == [annahme("halbieren.abwehr")]
+    r = run("defense", {"pa_basis": 10, "zweite_abwehr": True, "schild_oder_stab": True}, seed)
+    assert r["target"] == 10 and assumed(r) == [annahme("abwehr.zweite_abwehr_ausnahme")]
+    assert assumed(run("defense", {"pa_basis": 10, "zweite_abwehr": True}, seed)) == []

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.dsa.helpers import run, seed_where
+from tests.engine.dsa.helpers import annahme, assumed, run, seed_where
 
 
 def test_fumble_confirmation_and_meisterentscheid() -> None:
@@ -33,3 +33,12 @@ def test_fumble_chance_brute_force(wert: int) -> None:
     expected = chance([20], lambda f: f[0] == 20 or (f[0] != 1 and f[0] > wert))
     assert Fraction(r["chances"]["patzer"]) == expected
     assert Fraction(r["chances"]["ungluecklich"]) == 1 - expected
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_fumble_always_names_the_confirmation_assumption(seed: int) -> None:
+    """The helper is the confirmation roll itself, whose rule the text leaves open (Abschnitt
+    "Crits und Patzer" speaks only of „bestätigte 20“): every result names it, and only it."""
+    r = run("fumble", {"wert": 12}, seed)
+    assert assumed(r) == [annahme("probe.bestaetigung")]
+    assert "Engine" not in str(r["display"])

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from tests.engine.dsa.helpers import error, fighter, run
+from tests.engine.dsa.helpers import annahme, applies, assumed, error, fields, fighter, run
+from tests.engine.dsa.test_initiative import brute_first
+
+SELF = "initiative.taktiker_mitstreiter"
 
 
 def test_taktik_success_distributes_tap_to_allies_beyond_maximum() -> None:
@@ -102,3 +106,112 @@ def test_taktik_validation(change: dict[str, Any], field: str, needle: str) -> N
     err = error("initiative", {"fighters": fighters, **change})
     assert err["field"] == field
     assert needle in err["message"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Is the Taktiker one of his Mitstreiter? The text does not say (Annahme, two readings)
+# ---------------------------------------------------------------------------------------------
+
+
+def _notes(r: dict[str, Any]) -> str:
+    return " ".join(
+        item
+        for sec in r["display"]["sections"]
+        if sec["kind"] == "notes" and sec["caption"] == "Hinweise"
+        for item in sec["items"]
+    )
+
+
+@pytest.mark.parametrize(("counts", "alrik"), [(False, 18), (True, 17)])
+def test_failed_taktik_costs_the_taktiker_ini_only_if_he_counts(counts: bool, alrik: int) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Sonstige Aktionen", Eintrag "Taktik":
+    „Gescheiterte Probe führt zu INI-1 bei allen Mitstreitern“ – whether the Taktiker is one of
+    them the text leaves open. Default (Annahme): no, he keeps his INI; the field
+    „Taktiker zählt als Mitstreiter“ chooses the other reading: he loses 1 too."""
+    params = {
+        "fighters": [
+            fighter("Alrik", 12, orientieren=True),
+            fighter("Bruna", 10, orientieren=True),
+            fighter("Ork", 9, seite="Gegner", orientieren=True),
+        ],
+        "taktiker": "Alrik",
+        "taktik_probe": "gescheitert",
+        "taktiker_mitstreiter": counts,
+    }
+    r = run("initiative", params)
+    by = {o["name"]: o["initiative"] for o in r["order"]}
+    assert by == {"Alrik": alrik, "Bruna": 15, "Ork": 15}
+    if counts:
+        assert annahme(SELF) not in assumed(r)
+        assert "Gewählte Lesart (der Text lässt sie offen): Alrik zählt selbst" in _notes(r)
+    else:
+        assert annahme(SELF) in assumed(r)
+        assert "Gewählte Lesart" not in _notes(r)
+        assert (
+            run("initiative", {k: v for k, v in params.items() if k != "taktiker_mitstreiter"}) == r
+        )
+
+
+def test_successful_taktik_the_taktiker_gives_himself_tap_only_if_he_counts() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Sonstige Aktionen", Eintrag "Taktik": „die
+    übrigen TaP* können als INI-Bonus auf die Mitstreiter verteilt werden“. Default reading:
+    not to himself (refused, naming the field that allows it); other reading: to himself too.
+    A success that gives him nothing does not depend on the reading: nothing is assumed."""
+    fighters = [
+        fighter("Alrik", 12, orientieren=True, taktik_bonus=2),
+        fighter("Bruna", 10, orientieren=True, taktik_bonus=1),
+    ]
+    params = {
+        "fighters": fighters,
+        "taktiker": "Alrik",
+        "taktik_probe": "gelungen",
+        "taktik_tap": 3,
+    }
+    err = error("initiative", params)
+    assert err["field"] == "fighters.0.taktik_bonus"
+    assert "der Taktiker selbst" in err["message"]
+    assert "„Taktiker zählt als Mitstreiter“" in err["message"]
+    r = run("initiative", {**params, "taktiker_mitstreiter": True})
+    assert {o["name"]: o["initiative"] for o in r["order"]} == {"Alrik": 20, "Bruna": 17}
+    assert r["taktik"]["changes"] == {"Alrik": 2, "Bruna": 1}
+    fighters[0]["taktik_bonus"] = 0
+    r = run("initiative", params)
+    assert annahme(SELF) not in assumed(r)
+
+
+@pytest.mark.parametrize("counts", [False, True])
+def test_first_chances_under_both_readings_brute_force(counts: bool) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Sonstige Aktionen", Eintrag "Taktik": the
+    chance to act first after a failed probe, by enumerating every W6 – the two readings give
+    different chances (the Taktiker at INI − 1 or not)."""
+    fighters = [fighter("Alrik", 12), fighter("Bruna", 11), fighter("Ork", 11, seite="Gegner")]
+    params = {
+        "fighters": fighters,
+        "taktiker": "Alrik",
+        "taktik_probe": "gescheitert",
+        "taktiker_mitstreiter": counts,
+    }
+    r = run("initiative", params)
+    model = [
+        fighter("Alrik", 12, modifikator=-1 if counts else 0),
+        fighter("Bruna", 11, modifikator=-1),
+        fighter("Ork", 11, seite="Gegner"),
+    ]
+    expected = brute_first(model)
+    assert [Fraction(r["first_chances"][f["name"]]) for f in fighters] == expected
+    other = brute_first([fighter("Alrik", 12, modifikator=0 if counts else -1), *model[1:]])
+    assert other != expected
+
+
+def test_taktik_fields_apply_only_with_a_probe() -> None:
+    """The Taktik fields are hidden (and not sent) without a Kriegskunst-Probe, the TaP* and the
+    bonus of each fighter only after a successful one – a leftover value never blocks a roll."""
+    f = fields("initiative")
+    for name in ("taktiker", "taktiker_mitstreiter", "ueberzahl"):
+        assert f[name]["when"] == {"taktik_probe": ["gelungen", "gescheitert"]}
+    assert f["taktik_tap"]["when"] == {"taktik_probe": ["gelungen"]}
+    bonus = next(i for i in f["fighters"]["item"] if i["name"] == "taktik_bonus")
+    assert bonus["when"] == {"taktik_probe": ["gelungen"]}
+    assert set(bonus["when"]) <= set(f)  # a field of the form, outside the row
+    assert f["taktiker_mitstreiter"]["default"] is False
+    assert not applies(f["taktik_tap"], {"taktik_probe": "gescheitert"})

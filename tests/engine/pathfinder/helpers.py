@@ -54,3 +54,36 @@ def seed_for(faces: list[int], sides: int = 20, limit: int = 200_000) -> int:
 def ref_hit(natural: int, bonus: int, ac: int) -> bool:
     """L8 + L10, written independently of the engine."""
     return natural == 20 or (natural != 1 and natural + bonus >= ac)
+
+
+def assumed(result: dict[str, Any]) -> list[str]:
+    """The assumptions a result names (its notes „Für dieses Ergebnis angenommen“)."""
+    for section in result["display"]["sections"]:
+        if section["kind"] == "notes" and section["caption"] == api.ASSUMED_CAPTION:
+            items: list[str] = section["items"]
+            return items
+    return []
+
+
+def annahme(key: str) -> str:
+    """The player-facing text of the Annahme at ``key`` in pathfinder.yaml."""
+    node: Any = DATA.content
+    for part in key.split("."):
+        node = node[part]
+    return " ".join(str(node["text"]).split())
+
+
+def fields(action: str) -> dict[str, dict[str, Any]]:
+    """The schema of an action's fields by name, as ``describe`` gives it."""
+    return {f["name"]: f for f in api.describe("pathfinder", action)["params"]}
+
+
+def applies(field: dict[str, Any], values: dict[str, Any]) -> bool:
+    """Whether the form shows (and sends) ``field`` for these values, as forms.js decides it."""
+    return all(values.get(other) in allowed for other, allowed in field.get("when", {}).items())
+
+
+def chance_labels(result: dict[str, Any]) -> list[str]:
+    """The labels of the result's (first) odds, in the order shown."""
+    section = next(s for s in result["display"]["sections"] if s["kind"] == "chances")
+    return [item["label"] for item in section["items"]]

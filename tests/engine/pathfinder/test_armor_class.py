@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.pathfinder.helpers import ref_hit, run
+from tests.engine.pathfinder.helpers import assumed, fields, ref_hit, run
 
 # ---------------------------------------------------------------------------------------------
 # Armor class (L25–L66)
@@ -66,3 +66,32 @@ def test_armor_class_hit_chances_match_brute_force(attacker: int) -> None:
     for key, ac in result["armor_class"].items():
         expected = chance([20], lambda f, ac=ac: ref_hit(f[0], attacker, ac))
         assert Fraction(result["chances"][f"hit_{key}"]) == expected
+
+
+def test_armor_class_values_are_the_attacked_fighters_and_lead_to_the_attack() -> None:
+    """L27: „Deine Rüstungsklasse (RK) zeigt an, wie schwer es für deine Gegner ist, dich … zu
+    treffen“ – in a fight the RK belongs to the fighter being attacked: its parts are ``target``
+    values, the attacker's bonus ``actor``, cover the situation. The result continues with the
+    attack against this RK; the text leaves nothing open here, so nothing is assumed."""
+    f = fields("armor_class")
+    assert {n for n, x in f.items() if x.get("subject") == "target"} == {
+        "armor",
+        "shield",
+        "dexterity",
+        "max_dex",
+        "size",
+        "natural_armor",
+        "deflection",
+        "dodge",
+        "force_armor",
+        "other",
+    }
+    assert f["attacker_bonus"]["subject"] == "actor" and "subject" not in f["cover"]
+    r = run("armor_class", {"armor": 5, "dexterity": 2})
+    assert r["follow_ups"] == [
+        {"action": "attack", "title": "Angriff gegen RK 17", "params": {"armor_class": 17}}
+    ]
+    assert run("attack", r["follow_ups"][0]["params"])["armor_class"] == 17
+    assert assumed(r) == []
+    low = run("armor_class", {"armor": 0, "dexterity": -5, "size": "kolossal", "other": -20})
+    assert low["armor_class"]["normal"] < 0 and low["follow_ups"] == []

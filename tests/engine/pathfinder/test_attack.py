@@ -13,7 +13,16 @@ import pytest
 from engine.systems.pathfinder.attack import GRIP_CHOICES, WEAPON_CHOICES
 from engine.systems.pathfinder.common import size_modifier
 from tests.engine.brute import chance, expectation
-from tests.engine.pathfinder.helpers import ref_hit, run, seed_for
+from tests.engine.pathfinder.helpers import (
+    annahme,
+    applies,
+    assumed,
+    chance_labels,
+    fields,
+    ref_hit,
+    run,
+    seed_for,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Attack roll (L6–L23)
@@ -240,3 +249,93 @@ def test_every_combination_of_attack_choices_answers() -> None:
         chances = run("attack", params)["chances"]
         assert Fraction(chances["critical"]) <= Fraction(chances["threat"])
         assert Fraction(chances["threat"]) <= Fraction(chances["hit"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Connected helpers: hints, follow-up, odds order, the assumptions a result names
+# ---------------------------------------------------------------------------------------------
+
+
+def test_attack_hints_whose_values_and_when_they_apply() -> None:
+    """The attacker's own values are ``actor``, the target's RK ``target``; ST, GE, range, grip
+    and Zugstärke only where L15–L23 and L78–L82 let them count."""
+    f = fields("attack")
+    assert {n for n, x in f.items() if x.get("subject") == "actor"} == {
+        "weapon",
+        "bab",
+        "strength",
+        "dexterity",
+        "size",
+        "threat_range",
+        "multiplier",
+        "damage",
+        "grip",
+        "light_weapon",
+        "composite_rating",
+        "damage_other",
+    }
+    assert {n for n, x in f.items() if x.get("subject") == "target"} == {"armor_class"}
+    ranged = ["wurfwaffe", "bogen", "kompositbogen", "fernkampf"]
+    assert f["dexterity"]["when"] == f["range_increment"]["when"] == {"weapon": ranged}
+    assert f["strength"]["when"] == {"weapon": ["nahkampf", *ranged[:3]]}
+    assert f["grip"]["when"] == {"weapon": ["nahkampf", "wurfwaffe"]}
+    assert f["light_weapon"]["when"]["grip"] == ["zweihaendig"]
+    assert f["composite_rating"]["when"] == {"weapon": ["kompositbogen"]}
+    # the two notes „zählt nur …“ of the answer: the form no longer sends such a value
+    assert not applies(f["range_increment"], {"weapon": "nahkampf"})
+    assert not applies(f["grip"], {"weapon": "bogen"})
+
+
+def test_a_hit_continues_with_the_targets_hit_points() -> None:
+    """L71, L74: „Wenn du einen erfolgreichen Angriff ausführst, verursachst du Schaden“,
+    „Schaden reduziert die aktuellen Trefferpunkte des Ziels“ – the follow-up carries the damage
+    total as a constant, so „Trefferpunkte nach Schaden“ lowers them by what was rolled (below 1:
+    again 1 point of nonlethal damage, L76); a miss has no follow-up."""
+    seed = seed_for([11])
+    hit = run("attack", {"armor_class": 16, "damage_other": 1}, seed)
+    assert hit["hit"] is True
+    (follow,) = hit["follow_ups"]
+    assert follow["action"] == "hit_points"
+    assert follow["params"] == {"damage": str(hit["damage"]["raw_total"])}
+    after = run("hit_points", {"hp": 30, "constitution": 12, **follow["params"]})
+    assert after["hp_after"] == 30 - hit["damage"]["lethal"]
+    assert run("attack", {"armor_class": 17}, seed)["follow_ups"] == []
+    low = run("attack", {"strength": -5, "damage": "1W4", "armor_class": 0}, seed)
+    assert low["damage"]["nonlethal"] == 1
+    after = run("hit_points", {"hp": 30, "constitution": 12, **low["follow_ups"][0]["params"]})
+    assert after["hp_after"] == 30 and after["nonlethal"] == 1
+
+
+def test_attack_odds_list_the_hit_first_then_the_critical_hit() -> None:
+    """Most important first: hit, critical hit, threat; the natural 1 in the text's words."""
+    assert chance_labels(run("attack")) == [
+        "Treffer",
+        "Kritischer Treffer (bestätigt)",
+        "Bedrohung",
+        "natürliche 1: verfehlt immer",
+        "Nur Mindestschaden (1 nichttödlich)",
+    ]
+
+
+def test_attack_names_only_the_assumptions_its_roll_rests_on() -> None:
+    """A plain melee hit rests on no assumption; a threat on the confirmation (L10), a miss in an
+    extended threat range on the threat rule, a range beyond the first increment on the
+    Entfernungsmalus (L23), an odd Strength two-handed on the rounding (L82)."""
+    plain = seed_for([11])
+    assert assumed(run("attack", {"armor_class": 16}, plain)) == []
+    assert assumed(run("attack", {"armor_class": 16}, seed_for([20, 5]))) == [
+        annahme("angriff.bestaetigung")
+    ]
+    missed = run("attack", {"threat_range": "19", "armor_class": 25}, seed_for([19]))
+    assert assumed(missed) == [annahme("angriff.bedrohungsbereich_nur_bei_treffer")]
+    ranged = {"weapon": "fernkampf", "armor_class": 5}
+    assert annahme("angriff.entfernungsmalus_je_schritt") not in assumed(
+        run("attack", ranged, plain)
+    )
+    far = run("attack", {**ranged, "range_increment": 3}, plain)
+    assert annahme("angriff.entfernungsmalus_je_schritt") in assumed(far)
+    two_hands = {"grip": "zweihaendig", "armor_class": 5}
+    assert assumed(run("attack", {**two_hands, "strength": 2}, plain)) == []
+    assert assumed(run("attack", {**two_hands, "strength": 3}, plain)) == [
+        annahme("schaden.rundung")
+    ]

@@ -35,9 +35,17 @@ def test_size_table_is_the_source_table_verbatim(sources_dir: Path) -> None:
     assert [size_modifier(r["schluessel"]) for r in rows] == [-8, -4, -2, -1, 0, 1, 2, 4, 8]
 
 
-def test_every_assumption_has_a_text_citing_a_line() -> None:
-    """Everything the text leaves open (L10, L23, L76, L78, L80, L82, L95, L160) is an Annahme."""
+def test_every_assumption_has_a_player_text_and_a_quelle_citing_a_line() -> None:
+    """Everything the text leaves open (L10, L23, L76, L78, L80, L82, L95, L160) is an Annahme.
+    Players read its ``text`` (no line numbers, no file name, no „Engine“); the citation for
+    maintainers is its ``quelle``."""
     found = {a["key"]: a["text"] for a in DATA.assumptions()}
+    for key, text in found.items():
+        node: Any = DATA.content
+        for part in key.split("."):
+            node = node[part]
+        assert re.search(r"L\d+", node["quelle"]) and SOURCE_NAME in node["quelle"], key
+        assert not re.search(r"L\d+|\.txt|Engine", text), key
     for key in (
         "angriff.bestaetigung",
         "angriff.bedrohungsbereich_nur_bei_treffer",
@@ -49,7 +57,7 @@ def test_every_assumption_has_a_text_citing_a_line() -> None:
         "initiative.gleichstand",
         "trefferpunkte.tot_darunter",
     ):
-        assert re.search(r"L\d+", found[key]), key
+        assert key in found, key
     attack_spec = api.describe("pathfinder", "attack")
     assert any("bestätigen" in text for text in attack_spec["assumptions"])
     assert api.describe("pathfinder", "initiative")["assumptions"]
@@ -116,3 +124,18 @@ def test_results_are_json_with_a_display_and_are_reproducible(action: str) -> No
     assert any(s["kind"] == "chances" for s in display["sections"])
     spec = api.describe("pathfinder", action)
     assert spec["source"].startswith("004_019b513a861ec26f.txt")
+
+
+PLAYER_WORDS = (r"\bL\d+", r"\.txt", "Engine", "Seed", "JSON")
+
+
+@pytest.mark.parametrize("action", ["attack", "armor_class", "saving_throw", "initiative",
+                                    "hit_points", "fumble"])  # fmt: skip
+def test_what_players_read_has_no_line_numbers_or_engine_words(action: str) -> None:
+    """Labels, help, summary, Annahmen and a result's display: no source lines, file names,
+    „Engine“, „Seed“ or „JSON“ – the citations stay in the action's ``source``."""
+    spec = {k: v for k, v in api.describe("pathfinder", action).items() if k != "source"}
+    result = api.run("pathfinder", action, with_sample(action, {}), 3)["result"]
+    text = json.dumps([spec, result["display"]], ensure_ascii=False)
+    for word in PLAYER_WORDS:
+        assert not re.search(word, text), (action, word)

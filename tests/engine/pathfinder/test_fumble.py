@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tests.engine.pathfinder.helpers import run, seed_for
+from tests.engine.pathfinder.helpers import assumed, run, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Fumble (L10, L162)
@@ -25,3 +25,11 @@ def test_fumble_says_there_is_no_rule_beyond_the_natural_1() -> None:
     assert other["natural_1"] is False
     notes = next(s for s in other["display"]["sections"] if s["kind"] == "notes")["items"]
     assert any("Patzertabelle" in n or "Patzerregel" in n for n in notes)
+
+
+def test_fumble_speaks_without_line_numbers_and_assumes_nothing() -> None:
+    """L10, L162 are cited in the action's source, not in what the player reads."""
+    for kind in ("angriff", "rettungswurf"):
+        r = run("fumble", {"kind": kind}, seed_for([1]))
+        assert "(L1" not in str(r["display"]) and "L162" not in str(r["display"])
+        assert assumed(r) == []

@@ -10,7 +10,7 @@ import pytest
 
 from engine.systems.pathfinder.hit_points import hp_state
 from tests.engine.brute import chance
-from tests.engine.pathfinder.helpers import run
+from tests.engine.pathfinder.helpers import annahme, assumed, fields, run
 
 # ---------------------------------------------------------------------------------------------
 # Hit points (L93–L95)
@@ -67,3 +67,30 @@ def test_hit_point_chances_match_brute_force(hp: int, con: int, damage: str) -> 
     for key in ("bei_kraeften", "kampfunfaehig", "sterbend", "tot"):
         expected = chance([sides] * int(count), lambda f, key=key: state(f) == key)
         assert Fraction(result["chances"][key]) == expected, key
+
+
+def test_hit_points_are_the_targets_and_the_result_updates_them() -> None:
+    """L74: „Schaden reduziert die aktuellen Trefferpunkte des Ziels“ – hit points and
+    Konstitutionswert are the target's, the hit points a resource; ``target_update`` gives the
+    new value, which the next hit starts from."""
+    f = fields("hit_points")
+    assert f["hp"]["subject"] == "target" and f["hp"]["resource"] is True
+    assert f["constitution"]["subject"] == "target" and "resource" not in f["constitution"]
+    assert "subject" not in f["damage"]
+    r = run("hit_points", {"hp": 20, "constitution": 12, "damage": "7"})
+    assert r["target_update"] == {"hp": 13}
+    again = run("hit_points", {"constitution": 12, "damage": "7", **r["target_update"]})
+    assert again["target_update"] == {"hp": 6}
+
+
+def test_hit_points_name_only_the_assumptions_the_hit_rests_on() -> None:
+    """L95 names only the limits (tot at −KO: below it an Annahme); L76 the minimum damage,
+    whose effect on the hit points is an Annahme."""
+    assert assumed(run("hit_points", {"hp": 20, "constitution": 12, "damage": "7"})) == []
+    assert assumed(run("hit_points", {"hp": 2, "constitution": 12, "damage": "14"})) == []
+    below = run("hit_points", {"hp": 2, "constitution": 12, "damage": "15"})
+    assert below["state"] == "tot"
+    assert assumed(below) == [annahme("trefferpunkte.tot_darunter")]
+    minimum = run("hit_points", {"hp": 20, "constitution": 12, "damage": "0"})
+    assert minimum["hp_after"] == 20
+    assert assumed(minimum) == [annahme("trefferpunkte.nichttoedlich")]

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.pathfinder.helpers import run, seed_for
+from tests.engine.pathfinder.helpers import annahme, assumed, run, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Initiative (not in the text: Annahme)
@@ -73,3 +73,15 @@ def test_initiative_first_chances_match_brute_force(modifiers: list[int]) -> Non
     got = [Fraction(result["first_chances"][f"K{i}"]) for i in range(len(modifiers))]
     assert got == _ref_first(modifiers)
     assert sum(got) == 1
+
+
+def test_initiative_turns_and_the_tie_rule_only_after_a_tie() -> None:
+    """Not in the text (Annahmen): ``turns`` is the acting order („Platz 1“ …); the tie rule is
+    named only when two fighters rolled the same total."""
+    fighters = [{"name": "A", "dexterity": 3}, {"name": "B", "dexterity": 1}]
+    tied = run("initiative", {"fighters": fighters}, seed_for([10, 12]))  # 13 and 13
+    assert tied["turns"] == [{"name": "A", "label": "Platz 1"}, {"name": "B", "label": "Platz 2"}]
+    assert assumed(tied) == [annahme("initiative.wurf"), annahme("initiative.gleichstand")]
+    plain = run("initiative", {"fighters": fighters}, seed_for([10, 5]))  # 13 and 6
+    assert [t["name"] for t in plain["turns"]] == [o["name"] for o in plain["order"]]
+    assert assumed(plain) == [annahme("initiative.wurf")]

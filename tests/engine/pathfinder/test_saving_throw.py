@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.pathfinder.helpers import run, seed_for
+from tests.engine.pathfinder.helpers import annahme, assumed, chance_labels, fields, run, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Saving throw (L144–L162)
@@ -52,3 +52,35 @@ def test_saving_throw_names_the_attribute_of_its_kind() -> None:
         ("zaehigkeit", "Konstitutionsmodifikator"),
     ):
         assert run("saving_throw", {"kind": kind})["parts"][1]["label"] == name
+
+
+def test_saving_throw_odds_say_what_a_natural_1_does() -> None:
+    """L162: „Eine natürliche 1 … bei einem Rettungswurf ist immer ein Patzer“ – for the save it
+    fails whatever the bonus; there is no fumble to roll. The odds name what it does."""
+    labels = chance_labels(run("saving_throw"))
+    assert labels == ["Erfolg", "Misserfolg", "natürliche 1: misslingt immer"]
+    one = run("saving_throw", {"base": 30, "attribute": 20, "dc": 1}, seed_for([1]))
+    assert one["display"]["outcome"] == "Misserfolg: natürliche 1 – misslingt immer."
+
+
+def test_saving_throw_values_are_the_savers() -> None:
+    """The kind of save, its Grundbonus and the attribute modifier are the saving fighter's
+    (kept together); SG and other modifiers are the situation."""
+    f = fields("saving_throw")
+    assert {n for n, x in f.items() if x.get("subject") == "actor"} == {
+        "kind",
+        "base",
+        "attribute",
+    }
+    assert "subject" not in f["dc"] and "subject" not in f["other"]
+
+
+def test_saving_throw_names_the_comparison_only_when_the_total_meets_the_sg() -> None:
+    """L160 leaves the comparison open (Annahme „erreicht oder übertrifft“): it decides only a
+    total equal to the SG."""
+    seed = seed_for([10])
+    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "dc": 13}, seed)) == [
+        annahme("rettungswurf.vergleich")
+    ]
+    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "dc": 12}, seed)) == []
+    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "dc": 14}, seed)) == []
