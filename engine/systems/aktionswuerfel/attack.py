@@ -389,10 +389,12 @@ def _manoeuvre_effect(p: dict[str, Any]) -> tuple[str, list[str], int]:
     fields += DATA.integer("kampfmanoever.schieben_felder_je_opfer", 0, 20) * p["schieben_opfer"]
     notes = []
     if p["schieben_opfer"]:
-        notes.append(
-            f"Dafür opfert der Angreifer {number(p['schieben_opfer'])} weitere"
-            f" Aktionswürfel (je einer ein Feld)."
+        dice_text = (
+            "einen weiteren Aktionswürfel"
+            if p["schieben_opfer"] == 1
+            else f"{number(p['schieben_opfer'])} weitere Aktionswürfel"
         )
+        notes.append(f"Dafür opfert der Angreifer {dice_text} (je einer ein Feld).")
     field_word = "Feld" if fields == 1 else "Felder"
     return (
         f"Der Gegner wird {number(fields)} {field_word} weit in Angriffsrichtung bewegt.",
