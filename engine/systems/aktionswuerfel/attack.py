@@ -1,10 +1,13 @@
-"""Aktionswürfel-System: the ``attack`` action, Angriffswurf and wound (L50–L54, L100–L110).
+"""Aktionswürfel-System: the ``attack`` action, Angriffswurf and wound or Kampfmanöver
+(L50–L80, L100–L110).
 
-Owns the attack fields, the hit (an entered Angriffswurf against the Verteidigungswert,
-Gewandtheit in melee, Präzision at range), the roll of the weapon's damage dice, the wound
-(damage + Schadensbonus − Rüstung; above the Zähigkeit a critical wound, two criticals
-kampfunfähig, Gesundheit 0 death: ``wound_from``) and the exact odds of each over the damage
-dice (``wound_chances``).
+Owns the attack fields with their hints for connected helpers, the hit (an entered Angriffswurf
+against the Verteidigungswert, Gewandtheit in melee, Präzision at range), the roll of the
+weapon's damage dice, the wound (damage + Schadensbonus − Rüstung; above the Zähigkeit a
+critical wound, two criticals kampfunfähig, Gesundheit 0 death: ``wound_from``), the target's
+new Gesundheit and kritische Wunden (``target_update``), the exact odds of each over the damage
+dice (``wound_chances``) and the Kampfmanöver (L56–L80: a Kampfmanöverwurf on Athletik, on
+success Festhalten, Niederwerfen or Schieben; ``manoeuvre``), which does no direct damage.
 """
 
 from __future__ import annotations
@@ -18,11 +21,20 @@ from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
-from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam
-from engine.systems.aktionswuerfel.common import DATA, SOURCE, SYSTEM, assumptions_for
+from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param
+from engine.systems.aktionswuerfel.common import (
+    DATA,
+    SOURCE,
+    SYSTEM,
+    assumptions_for,
+    entered_roll,
+    reaches,
+    sacrifice,
+)
 
 MAX_DAMAGE_DICE = 10
 MAX_DAMAGE_SIDES = 20
+MAX_CRITICALS = 20
 
 
 @dataclass(frozen=True)
@@ -64,104 +76,170 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
     return out
 
 
+DAMAGE_KINDS = ("nahkampf", "fernkampf")
+MANOEUVRES = (
+    ("festhalten", "Festhalten"),
+    ("niederwerfen", "Niederwerfen"),
+    ("schieben", "Schieben"),
+)
+DEFENDS = (("ziel_verteidigt", (True,)),)
+DAMAGES = (("angriffsart", DAMAGE_KINDS),)
+MANOEUVRE = (("angriffsart", ("kampfmanoever",)),)
+MAX_PUSH_SACRIFICE = DATA.integer("zug.aktionswuerfel", 1, 20) - 1  # the roll takes one (L22)
+
+
+ATTACK_PARAMS: tuple[Param, ...] = (
+    ChoiceParam(
+        "angriffsart",
+        "Angriff",
+        choices=(
+            ("nahkampf", "Nahkampf (Gewandtheit)"),
+            ("fernkampf", "Fernkampf (Präzision)"),
+            ("kampfmanoever", "Kampfmanöver (Athletik)"),
+        ),
+        help="Ein Kampfmanöver richtet keinen direkten Schaden an, es wirkt bei Erfolg.",
+        group="Angriff",
+    ),
+    ChoiceParam(
+        "manoever",
+        "Kampfmanöver",
+        choices=MANOEUVRES,
+        group="Angriff",
+        when=MANOEUVRE,
+    ),
+    IntParam(
+        "schieben_opfer",
+        "Schieben: weitere Aktionswürfel opfern",
+        default=0,
+        minimum=0,
+        maximum=MAX_PUSH_SACRIFICE,
+        help="Je geopfertem Aktionswürfel ein Feld weiter.",
+        group="Angriff",
+        when=(*MANOEUVRE, ("manoever", ("schieben",))),
+    ),
+    BoolParam(
+        "ziel_verteidigt",
+        "Ziel kann sich verteidigen",
+        default=True,
+        help="Nur dann braucht der Angriff einen Wurf gegen den Verteidigungswert.",
+        group="Angriff",
+    ),
+    IntParam(
+        "angriffswurf",
+        "Angriffswurf",
+        default=12,
+        minimum=0,
+        maximum=999,
+        help="gewürfelt (beim Kampfmanöver: der Kampfmanöverwurf)",
+        group="Angriff",
+        required_when=("ziel_verteidigt", (True,)),
+        subject="actor",
+        when=DEFENDS,
+    ),
+    IntParam(
+        "verteidigungswert",
+        "Verteidigungswert",
+        default=10,
+        minimum=0,
+        maximum=999,
+        group="Angriff",
+        required_when=("ziel_verteidigt", (True,)),
+        subject="target",
+        when=DEFENDS,
+    ),
+    DiceParam(
+        "schadenswuerfel",
+        "Schadenswürfel der Waffe",
+        default="2W6",
+        group="Schaden",
+        required_when=("angriffsart", DAMAGE_KINDS),
+        subject="actor",
+        when=DAMAGES,
+    ),
+    IntParam(
+        "schadensbonus",
+        "Schadensbonus",
+        default=0,
+        minimum=-50,
+        maximum=50,
+        group="Schaden",
+        subject="actor",
+        when=DAMAGES,
+    ),
+    IntParam(
+        "ruestung",
+        "Schutz der Rüstung",
+        default=2,
+        minimum=0,
+        maximum=100,
+        group="Ziel",
+        required_when=("angriffsart", DAMAGE_KINDS),
+        subject="target",
+        when=DAMAGES,
+    ),
+    IntParam(
+        "zaehigkeit",
+        "Zähigkeit des Ziels",
+        default=6,
+        minimum=0,
+        maximum=100,
+        group="Ziel",
+        required_when=("angriffsart", DAMAGE_KINDS),
+        subject="target",
+        when=DAMAGES,
+    ),
+    IntParam(
+        "gesundheit",
+        "Aktuelle Gesundheit des Ziels",
+        default=20,
+        minimum=-999,
+        maximum=999,
+        group="Ziel",
+        required_when=("angriffsart", DAMAGE_KINDS),
+        subject="target",
+        resource=True,
+        when=DAMAGES,
+    ),
+    IntParam(
+        "kritische_wunden",
+        "Bisherige kritische Wunden",
+        default=0,
+        minimum=0,
+        maximum=MAX_CRITICALS,
+        help="Mit zwei kritischen Wunden ist das Ziel kampfunfähig.",
+        group="Ziel",
+        subject="target",
+        resource=True,
+        when=DAMAGES,
+    ),
+)
+
+
 @SYSTEM.action(
     "attack",
     title="Angriff und Wunde",
     summary=(
         "Angriffswurf (Gewandtheit im Nahkampf, Präzision im Fernkampf) gegen den "
         "Verteidigungswert; bei einem Treffer Schadenswürfel + Schadensbonus − Rüstung = Wunde, "
-        "über der Zähigkeit eine kritische Wunde."
+        "über der Zähigkeit eine kritische Wunde. Oder ein Kampfmanöver (Athletik): Festhalten, "
+        "Niederwerfen, Schieben."
     ),
-    source=f"{SOURCE} L50–L54, L100–L110",
-    params=(
-        ChoiceParam(
-            "angriffsart",
-            "Angriff",
-            choices=(
-                ("nahkampf", "Nahkampf (Gewandtheit)"),
-                ("fernkampf", "Fernkampf (Präzision)"),
-            ),
-            group="Angriff",
-        ),
-        BoolParam(
-            "ziel_verteidigt",
-            "Ziel kann sich verteidigen",
-            default=True,
-            help="Nur dann braucht der Angriff einen Wurf gegen den Verteidigungswert (L52).",
-            group="Angriff",
-        ),
-        IntParam(
-            "angriffswurf",
-            "Angriffswurf",
-            default=12,
-            minimum=0,
-            maximum=999,
-            help="gewürfelt",
-            group="Angriff",
-            required_when=("ziel_verteidigt", (True,)),
-        ),
-        IntParam(
-            "verteidigungswert",
-            "Verteidigungswert",
-            default=10,
-            minimum=0,
-            maximum=999,
-            group="Angriff",
-            required_when=("ziel_verteidigt", (True,)),
-        ),
-        DiceParam(
-            "schadenswuerfel",
-            "Schadenswürfel der Waffe",
-            default="2W6",
-            group="Schaden",
-            required=True,
-        ),
-        IntParam(
-            "schadensbonus", "Schadensbonus", default=0, minimum=-50, maximum=50, group="Schaden"
-        ),
-        IntParam(
-            "ruestung",
-            "Schutz der Rüstung",
-            default=2,
-            minimum=0,
-            maximum=100,
-            group="Ziel",
-            required=True,
-        ),
-        IntParam(
-            "zaehigkeit",
-            "Zähigkeit des Ziels",
-            default=6,
-            minimum=0,
-            maximum=100,
-            group="Ziel",
-            required=True,
-        ),
-        IntParam(
-            "gesundheit",
-            "Aktuelle Gesundheit des Ziels",
-            default=20,
-            minimum=1,
-            maximum=999,
-            group="Ziel",
-            required=True,
-        ),
-        IntParam(
-            "kritische_wunden",
-            "Bisherige kritische Wunden",
-            default=0,
-            minimum=0,
-            maximum=1,
-            help="Mit zwei kritischen Wunden ist das Ziel ohnehin kampfunfähig.",
-            group="Ziel",
-        ),
-    ),
-    assumptions=assumptions_for("angriff"),
+    source=f"{SOURCE} L50–L80, L100–L110",
+    params=ATTACK_PARAMS,
+    assumptions=assumptions_for("angriff", "kampfmanoever"),
 )
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    if p["angriffsart"] == "kampfmanoever":
+        return manoeuvre(p)
+    if p["gesundheit"] <= DATA.integer("wunden.tod_ab_gesundheit", -1000, 1000):
+        raise EngineError(
+            f"Aktuelle Gesundheit des Ziels: bei {number(p['gesundheit'])} ist das Ziel bereits "
+            "tot – es sei denn, ein Schicksalswürfel rettet es.",
+            "gesundheit",
+        )
     expression = _damage_expression(p)
     attribute = DATA.text(f"angriff.attribut_{p['angriffsart']}")
-    hit = _is_hit(p)
+    hit = _is_hit(p, "angriff.erfolg_ab_gleichstand")
     chances = wound_chances(expression, p)
     display_chances = [
         ("Wunde (Schaden über der Rüstung)", chances["wunde"]),
@@ -183,15 +261,10 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         result = wound_from(rolled.total, p)
         headline, outcome = _hit_text(p, result)
     display = Display(headline=headline, outcome=outcome)
-    check = (
-        "ohne Wurf (Ziel kann sich nicht verteidigen)"
-        if not p["ziel_verteidigt"]
-        else (f"{number(p['angriffswurf'])} gegen {number(p['verteidigungswert'])}")
-    )
     display.table(
         "Angriffswurf (eingegeben)",
         ["Angriffs-Attribut", "Wurf gegen Verteidigungswert", "Ergebnis"],
-        [[attribute, check, "Treffer" if hit else "kein Treffer"]],
+        [[attribute, _check_text(p), "Treffer" if hit else "kein Treffer"]],
     )
     if rolled is not None and result is not None:
         _show_wound(display, p, rolled, result, notes)
@@ -201,10 +274,15 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         f"Modifikatoren auf den Schaden: Schadensbonus {signed(p['schadensbonus'])}, "
         f"Rüstung {signed(-p['ruestung'])}."
     )
+    if p["kritische_wunden"] >= DATA.integer("wunden.kampfunfaehig_ab_kritischen", 1, 100):
+        notes.append(
+            "Das Ziel ist mit zwei kritischen Wunden schon vor diesem Angriff kampfunfähig."
+        )
     display.notes("Hinweise", notes)
-    return {
+    out: dict[str, Any] = {
         "treffer": hit,
         "angriffs_attribut": attribute,
+        "kampfmanoever": None,
         "schadenswurf": rolled.to_dict() if rolled is not None else None,
         "modifikatoren": [
             {"name": "Schadensbonus", "wert": p["schadensbonus"]},
@@ -214,6 +292,115 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "chances": {k: str(v) for k, v in chances.items()},
         "display": display.to_dict(),
     }
+    if result is not None:  # the target's Gesundheit and kritische Wunden after the hit
+        out["target_update"] = {
+            "gesundheit": result.health,
+            "kritische_wunden": min(result.criticals, MAX_CRITICALS),
+        }
+    return out
+
+
+def _check_text(p: dict[str, Any]) -> str:
+    if not p["ziel_verteidigt"]:
+        return "ohne Wurf (Ziel kann sich nicht verteidigen)"
+    return f"{number(p['angriffswurf'])} gegen {number(p['verteidigungswert'])}"
+
+
+def manoeuvre(p: dict[str, Any]) -> dict[str, Any]:
+    """L56–L80: a Kampfmanöver – a special attack without direct damage, a Kampfmanöverwurf on
+    Athletik (L61); on success Festhalten (L65–L71), Niederwerfen (L75–L76) or Schieben (L80)
+    take effect. Against what it succeeds the text leaves open (Annahme
+    kampfmanoever.gegen_verteidigungswert: like the Angriffswurf, L52)."""
+    DATA.flag("kampfmanoever.gegen_verteidigungswert")
+    attribute = DATA.text("angriff.attribut_kampfmanoever")
+    name = dict(MANOEUVRES)[p["manoever"]]
+    success = _is_hit(p, "angriff.erfolg_ab_gleichstand")
+    fields = 0
+    if success:
+        headline = f"{name} gelungen"
+        outcome, notes, fields = _manoeuvre_effect(p)
+    else:
+        headline = f"{name} misslungen"
+        outcome = (
+            f"Kampfmanöverwurf {number(p['angriffswurf'])} erreicht den Verteidigungswert "
+            f"{number(p['verteidigungswert'])} nicht: die Effekte treten nicht in Kraft."
+        )
+        notes = []
+        if p["manoever"] == "schieben" and p["schieben_opfer"]:
+            notes.append(
+                "Ohne Erfolg werden keine weiteren Aktionswürfel für das Schieben geopfert."
+            )
+    notes.append("Ein Kampfmanöver richtet keinen direkten Schaden an.")
+    display = Display(headline=headline, outcome=outcome)
+    display.table(
+        "Kampfmanöverwurf (eingegeben)",
+        ["Kampfmanöver", "Attribut", "Wurf gegen Verteidigungswert", "Ergebnis"],
+        [[name, attribute, _check_text(p), "Erfolg" if success else "kein Erfolg"]],
+    )
+    display.notes("Hinweise", notes)
+    return {
+        "treffer": success,
+        "angriffs_attribut": attribute,
+        "kampfmanoever": {
+            "art": p["manoever"],
+            "erfolg": success,
+            "felder": fields if p["manoever"] == "schieben" and success else None,
+            "geopferte_aktionswuerfel": p["schieben_opfer"]
+            if p["manoever"] == "schieben" and success
+            else 0,
+        },
+        "schadenswurf": None,
+        "modifikatoren": [],
+        "wunde": None,
+        "chances": {},
+        "display": display.to_dict(),
+    }
+
+
+def _manoeuvre_effect(p: dict[str, Any]) -> tuple[str, list[str], int]:
+    """What a successful manoeuvre does: outcome text, notes and (Schieben) the fields moved."""
+    kind = p["manoever"]
+    if kind == "festhalten":  # L65–L71
+        both = sacrifice("festhalten")
+        return (
+            "Das Ziel gilt als festgehalten: es kann sich nicht normal bewegen.",
+            [
+                "Gelingt dem Festgehaltenen ein Stärke-Wurf gegen den Angreifer, kann er "
+                "verbleibende Aktionswürfel verwenden, um sich zu bewegen; der Angreifer wird "
+                "dabei um dieselbe Anzahl Felder in dieselbe Richtung bewegt.",
+                "Gelingt ihm ein Athletik-Wurf, befreit er sich; der Angreifer kann seine "
+                "Reaktion nutzen, um den Befreiungsversuch zu verhindern.",
+                f"Solange das Ziel festgehalten wird, opfern beide je Zug {number(both)} "
+                "Aktionswürfel, um Aktionen gegen Unbeteiligte durchzuführen.",
+            ],
+            0,
+        )
+    if kind == "niederwerfen":  # L75–L76, standing up: L48
+        return (
+            "Der Gegner liegt.",
+            [
+                f"Vom Liegen wieder ins Stehen: {number(sacrifice('liegen'))} Aktionswürfel "
+                "opfern (über die Hocke je einer)."
+            ],
+            0,
+        )
+    # Schieben, L80
+    fields = DATA.integer("kampfmanoever.schieben_felder", 0, 20)
+    fields += DATA.integer("kampfmanoever.schieben_felder_je_opfer", 0, 20) * p["schieben_opfer"]
+    notes = []
+    if p["schieben_opfer"]:
+        dice_text = (
+            "einen weiteren Aktionswürfel"
+            if p["schieben_opfer"] == 1
+            else f"{number(p['schieben_opfer'])} weitere Aktionswürfel"
+        )
+        notes.append(f"Dafür opfert der Angreifer {dice_text} (je einer ein Feld).")
+    field_word = "Feld" if fields == 1 else "Felder"
+    return (
+        f"Der Gegner wird {number(fields)} {field_word} weit in Angriffsrichtung bewegt.",
+        notes,
+        fields,
+    )
 
 
 def _damage_expression(p: dict[str, Any]) -> dice.Expression:
@@ -230,24 +417,20 @@ def _damage_expression(p: dict[str, Any]) -> dice.Expression:
     return expression
 
 
-def _is_hit(p: dict[str, Any]) -> bool:
-    """L52: only a target that can defend needs the Angriffswurf against the
-    Verteidigungswert (reaching it counts: Annahme angriff.erfolg_ab_gleichstand)."""
-    ties_hit = DATA.flag("angriff.erfolg_ab_gleichstand")
+def _is_hit(p: dict[str, Any], tie_key: str) -> bool:
+    """L52: only a target that can defend needs the entered roll against the
+    Verteidigungswert (a tie: Annahme ``tie_key``)."""
     if not p["ziel_verteidigt"]:
-        hit = True
-    elif ties_hit:
-        hit = p["angriffswurf"] >= p["verteidigungswert"]
-    else:
-        hit = p["angriffswurf"] > p["verteidigungswert"]
-    return hit
+        return True
+    entered_roll()
+    return reaches(p["angriffswurf"], p["verteidigungswert"], tie_key)
 
 
 def _hit_text(p: dict[str, Any], result: WoundResult) -> tuple[str, str]:
     """Headline and outcome of a hit (L102–L110)."""
     if result.wound == 0:
         headline = "Treffer ohne Wunde"
-        outcome = "Die Rüstung reduziert den Schaden auf 0 (L102)."
+        outcome = "Die Rüstung reduziert den Schaden auf 0."
     else:
         headline = "Kritische Wunde" if result.critical else "Wunde"
         outcome = f"Wunde mit Schadenswert {number(result.wound)}"
@@ -257,11 +440,9 @@ def _hit_text(p: dict[str, Any], result: WoundResult) -> tuple[str, str]:
             else "."
         )
         if result.incapacitated:
-            outcome += " Zwei kritische Wunden: kampfunfähig (L110)."
+            outcome += " Zwei kritische Wunden: kampfunfähig."
         if result.dies:
-            outcome += (
-                " Gesundheit 0: der Charakter stirbt, wenn kein Schicksalswürfel ihn rettet (L104)."
-            )
+            outcome += " Gesundheit 0: der Charakter stirbt, wenn kein Schicksalswürfel ihn rettet."
     return headline, outcome
 
 
@@ -294,7 +475,7 @@ def _show_wound(
     if result.critical:
         notes.append(
             "Mit einer kritischen Wunde muss der Charakter je Zug einen Aktionswürfel "
-            "opfern, um irgendeine körperliche Aktivität durchzuführen (L109)."
+            "opfern, um irgendeine körperliche Aktivität durchzuführen."
         )
 
 

@@ -22,8 +22,8 @@ from engine.systems.aktionswuerfel.common import SOURCE, SYSTEM
 )
 def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     explanation = (
-        "Das Kampfkapitel enthält keine Regel für Patzer oder kritische Fehlschläge; die Engine "
-        "erfindet keine. Ein misslungener Angriffswurf richtet keinen Schaden an (L52)."
+        "Das Kampfkapitel enthält keine Regel für Patzer oder kritische Fehlschläge; dieser "
+        "Helfer erfindet keine. Ein misslungener Angriffswurf richtet keinen Schaden an."
     )
     display = Display(headline="Keine Patzerregel im Text", outcome=explanation)
     return {"regel": None, "erklaerung": explanation, "display": display.to_dict()}

@@ -3,7 +3,7 @@
 Owns the fighter fields, the order by pips (highest first; who sneaked up or strikes
 unprovoked begins, L34), the re-roll among those tied (L38, die from the data: an Annahme) or
 the Spielleiter's decision, and the exact chance of each fighter to take the first turn
-(``first_chances``).
+(``first_chances``); ``turns`` is the order of one round for the Kampfhelfer page.
 """
 
 from __future__ import annotations
@@ -18,7 +18,13 @@ from engine.display import Display
 from engine.formatting import number
 from engine.ordering import check_unique_names, order_groups, roll_off
 from engine.params import BoolParam, ChoiceParam, IntParam, ListParam, TextParam
-from engine.systems.aktionswuerfel.common import DATA, SOURCE, SYSTEM, assumptions_for
+from engine.systems.aktionswuerfel.common import (
+    DATA,
+    SOURCE,
+    SYSTEM,
+    assumptions_for,
+    entered_roll,
+)
 
 FIGHTER_FIELDS = (
     TextParam("name", "Name", max_length=30),
@@ -34,7 +40,7 @@ FIGHTER_FIELDS = (
     BoolParam(
         "zuerst",
         "Angeschlichen / greift unvermittelt an",
-        help="Wer sich erfolgreich angeschlichen hat oder unvermittelt angreift, beginnt (L34).",
+        help="Wer sich erfolgreich angeschlichen hat oder unvermittelt angreift, beginnt.",
     ),
 )
 
@@ -116,7 +122,7 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool) -> list[Fraction]:
             "gleichstand",
             "Bei gleicher Augenzahl",
             choices=(
-                ("wiederholen", "Wurf unter den Betroffenen wiederholen (Engine würfelt)"),
+                ("wiederholen", "Wurf unter den Betroffenen wiederholen (hier gewürfelt)"),
                 ("spielleiter", "Spielleiter legt fest (vorerst Reihenfolge der Eingabe)"),
             ),
         ),
@@ -126,6 +132,7 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool) -> list[Fraction]:
 def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = p["fighters"]
     check_unique_names(rows, "fighters", "Charakter")
+    entered_roll()  # the order rests on the entered Willens-Würfe
     reroll = p["gleichstand"] == "wiederholen"
     fighters = [Fighter(i, r["name"], r["willenswurf"], r["zuerst"]) for i, r in enumerate(rows)]
     notes: list[str] = []
@@ -150,7 +157,7 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     display.table(
         "Zugreihenfolge (höchste Augenzahl zuerst)",
-        ["Platz", "Charakter", "Willens-Wurf", "Beginnt (L34)", "Wiederholung"],
+        ["Platz", "Charakter", "Willens-Wurf", "Beginnt", "Wiederholung"],
         [
             [
                 str(place),
@@ -162,16 +169,19 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             for place, f in enumerate(order, start=1)
         ],
     )
-    die_text = _reroll_die().notation()
     for tie in ties:
         names = ", ".join(tie["names"])
-        how = f"wiederholt mit {die_text} (Annahme)" if reroll else "Spielleiter legt fest"
+        how = (
+            f"wiederholt mit {_reroll_die().notation()} (Annahme)"
+            if reroll
+            else "Spielleiter legt fest"
+        )
         notes.append(f"Gleiche Augenzahl {number(tie['willenswurf'])}: {names} – {how}.")
     if not reroll and ties:
         notes.append("Bis der Spielleiter entscheidet, gilt die Reihenfolge der Eingabe.")
     notes.append(
         "Der Initiativewurf ist nicht Teil eines Zuges; im ersten Zug stehen alle "
-        f"{DATA.integer('zug.aktionswuerfel', 1, 20)} Aktionswürfel zur Verfügung (L18, L40)."
+        f"{DATA.integer('zug.aktionswuerfel', 1, 20)} Aktionswürfel zur Verfügung."
     )
     display.notes("Hinweise", notes)
     display.chances(
@@ -190,6 +200,9 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             for place, f in enumerate(order, start=1)
         ],
         "ties": ties,
+        "turns": [
+            {"name": f.name, "label": f"Platz {place}"} for place, f in enumerate(order, start=1)
+        ],
         "first_chances": {r["name"]: str(c) for r, c in zip(rows, chances, strict=True)},
         "display": display.to_dict(),
     }

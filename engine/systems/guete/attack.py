@@ -1,12 +1,13 @@
 """Güte-System: the ``attack`` action, a melee attack from the entered probes to the losses.
 
 The text never says how a Fertigkeitsprobe (FP) is rolled or how its Güte follows, so the
-probes rolled at the table are inputs (gelungen ja/nein, Güte). Owns the attack's fields and
-their validation, who hits (the higher Güte in a direct confrontation, L11–L17), the Parade
-(Güte + 5, L269–L279), the three defence outcomes (failed → full damage to LE, Güte ≤ the
-attacker's → halbe Verteidigung to KE, higher → vollständige Verteidigung, L19–L29), the
-damage roll and the display. The modifiers are in ``modifiers.py``, the damage and the option
-effects in ``damage.py``.
+probes rolled at the table are inputs (gelungen ja/nein, Güte). Owns who hits (the higher Güte
+in a direct confrontation, L11–L17), the Parade (Güte + 5, L269–L279), the three defence
+outcomes (failed → full damage to LE, Güte ≤ the attacker's → halbe Verteidigung to KE, higher →
+vollständige Verteidigung, L19–L29), the damage roll and the display. The fields and their
+checks are in ``attack_fields.py``, the modifiers in ``modifiers.py``, the damage and the option
+effects in ``damage.py``. The helper keeps no LE, KE or AUS of the target, so a result has no
+``target_update``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from typing import Any
 
 from engine import dice
 from engine.display import Display
-from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
-from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param, TextParam
+from engine.systems.guete.attack_fields import ATTACK_PARAMS, check_attack
 from engine.systems.guete.common import (
     DATA,
     MAX_LISTED,
@@ -34,20 +34,14 @@ from engine.systems.guete.common import (
     table_rows,
 )
 from engine.systems.guete.damage import NO_DAMAGE_OPTIONS, damage_and_effects, expected_losses
-from engine.systems.guete.modifiers import MODIFIER_PARAMS, Modifier, attack_modifiers
-
-GUETE_MIN, GUETE_MAX = -30, 30
-MAX_DAMAGE_DICE = 10
-MAX_DAMAGE_SIDES = 20
-
-WEAPON_KINDS = (
-    ("andere", "andere Nahkampfwaffe"),
-    ("hammer", "1hand- oder 2hand-Hammer"),
-    ("faustkampf", "Faustkampf"),
-    ("stab", "Stab"),
-    ("natuerlich", "Natürliche Waffen"),
-    ("stangenwaffe", "Stangenwaffe"),
+from engine.systems.guete.modifiers import (
+    ATTACK,
+    DEFENCE,
+    OWN_DEFENCE,
+    Modifier,
+    attack_modifiers,
 )
+
 # options whose losses differ from the plain table (L19–L29): outcome names the losses instead
 SPECIAL_ALLOCATION = NO_DAMAGE_OPTIONS | {"betaeuben", "feuerangriff", "gedaempft", "gezielt"}
 SPECIAL_ALLOCATION |= {"sturzflug"}
@@ -58,178 +52,10 @@ DEFENCE_LABELS = {
 }
 
 
-ATTACK_PARAMS: tuple[Param, ...] = (
-    TextParam(
-        "angreifer", "Angreifer", default="Angreifer", max_length=30, group="Angriff", advanced=True
-    ),
-    TextParam("ziel", "Ziel", default="Ziel", max_length=30, group="Angriff", advanced=True),
-    BoolParam(
-        "konfrontation",
-        "Direkte Konfrontation",
-        help="Beide greifen sich gleichzeitig an: die höhere Güte trifft, gleiche prallen ab.",
-        group="Angriff",
-    ),
-    BoolParam(
-        "angriff_gelungen",
-        "Angriff gelungen",
-        default=True,
-        help="FP auf die Waffenkategorie",
-        group="Angriff",
-        required=True,
-    ),
-    IntParam(
-        "angriff_guete",
-        "Güte des Angriffs",
-        default=3,
-        minimum=GUETE_MIN,
-        maximum=GUETE_MAX,
-        group="Angriff",
-        required_when=("angriff_gelungen", (True,)),
-    ),
-    DiceParam(
-        "schaden",
-        "Schaden der Waffe",
-        default="1W6+2",
-        help="z. B. 1W6+2",
-        group="Angriff",
-        required=True,
-    ),
-    BoolParam(
-        "waffe_zweihaendig",
-        "Angreifer führt eine zweihändige Waffe",
-        group="Angriff",
-        advanced=True,
-    ),
-    ChoiceParam(
-        "waffenart",
-        "Waffenart des Angreifers",
-        choices=WEAPON_KINDS,
-        group="Angriff",
-        advanced=True,
-    ),
-    BoolParam(
-        "gegner_gelungen",
-        "Gegenangriff gelungen",
-        default=True,
-        help="Nur bei direkter Konfrontation: der gleichzeitige Angriff des Ziels.",
-        group="Gegenangriff (direkte Konfrontation)",
-        required_when=("konfrontation", (True,)),
-    ),
-    IntParam(
-        "gegner_guete",
-        "Güte des Gegenangriffs",
-        default=2,
-        minimum=GUETE_MIN,
-        maximum=GUETE_MAX,
-        group="Gegenangriff (direkte Konfrontation)",
-        required_when=("konfrontation", (True,)),
-    ),
-    DiceParam(
-        "gegner_schaden",
-        "Schaden der Waffe des Ziels",
-        default="1W6+2",
-        group="Gegenangriff (direkte Konfrontation)",
-        required_when=("konfrontation", (True,)),
-    ),
-    BoolParam(
-        "abwehr_gelungen",
-        "Abwehr gelungen",
-        help="FP(Abwehren) dessen, der getroffen wird.",
-        group="Abwehr des Ziels",
-    ),
-    IntParam(
-        "abwehr_guete",
-        "Güte der Abwehr",
-        default=0,
-        minimum=GUETE_MIN,
-        maximum=GUETE_MAX,
-        group="Abwehr des Ziels",
-        required_when=("abwehr_gelungen", (True,)),
-    ),
-    BoolParam("parade", "Ziel nutzt die Option Parade", group="Abwehr des Ziels"),
-    IntParam(
-        "parade_guete",
-        "Güte der Paradeprobe (vor +5)",
-        default=0,
-        minimum=GUETE_MIN,
-        maximum=GUETE_MAX,
-        help="Die Güte der zu Rundenbeginn gewürfelten Angriffsprobe; die Engine rechnet +5.",
-        group="Abwehr des Ziels",
-        required_when=("parade", (True,)),
-    ),
-    *MODIFIER_PARAMS,
-)
-
-
-def _error(message: str, path: str) -> EngineError:
-    label = next((p.label for p in ATTACK_PARAMS if p.name == path), path)
-    return EngineError(f"{label}: {message}", path)
-
-
-def _check_attack(p: dict[str, Any]) -> None:
-    option = p["option"]
-    for key in ("falsche_hand", "unsichtbares_ziel"):
-        if p[key] and option != "keine":
-            row = table_row("situationen", key)
-            raise _error(f"„{row['situation']}“ erlaubt keine Option ({row['zeile']}).", "option")
-    for key in ("angreifer_kniend", "angreifer_liegend"):
-        allowed = table_row("situationen", key).get("nur_optionen", [])
-        if p[key] and option not in ("keine", *allowed):
-            raise _error(
-                "kniend und liegend sind nur Feuerangriff und improvisierte Waffen möglich (L65).",
-                "option",
-            )
-    if p["angreifer_kniend"] and p["angreifer_liegend"]:
-        raise _error("der Angreifer kann nicht zugleich knien und liegen.", "angreifer_liegend")
-    if p["ziel_kniend"] and p["ziel_liegend"]:
-        raise _error("das Ziel kann nicht zugleich knien und liegen.", "ziel_liegend")
-    if p["angreifer_liegend"] and p["waffe_zweihaendig"]:
-        raise _error("liegend kann man nur einhändige Waffen nutzen (L63).", "waffe_zweihaendig")
-    if p["wehrlos"] and (p["parade"] or p["konfrontation"]):
-        raise _error("ein wehrloses Ziel pariert nicht und schlägt nicht zurück (L103).", "wehrlos")
-    if p["parade"] and p["konfrontation"]:
-        raise _error(
-            "wer pariert, kann keinen Schaden anrichten, also nicht zurückschlagen (L279).",
-            "parade",
-        )
-    two_handed, kind = p["waffe_zweihaendig"], p["waffenart"]
-    rules: dict[str, tuple[bool, str]] = {
-        "gedaempft": (
-            two_handed and kind != "stab",
-            "gedämpfte Schläge nur mit einhändig geführten Waffen oder Stäben (L209).",
-        ),
-        "rundumschlag": (
-            not two_handed and kind != "stangenwaffe",
-            "Rundumschlag nur mit 2hand- und Stangenwaffen (L285).",
-        ),
-        "zweihaendige_hiebe": (two_handed, "zweihändige Hiebe nur mit 1hand-Waffen (L363)."),
-        "zwei_waffen": (two_handed, "Kampf mit zwei Waffen nur mit einhändigen Waffen (L259)."),
-        "festhalten": (
-            kind not in ("faustkampf", "natuerlich"),
-            "Festhalten nur mit Faustkampf oder Natürliche Waffen - Klauen (L167).",
-        ),
-        "stachelwirbel": (
-            kind != "natuerlich",
-            "Stachelwirbel ist eine Probe auf Natürliche Waffen (L317).",
-        ),
-        "sturzflug": (kind != "natuerlich", "Sturzflug ist eine FP(Natürliche Waffen) (L325)."),
-    }
-    if option in rules and rules[option][0]:
-        raise _error(rules[option][1], "option")
-    for key in ("schaden", "gegner_schaden"):
-        expression = dice.parse(p[key], key, key)
-        if expression.dice_count > MAX_DAMAGE_DICE or any(
-            t.sides > MAX_DAMAGE_SIDES for t in expression.terms
-        ):
-            raise _error(
-                f"höchstens {MAX_DAMAGE_DICE} Würfel mit je höchstens {MAX_DAMAGE_SIDES} Seiten.",
-                key,
-            )
-
-
 def _defence_outcome(p: dict[str, Any], effective: int, defenceless: bool) -> str:
     """L19–L29: misslungen → LE, Güte ≤ Angreifer → halb (KE), Güte > Angreifer → vollständig."""
     if defenceless:
+        DATA.text("angriff.wehrlos_ohne_abwehr")
         return "misslungen"
     if not p["abwehr_gelungen"]:
         return "misslungen"
@@ -240,7 +66,7 @@ def _defence_outcome(p: dict[str, Any], effective: int, defenceless: bool) -> st
     "attack",
     title="Nahkampfangriff: Treffer, Abwehr und Schaden",
     summary=(
-        "Ihr gebt die gewürfelten Proben ein (gelungen, Güte); die Engine entscheidet, wer trifft, "
+        "Ihr gebt die gewürfelten Proben ein (gelungen, Güte); der Helfer entscheidet, wer trifft, "
         "wertet die Abwehr aus (voller Schaden an LE, halbe oder vollständige Verteidigung), "
         "würfelt den Schaden und nennt alle Erschwernisse aus Situationen und Optionen."
     ),
@@ -249,10 +75,13 @@ def _defence_outcome(p: dict[str, Any], effective: int, defenceless: bool) -> st
     assumptions=assumptions_for("angriff", "sicht"),
 )
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    _check_attack(p)
+    check_attack(p)
+    DATA.text("fp_wurf")  # the probes are entered as rolled at the table
     mods = attack_modifiers(p)
     option = p["option"] if p["option"] != "keine" else ""
     option_row = table_row("optionen", option) if option else None
+    if option:
+        DATA.flag("angriff.eine_option_je_angriff")
     notes: list[str] = []
     attacker, target = p["angreifer"], p["ziel"]
 
@@ -273,25 +102,21 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     hit_name, hit_target = (attacker, target) if hitter != "gegner" else (target, attacker)
     active = option if hitter == "angreifer" else ""
     losses, effects, rolls_used = damage_and_effects(p, active, defence, hitter, notes)
-    rolled: list[tuple[str, dice.RollResult]] = []
-    totals: list[int] = []
-    for label, expression in rolls_used:
-        result = dice.roll(expression, rng)
-        rolled.append((label, result))
-        totals.append(result.total)
-    loss = losses(tuple(totals)) if rolls_used else losses(())
+    rolled = [(label, dice.roll(expression, rng)) for label, expression in rolls_used]
+    totals = [result.total for _, result in rolled]
+    loss = losses(tuple(totals))
     if active == "entwaffnen" and totals:  # L141
         effects.append(
-            "Die Waffe landet direkt zu Füßen des Opfers (L141)."
+            "Die Waffe landet direkt zu Füßen des Opfers."
             if totals[0] <= 0
-            else f"Die Waffe fliegt {totals[0]} m weit (L141)."
+            else f"Die Waffe fliegt {totals[0]} m weit."
         )
     expected = expected_losses(losses, rolls_used)
     main_dist = dice.distribution(rolls_used[0][1]) if rolls_used else {}
 
     # 3. Display
-    attack_total = sum(m.value for m in mods if m.probe == "Angriff")
-    defence_total = sum(m.value for m in mods if m.probe == "Abwehr")
+    attack_total = sum(m.value for m in mods if m.probe == ATTACK)
+    defence_total = sum(m.value for m in mods if m.probe == DEFENCE)
     headline, text = _outcome_text(p, outcome, defence, active, loss, effects, hit_name, hit_target)
     display = Display(headline=headline, outcome=text)
     display.table(
@@ -301,11 +126,11 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     display.table(
         "Modifikationen („+“ erschwert, „−“ erleichtert)",
-        ["Modifikation", "Probe", "Wert", "Quelle"],
+        ["Modifikation", "Probe", "Wert"],
         _modifier_rows(mods, attack_total, defence_total),
     )
     _show_damage(display, rolled, loss, expected, rolls_used, main_dist)
-    _closing_notes(p, mods, option_row, defence, notes)
+    _closing_notes(p, mods, option_row, defence, bool(rolls_used) and active != "entwaffnen", notes)
     display.notes("Hinweise", notes)
 
     return {
@@ -318,6 +143,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "modifikatoren": [m.to_dict() for m in mods],
         "erschwernis_angriff": attack_total,
         "erschwernis_abwehr": defence_total,
+        "erschwernis_abwehr_angreifer": sum(m.value for m in mods if m.probe == OWN_DEFENCE),
         "wuerfe": [{"label": label, **r.to_dict()} for label, r in rolled],
         "verlust": {r: loss.get(r, 0) for r in RESOURCES},
         "wirkungen": effects,
@@ -341,11 +167,10 @@ def _who_hits(p: dict[str, Any], notes: list[str]) -> str:
             elif g_g > a_g:
                 hitter = "gegner"
             else:
-                notes.append("Gleiche Güten: die Waffen prallen wirkungslos aneinander ab (L15).")
-        elif a_ok:
-            hitter = "angreifer"
-        elif g_ok:
-            hitter = "gegner"
+                notes.append("Gleiche Güten: die Waffen prallen wirkungslos aneinander ab.")
+        else:  # one or both failed: Annahme angriff.konfrontation_fehlschlag
+            DATA.text("angriff.konfrontation_fehlschlag")
+            hitter = "angreifer" if a_ok else "gegner" if g_ok else ""
     elif p["angriff_gelungen"]:
         hitter = "angreifer"
     return hitter
@@ -363,23 +188,22 @@ def _parade(
     usable = value >= DATA.integer("parade.mindestens", -100, 100)
     parade: dict[str, Any] = {"guete": value, "nutzbar": usable, "abgefangen": False}
     if not usable:
-        notes.append(f"Parade misslungen: Güte {number(value)} ist negativ (L271).")
+        notes.append(f"Parade misslungen: Güte {number(value)} ist negativ.")
     elif p["gesichtsfeld"]:
         parade["nutzbar"] = False
-        notes.append("Eine Parade wirkt nicht gegen Angriffe aus dem Gesichtsfeld (L275).")
+        notes.append("Eine Parade wirkt nicht gegen Angriffe aus dem Gesichtsfeld.")
     elif hit_guete <= value:
         parade["abgefangen"] = True
         outcome = "pariert"
         aus = DATA.integer("parade.ausdauer", 0, 100)
         notes.append(
-            f"Die Parade (Güte {number(value)}) fängt den Angriff ab; {target} zahlt nur "
-            f"{aus} AUS (L273, L277)."
+            f"Die Parade (Güte {number(value)}) fängt den Angriff ab; {target} zahlt nur {aus} AUS."
         )
     else:
         effective = hit_guete - value
         notes.append(
             f"Durch die Parade (Güte {number(value)}): {target} verteidigt sich gegen den "
-            f"Restbetrag {number(effective)} (L273)."
+            f"Restbetrag {number(effective)}."
         )
     return parade, effective, outcome
 
@@ -443,11 +267,16 @@ def _probe_rows(
 
 
 def _modifier_rows(mods: list[Modifier], attack_total: int, defence_total: int) -> list[list[str]]:
-    """Every modifier by name and source line, then the sums for attack and defence."""
-    return [[m.name, m.probe, signed(m.value), m.line] for m in mods] + [
-        ["Summe Angriff", "Angriff", signed(attack_total), ""],
-        ["Summe Abwehr", "Abwehr", signed(defence_total), ""],
+    """Every modifier by name, then the sums for attack and defence (and, with a Rundumschlag,
+    the attacker's own Abwehr)."""
+    rows = [[m.name, m.probe, signed(m.value)] for m in mods] + [
+        ["Summe Angriff", ATTACK, signed(attack_total)],
+        ["Summe Abwehr", DEFENCE, signed(defence_total)],
     ]
+    own = [m.value for m in mods if m.probe == OWN_DEFENCE]
+    if own:
+        rows.append([f"Summe {OWN_DEFENCE}", OWN_DEFENCE, signed(sum(own))])
+    return rows
 
 
 def _probe_text(ok: bool, guete: int) -> str:
@@ -483,10 +312,12 @@ def _closing_notes(
     mods: list[Modifier],
     option_row: dict[str, Any] | None,
     defence: str,
+    damage_rolled: bool,
     notes: list[str],
 ) -> None:
     """Notes on the Grundwert probes, the counter-attack, the option's Ausdauer, the costs of
-    a full defence and the missing armour rules."""
+    a full defence and the missing armour rules (Annahme angriff.ruestung, when damage was
+    rolled)."""
     attacker, target = p["angreifer"], p["ziel"]
     grundwert = [
         r["situation"]
@@ -506,7 +337,9 @@ def _closing_notes(
         notes.append(f"Ausdauer für {option_row['option']}: {option_row['ausdauer']}.")
     if defence == "vollstaendig":
         notes.append(
-            "Vollständige Verteidigung: Ausdauer für die Ausweich- oder Paradebewegung zahlen "
-            "(L27); die Kostentabelle fehlt im Text."
+            "Vollständige Verteidigung: Ausdauer für die Ausweich- oder Paradebewegung zahlen; "
+            "die Kostentabelle fehlt im Text."
         )
-    notes.append("Schaden vor Abzug der Rüstung (die Rüstungsregeln fehlen im Text).")
+    if damage_rolled:
+        DATA.text("angriff.ruestung")
+        notes.append("Schaden vor Abzug der Rüstung (die Rüstungsregeln fehlen im Text).")

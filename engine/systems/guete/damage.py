@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import dice
 from engine.systems.guete.common import (
+    DATA,
     RESOURCES,
     SUITED_FOR_STUN,
     data_expression,
@@ -147,9 +148,12 @@ def _option_effects(
         if defence == "misslungen":
             effects.append(
                 f"Das Opfer muss eine FP(Widerstand) ablegen; misslingt sie, ist es {rounds} "
-                f"Runde{'n' if rounds != 1 else ''} benommen (L127)."
+                f"Runde{'n' if rounds != 1 else ''} benommen."
             )
-        notes.append("Betäubt: Angriff +2, Abwehr +1, kein Angriffsbereich (L129).")
+        notes.append(
+            "Betäubt: Angriff +2, Abwehr +1, kein Angriffsbereich – im Helfer als „Angreifer "
+            "ist betäubt“ bzw. „Ziel ist betäubt“ wählbar."
+        )
     if option == "gezielt":
         where = "Gliedmaße" if p["gezielt_ziel"] == "gliedmasse" else "Torso"
         if p["gezielt_zweiter_wurf"]:
@@ -160,20 +164,20 @@ def _option_effects(
             effects.append("Zweiter Angriffswurf misslungen: kein Zusatzschaden.")
         notes.append(
             "Gezielter Hieb: Gliedmaße unbrauchbar ab einem Viertel des KE-Maximums in einer "
-            "Runde (L233); Torso: innere Verletzungen, wenn der zusätzliche KE-Schaden die "
-            "Hälfte des KE-Maximums erreicht (L235)."
+            "Runde; Torso: innere Verletzungen, wenn der zusätzliche KE-Schaden die "
+            "Hälfte des KE-Maximums erreicht."
         )
     if option == "gedaempft" and defence == "misslungen":
-        effects.append("Gedämpfte Schläge: halber Schaden (abgerundet) an KE (L203).")
+        effects.append("Gedämpfte Schläge: halber Schaden (abgerundet) an KE.")
     if option == "gedaempft" and defence == "halb":
-        effects.append("Gedämpfte Schläge: die Ausdauer sinkt um den Schaden, keine KE (L205).")
+        effects.append("Gedämpfte Schläge: die Ausdauer sinkt um den Schaden, keine KE.")
     if option == "feuerangriff":
         effects.append(
-            "Fackel: immer Schaden an KE (L189); Feuerschaden "
-            + ("als LE (feuerempfindlich, L191)." if p["feuerempfindlich"] else "an KE (L191).")
+            "Fackel: immer Schaden an KE; Feuerschaden "
+            + ("als LE (feuerempfindlich)." if p["feuerempfindlich"] else "an KE.")
         )
     if option == "stachelwirbel":
-        notes.append("Stachelwirbel: Schaden aller drei natürlichen Waffen als Summe (L319).")
+        notes.append("Stachelwirbel: Schaden aller drei natürlichen Waffen als Summe.")
 
 
 def _no_damage_effects(
@@ -188,30 +192,34 @@ def _no_damage_effects(
         return
     if option == "entwaffnen":  # L137–L143
         if defence == "vollstaendig":
-            effects.append("Das Ziel entzieht sich und behält seine Waffe (L139).")
+            effects.append("Das Ziel entzieht sich und behält seine Waffe.")
         else:
             rolls.append(("Weite (Meter)", data_expression("wuerfe.entwaffnen.wurf", "Entwaffnen")))
-            effects.append("Entwaffnet, kein Schaden (L137).")
+            effects.append("Entwaffnet, kein Schaden.")
+            DATA.text("angriff.entwaffnen_guete_ziel")  # which Güte of the target (L143)
             target_guete = p["abwehr_guete"] if defence == "halb" else None
             if target_guete is None or p["angriff_guete"] >= 2 * target_guete:
-                effects.append("Der Angreifer bestimmt die Richtung (L143).")
+                effects.append("Der Angreifer bestimmt die Richtung.")
             else:
-                effects.append("Die Richtung bestimmt der Spielleiter zufällig (L141).")
+                effects.append("Die Richtung bestimmt der Spielleiter zufällig.")
     elif option == "festhalten":  # L171–L173
         if defence == "misslungen":
-            effects.append("Gegriffen: Abwehr nur mit +2, nur Befreien oder Biss möglich (L173).")
+            effects.append(
+                "Gegriffen: Abwehr nur mit +2, nur Befreien oder Biss möglich – im Helfer als "
+                "„Ziel ist festgehalten“ wählbar."
+            )
         else:
-            effects.append("Nicht festgehalten; kein Schaden (L171).")
+            effects.append("Nicht festgehalten; kein Schaden.")
     elif option == "zu_fall":  # L335–L341
         falls = defence == "misslungen" or (defence == "halb" and p["waffe_zweihaendig"])
         effects.append(
-            "Das Ziel stürzt (s. Sturz), kein Schaden (L335–L343)."
+            "Das Ziel stürzt (s. Sturz), kein Schaden."
             if falls
-            else "Das Ziel bleibt auf den Beinen, kein Schaden (L337–L341)."
+            else "Das Ziel bleibt auf den Beinen, kein Schaden."
         )
     elif option == "zurueckdraengen":  # L355
         effects.append(
-            "Das Ziel weicht einen Schritt zurück, kein Schaden (L355)."
+            "Das Ziel weicht einen Schritt zurück, kein Schaden."
             if defence == "misslungen"
-            else "Das Ziel hält stand, kein Schaden (L355)."
+            else "Das Ziel hält stand, kein Schaden."
         )

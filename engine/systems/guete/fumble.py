@@ -24,17 +24,16 @@ from engine.systems.guete.common import SOURCE, SYSTEM
 def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     explanation = (
         "Der Text enthält keine Regel für Patzer: Er verweist auf „Besondere Würfelergebnisse im "
-        "Kampf“ (L289), doch dieses Kapitel fehlt. Die Engine erfindet keine Tabelle."
+        "Kampf“, doch dieses Kapitel fehlt. Dieser Helfer erfindet keine Tabelle."
     )
     display = Display(headline="Keine Patzerregel im Text", outcome=explanation)
     display.notes(
         "Was der Text dazu sagt",
         [
-            "Rundumschlag: ein kritischer Misserfolg führt automatisch zum Sturz des "
-            "Angreifers (L289).",
+            "Rundumschlag: ein kritischer Misserfolg führt automatisch zum Sturz des Angreifers.",
             "Gezielte Hiebe (zweiter Wurf) und Parade: besondere Würfelergebnisse werden "
-            "ignoriert (L229, L269).",
-            "Sturz nach einem kritischen Fehler: FP(Gaukeleien) (L79–L83).",
+            "ignoriert.",
+            "Sturz nach einem kritischen Fehler: FP(Gaukeleien).",
         ],
     )
     return {"regel": None, "erklaerung": explanation, "display": display.to_dict()}

@@ -3,7 +3,8 @@
 The text names an Initiativwurf but no rule for it, so each fighter's rolled value is an input
 (Annahme: the higher value begins, ties keep the input order). Owns the fighter fields, the
 order, the ambush (who springs from it wins the first round's initiative) and the surprised
-(no actions in the first round).
+(no actions in the first round), and ``turns``, the acting order of one round for the
+Kampfhelfer page (its labels name the ambush and the surprised in the first round).
 """
 
 from __future__ import annotations
@@ -29,11 +30,20 @@ INITIATIVE_FIELDS = (
         help="am Tisch gewürfelt",
         required=True,
     ),
-    BoolParam(
-        "hinterhalt", "Springt aus dem Hinterhalt", help="Erste Runde: handelt zuerst (L89)."
-    ),
-    BoolParam("ueberrascht", "Überrascht", help="Erste Runde: keine Aktionen, Abwehr +1 (L89)."),
+    BoolParam("hinterhalt", "Springt aus dem Hinterhalt", help="Erste Runde: handelt zuerst."),
+    BoolParam("ueberrascht", "Überrascht", help="Erste Runde: keine Aktionen, Abwehr +1."),
 )
+
+
+def _turn(place: int, row: dict[str, Any], first: bool) -> dict[str, str]:
+    """One entry of the round's acting order; in the first round the label says who springs
+    from the ambush and who, surprised, takes no action (L89)."""
+    label = f"Platz {place}"
+    if first and row["hinterhalt"]:
+        label += " (Hinterhalt)"
+    if first and row["ueberrascht"]:
+        label += " (überrascht: in Runde 1 keine Aktion)"
+    return {"name": row["name"], "label": label}
 
 
 @SYSTEM.action(
@@ -41,7 +51,7 @@ INITIATIVE_FIELDS = (
     title="Initiative (eingegebene Werte ordnen)",
     summary=(
         "Der Text nennt einen Initiativwurf, enthält aber keine Regel dafür: Ihr gebt den "
-        "gewürfelten Wert jedes Kämpfers ein, die Engine ordnet. Wer aus dem Hinterhalt springt, "
+        "gewürfelten Wert jedes Kämpfers ein, der Helfer ordnet. Wer aus dem Hinterhalt springt, "
         "gewinnt die Initiative der ersten Runde automatisch."
     ),
     source=f"{SOURCE} L89",
@@ -96,15 +106,12 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             note.append("überrascht: keine Aktionen, Abwehr +1")
         table.append([str(place), row["name"], number(row["wert"]), "; ".join(note)])
     display.table("Reihenfolge", ["Platz", "Kämpfer", "Initiativwert", "Erste Runde"], table)
-    notes = [
-        "Der Text nennt einen Initiativwurf, enthält aber keine Regel dafür, wie er gewürfelt "
-        "wird; deshalb gebt ihr die Werte ein (Annahme: der höhere Wert beginnt).",
-    ]
+    notes = []
+    if ties:
+        DATA.text("initiative.gleichstand")
     notes += [f"Gleichstand: {', '.join(t)} – Reihenfolge der Eingabe (Annahme)." for t in ties]
     if first and any(r["hinterhalt"] for r in rows):
-        notes.append(
-            "In der ersten Kampfrunde entfällt der Initiativwurf für den Hinterhalt (L89)."
-        )
+        notes.append("In der ersten Kampfrunde entfällt der Initiativwurf für den Hinterhalt.")
     display.notes("Hinweise", notes)
     return {
         "order": [
@@ -119,5 +126,6 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             for place, i in enumerate(order, start=1)
         ],
         "ties": ties,
+        "turns": [_turn(place, rows[i], first) for place, i in enumerate(order, start=1)],
         "display": display.to_dict(),
     }

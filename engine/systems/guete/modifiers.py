@@ -1,9 +1,12 @@
 """Güte-System: the situations and Nahkampfoptionen and what they change on the probes.
 
-Owns the fields for the special situations (L35–L113) and the Nahkampfoptionen (L123–L367),
-and ``attack_modifiers``: every Erschwernis (+) and Erleichterung (−) they put on the
-attacker's FP, on the target's FP(Abwehren) and on the second roll of a gezielter Hieb, each by
-name and source line, from ``tabellen.situationen`` and ``tabellen.optionen`` in the data.
+Owns the fields for the special situations (L35–L113), the conditions the options leave with
+numbers of their own (betäubt L129, festgehalten L173, Rundumschlag L293) and the
+Nahkampfoptionen (L123–L367), with the hints that hide a field outside its case (``when``), and
+``attack_modifiers``: every Erschwernis (+) and Erleichterung (−) they put on the attacker's FP,
+on the target's FP(Abwehren), on the attacker's own Abwehr (Rundumschlag) and on the second
+roll of a gezielter Hieb, each by name and source line, from ``tabellen.situationen``,
+``tabellen.zustaende`` and ``tabellen.optionen`` in the data.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.params import BoolParam, ChoiceParam, IntParam, Param
-from engine.systems.guete.common import SUITED_FOR_STUN, table_row, table_rows
+from engine.systems.guete.common import DATA, SUITED_FOR_STUN, table_row, table_rows
 
 SIGHT = (
     ("normal", "normal"),
@@ -37,21 +40,58 @@ SITUATION_LABELS = {
     "ziel_zweihaendig": "Ziel führt eine zweihändige Waffe",
     "regen_nebel": "Starker Regen oder dichter Nebel",
 }
+# conditions left by the options, with numbers of their own (tabellen.zustaende)
+CONDITION_LABELS = {
+    "angreifer_betaeubt": "Angreifer ist betäubt",
+    "ziel_betaeubt": "Ziel ist betäubt",
+    "ziel_festgehalten": "Ziel ist festgehalten",
+    "ziel_rundumschlag": "Ziel führt in dieser Runde einen Rundumschlag",
+}
+TARGET_FIELDS = {"ziel_zweihaendig"}  # a situation that is a value of the target (its weapon)
+
+# When a field applies (``when``): each condition repeats those of the fields it depends on,
+# since the form reads a hidden field's value as it stands.
+NOT_DEFENCELESS: tuple[tuple[str, tuple[bool, ...]], ...] = (("wehrlos", (False,)),)
+OPTION_FREE: tuple[tuple[str, tuple[bool, ...]], ...] = (
+    ("falsche_hand", (False,)),  # L37
+    ("unsichtbares_ziel", (False,)),  # L95
+)
+SITUATION_WHEN: dict[str, tuple[tuple[str, tuple[bool, ...]], ...]] = {
+    "angreifer_liegend": (("angreifer_kniend", (False,)), ("waffe_zweihaendig", (False,))),
+    "ziel_liegend": (("ziel_kniend", (False,)),),
+}
+
+
+def for_option(*keys: str) -> tuple[tuple[str, tuple[str | bool, ...]], ...]:
+    """``when`` of a field that belongs to the options ``keys``."""
+    return (("option", keys), *OPTION_FREE)
+
+
+def _help(row: dict[str, Any]) -> str:
+    """The row's numbers as a short German help: „Angriff: +2; Abwehr: –; …“."""
+    parts = [f"{name}: {row[key]}" for key, name in (("angriff", "Angriff"), ("abwehr", "Abwehr"))]
+    parts = [part for part in parts if not part.endswith("–")]
+    if row.get("weiteres"):
+        parts.append(str(row["weiteres"]))
+    return "; ".join(parts) + "."
 
 
 def _situation_params() -> tuple[Param, ...]:
     out: list[Param] = []
-    for key, label in SITUATION_LABELS.items():
-        row = table_row("situationen", key)
-        out.append(
-            BoolParam(
-                key,
-                label,
-                help=f"Quelle {row['zeile']}: {row['situation']}.",
-                group="Besondere Situationen",
-                advanced=True,
+    tables = (("situationen", SITUATION_LABELS), ("zustaende", CONDITION_LABELS))
+    for table, labels in tables:
+        for key, label in labels.items():
+            out.append(
+                BoolParam(
+                    key,
+                    label,
+                    help=_help(table_row(table, key)),
+                    group="Besondere Situationen",
+                    advanced=True,
+                    subject="target" if key in TARGET_FIELDS else "",
+                    when=SITUATION_WHEN.get(key, ()),
+                )
             )
-        )
     return tuple(out)
 
 
@@ -69,7 +109,13 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
     ChoiceParam(
         "sicht", "Sichtverhältnisse", choices=SIGHT, group="Besondere Situationen", advanced=True
     ),
-    ChoiceParam("option", "Nahkampfoption", choices=_option_choices(), group="Nahkampfoption"),
+    ChoiceParam(
+        "option",
+        "Nahkampfoption",
+        choices=_option_choices(),
+        group="Nahkampfoption",
+        when=OPTION_FREE,
+    ),
     IntParam(
         "hiebe_stufen",
         "Zweihändige Hiebe: Stufen",
@@ -79,6 +125,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         help="Je Stufe +1 Erschwernis und +2 Schaden.",
         group="Nahkampfoption",
         required_when=("option", ("zweihaendige_hiebe",)),
+        when=for_option("zweihaendige_hiebe"),
     ),
     ChoiceParam(
         "gezielt_ziel",
@@ -86,11 +133,13 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         choices=(("gliedmasse", "Gliedmaße (Arme, Beine)"), ("torso", "Torso")),
         group="Nahkampfoption",
         required_when=("option", ("gezielt",)),
+        when=for_option("gezielt"),
     ),
     BoolParam(
         "gezielt_zweiter_wurf",
         "Gezielter Hieb: zweiter Angriffswurf gelungen",
         group="Nahkampfoption",
+        when=for_option("gezielt"),
     ),
     IntParam(
         "sturzflug_hoehe",
@@ -101,29 +150,40 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         group="Nahkampfoption",
         advanced=True,
         required_when=("option", ("sturzflug",)),
+        when=for_option("sturzflug"),
     ),
     BoolParam(
         "sturzflug_greifen",
         "Sturzflug: Opfer greifen und fallen lassen",
         group="Nahkampfoption",
         advanced=True,
+        when=for_option("sturzflug"),
     ),
     BoolParam(
         "gefaehrliches_feld",
         "Zurückdrängen: Feld hinter dem Ziel ist gefährlich",
         group="Nahkampfoption",
         advanced=True,
+        when=for_option("zurueckdraengen"),
     ),
     BoolParam(
-        "feuerempfindlich", "Ziel ist feuerempfindlich", group="Nahkampfoption", advanced=True
+        "feuerempfindlich",
+        "Ziel ist feuerempfindlich",
+        group="Nahkampfoption",
+        advanced=True,
+        subject="target",
+        when=for_option("feuerangriff"),
     ),
 )
+
+
+ATTACK, DEFENCE, OWN_DEFENCE = "Angriff", "Abwehr", "Abwehr des Angreifers"
 
 
 @dataclass
 class Modifier:
     name: str
-    probe: str  # "Angriff", "Abwehr" or "Zweiter Angriffswurf"
+    probe: str  # ATTACK, DEFENCE, OWN_DEFENCE or "Zweiter Angriffswurf"
     value: int
     line: str
 
@@ -132,46 +192,65 @@ class Modifier:
 
 
 def attack_modifiers(p: dict[str, Any]) -> list[Modifier]:
-    """Every Erschwernis (+) and Erleichterung (−) for the attacker's FP and the target's
-    FP(Abwehren), by name, from tabellen.situationen and tabellen.optionen."""
-    mods: list[Modifier] = []
-    keys = [k for k in SITUATION_LABELS if p[k]]
+    """Every Erschwernis (+) and Erleichterung (−) for the attacker's FP, the target's
+    FP(Abwehren) and the attacker's own Abwehr, by name, from tabellen.situationen,
+    tabellen.zustaende and tabellen.optionen."""
+    mods = _situation_modifiers(p)
+    option = p["option"]
+    if option == "keine":
+        return mods
+    row = table_row("optionen", option)
+    name, line = str(row["option"]), str(row["zeile"])
+    if option == "betaeuben" and p["waffenart"] in SUITED_FOR_STUN:
+        mods.append(Modifier(name, ATTACK, int(row["angriff_mod_geeignet"]), line))
+    elif option == "zweihaendige_hiebe":
+        value = int(row["angriff_mod"]) * p["hiebe_stufen"]
+        mods.append(Modifier(f"{name} ({p['hiebe_stufen']} Stufen)", ATTACK, value, line))
+    elif option == "sturzflug" and p["sturzflug_greifen"]:
+        mods.append(Modifier(f"{name}, Greifen", ATTACK, int(row["angriff_mod_greifen"]), line))
+    elif int(row["angriff_mod"]):
+        mods.append(Modifier(name, ATTACK, int(row["angriff_mod"]), line))
+    if option == "zurueckdraengen" and p["gefaehrliches_feld"]:
+        value = int(row["abwehr_mod_gefahr"])
+        mods.append(Modifier(f"{name}: gefährliches Feld", DEFENCE, value, line))
+    if option == "rundumschlag":  # L293: own defence +2, not on top of the two-handed +1
+        value = int(row["abwehr_mod_selbst"])
+        mods.append(
+            Modifier(
+                f"{name}: eigene Abwehr (ohne die +1 der zweihändigen Waffe)",
+                OWN_DEFENCE,
+                value,
+                "L293",
+            )
+        )
+    if option == "gezielt":
+        key = f"zweiter_wurf_{p['gezielt_ziel']}"
+        where = "Gliedmaße" if p["gezielt_ziel"] == "gliedmasse" else "Torso"
+        mods.append(Modifier(f"{name}: {where}", "Zweiter Angriffswurf", int(row[key]), line))
+    return mods
+
+
+def _situation_modifiers(p: dict[str, Any]) -> list[Modifier]:
+    """The ticked situations and conditions (and the Sichtverhältnisse), in table order; a
+    condition's ``ersetzt`` drops the situations it replaces (L293)."""
+    keys = [k for k in (*SITUATION_LABELS, *CONDITION_LABELS) if p[k]]
     if p["sicht"] != "normal":
         keys.append(p["sicht"])
-    for row in table_rows("situationen"):
-        if row["schluessel"] not in keys:
+        if p["regen_nebel"] and not DATA.flag("sicht.zusammen_mit_regen"):
+            keys.remove("regen_nebel")
+    rows = [r for t in ("situationen", "zustaende") for r in table_rows(t)]
+    chosen = [r for r in rows if r["schluessel"] in keys]
+    replaced = {str(k) for r in chosen for k in r.get("ersetzt", [])}
+    mods: list[Modifier] = []
+    for row in chosen:
+        if row["schluessel"] in replaced:
             continue
         name = str(row["situation"])
         attack = row.get("angriff_mod")
         if row["schluessel"] == "angreifer_kniend" and p["waffe_zweihaendig"]:
             attack = row["angriff_mod_zweihaendig"]
         if attack is not None:
-            mods.append(Modifier(name, "Angriff", int(attack), str(row["zeile"])))
-        if row.get("abwehr_mod") is not None and not (p["wehrlos"]):
-            mods.append(Modifier(name, "Abwehr", int(row["abwehr_mod"]), str(row["zeile"])))
-    option = p["option"]
-    if option != "keine":
-        row = table_row("optionen", option)
-        name, line = str(row["option"]), str(row["zeile"])
-        if option == "betaeuben" and p["waffenart"] in SUITED_FOR_STUN:
-            mods.append(Modifier(name, "Angriff", int(row["angriff_mod_geeignet"]), line))
-        elif option == "zweihaendige_hiebe":
-            value = int(row["angriff_mod"]) * p["hiebe_stufen"]
-            mods.append(Modifier(f"{name} ({p['hiebe_stufen']} Stufen)", "Angriff", value, line))
-        elif option == "sturzflug" and p["sturzflug_greifen"]:
-            mods.append(
-                Modifier(f"{name}, Greifen", "Angriff", int(row["angriff_mod_greifen"]), line)
-            )
-        elif int(row["angriff_mod"]):
-            mods.append(Modifier(name, "Angriff", int(row["angriff_mod"]), line))
-        if option == "zurueckdraengen" and p["gefaehrliches_feld"]:
-            mods.append(
-                Modifier(
-                    f"{name}: gefährliches Feld", "Abwehr", int(row["abwehr_mod_gefahr"]), line
-                )
-            )
-        if option == "gezielt":
-            key = f"zweiter_wurf_{p['gezielt_ziel']}"
-            where = "Gliedmaße" if p["gezielt_ziel"] == "gliedmasse" else "Torso"
-            mods.append(Modifier(f"{name}: {where}", "Zweiter Angriffswurf", int(row[key]), line))
+            mods.append(Modifier(name, ATTACK, int(attack), str(row["zeile"])))
+        if row.get("abwehr_mod") is not None and not p["wehrlos"]:
+            mods.append(Modifier(name, DEFENCE, int(row["abwehr_mod"]), str(row["zeile"])))
     return mods

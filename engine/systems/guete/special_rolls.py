@@ -71,7 +71,15 @@ def _single_roll(
     summary="2W6 − GW(Widerstand); 0 oder weniger: sofort hellwach, sonst so viele Runden.",
     source=f"{SOURCE} L47",
     params=(
-        IntParam("gw_widerstand", "GW Widerstand", default=4, minimum=0, maximum=30, required=True),
+        IntParam(
+            "gw_widerstand",
+            "GW Widerstand",
+            default=4,
+            minimum=0,
+            maximum=30,
+            required=True,
+            subject="actor",
+        ),
     ),
 )
 def aufwachen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -90,7 +98,7 @@ def aufwachen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [("GW Widerstand", -p["gw_widerstand"])],
         text,
         [("sofort hellwach", lambda t: t <= 0)],
-        ["Quelle L47: Ergebnis 0 oder negativ – sofort hellwach."],
+        ["Ergebnis 0 oder negativ: sofort hellwach."],
     )
 
 
@@ -115,10 +123,7 @@ def entwaffnen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [],
         text,
         [("landet zu Füßen des Opfers", lambda t: t <= 0)],
-        [
-            "Richtung: zufällig durch den Spielleiter; bei doppelter Güte wählt der "
-            "Angreifer (L143)."
-        ],
+        ["Richtung: zufällig durch den Spielleiter; bei doppelter Güte wählt der Angreifer."],
     )
 
 
@@ -135,6 +140,7 @@ def entwaffnen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             minimum=1,
             maximum=2000,
             required=True,
+            subject="actor",
         ),
     ),
     assumptions=assumptions_for("wuerfe.erdruecken"),
@@ -142,15 +148,19 @@ def entwaffnen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 def erdruecken(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     per = DATA.integer("wuerfe.erdruecken.kg_je_punkt", 1, 1000)
     bonus = p["gewicht"] // per
+    how = ""
+    if p["gewicht"] % per:  # only a remainder needs the rounding (Annahme)
+        DATA.text("wuerfe.erdruecken.rundung")
+        how = " (abgerundet)"
     return _single_roll(
         rng,
         "Erdrücken",
         "Schaden 2W6",
         data_expression("wuerfe.erdruecken.wurf", "Erdrücken"),
-        [(f"Körpergewicht {p['gewicht']} kg / {per} (abgerundet, Annahme)", bonus)],
+        [(f"Körpergewicht {p['gewicht']} kg / {per}{how}", bonus)],
         lambda t: f"{t} Schaden.",
         [],
-        ["Danach gilt der Bruta als gestürzt, ohne FP(Gaukeleien) (L161)."],
+        ["Danach gilt der Bruta als gestürzt, ohne FP(Gaukeleien)."],
     )
 
 
@@ -189,7 +199,7 @@ def sturzflug(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "Greifen",
             [
                 "Angriffsprobe +1, doppelte Ausdauer; Sturzschaden nicht durch Fallen "
-                f"abzumildern (L327). Erwartungswert Sturz: {decimal(dice.expected_value(fall))}."
+                f"abzumildern. Erwartungswert Sturz: {decimal(dice.expected_value(fall))}."
             ],
         )
         display["sections"].extend(extra.sections)
@@ -201,7 +211,7 @@ def sturzflug(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     title="Feuerangriff: Feuerschaden",
     summary="Zusätzlich zum Keulenschaden 1W6+2 Feuerschaden an KE (feuerempfindlich: LE).",
     source=f"{SOURCE} L187–L193",
-    params=(BoolParam("feuerempfindlich", "Ziel ist feuerempfindlich"),),
+    params=(BoolParam("feuerempfindlich", "Ziel ist feuerempfindlich", subject="target"),),
 )
 def feuerschaden(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     where = "LE" if p["feuerempfindlich"] else "KE"
@@ -213,5 +223,5 @@ def feuerschaden(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [],
         lambda t: f"{t} Feuerschaden als Verlust von {where}.",
         [],
-        ["Natürliche Rüstung schützt nicht gegen Feuerschaden (L193)."],
+        ["Natürliche Rüstung schützt nicht gegen Feuerschaden."],
     )

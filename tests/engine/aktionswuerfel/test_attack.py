@@ -8,7 +8,16 @@ from typing import Any
 
 import pytest
 
-from tests.engine.aktionswuerfel.helpers import error, run
+from tests.engine.aktionswuerfel.helpers import (
+    assumed,
+    assumption,
+    error,
+    fields,
+    form_params,
+    notes,
+    run,
+    send,
+)
 from tests.engine.brute import chance, expectation
 
 
@@ -115,7 +124,15 @@ def test_wound_chances_brute_force(
         ({"schadenswuerfel": "1W1000"}, "schadenswuerfel"),
         ({"schadenswuerfel": "W"}, "schadenswuerfel"),
         ({"gesundheit": 0}, "gesundheit"),
-        ({"kritische_wunden": 2}, "kritische_wunden"),
+        ({"gesundheit": -1000}, "gesundheit"),
+        ({"kritische_wunden": -1}, "kritische_wunden"),
+        ({"kritische_wunden": 21}, "kritische_wunden"),
+        ({"angriffsart": "kampfmanoever", "manoever": "werfen"}, "manoever"),
+        (
+            {"angriffsart": "kampfmanoever", "manoever": "schieben", "schieben_opfer": 2},
+            "schieben_opfer",
+        ),
+        ({"angriffsart": "kampfmanoever", "schieben_opfer": -1}, "schieben_opfer"),
         ({"angriffsart": "magie"}, "angriffsart"),
         ({"ruestung": -1}, "ruestung"),
     ],
@@ -124,3 +141,150 @@ def test_attack_bad_input(params: dict[str, Any], field: str) -> None:
     """Bad input → EngineError with a German message naming the field."""
     err = error("attack", params)
     assert err["field"] == field and err["message"]
+
+
+def test_a_dead_target_is_refused_in_german() -> None:
+    """003_3ac4060591b07c19.txt L104: at Gesundheit 0 the character dies – an attack on it is
+    refused with a German message naming the field (a target_update can put 0 or less there)."""
+    err = error("attack", {"gesundheit": 0})
+    assert err["field"] == "gesundheit" and "tot" in err["message"]
+    assert "Schicksalswürfel" in err["message"]
+
+
+# --- connected helpers: hints, target_update, assumptions --------------------------------------
+
+
+def test_attack_hints() -> None:
+    """Whose value each field is, when it applies and what a result changes (L50–L110)."""
+    f = fields("attack")
+    assert f["angriffswurf"]["subject"] == "actor"
+    assert {f[n]["subject"] for n in ("schadenswuerfel", "schadensbonus")} == {"actor"}
+    target = ("verteidigungswert", "ruestung", "zaehigkeit", "gesundheit", "kritische_wunden")
+    assert {f[n]["subject"] for n in target} == {"target"}
+    assert [n for n, x in f.items() if x.get("resource")] == ["gesundheit", "kritische_wunden"]
+    for name in ("angriffsart", "ziel_verteidigt", "manoever", "schieben_opfer"):
+        assert "subject" not in f[name]
+    assert f["angriffswurf"]["when"] == {"ziel_verteidigt": [True]}
+    assert f["verteidigungswert"]["when"] == {"ziel_verteidigt": [True]}
+    damage = {"angriffsart": ["nahkampf", "fernkampf"]}
+    for name in ("schadenswuerfel", "schadensbonus", "ruestung", "zaehigkeit", "gesundheit"):
+        assert f[name]["when"] == damage, name
+    assert f["manoever"]["when"] == {"angriffsart": ["kampfmanoever"]}
+    assert f["schieben_opfer"]["when"] == {
+        "angriffsart": ["kampfmanoever"],
+        "manoever": ["schieben"],
+    }
+
+
+def test_target_update_after_a_hit() -> None:
+    """003_3ac4060591b07c19.txt L102–L110: after a hit the target's Gesundheit and kritische
+    Wunden, under the field names of the attack helper; none after a miss."""
+    r = run("attack", {"schadenswuerfel": "1W6", "schadensbonus": 10, "zaehigkeit": 5}, 3)
+    assert r["target_update"] == {
+        "gesundheit": r["wunde"]["gesundheit"],
+        "kritische_wunden": r["wunde"]["kritische_wunden"],
+    }
+    assert r["target_update"]["kritische_wunden"] == 1
+    assert "target_update" not in run("attack", {"angriffswurf": 3})
+
+
+def test_target_update_can_be_entered_again() -> None:
+    """003_3ac4060591b07c19.txt L110: the target's values after a second critical wound are
+    accepted by the next attack (kampfunfähig, not dead); the helper says so."""
+    first = run("attack", {"schadenswuerfel": "1W6", "schadensbonus": 10, "kritische_wunden": 1})
+    update = first["target_update"]
+    assert update["kritische_wunden"] == 2 and update["gesundheit"] > 0
+    again = run("attack", {"schadenswuerfel": "1W6", **update})
+    assert any("kampfunfähig" in n for n in notes(again))
+
+
+def test_leftover_values_never_block_a_roll() -> None:
+    """Fields hidden by their ``when`` are not sent: a Kampfmanöver with impossible damage
+    values, an undefended target with an empty roll – the form's values go through."""
+    params = {
+        "angriffsart": "kampfmanoever",
+        "schadenswuerfel": "30W6",
+        "gesundheit": 0,
+        "ziel_verteidigt": False,
+        "angriffswurf": None,
+    }
+    sent = form_params("attack", params)
+    assert "schadenswuerfel" not in sent and "angriffswurf" not in sent
+    assert send("attack", params)["ok"]
+    # the engine still refuses such a value from a caller that does send it
+    assert error("attack", {"schadenswuerfel": "30W6"})["field"] == "schadenswuerfel"
+
+
+def test_attack_names_the_assumptions_it_used() -> None:
+    """L52: the entered Angriffswurf (Annahme wurf) and a tie (Annahme
+    angriff.erfolg_ab_gleichstand) are named only when they decide the result."""
+    tie = assumption("angriff.erfolg_ab_gleichstand")
+    entered = assumption("wurf")
+    assert assumed(run("attack", {"angriffswurf": 10, "verteidigungswert": 10})) == [entered, tie]
+    assert assumed(run("attack", {"angriffswurf": 11, "verteidigungswert": 10})) == [entered]
+    assert assumed(run("attack", {"ziel_verteidigt": False})) == []
+
+
+# --- Kampfmanöver (L56–L80) ---------------------------------------------------------------------
+
+MANOEUVRE = {"angriffsart": "kampfmanoever", "angriffswurf": 12, "verteidigungswert": 10}
+
+
+def test_manoeuvre_on_athletik_without_damage() -> None:
+    """003_3ac4060591b07c19.txt L58, L61: a Kampfmanöver is a special attack without direct
+    damage; the Kampfmanöverwurf is based on Athletik. No damage dice, no wound, no update."""
+    r = run("attack", {**MANOEUVRE, "manoever": "niederwerfen"})
+    assert r["angriffs_attribut"] == "Athletik" and r["treffer"] is True
+    assert r["schadenswurf"] is None and r["wunde"] is None and r["chances"] == {}
+    assert "target_update" not in r
+    assert r["kampfmanoever"] == {
+        "art": "niederwerfen",
+        "erfolg": True,
+        "felder": None,
+        "geopferte_aktionswuerfel": 0,
+    }
+    assert r["display"]["outcome"] == "Der Gegner liegt."  # L76
+    assert any("2 Aktionswürfel" in n for n in notes(r))  # standing up from lying: L48
+
+
+def test_manoeuvre_festhalten() -> None:
+    """003_3ac4060591b07c19.txt L65–L71: the target counts as festgehalten, cannot move
+    normally; Stärke-Wurf to move, Athletik-Wurf to break free; both sacrifice a die per turn."""
+    r = run("attack", {**MANOEUVRE, "manoever": "festhalten"})
+    assert "festgehalten" in r["display"]["outcome"]
+    text = " ".join(notes(r))
+    assert "Stärke-Wurf" in text and "Athletik-Wurf" in text and "Reaktion" in text
+    assert "je Zug 1 Aktionswürfel" in text
+
+
+@pytest.mark.parametrize(("sacrificed", "moved"), [(0, 1), (1, 2)])
+def test_manoeuvre_schieben(sacrificed: int, moved: int) -> None:
+    """003_3ac4060591b07c19.txt L80: one field in the direction of the attack, one more per
+    further sacrificed Aktionswürfel (at most the one left after the roll: L18, L22)."""
+    r = run("attack", {**MANOEUVRE, "manoever": "schieben", "schieben_opfer": sacrificed})
+    assert r["kampfmanoever"]["felder"] == moved
+    assert r["kampfmanoever"]["geopferte_aktionswuerfel"] == sacrificed
+    assert f"{moved} Feld" in r["display"]["outcome"]
+    assert fields("attack")["schieben_opfer"]["max"] == 1
+
+
+def test_manoeuvre_failure_has_no_effect() -> None:
+    """003_3ac4060591b07c19.txt L61: only a success puts the effects into force."""
+    r = run("attack", {**MANOEUVRE, "manoever": "schieben", "schieben_opfer": 1, "angriffswurf": 9})
+    assert r["treffer"] is False and r["kampfmanoever"]["felder"] is None
+    assert r["kampfmanoever"]["geopferte_aktionswuerfel"] == 0
+    assert r["display"]["headline"] == "Schieben misslungen"
+
+
+def test_manoeuvre_names_its_assumption() -> None:
+    """L52, L61: against what the Kampfmanöverwurf succeeds is an Annahme (like the
+    Angriffswurf); an undefended target is moved without a roll – then no entered roll."""
+    rule = assumption("kampfmanoever.gegen_verteidigungswert")
+    r = run("attack", {**MANOEUVRE, "ziel_verteidigt": False, "angriffswurf": 0})
+    assert r["treffer"] is True and assumed(r) == [rule]
+    r = run("attack", {**MANOEUVRE, "angriffswurf": 10})
+    assert assumed(r) == [
+        rule,
+        assumption("wurf"),
+        assumption("angriff.erfolg_ab_gleichstand"),
+    ]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.aktionswuerfel.helpers import error, run
+from tests.engine.aktionswuerfel.helpers import assumed, assumption, error, run
 
 
 def fighters(*values: int, first: tuple[int, ...] = ()) -> list[dict[str, Any]]:
@@ -93,3 +93,24 @@ def test_initiative_duplicate_name() -> None:
     err = error("initiative", {"fighters": rows})
     assert err["field"] == "fighters.1.name" and "Name" in err["message"]
     assert error("initiative", {"fighters": []})["field"] == "fighters"
+
+
+def test_turns_are_the_order_of_one_round() -> None:
+    """003_3ac4060591b07c19.txt L32, L38: the turns of a round in the order of the Willens-Wurf,
+    labelled by place, for the Kampfhelfer page."""
+    r = run("initiative", {"fighters": fighters(4, 11, 7, first=(0,))})
+    assert r["turns"] == [
+        {"name": "K0", "label": "Platz 1"},
+        {"name": "K1", "label": "Platz 2"},
+        {"name": "K2", "label": "Platz 3"},
+    ]
+
+
+def test_initiative_names_the_assumptions_it_used() -> None:
+    """L38: the re-roll die (Annahme initiative.stechen) is named only when a tie was
+    re-rolled; the entered Willens-Würfe (Annahme wurf) always decide the order."""
+    entered, die = assumption("wurf"), assumption("initiative.stechen")
+    assert assumed(run("initiative", {"fighters": fighters(5, 5)})) == [entered, die]
+    assert assumed(run("initiative", {"fighters": fighters(5, 6)})) == [entered]
+    tie_by_sl = {"fighters": fighters(5, 5), "gleichstand": "spielleiter"}
+    assert assumed(run("initiative", tie_by_sl)) == [entered]

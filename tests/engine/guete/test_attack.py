@@ -6,7 +6,16 @@ from typing import Any
 
 import pytest
 
-from tests.engine.guete.helpers import d6, error, run
+from tests.engine.guete.helpers import (
+    assumed,
+    assumption,
+    d6,
+    error,
+    fields,
+    form_params,
+    run,
+    send,
+)
 
 # --- resolution -------------------------------------------------------------------------------
 
@@ -133,3 +142,114 @@ def test_bad_input(params: dict[str, Any], field: str) -> None:
     err = error("attack", params)
     assert err["field"] == field
     assert err["message"].split(":")[0]
+
+
+# --- connected helpers: hints, when, assumptions -------------------------------------------------
+
+
+def test_attack_hints() -> None:
+    """Whose value each field is: the attacker's name, weapon, damage and probe = actor; the
+    target's name, counter-attack, Abwehr, Parade, two-handed weapon, fire sensitivity =
+    target; situations and options = the roll's own (no subject). No field is a resource: the
+    helper keeps no LE, KE or AUS of the target."""
+    f = fields("attack")
+    actor = {"angreifer", "angriff_gelungen", "angriff_guete", "schaden", "waffe_zweihaendig"}
+    target = {"ziel", "gegner_gelungen", "gegner_guete", "gegner_schaden", "abwehr_gelungen"}
+    target |= {"abwehr_guete", "parade", "parade_guete", "ziel_zweihaendig", "feuerempfindlich"}
+    assert {n for n, x in f.items() if x.get("subject") == "actor"} == actor | {"waffenart"}
+    assert {n for n, x in f.items() if x.get("subject") == "target"} == target
+    assert not [n for n, x in f.items() if x.get("resource")]
+    for name in ("konfrontation", "option", "sicht", "wehrlos", "ziel_betaeubt", "hiebe_stufen"):
+        assert "subject" not in f[name], name
+
+
+OPTION_FIELDS = {
+    "hiebe_stufen": "zweihaendige_hiebe",
+    "gezielt_ziel": "gezielt",
+    "gezielt_zweiter_wurf": "gezielt",
+    "sturzflug_hoehe": "sturzflug",
+    "sturzflug_greifen": "sturzflug",
+    "gefaehrliches_feld": "zurueckdraengen",
+    "feuerempfindlich": "feuerangriff",
+}
+
+
+def test_option_fields_apply_only_to_their_option() -> None:
+    """002_51e59e824768e9e9.txt L123–L367: each option's own field (Stufen L363, gezielter
+    Hieb L223–L229, Sturzflug L325–L327, gefährliches Feld L353, feuerempfindlich L191) is
+    asked only with that option – and not when no option is allowed (L37, L95)."""
+    f = fields("attack")
+    blocked = {"falsche_hand": [False], "unsichtbares_ziel": [False]}
+    assert f["option"]["when"] == blocked
+    for name, option in OPTION_FIELDS.items():
+        assert f[name]["when"] == {"option": [option], **blocked}, name
+    plain = form_params("attack", {"option": "keine"})
+    assert not set(OPTION_FIELDS) & set(plain)
+    sent = form_params("attack", {"option": "gezielt"})
+    assert {"gezielt_ziel", "gezielt_zweiter_wurf"} <= set(sent)
+
+
+def test_probe_fields_apply_only_in_their_case() -> None:
+    """L11–L17, L19, L103, L269–L279: the Güte only with a success; the counter-attack only in
+    a direct confrontation; no Abwehr, counter-attack or Parade against a wehrloses Ziel; the
+    Parade's Güte only with a Parade, which excludes striking back."""
+    f = fields("attack")
+    assert f["angriff_guete"]["when"] == {"angriff_gelungen": [True]}
+    for name in ("gegner_gelungen", "gegner_guete", "gegner_schaden"):
+        assert f[name]["when"] == {"konfrontation": [True], "wehrlos": [False]}
+    assert f["konfrontation"]["when"] == {"wehrlos": [False]}
+    assert f["abwehr_gelungen"]["when"] == {"wehrlos": [False]}
+    assert f["abwehr_guete"]["when"] == {"abwehr_gelungen": [True], "wehrlos": [False]}
+    assert f["parade"]["when"] == {"konfrontation": [False], "wehrlos": [False]}
+    assert f["parade_guete"]["when"] == {
+        "parade": [True],
+        "konfrontation": [False],
+        "wehrlos": [False],
+    }
+
+
+@pytest.mark.parametrize(
+    ("params", "hidden"),
+    [
+        ({"falsche_hand": True, "option": "entwaffnen"}, "option"),  # L37
+        ({"unsichtbares_ziel": True, "option": "gezielt"}, "option"),  # L95
+        ({"angreifer_kniend": True, "angreifer_liegend": True}, "angreifer_liegend"),  # L61–L63
+        ({"angreifer_liegend": True, "waffe_zweihaendig": True}, "angreifer_liegend"),  # L63
+        ({"ziel_kniend": True, "ziel_liegend": True}, "ziel_liegend"),  # L61–L63
+        ({"wehrlos": True, "konfrontation": True}, "konfrontation"),  # L103
+        ({"wehrlos": True, "parade": True}, "parade"),  # L103
+        ({"parade": True, "konfrontation": True}, "parade"),  # L279
+    ],
+)
+def test_each_refusal_has_its_when(params: dict[str, Any], hidden: str) -> None:
+    """A value the engine refuses outside its case is hidden by its ``when``, so a leftover
+    can never block a roll from the form; a caller that sends it is still refused."""
+    assert error("attack", params)["message"]
+    assert hidden not in form_params("attack", params)
+    answer = send("attack", params)
+    assert answer["ok"], answer.get("error")
+
+
+def test_no_target_update_without_target_resources() -> None:
+    """L21–L27: the losses go to LE, KE or AUS, but the helper has none of them as a target
+    field – so a result changes no target value."""
+    r = run("attack", {})
+    assert r["verlust"]["LE"] > 0 and "target_update" not in r
+
+
+def test_attack_names_the_assumptions_it_used() -> None:
+    """The entered probes (Annahme fp_wurf) always; a defenceless target (L103), a single
+    failure in a confrontation (L11–L15), one option (L37 ff.) and the armour left out
+    (L187, L319) only where they decide."""
+    entered, armour = assumption("fp_wurf"), assumption("angriff.ruestung")
+    assert assumed(run("attack", {"angriff_gelungen": False})) == [entered]
+    assert assumed(run("attack", {})) == [entered, armour]
+    r = run("attack", {"wehrlos": True})
+    assert assumed(r) == [entered, assumption("angriff.wehrlos_ohne_abwehr"), armour]
+    one_fails = {"konfrontation": True, "angriff_gelungen": False}
+    assert assumption("angriff.konfrontation_fehlschlag") in assumed(run("attack", one_fails))
+    both = {"konfrontation": True, "angriff_guete": 4, "gegner_guete": 4}
+    assert assumed(run("attack", both)) == [entered]
+    assert assumption("angriff.eine_option_je_angriff") in assumed(
+        run("attack", {"option": "improvisiert"})
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.engine.guete.helpers import error, run
+from tests.engine.guete.helpers import assumed, assumption, error, run
 
 
 def test_initiative_orders_inputs_and_says_no_rule() -> None:
@@ -44,3 +44,34 @@ def test_initiative_surprised_cannot_act() -> None:
     assert r["order"][0]["handelt_in_runde_1"] is False
     err = error("initiative", {"fighters": [{"name": "A", "wert": 10}, {"name": "a", "wert": 10}]})
     assert err["field"] == "fighters.1.name" and "Name" in err["message"]
+
+
+def test_turns_name_the_first_round() -> None:
+    """002_51e59e824768e9e9.txt L89: the acting order of a round, by place; in the first round
+    the label names who springs from the ambush and who, surprised, takes no action."""
+    rows = [
+        {"name": "A", "wert": 5, "ueberrascht": True},
+        {"name": "B", "wert": 3},
+        {"name": "C", "wert": 1, "hinterhalt": True},
+    ]
+    r = run("initiative", {"fighters": rows})
+    assert r["turns"] == [
+        {"name": "C", "label": "Platz 1 (Hinterhalt)"},
+        {"name": "A", "label": "Platz 2 (überrascht: in Runde 1 keine Aktion)"},
+        {"name": "B", "label": "Platz 3"},
+    ]
+    r = run("initiative", {"fighters": rows, "erste_runde": False})
+    assert r["turns"] == [
+        {"name": "A", "label": "Platz 1"},
+        {"name": "B", "label": "Platz 2"},
+        {"name": "C", "label": "Platz 3"},
+    ]
+
+
+def test_initiative_names_the_assumptions_it_used() -> None:
+    """L89: the higher value first (Annahme) always; the tie rule only with a tie."""
+    higher, tie = assumption("initiative.hoeher_zuerst"), assumption("initiative.gleichstand")
+    tied = [{"name": "A", "wert": 5}, {"name": "B", "wert": 5}]
+    assert assumed(run("initiative", {"fighters": tied})) == [higher, tie]
+    apart = [{"name": "A", "wert": 5}, {"name": "B", "wert": 4}]
+    assert assumed(run("initiative", {"fighters": apart})) == [higher]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.guete.helpers import d6, run
+from tests.engine.guete.helpers import assumed, assumption, d6, fields, run
 
 # --- modifiers --------------------------------------------------------------------------------
 
@@ -120,3 +120,67 @@ def test_gezielt_second_roll_modifier() -> None:
     damage = d6(seed)[0] + 2
     assert r["verlust"] == {"LE": damage, "KE": 2 * damage, "AUS": 0}
     assert Fraction(r["chances"]["erwartung"]["KE"]) == 11
+
+
+# --- conditions the options leave (tabellen.zustaende) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "attack_mod", "defence_mod", "line"),
+    [
+        ({"angreifer_betaeubt": True}, 2, 0, "L129"),
+        ({"ziel_betaeubt": True}, 0, 1, "L129"),
+        ({"ziel_festgehalten": True}, 0, 2, "L173"),
+        ({"ziel_rundumschlag": True}, 0, 2, "L293"),
+        ({"ziel_rundumschlag": True, "ziel_zweihaendig": True}, 0, 2, "L293"),
+        ({"ziel_zweihaendig": True}, 0, 1, "L113"),
+    ],
+)
+def test_condition_modifiers(
+    params: dict[str, Any], attack_mod: int, defence_mod: int, line: str
+) -> None:
+    """002_51e59e824768e9e9.txt L129: a betäubter fighter attacks at +2 and defends at +1;
+    L173: a festgehaltenes Ziel defends at +2; L293: who swings a Rundumschlag defends at +2,
+    and the usual +1 of the two-handed weapon (L113) is not added on top."""
+    r = run("attack", params)
+    assert r["erschwernis_angriff"] == attack_mod
+    assert r["erschwernis_abwehr"] == defence_mod
+    assert [m["zeile"] for m in r["modifikatoren"]] == [line]
+
+
+def test_wehrlos_target_has_no_defence_modifiers() -> None:
+    """L103: a defenceless target does not defend, so no Abwehr modifier applies."""
+    r = run("attack", {"wehrlos": True, "ziel_betaeubt": True, "ziel_festgehalten": True})
+    assert r["erschwernis_abwehr"] == 0
+
+
+def test_rundumschlag_own_defence() -> None:
+    """002_51e59e824768e9e9.txt L287, L293: the Rundumschlag is +1 to attack; its user defends
+    at +2 when one of the targets gets through – listed for the attacker's own Abwehr, apart
+    from the target's."""
+    r = run("attack", {"option": "rundumschlag", "waffe_zweihaendig": True})
+    assert r["erschwernis_angriff"] == 1 and r["erschwernis_abwehr"] == 0
+    assert r["erschwernis_abwehr_angreifer"] == 2
+    rows = r["display"]["sections"][1]["rows"]
+    assert ["Summe Abwehr des Angreifers", "Abwehr des Angreifers", "+2"] in rows
+    assert run("attack", {})["erschwernis_abwehr_angreifer"] == 0
+
+
+def test_condition_fields() -> None:
+    """The conditions sit with the situations, as the roll's own choices; their help gives the
+    numbers (no source line)."""
+    f = fields("attack")
+    for name in ("angreifer_betaeubt", "ziel_betaeubt", "ziel_festgehalten", "ziel_rundumschlag"):
+        assert f[name]["group"] == "Besondere Situationen" and "subject" not in f[name]
+    assert f["ziel_betaeubt"]["help"].startswith("Abwehr: +1;")
+    assert f["angreifer_betaeubt"]["help"].startswith("Angriff: +2;")
+
+
+def test_sicht_names_its_assumption_only_with_rain() -> None:
+    """L71–L75: whether rain or fog adds to twilight or darkness is an Annahme – named only
+    when both are chosen."""
+    rule = assumption("sicht.zusammen_mit_regen")
+    r = run("attack", {"sicht": "daemmerlicht", "regen_nebel": True})
+    assert r["erschwernis_angriff"] == 2 and rule in assumed(r)
+    assert rule not in assumed(run("attack", {"regen_nebel": True}))
+    assert rule not in assumed(run("attack", {"sicht": "dunkelheit"}))

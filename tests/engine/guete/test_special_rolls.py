@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.guete.helpers import d6, run
+from tests.engine.guete.helpers import assumed, assumption, d6, fields, run
 
 
 @pytest.mark.parametrize("gw", [0, 4, 12, 30])
@@ -51,3 +51,22 @@ def test_feuerschaden_roll() -> None:
     """002_51e59e824768e9e9.txt L187: 1W6+2 fire damage."""
     r = run("feuerschaden", {"feuerempfindlich": True}, 3)
     assert r["ergebnis"] == d6(3)[0] + 2 and "LE" in r["display"]["outcome"]
+
+
+def test_erdruecken_names_the_rounding_only_with_a_remainder() -> None:
+    """002_51e59e824768e9e9.txt L157: kg / 50 – rounding down is an Annahme, named (and shown)
+    only when the weight leaves a remainder."""
+    rule = assumption("wuerfe.erdruecken.rundung")
+    r = run("erdruecken", {"gewicht": 210})
+    assert assumed(r) == [rule]
+    assert "(abgerundet)" in r["display"]["sections"][0]["items"][0]["modifiers"][0]["label"]
+    assert assumed(run("erdruecken", {"gewicht": 200})) == []
+
+
+def test_special_roll_hints() -> None:
+    """Whose value: the sleeper's own GW Widerstand and the Bruta's own weight (actor), the
+    fire sensitivity of the one set on fire (target); the Sturzflug's height is the roll's."""
+    assert fields("aufwachen")["gw_widerstand"]["subject"] == "actor"
+    assert fields("erdruecken")["gewicht"]["subject"] == "actor"
+    assert fields("feuerschaden")["feuerempfindlich"]["subject"] == "target"
+    assert "subject" not in fields("sturzflug")["hoehe"]

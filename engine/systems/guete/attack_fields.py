@@ -1,0 +1,245 @@
+"""Güte-System: the fields of the ``attack`` action, with their hints, and their checks.
+
+Owns the attack's parameters (``ATTACK_PARAMS``: the attacker's probe and weapon, the target's
+counter-attack, Abwehr and Parade, then the situations and options of ``modifiers.py``), whose
+value each is for connected helpers (``subject``: the attacker's = actor, the target's =
+target) and when each applies (``when``: no counter-attack, Abwehr or Parade against a wehrloses
+Ziel, L103; no Parade while striking back, L279; the Güte only with a success), and
+``check_attack``: the refusals in German for combinations the text rules out (options with the
+wrong weapon or posture, L37–L65, L167–L363; kniend and liegend at once; a Parade in a
+confrontation) – kept for callers that send a value the form would hide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import dice
+from engine.errors import EngineError
+from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param, TextParam
+from engine.systems.guete.common import table_row
+from engine.systems.guete.modifiers import MODIFIER_PARAMS, NOT_DEFENCELESS
+
+GUETE_MIN, GUETE_MAX = -30, 30
+MAX_DAMAGE_DICE = 10
+MAX_DAMAGE_SIDES = 20
+
+WEAPON_KINDS = (
+    ("andere", "andere Nahkampfwaffe"),
+    ("hammer", "1hand- oder 2hand-Hammer"),
+    ("faustkampf", "Faustkampf"),
+    ("stab", "Stab"),
+    ("natuerlich", "Natürliche Waffen"),
+    ("stangenwaffe", "Stangenwaffe"),
+)
+# when a field applies: a defenceless target neither strikes back nor parries (L103), who
+# parries does not strike back (L279); each repeats the conditions of the field it depends on
+CONFRONTATION = (("konfrontation", (True,)), *NOT_DEFENCELESS)
+NO_CONFRONTATION = (("konfrontation", (False,)), *NOT_DEFENCELESS)
+
+ATTACK_PARAMS: tuple[Param, ...] = (
+    TextParam(
+        "angreifer",
+        "Angreifer",
+        default="Angreifer",
+        max_length=30,
+        group="Angriff",
+        advanced=True,
+        subject="actor",
+    ),
+    TextParam(
+        "ziel",
+        "Ziel",
+        default="Ziel",
+        max_length=30,
+        group="Angriff",
+        advanced=True,
+        subject="target",
+    ),
+    BoolParam(
+        "konfrontation",
+        "Direkte Konfrontation",
+        help="Beide greifen sich gleichzeitig an: die höhere Güte trifft, gleiche prallen ab.",
+        group="Angriff",
+        when=NOT_DEFENCELESS,
+    ),
+    BoolParam(
+        "angriff_gelungen",
+        "Angriff gelungen",
+        default=True,
+        help="FP auf die Waffenkategorie",
+        group="Angriff",
+        required=True,
+        subject="actor",
+    ),
+    IntParam(
+        "angriff_guete",
+        "Güte des Angriffs",
+        default=3,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Angriff",
+        required_when=("angriff_gelungen", (True,)),
+        subject="actor",
+        when=(("angriff_gelungen", (True,)),),
+    ),
+    DiceParam(
+        "schaden",
+        "Schaden der Waffe",
+        default="1W6+2",
+        help="z. B. 1W6+2",
+        group="Angriff",
+        required=True,
+        subject="actor",
+    ),
+    BoolParam(
+        "waffe_zweihaendig",
+        "Angreifer führt eine zweihändige Waffe",
+        group="Angriff",
+        advanced=True,
+        subject="actor",
+    ),
+    ChoiceParam(
+        "waffenart",
+        "Waffenart des Angreifers",
+        choices=WEAPON_KINDS,
+        group="Angriff",
+        advanced=True,
+        subject="actor",
+    ),
+    BoolParam(
+        "gegner_gelungen",
+        "Gegenangriff gelungen",
+        default=True,
+        help="Der gleichzeitige Angriff des Ziels.",
+        group="Gegenangriff (direkte Konfrontation)",
+        required_when=("konfrontation", (True,)),
+        subject="target",
+        when=CONFRONTATION,
+    ),
+    IntParam(
+        "gegner_guete",
+        "Güte des Gegenangriffs",
+        default=2,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Gegenangriff (direkte Konfrontation)",
+        required_when=("konfrontation", (True,)),
+        subject="target",
+        when=CONFRONTATION,
+    ),
+    DiceParam(
+        "gegner_schaden",
+        "Schaden der Waffe des Ziels",
+        default="1W6+2",
+        group="Gegenangriff (direkte Konfrontation)",
+        required_when=("konfrontation", (True,)),
+        subject="target",
+        when=CONFRONTATION,
+    ),
+    BoolParam(
+        "abwehr_gelungen",
+        "Abwehr gelungen",
+        help="FP(Abwehren) dessen, der getroffen wird.",
+        group="Abwehr des Ziels",
+        subject="target",
+        when=NOT_DEFENCELESS,
+    ),
+    IntParam(
+        "abwehr_guete",
+        "Güte der Abwehr",
+        default=0,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        group="Abwehr des Ziels",
+        required_when=("abwehr_gelungen", (True,)),
+        subject="target",
+        when=(("abwehr_gelungen", (True,)), *NOT_DEFENCELESS),
+    ),
+    BoolParam(
+        "parade",
+        "Ziel nutzt die Option Parade",
+        group="Abwehr des Ziels",
+        subject="target",
+        when=NO_CONFRONTATION,
+    ),
+    IntParam(
+        "parade_guete",
+        "Güte der Paradeprobe (vor +5)",
+        default=0,
+        minimum=GUETE_MIN,
+        maximum=GUETE_MAX,
+        help="Die Güte der zu Rundenbeginn gewürfelten Angriffsprobe; der Helfer rechnet +5.",
+        group="Abwehr des Ziels",
+        required_when=("parade", (True,)),
+        subject="target",
+        when=(("parade", (True,)), *NO_CONFRONTATION),
+    ),
+    *MODIFIER_PARAMS,
+)
+
+
+def _error(message: str, path: str) -> EngineError:
+    label = next((p.label for p in ATTACK_PARAMS if p.name == path), path)
+    return EngineError(f"{label}: {message}", path)
+
+
+def check_attack(p: dict[str, Any]) -> None:
+    option = p["option"]
+    for key in ("falsche_hand", "unsichtbares_ziel"):
+        if p[key] and option != "keine":
+            row = table_row("situationen", key)
+            raise _error(f"„{row['situation']}“ erlaubt keine Option.", "option")
+    for key in ("angreifer_kniend", "angreifer_liegend"):
+        allowed = table_row("situationen", key).get("nur_optionen", [])
+        if p[key] and option not in ("keine", *allowed):
+            raise _error(
+                "kniend und liegend sind nur Feuerangriff und improvisierte Waffen möglich.",
+                "option",
+            )
+    if p["angreifer_kniend"] and p["angreifer_liegend"]:
+        raise _error("der Angreifer kann nicht zugleich knien und liegen.", "angreifer_liegend")
+    if p["ziel_kniend"] and p["ziel_liegend"]:
+        raise _error("das Ziel kann nicht zugleich knien und liegen.", "ziel_liegend")
+    if p["angreifer_liegend"] and p["waffe_zweihaendig"]:
+        raise _error("liegend kann man nur einhändige Waffen nutzen.", "waffe_zweihaendig")
+    if p["wehrlos"] and (p["parade"] or p["konfrontation"]):
+        raise _error("ein wehrloses Ziel pariert nicht und schlägt nicht zurück.", "wehrlos")
+    if p["parade"] and p["konfrontation"]:
+        raise _error(
+            "wer pariert, kann keinen Schaden anrichten, also nicht zurückschlagen.",
+            "parade",
+        )
+    two_handed, kind = p["waffe_zweihaendig"], p["waffenart"]
+    rules: dict[str, tuple[bool, str]] = {
+        "gedaempft": (
+            two_handed and kind != "stab",
+            "gedämpfte Schläge nur mit einhändig geführten Waffen oder Stäben.",
+        ),
+        "rundumschlag": (
+            not two_handed and kind != "stangenwaffe",
+            "Rundumschlag nur mit 2hand- und Stangenwaffen.",
+        ),
+        "zweihaendige_hiebe": (two_handed, "zweihändige Hiebe nur mit 1hand-Waffen."),
+        "zwei_waffen": (two_handed, "Kampf mit zwei Waffen nur mit einhändigen Waffen."),
+        "festhalten": (
+            kind not in ("faustkampf", "natuerlich"),
+            "Festhalten nur mit Faustkampf oder Natürliche Waffen - Klauen.",
+        ),
+        "stachelwirbel": (
+            kind != "natuerlich",
+            "Stachelwirbel ist eine Probe auf Natürliche Waffen.",
+        ),
+        "sturzflug": (kind != "natuerlich", "Sturzflug ist eine FP(Natürliche Waffen)."),
+    }
+    if option in rules and rules[option][0]:
+        raise _error(rules[option][1], "option")
+    for key in ("schaden", "gegner_schaden"):
+        expression = dice.parse(p[key], key, key)
+        if expression.dice_count > MAX_DAMAGE_DICE or any(
+            t.sides > MAX_DAMAGE_SIDES for t in expression.terms
+        ):
+            raise _error(
+                f"höchstens {MAX_DAMAGE_DICE} Würfel mit je höchstens {MAX_DAMAGE_SIDES} Seiten.",
+                key,
+            )
