@@ -332,10 +332,12 @@ class ProbeRoll:
         return self.probe.base + self.value
 
     def succeeded(self, reaches: bool) -> bool:
-        if self.critical and DATA.flag("probe.kritisch_gelingt"):
-            return True
-        if self.patzer and DATA.flag("probe.patzer_misslingt"):
-            return False
+        """Reached or exceeded – unless a Kritischer Erfolg or a Patzer decides otherwise (the
+        Annahmen are read, and named, only when they go against the value)."""
+        if self.critical and not reaches:
+            return DATA.flag("probe.kritisch_gelingt")
+        if self.patzer and reaches:
+            return not DATA.flag("probe.patzer_misslingt")
         return reaches
 
     def to_dict(self) -> dict[str, Any]:

@@ -142,8 +142,8 @@ def test_genie_vorteil_rolls_twice_and_keeps_better() -> None:
 def test_probe_names_the_assumptions_it_used() -> None:
     """Draft „Würfelsystem & Proben“: the rounding of (EIG1 + EIG2 + EIG3) / 2 is not stated
     (Annahme), so a result names it only for an odd sum; a Kritischer Erfolg that succeeds
-    below the Schwierigkeit names that Annahme; a Patzer offers the Patzertabelle (000 L406,
-    for a Kampftalent)."""
+    below the Schwierigkeit, or a Patzer that fails above it, names that Annahme; a Patzer
+    offers the Patzertabelle (000 L406, for a Kampftalent)."""
     rounding = assumption_text("probe.grundwert_rundung")
     even = run("probe", {"eig1": 10, "eig2": 10, "eig3": 10})
     assert rounding not in assumed(even)
@@ -163,7 +163,11 @@ def test_probe_names_the_assumptions_it_used() -> None:
             "params": {"ursache": "kampftalent"},
         }
     ]
-    assert assumption_text("probe.patzer_misslingt") in assumed(patzer)
+    # the Patzer fails below the Schwierigkeit anyway: the Annahme decides nothing there
+    assert assumption_text("probe.patzer_misslingt") not in assumed(patzer)
+    reached = seek("probe", {"schwierigkeit": 0}, lambda r: r["probe"]["patzer"])
+    assert not reached["success"]
+    assert assumption_text("probe.patzer_misslingt") in assumed(reached)
 
 
 def test_other_dice_and_vorteil_assumptions_named_on_a_threshold() -> None:
