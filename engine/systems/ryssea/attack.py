@@ -5,6 +5,11 @@ concatenated in form order), the checks of field combinations, the weapon damage
 action itself: Aktive Abwehr (``defence``), attack probe, Erfolge spent (``manoeuvres``), damage
 roll, in this seeded order; then the explanation and the exact chances (L47–L82, L184–L226,
 L245–L253, L307–L380).
+
+What follows from the result (``follow_ups``): a Patzer of the attack probe goes to the
+Patzertabelle (``fumble``) unless the opponent's Aktive Abwehr brought it about (L406; when it
+does is an Annahme, ``angriff.patzer_durch_aktive_abwehr``); a hit with damage lets a target
+in a continuous action roll the ``interruption`` (L120, with the Störender Angriff, L192).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from engine.systems.ryssea.common import (
     probe_flags,
     probe_input,
     roll_probe,
+    use_assumption,
 )
 from engine.systems.ryssea.defence import TARGET_PARAMS, Difficulty, roll_difficulty
 from engine.systems.ryssea.manoeuvres import (
@@ -60,13 +66,16 @@ ATTACKER_PARAMS: tuple[Param, ...] = (
         "angriffsart",
         "Angriffsart",
         choices=ATTACK_KINDS,
-        help="Schildstoß: 1W6+1 Schaden, keine Meisterschafts-Manöver (L200).",
+        help="Schildstoß: 1W6+1 Schaden, keine Meisterschafts-Manöver.",
         group="Angreifer",
+        # the attack kind goes with the fighter's weapon (its damage and range are actor values)
+        subject="actor",
     ),
     *probe_fields(
-        talent="Kampftalent; beim Schildstoß BW und KK, L200",
+        talent="Kampftalent; beim Schildstoß BW und KK",
         group="Angreifer",
         advanced=("wuerfel",),
+        subject="actor",
     ),
     DiceParam(
         "schaden",
@@ -75,6 +84,8 @@ ATTACKER_PARAMS: tuple[Param, ...] = (
         help="Schaden der Waffe als Würfelausdruck, z. B. 1W10+2 (beim Schildstoß nicht genutzt).",
         group="Angreifer",
         required_when=("angriffsart", ("nahkampf", "fernkampf")),
+        subject="actor",
+        when=(("angriffsart", ("nahkampf", "fernkampf")),),
     ),
 )
 ATTACK_PARAMS: tuple[Param, ...] = (
@@ -100,22 +111,22 @@ def _check_attack(params: dict[str, Any]) -> None:
         _require(params["deckung"] == "keine", f"Deckung des Ziels: {what}.", "deckung")
         _require(
             params["unbewegliches_ziel"] == "nein",
-            f"Unbewegliches Ziel: {what} (L224).",
+            f"Unbewegliches Ziel: {what}.",  # L224
             "unbewegliches_ziel",
         )
     else:
         only_melee = "gilt nur für Nahkampfangriffe"
         _require(
-            params["ueberzahl"] == 0, f"Überzählige Kämpfer: {only_melee} (L370).", "ueberzahl"
-        )
+            params["ueberzahl"] == 0, f"Überzählige Kämpfer: {only_melee}.", "ueberzahl"
+        )  # L370
         _require(
             not params["betaeubungsschlag"],
-            f"Betäubungsschlag: {only_melee} (L190).",
+            f"Betäubungsschlag: {only_melee}.",  # L190
             "betaeubungsschlag",
         )
         _require(
             not params["gelegenheitsangriff"],
-            f"Gelegenheitsangriff: {only_melee} (L86).",
+            f"Gelegenheitsangriff: {only_melee}.",  # L86
             "gelegenheitsangriff",
         )
         factor = DATA.integer("angriff.reichweite_hoechstens_faktor", 1, 100)
@@ -123,25 +134,25 @@ def _check_attack(params: dict[str, Any]) -> None:
         _require(
             params["entfernung"] <= limit,
             f"Entfernung (m): {number(params['entfernung'])} m liegt außerhalb der Reichweite; "
-            f"höchstens das {factor}-fache der Grundreichweite, also {number(limit)} m (L210).",
+            f"höchstens das {factor}-fache der Grundreichweite, also {number(limit)} m.",  # L210
             "entfernung",
         )
     mastery = params["meisterschafts_manoever"]
     if mastery:
         _require(
             kind != "schildstoss",
-            "Angesagte Meisterschafts-Manöver: beim Schildstoß nicht möglich (L200).",
+            "Angesagte Meisterschafts-Manöver: beim Schildstoß nicht möglich.",  # L200
             "meisterschafts_manoever",
         )
         _require(
             not params["gelegenheitsangriff"],
-            "Angesagte Meisterschafts-Manöver: nicht mit einem Gelegenheitsangriff (L86).",
+            "Angesagte Meisterschafts-Manöver: nicht mit einem Gelegenheitsangriff.",  # L86
             "meisterschafts_manoever",
         )
     else:
         _require(
             params["manoever_schaden"] == "voll",
-            "Schaden der Manöver: gilt nur für angesagte Meisterschafts-Manöver (L73).",
+            "Schaden der Manöver: gilt nur für angesagte Meisterschafts-Manöver.",  # L73
             "manoever_schaden",
         )
     if params["unbewegliches_ziel"] != "nein":
@@ -246,7 +257,94 @@ def _roll_attack(
     )
 
 
-def _outcome(hit: AttackRoll, target_text: str) -> str:
+def _patzer_by_defence(hit: AttackRoll, target: Difficulty) -> bool:
+    """L406: a Patzer that an opponent's Aktive Abwehr brought about does not go to the
+    Patzertabelle. When an Aktive Abwehr brings one about, the text does not say; the data's
+    Annahme (read only for a Patzer against an Aktive Abwehr): every Patzer of an attack that
+    the target defends actively, since the Aktive Abwehr is then what the attack fails against
+    (L247) and the text names no other effect of it on the attacker."""
+    if hit.category != "patzer" or target.roll is None:
+        return False
+    return DATA.flag("angriff.patzer_durch_aktive_abwehr")
+
+
+def _order_decided(
+    params: dict[str, Any], hit: AttackRoll, plan: DamagePlan, need_range: int, need_cover: int
+) -> bool:
+    """Whether the order in which the Erfolge are spent (an Annahme) could change this result:
+    two or more uses compete and the Erfolge do not cover them all."""
+    if not hit.success:
+        return False
+    stun = params["betaeubungsschlag"]
+    demands = [
+        need_range,
+        need_cover,
+        plan.mastery * DATA.integer("angriff.meisterschaft_erfolge", 0, 10),
+        DATA.integer("angriff.betaeubungsschlag_erfolge", 0, 10) if stun else 0,
+    ]
+    return sum(1 for d in demands if d > 0) >= 2 and hit.rolled.erfolge < sum(demands)
+
+
+def _rounding_decided(hit: AttackRoll, plan: DamagePlan) -> bool:
+    """Whether halving rounded an odd number or damage was held at 0 (an Annahme)."""
+    if hit.damage_roll is None:
+        return False
+    points = hit.damage_roll.total + (hit.wucht if hit.category == "treffer" else 0)
+    if points < 0:
+        return True
+    if hit.category == "deckung" or plan.restriction == "kein":
+        return False
+    if plan.restriction == "halb" and points % 2:
+        return True
+    if hit.category == "streiftreffer" and plan.graze == "schaden":
+        kept = points // 2 if plan.restriction == "halb" else points
+        return kept < plan.graze_cut * plan.mastery
+    return False
+
+
+def _use_assumptions(
+    params: dict[str, Any], hit: AttackRoll, plan: DamagePlan, need_range: int, need_cover: int
+) -> None:
+    """Name the attack's assumptions that decided this result (the probe's own are named by
+    the probe, the Aktive Abwehr's by the defence)."""
+    if hit.category == "reichweite":
+        use_assumption("angriff.reichweite_fehlschlag")
+    if _order_decided(params, hit, plan, need_range, need_cover):
+        use_assumption("angriff.erfolge_reihenfolge")
+    if _rounding_decided(hit, plan):
+        use_assumption("angriff.schaden_rundung")
+    if params["angriffsart"] == "schildstoss":
+        use_assumption("angriff.schildstoss_eigenschaften")
+
+
+def _follow_ups(hit: AttackRoll, plan: DamagePlan, by_defence: bool) -> list[dict[str, Any]]:
+    """Where the rules go on: the Patzertabelle after a Patzer (L406), the Unterbrechung of a
+    continuous action after damage (L120, with the Störender Angriff's Erfolge, L192)."""
+    out: list[dict[str, Any]] = []
+    if hit.category == "patzer" and not by_defence:
+        out.append(
+            {
+                "action": "fumble",
+                "title": "Patzertabelle würfeln",
+                "params": {"ursache": "kampftalent"},
+            }
+        )
+    if hit.target_damage > 0:
+        disturbing = hit.category == "treffer" and plan.rest_mode == "stoerender_angriff"
+        out.append(
+            {
+                "action": "interruption",
+                "title": "Unterbrechung prüfen",
+                "params": {
+                    "schaden": hit.target_damage,
+                    "stoerend": hit.alloc.rest if disturbing else 0,
+                },
+            }
+        )
+    return out
+
+
+def _outcome(hit: AttackRoll, target_text: str, by_defence: bool) -> str:
     category = hit.category
     versus = f"{number(hit.rolled.total)} gegen {target_text}."
     if category == "treffer":
@@ -257,6 +355,11 @@ def _outcome(hit: AttackRoll, target_text: str) -> str:
         outcome = f"Die Probe gelingt, aber der Angriff trifft die Deckung. {versus}"
     elif category == "reichweite":
         outcome = f"Die Probe gelingt, aber die Erfolge reichen nicht für die Reichweite. {versus}"
+    elif category == "patzer" and by_defence:
+        outcome = (
+            "Patzer – verfehlt; die gegnerische Aktive Abwehr hat ihn herbeigeführt, kein Wurf "
+            f"auf der Patzertabelle. {versus}"
+        )
     elif category == "patzer":
         outcome = f"Patzer – verfehlt; 2W10 auf der Patzertabelle. {versus}"
     else:
@@ -293,7 +396,7 @@ def _show_erfolge(
         display.table(f"Erfolge ({erfolge})", ["Wofür", "nötig", "verwendet"], rows)
 
 
-def _attack_notes(params: dict[str, Any], hit: AttackRoll) -> list[str]:
+def _attack_notes(params: dict[str, Any], hit: AttackRoll, by_defence: bool) -> list[str]:
     """The notes that follow from the outcome (after the one on the Aktive Abwehr)."""
     kind, category = params["angriffsart"], hit.category
     notes: list[str] = []
@@ -301,36 +404,38 @@ def _attack_notes(params: dict[str, Any], hit: AttackRoll) -> list[str]:
         if hit.attacker_stun:
             notes.append(
                 f"Streiftreffer: Die Effekte der Meisterschafts-Manöver bleiben aus, die Erfolge "
-                f"verfallen, der Angreifer erleidet {hit.attacker_stun} Betäubungsschaden (L82)."
+                f"verfallen, der Angreifer erleidet {hit.attacker_stun} Betäubungsschaden."
             )
         else:
             notes.append(
                 "Streiftreffer: Die Effekte der Meisterschafts-Manöver bleiben aus, die Erfolge "
-                "verfallen, der Schaden sinkt um 2 je angesagtem Manöver (L82)."
+                "verfallen, der Schaden sinkt um 2 je angesagtem Manöver."
             )
     if category == "deckung":
         notes.append(
             f"Der Angriff trifft die Deckung und richtet dort eventuell {hit.cover_damage} Schaden "
-            "an (L220)."
+            "an."
         )
     if category in ("verfehlt", "patzer") and params["kampfgetuemmel"]:
-        notes.append("Kampfgetümmel: der Schuss geht ins Leere (L222).")
+        notes.append("Kampfgetümmel: der Schuss geht ins Leere.")
     if params["betaeubungsschlag"] and category == "treffer" and not hit.alloc.stun:
         notes.append("Betäubungsschlag: kein Erfolg mehr übrig – regulärer Schaden.")
     if hit.disturb:
         notes.append(
             f"Störender Angriff: die Selbstbeherrschung-Probe des Ziels gegen die Unterbrechung "
-            f"ist um {hit.disturb} erschwert (L192)."
+            f"ist um {hit.disturb} erschwert."
         )
-    if category == "patzer":
+    if category == "patzer" and by_defence:
         notes.append(
-            "Patzer bei einer Probe auf ein Kampftalent: 2W10 auf der Patzertabelle (L406)."
+            "Ein Patzer, den eine gegnerische Aktive Abwehr herbeigeführt hat, führt nicht zur "
+            "Patzertabelle."
         )
+    elif category == "patzer":
+        notes.append("Patzer bei einer Probe auf ein Kampftalent: 2W10 auf der Patzertabelle.")
     if kind == "schildstoss":
         notes.append(
             "Schildstoß: 1W6+1 Schaden; es gelten die Regeln für die falsche Hand "
-            "(Waffengeschwindigkeit +2), außer mit Kampf mit zwei Waffen oder Starker Schildarm I "
-            "(L200)."
+            "(Waffengeschwindigkeit +2), außer mit Kampf mit zwei Waffen oder Starker Schildarm I."
         )
     if hit.rolled.critical:
         notes.append("Kritischer Erfolg: weitere Folgen legt der Text nicht fest.")
@@ -340,8 +445,8 @@ def _attack_notes(params: dict[str, Any], hit: AttackRoll) -> list[str]:
 def _show_chances(
     display: Display, chances: AttackChances, need_range: int, need_cover: int
 ) -> None:
+    # what decides at the table first: does the attack hit?
     items = [
-        ("Probe gelingt", chances.probe.success),
         ("Ziel getroffen (auch Streiftreffer)", chances.hit),
         ("Voller Treffer", chances.full_hit),
         ("Streiftreffer", chances.graze),
@@ -351,6 +456,7 @@ def _show_chances(
     if need_range:
         items.append(("Erfolge reichen nicht für die Reichweite", chances.out_of_range))
     items += [
+        ("Probe gelingt", chances.probe.success),
         ("Kritischer Erfolg", chances.probe.critical),
         ("Patzer", chances.probe.patzer),
     ]
@@ -373,6 +479,8 @@ def _attack_result(
     need_cover: int,
     chances: AttackChances,
     display: Display,
+    by_defence: bool,
+    follow_ups: list[dict[str, Any]],
 ) -> dict[str, Any]:
     rolled, success, alloc, category = hit.rolled, hit.success, hit.alloc, hit.category
     return {
@@ -400,7 +508,10 @@ def _attack_result(
             "attacker_betaeubung": hit.attacker_stun,
             "cover": hit.cover_damage,
         },
-        "fumble_table": category == "patzer",
+        "fumble_table": category == "patzer" and not by_defence,
+        "patzer_cause": (
+            None if category != "patzer" else "aktive_abwehr" if by_defence else "kampftalent"
+        ),
         "chances": {
             "success": str(chances.probe.success),
             "hit": str(chances.hit),
@@ -413,6 +524,7 @@ def _attack_result(
             "expected_erfolge": str(chances.expected_erfolge),
             "expected_damage": str(chances.expected_damage),
         },
+        "follow_ups": follow_ups,
         "display": display.to_dict(),
     }
 
@@ -445,7 +557,9 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     target = roll_difficulty(params, rng, ranged, notes)
     hit = _roll_attack(params, attacker, target.reaches, plan, need_range, need_cover, damage, rng)
 
-    display.outcome = _outcome(hit, target.text)
+    by_defence = _patzer_by_defence(hit, target)
+    _use_assumptions(params, hit, plan, need_range, need_cover)
+    display.outcome = _outcome(hit, target.text, by_defence)
     if target.roll is not None:
         target.roll.show(display)
     hit.rolled.show(display)
@@ -454,11 +568,14 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         display.roll(label, hit.damage_roll)
     if hit.success:
         _show_erfolge(display, params, hit, plan, need_range, need_cover)
-    notes.extend(_attack_notes(params, hit))
+    notes.extend(_attack_notes(params, hit, by_defence))
 
     chances = attack_chances(
         attacker, target.succeeds, need_range, need_cover, params["betaeubungsschlag"], plan, damage
     )
     _show_chances(display, chances, need_range, need_cover)
     display.notes("Hinweise", notes)
-    return _attack_result(kind, hit, target, need_range, need_cover, chances, display)
+    follow_ups = _follow_ups(hit, plan, by_defence)
+    return _attack_result(
+        kind, hit, target, need_range, need_cover, chances, display, by_defence, follow_ups
+    )

@@ -34,7 +34,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         default=0,
         minimum=0,
         maximum=5,
-        help="Je Taktischem Vorteil +3; mehrere zählen zusammen (L360).",
+        help="Je Taktischem Vorteil +3; mehrere zählen zusammen.",
         group="Modifikatoren",
     ),
     IntParam(
@@ -47,6 +47,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
             "Nur Nahkampf: +1 je überzähligem Kämpfer, höchstens +3; ein Koloss zählt seine Stufe."
         ),
         group="Modifikatoren",
+        when=(("angriffsart", ("nahkampf", "schildstoss")),),
     ),
     ChoiceParam(
         "position_eigen",
@@ -82,7 +83,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
             ("hueft", "hüfthohes Wasser (−3)"),
             ("unter", "unter Wasser (−6)"),
         ),
-        help="Für Handlungen, in die KK, KO oder BW eingehen (L346).",
+        help="Für Handlungen, in die KK, KO oder BW eingehen.",
         group="Modifikatoren",
         advanced=True,
     ),
@@ -100,7 +101,8 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         "Zusammenarbeit",
         default=0,
         minimum=-20,
-        maximum=40,
+        # up to 6 helpers with +1 and +1 per Erfolg each (the teamwork helper sends its sum)
+        maximum=200,
         help="Gesammelter Bonus oder Malus der Helfer (Aktion Zusammenarbeit).",
         group="Modifikatoren",
         advanced=True,

@@ -14,13 +14,14 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.data_files import DataError, load
+from engine.data_files import DataError, assumptions_used, load
 from engine.display import Display
 from engine.params import ChoiceParam, IntParam, Param
 from engine.registry import new_system
@@ -38,6 +39,19 @@ def assumptions_for(*prefixes: str) -> tuple[str, ...]:
 
 def data_dice(key: str, label: str) -> dice.Expression:
     return dice.parse(DATA.text(key), key, label)
+
+
+@contextmanager
+def quietly() -> Iterator[None]:
+    """Data read inside names no assumption in the result: for the odds before the roll, which
+    rest on the same data but are not what the roll decided."""
+    with assumptions_used():
+        yield
+
+
+def use_assumption(key: str) -> None:
+    """Name the assumption at ``key`` in this result: the rule code has just relied on it."""
+    DATA.raw(key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -69,12 +83,17 @@ def probe_fields(
     group: str = "",
     advanced: tuple[str, ...] = (),
     required_when: tuple[str, tuple[Any, ...]] | None = None,
+    subject: str = "",
+    when: tuple[tuple[str, tuple[Any, ...]], ...] = (),
 ) -> tuple[Param, ...]:
     """Eigenschaften, TaW, Talentwürfel and Vorteil/Nachteil of one probe (JSON keys prefixed).
 
     ``group`` and ``advanced`` (unprefixed field names) are the forms' presentation hints. The
     Eigenschaften and the TaW are required (or, with ``required_when``, required in that
     situation only); Talentwürfel and Vorteil/Nachteil default to the usual normal die.
+    ``subject`` (whose values: "actor" or "target") applies to the Eigenschaften, the TaW and
+    the Talentwürfel – the fighter's own values; Vorteil / Nachteil is the situation of the roll.
+    ``when`` applies to every field.
     """
     lead = f"{who} – " if who else ""
     return (
@@ -90,6 +109,8 @@ def probe_fields(
                 advanced=f"eig{i}" in advanced,
                 required=required_when is None,
                 required_when=required_when,
+                subject=subject,
+                when=when,
             )
             for i in (1, 2, 3)
         ),
@@ -104,6 +125,8 @@ def probe_fields(
             advanced="taw" in advanced,
             required=required_when is None,
             required_when=required_when,
+            subject=subject,
+            when=when,
         ),
         ChoiceParam(
             f"{prefix}wuerfel",
@@ -112,6 +135,8 @@ def probe_fields(
             help="W10; Unfähig W8, Begabt W12, Genie (W12 + W4) − 1.",
             group=group,
             advanced="wuerfel" in advanced,
+            subject=subject,
+            when=when,
         ),
         ChoiceParam(
             f"{prefix}wurf_art",
@@ -120,15 +145,19 @@ def probe_fields(
             help="Mit Vorteil oder Nachteil wird ein zweiter Talentwürfel geworfen.",
             group=group,
             advanced="wurf_art" in advanced,
+            when=when,
         ),
     )
 
 
 def grundwert(eig: tuple[int, int, int], taw: int) -> int:
-    """(EIG1 + EIG2 + EIG3) / 2 + TaW, rounded as the data says (Annahme: down)."""
+    """(EIG1 + EIG2 + EIG3) / 2 + TaW, rounded as the data says (Annahme: down; read, and so
+    named in the result, only when the sum does not divide evenly)."""
     divisor = DATA.integer("probe.grundwert_teiler", 1, 10)
-    rounding = DATA.text("probe.grundwert_rundung")
     total = sum(eig)
+    if total % divisor == 0:
+        return total // divisor + taw
+    rounding = DATA.text("probe.grundwert_rundung")
     if rounding == "abrunden":
         half = total // divisor
     elif rounding == "aufrunden":
@@ -174,6 +203,13 @@ def _thresholds() -> tuple[int, int, int, int]:
         fumble_to,
         DATA.integer("probe.patzer_summe_bis", -100, 200),
     )
+
+
+def confirmation_due(value: int) -> bool:
+    """Whether a talent die showing ``value`` calls for the Bestätigungswurf (9 or more for a
+    Kritischer Erfolg, 2 or less for a Patzer)."""
+    crit_from, _, fumble_to, _ = _thresholds()
+    return value >= crit_from or value <= fumble_to
 
 
 @functools.cache
@@ -261,8 +297,9 @@ class ProbeChances:
 
 def probe_chances(probe: ProbeInput, succeeds: Callable[[int], Fraction]) -> ProbeChances:
     """Exact chances of the probe; ``succeeds(total)`` is the chance that a total is enough."""
-    crit_wins = DATA.flag("probe.kritisch_gelingt")
-    fumble_fails = DATA.flag("probe.patzer_misslingt")
+    with quietly():
+        crit_wins = DATA.flag("probe.kritisch_gelingt")
+        fumble_fails = DATA.flag("probe.patzer_misslingt")
     success = critical = patzer = Fraction(0)
     for value, p in die_distribution(probe.die, probe.mode).items():
         plain = succeeds(probe.base + value)
@@ -295,10 +332,12 @@ class ProbeRoll:
         return self.probe.base + self.value
 
     def succeeded(self, reaches: bool) -> bool:
-        if self.critical and DATA.flag("probe.kritisch_gelingt"):
-            return True
-        if self.patzer and DATA.flag("probe.patzer_misslingt"):
-            return False
+        """Reached or exceeded – unless a Kritischer Erfolg or a Patzer decides otherwise (the
+        Annahmen are read, and named, only when they go against the value)."""
+        if self.critical and not reaches:
+            return DATA.flag("probe.kritisch_gelingt")
+        if self.patzer and reaches:
+            return not DATA.flag("probe.patzer_misslingt")
         return reaches
 
     def to_dict(self) -> dict[str, Any]:
@@ -343,9 +382,16 @@ class ProbeRoll:
 
 
 def roll_probe(
-    probe: ProbeInput, rng: random.Random, label: str, with_erfolge: bool = True
+    probe: ProbeInput,
+    rng: random.Random,
+    label: str,
+    with_erfolge: bool = True,
+    confirm: bool = True,
 ) -> ProbeRoll:
-    """Roll the talent die (twice with Vorteil/Nachteil), the confirmation and the Erfolge."""
+    """Roll the talent die (twice with Vorteil/Nachteil), the confirmation and the Erfolge.
+
+    ``confirm=False``: no Bestätigungswurf (a probe whose Kritischer Erfolg or Patzer has no
+    effect, e.g. the comparison of the Überraschung)."""
     expression = die_expression(probe.die)
     single = (
         len(expression.terms) == 1 and expression.terms[0].count == 1 and not expression.constant
@@ -355,12 +401,14 @@ def roll_probe(
         rolled = dice.roll(expression, rng)
         rolls.append(("Talentwürfel", rolled))
         value = rolled.total
+        shown = [value]
     elif single:
         keep = "kh1" if probe.mode == "vorteil" else "kl1"
         pair = dice.parse(f"2W{expression.terms[0].sides}{keep}", "wurf_art", "Vorteil / Nachteil")
         rolled = dice.roll(pair, rng)
         rolls.append((f"Talentwürfel ({MODE_LABELS[probe.mode]})", rolled))
         value = rolled.total
+        shown = [d.value for d in rolled.dice]
     else:
         first = dice.roll(expression, rng)
         second = dice.roll(expression, rng)
@@ -370,13 +418,21 @@ def roll_probe(
         rolls.append(("Talentwürfel (verworfen)", dropped))
         rolls.append((f"Talentwürfel ({MODE_LABELS[probe.mode]}, behalten)", kept))
         value = kept.total
+        shown = [first.total, second.total]
     crit_from, crit_sum, fumble_to, fumble_sum = _thresholds()
     confirmation = None
     critical = patzer = False
-    if value >= crit_from or value <= fumble_to:
+    if confirm and (value >= crit_from or value <= fumble_to):
         confirmation = dice.roll(data_dice("probe.bestaetigungswurf", "Bestätigungswurf"), rng)
         critical = value >= crit_from and value + confirmation.total >= crit_sum
         patzer = value <= fumble_to and value + confirmation.total <= fumble_sum
+        if probe.die != "normal":
+            # the draft gives the thresholds for the W10 only
+            use_assumption("probe.andere_wuerfel")
+    reached = any(v >= crit_from or v <= fumble_to for v in shown)
+    if confirm and probe.mode != "normal" and reached:
+        # one of the two dice reached a threshold: the kept one decides
+        use_assumption("probe.vorteil_behaltener_wuerfel")
     pool = None
     erfolge = 0
     if with_erfolge and probe.taw > 0:

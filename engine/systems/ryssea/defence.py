@@ -3,6 +3,12 @@
 Owns the „Ziel und Abwehr“ fields and ``roll_difficulty``: the Verteidigung (reached or
 exceeded hits), the Zielwert of an unbewegliches Ziel, or an Aktive Abwehr (probe + 2 × Erfolge;
 a tie goes to the defender, L247) rolled before the attack, with its exact distribution.
+
+Hints for connected helpers: the Verteidigung and the Aktive Abwehr's Eigenschaften, TaW and
+Talentwürfel are the target's values; whether the target defends actively, its Vorteil /
+Nachteil and modifier are the situation. The Unbewegliches Ziel applies only to a ranged attack
+on a target that neither defends actively nor has a Kampfposition (the engine refuses those
+combinations); it is the dependent field, so a hidden leftover never hides the others.
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ from engine.systems.ryssea.common import (
     erfolge_distribution,
     probe_fields,
     probe_input,
+    quietly,
     roll_probe,
+    use_assumption,
 )
 from engine.systems.ryssea.ranged import IMMOBILE, IMMOBILE_CHOICES
 
@@ -37,9 +45,10 @@ TARGET_PARAMS: tuple[Param, ...] = (
         default=25,
         minimum=0,
         maximum=99,
-        help="Schwierigkeit des Angriffs: Treffer, wenn erreicht oder übertroffen (L186).",
+        help="Schwierigkeit des Angriffs: Treffer, wenn erreicht oder übertroffen.",
         group="Ziel und Abwehr",
         required_when=("unbewegliches_ziel", ("nein",)),
+        subject="target",
     ),
     ChoiceParam(
         "unbewegliches_ziel",
@@ -48,6 +57,12 @@ TARGET_PARAMS: tuple[Param, ...] = (
         help="Nur Fernkampf: der Zielwert der Tabelle Unbewegliche Ziele ersetzt die Verteidigung.",
         group="Ziel und Abwehr",
         advanced=True,
+        # an unbewegliches Ziel neither defends actively nor takes a Kampfposition
+        when=(
+            ("angriffsart", ("fernkampf",)),
+            ("aktive_abwehr", (False,)),
+            ("position_ziel", ("stehend",)),
+        ),
     ),
     BoolParam(
         "aktive_abwehr",
@@ -64,6 +79,8 @@ TARGET_PARAMS: tuple[Param, ...] = (
         group="Ziel und Abwehr",
         advanced=("wuerfel", "wurf_art"),
         required_when=("aktive_abwehr", (True,)),
+        subject="target",
+        when=(("aktive_abwehr", (True,)),),
     ),
     IntParam(
         "abwehr_modifikator",
@@ -74,6 +91,7 @@ TARGET_PARAMS: tuple[Param, ...] = (
         help="Bonus (+) oder Malus (−) auf die Probe der Aktiven Abwehr.",
         group="Ziel und Abwehr",
         advanced=True,
+        when=(("aktive_abwehr", (True,)),),
     ),
 )
 
@@ -92,7 +110,8 @@ def defence_distribution(defender: ProbeInput) -> dict[int, Fraction]:
 
 def _defence_succeeds(dist: dict[int, Fraction], verteidigung: int) -> Callable[[int], Fraction]:
     """Chance that an attack total beats a random Aktive Abwehr value."""
-    floor = DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer"
+    with quietly():
+        floor = DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer"
     cache: dict[int, Fraction] = {}
 
     def succeeds(total: int) -> Fraction:
@@ -107,7 +126,10 @@ def _defence_succeeds(dist: dict[int, Fraction], verteidigung: int) -> Callable[
 
 
 def _beats_defence(total: int, defence: int, verteidigung: int) -> bool:
-    """Tie → the defender wins (L247); optionally the Verteidigung stays a floor (Annahme)."""
+    """Tie → the defender wins (L247); optionally the Verteidigung stays a floor (Annahme, read
+    only when the Aktive Abwehr came out below the Verteidigung: otherwise both agree)."""
+    if defence >= verteidigung:
+        return total > defence
     if DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer":
         return total > defence and total >= verteidigung
     return total > defence
@@ -138,6 +160,9 @@ def roll_difficulty(
             params, "abwehr_", modifiers=(("Modifikator", params["abwehr_modifikator"]),)
         )
         defence_roll = roll_probe(defender, rng, "Aktive Abwehr")
+        if defence_roll.critical or defence_roll.patzer:
+            # shown, but without effect on the value (L247 names none)
+            use_assumption("angriff.abwehr_kritisch_patzer")
         factor = DATA.integer("angriff.abwehr_erfolg_faktor", 0, 10)
         defence_value = defence_roll.total + factor * defence_roll.erfolge
         succeeds = _defence_succeeds(defence_distribution(defender), verteidigung)
@@ -154,7 +179,7 @@ def roll_difficulty(
         if ranged:
             notes.append(
                 "Gegen Fernkampfangriffe ist eine Aktive Abwehr nur durch Ausweichen "
-                "(Akrobatik) oder mit einem Schild möglich (L249)."
+                "(Akrobatik) oder mit einem Schild möglich."
             )
         return Difficulty(defence_roll, target_info, target_text, succeeds, reaches)
     if params["unbewegliches_ziel"] != "nein":

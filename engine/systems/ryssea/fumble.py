@@ -1,8 +1,10 @@
 """Ryssea Patzertabelle: the ``fumble`` action (L404–L415).
 
 Owns the table rows, the „unmöglich“ fields (a result impossible in the situation is re-rolled;
-the 9–13 row is always possible, an Annahme), the exact chance of every row given the re-rolls,
-and the roll itself; no roll after a Patzer caused by an opponent's Aktive Abwehr (L406).
+the 9–13 row is always possible, an Annahme, named in a result only when some row was marked
+impossible), the exact chance of every row given the re-rolls, and the roll itself; no roll
+after a Patzer caused by an opponent's Aktive Abwehr (L406). The attack helper sends its
+Patzer here with the cause (``follow_ups``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from engine.data_files import DataError
 from engine.display import Display
 from engine.errors import EngineError
 from engine.params import BoolParam, ChoiceParam, Param
-from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for, data_dice
+from engine.systems.ryssea.common import (
+    DATA,
+    SOURCE,
+    SYSTEM,
+    assumptions_for,
+    data_dice,
+    quietly,
+    use_assumption,
+)
 
 FUMBLE_ROWS = DATA.table(
     "tabellen.patzertabelle.zeilen", ("wurf", "von", "bis", "schwere", "wirkung")
@@ -43,7 +53,7 @@ FUMBLE_PARAMS: tuple[Param, ...] = (
             ("aktive_abwehr", "durch eine gegnerische Aktive Abwehr herbeigeführt"),
         ),
         help="Nur ein Patzer auf ein Kampftalent, den keine gegnerische Aktive Abwehr "
-        "herbeigeführt hat, führt zur Patzertabelle (L406).",
+        "herbeigeführt hat, führt zur Patzertabelle.",
     ),
     *(
         BoolParam(
@@ -52,6 +62,7 @@ FUMBLE_PARAMS: tuple[Param, ...] = (
             help=f"{row['wirkung']} – ist das hier nicht möglich, wird neu gewürfelt.",
             group="Unmögliche Ergebnisse (es wird neu gewürfelt)",
             advanced=True,
+            when=(("ursache", ("kampftalent",)),),
         )
         for row in FUMBLE_ROWS
         if int(row["von"]) not in _always_possible()
@@ -114,7 +125,8 @@ def roll_fumble(
     assumptions=assumptions_for("patzer."),
 )
 def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    always = _always_possible()
+    with quietly():
+        always = _always_possible()
     impossible = {
         int(row["von"])
         for row in FUMBLE_ROWS
@@ -132,7 +144,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if params["ursache"] == "aktive_abwehr":
         display.outcome = (
             "Kein Wurf auf der Patzertabelle: der Patzer wurde durch eine gegnerische "
-            "Aktive Abwehr herbeigeführt (L406)."
+            "Aktive Abwehr herbeigeführt."
         )
         return {
             "rolled": False,
@@ -141,6 +153,9 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "chances": chance_out,
             "display": display.to_dict(),
         }
+    if impossible:
+        # the re-rolling ends because one row always stays possible (an Annahme)
+        use_assumption("patzer.immer_moeglich")
     attempts, chosen = roll_fumble(impossible, rng)
     display.outcome = f"{chosen['wurf']} – {chosen['schwere']}: {chosen['wirkung']}"
     for index, rolled in enumerate(attempts, start=1):
@@ -161,7 +176,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         notes.append(f"Unmöglich in dieser Lage (wird neu gewürfelt): {names}.")
     notes.append(
         "Die Einträge sind Beispiele; Spielleitung und Spieler können eigene Auswirkungen "
-        "vorschlagen, die Entscheidung liegt bei der Spielleitung (L406)."
+        "vorschlagen, die Entscheidung liegt bei der Spielleitung."
     )
     display.notes("Hinweise", notes)
     return {

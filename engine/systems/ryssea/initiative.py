@@ -3,7 +3,8 @@
 Owns the fighter fields (shared with the Tickleiste), the roll (``roll_initiative``: a surprised
 fighter loses 10 ticks, L43), the order on the Tickleiste (lower tick first; same tick: higher
 Intuition, then a W10 roll-off, L25), the exact chance of each fighter to act first
-(``first_chances``) and the ``initiative`` action.
+(``first_chances``) and the ``initiative`` action, whose ``turns`` give the acting order at
+combat start for the fight bar (label: the start tick, and the place on it when shared).
 """
 
 from __future__ import annotations
@@ -163,6 +164,19 @@ def _tick_text(tick: int) -> str:
     return number(tick)
 
 
+def turns(order: list[Fighter]) -> list[dict[str, str]]:
+    """The acting order at combat start: who, and on which start tick (L17; on a shared tick
+    the place there, L25)."""
+    out = []
+    for fighter in order:
+        same = [f for f in order if f.tick == fighter.tick]
+        label = f"Starttick {_tick_text(fighter.tick)}"
+        if len(same) > 1:
+            label += f", {same.index(fighter) + 1}. auf dem Feld"
+        out.append({"name": fighter.name, "label": label})
+    return out
+
+
 def roll_initiative(
     rows: list[dict[str, Any]], rng: random.Random
 ) -> tuple[list[Fighter], list[Fighter], list[dict[str, Any]]]:
@@ -301,6 +315,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             for place, f in enumerate(order, start=1)
         ],
         "ties": ties,
+        "turns": turns(order),
         "first_chances": {f["name"]: str(p) for f, p in zip(rows, chances, strict=True)},
         "display": display.to_dict(),
     }

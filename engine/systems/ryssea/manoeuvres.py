@@ -24,6 +24,16 @@ from engine.systems.ryssea.common import (
     erfolge_distribution,
     expected_erfolge,
     probe_chances,
+    quietly,
+)
+
+MAX_MASTERY = 5
+MELEE = ("angriffsart", ("nahkampf", "schildstoss"))
+# Meisterschafts-Manöver: not with a Schildstoß (L200); what follows from them only when some
+# are announced – with the attack kind repeated, so that a hidden leftover count never shows them
+WITH_MASTERY = (
+    ("angriffsart", ("nahkampf", "fernkampf")),
+    ("meisterschafts_manoever", tuple(range(1, MAX_MASTERY + 1))),
 )
 
 MANOEUVRE_PARAMS: tuple[Param, ...] = (
@@ -32,9 +42,10 @@ MANOEUVRE_PARAMS: tuple[Param, ...] = (
         "Angesagte Meisterschafts-Manöver",
         default=0,
         minimum=0,
-        maximum=5,
-        help="Je 1 Erfolg; fehlen Erfolge, wird es ein Streiftreffer (L73–L82).",
+        maximum=MAX_MASTERY,
+        help="Je 1 Erfolg; fehlen Erfolge, wird es ein Streiftreffer.",
         group="Manöver",
+        when=(("angriffsart", ("nahkampf", "fernkampf")),),
     ),
     ChoiceParam(
         "manoever_schaden",
@@ -44,9 +55,10 @@ MANOEUVRE_PARAMS: tuple[Param, ...] = (
             ("halb", "halber Schaden"),
             ("kein", "kein Schaden"),
         ),
-        help="Wenn ein angesagtes Manöver den Schaden halbiert oder aufhebt (L73, L81).",
+        help="Wenn ein angesagtes Manöver den Schaden halbiert oder aufhebt.",
         group="Manöver",
         advanced=True,
+        when=WITH_MASTERY,
     ),
     ChoiceParam(
         "streiftreffer_folge",
@@ -55,15 +67,17 @@ MANOEUVRE_PARAMS: tuple[Param, ...] = (
             ("schaden", "Schaden −2 je Manöver"),
             ("betaeubung", "stattdessen 2 Betäubungsschaden je Manöver für mich"),
         ),
-        help="Nachteil beim Streiftreffer (L82).",
+        help="Nachteil beim Streiftreffer.",
         group="Manöver",
         advanced=True,
+        when=WITH_MASTERY,
     ),
     BoolParam(
         "betaeubungsschlag",
         "Betäubungsschlag",
-        help="Nur Nahkampf: für 1 Erfolg wird der Schaden zu Betäubungsschaden (L190).",
+        help="Nur Nahkampf: für 1 Erfolg wird der Schaden zu Betäubungsschaden.",
         group="Manöver",
+        when=(MELEE,),
     ),
     ChoiceParam(
         "erfolge_rest",
@@ -73,14 +87,16 @@ MANOEUVRE_PARAMS: tuple[Param, ...] = (
             ("stoerender_angriff", "Störender Angriff (+3 auf die Unterbrechung je Erfolg)"),
             ("keine", "nicht verwenden"),
         ),
-        help="Freie Manöver nach dem Wurf (L188–L194).",
+        help="Freie Manöver nach dem Wurf.",
         group="Manöver",
     ),
     BoolParam(
         "gelegenheitsangriff",
         "Gelegenheitsangriff",
-        help="Nur Nahkampf; nicht mit Meisterschafts-Manövern kombinierbar (L86).",
+        help="Nur Nahkampf; nicht mit Meisterschafts-Manövern kombinierbar.",
         group="Manöver",
+        # (with a Schildstoß a hidden leftover count may hide it; it changes no number there)
+        when=(MELEE, ("meisterschafts_manoever", (0,))),
     ),
 )
 
@@ -153,7 +169,9 @@ class DamagePlan:
 
 
 def damage_plan(params: dict[str, Any]) -> DamagePlan:
-    rounding = DATA.text("angriff.schaden_rundung")
+    # an Annahme; the attack names it only when it rounded or held damage at 0
+    with quietly():
+        rounding = DATA.text("angriff.schaden_rundung")
     if rounding not in ("abrunden", "aufrunden"):
         raise DataError(DATA.file, "angriff.schaden_rundung", "abrunden oder aufrunden")
     return DamagePlan(

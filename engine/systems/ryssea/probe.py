@@ -1,7 +1,9 @@
 """Ryssea Einfache Probe: the ``probe`` action.
 
 Grundwert + talent die against a Schwierigkeit (reached or exceeded, L186), optionally with the
-Erfolgswürfel; the probe machinery itself lives in ``common``.
+Erfolgswürfel; the probe machinery itself lives in ``common``. The Eigenschaften, TaW and
+Talentwürfel are the acting fighter's values; a Patzer offers the Patzertabelle (it applies
+when the probe was on a Kampftalent, L406).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
         f"{SOURCE} L186 (Erreicht oder übertrifft)"
     ),
     params=(
-        *probe_fields(group="Talent"),
+        *probe_fields(group="Talent", subject="actor"),
         IntParam(
             "schwierigkeit",
             "Schwierigkeit",
@@ -125,9 +127,14 @@ def probe(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         result["chances"]["expected_erfolge"] = str(expected_erfolge(spec.taw))
     notes = [f"Grundwert = ({' + '.join(map(str, spec.eig))}) / 2 + {spec.taw}"]
     if rolled.patzer:
-        notes.append(
-            "Patzer bei einer Probe auf ein Kampftalent: 2W10 auf der Patzertabelle (L406)."
-        )
+        notes.append("Patzer bei einer Probe auf ein Kampftalent: 2W10 auf der Patzertabelle.")
+        result["follow_ups"] = [
+            {
+                "action": "fumble",
+                "title": "Patzertabelle (bei einem Kampftalent)",
+                "params": {"ursache": "kampftalent"},
+            }
+        ]
     display.notes("Hinweise", notes)
     result["display"] = display.to_dict()
     return result

@@ -22,13 +22,16 @@ IMMOBILE_CHOICES = (
     ),
 )
 
+RANGED = (("angriffsart", ("fernkampf",)),)
+
 RANGED_PARAMS: tuple[Param, ...] = (
     BoolParam(
         "kampfgetuemmel",
         "Ziel im Kampfgetümmel",
-        help="Nur Fernkampf: −6; misslingt die Probe, geht der Schuss ins Leere (L222).",
+        help="Nur Fernkampf: −6; misslingt die Probe, geht der Schuss ins Leere.",
         group="Fernkampf",
         advanced=True,
+        when=RANGED,
     ),
     IntParam(
         "grundreichweite",
@@ -39,6 +42,8 @@ RANGED_PARAMS: tuple[Param, ...] = (
         help="Nur Fernkampf: Reichweite laut Waffenbeschreibung.",
         group="Fernkampf",
         required_when=("angriffsart", ("fernkampf",)),
+        subject="actor",
+        when=RANGED,
     ),
     IntParam(
         "entfernung",
@@ -49,6 +54,7 @@ RANGED_PARAMS: tuple[Param, ...] = (
         help="Nur Fernkampf: je angefangene Grundreichweite darüber 1 Erfolg, höchstens 6-fach.",
         group="Fernkampf",
         required_when=("angriffsart", ("fernkampf",)),
+        when=RANGED,
     ),
     ChoiceParam(
         "deckung",
@@ -58,9 +64,10 @@ RANGED_PARAMS: tuple[Param, ...] = (
             ("leicht", "Leichte Deckung (1 Erfolg)"),
             ("schwer", "Schwere Deckung (2 Erfolge)"),
         ),
-        help="Nur Fernkampf: fehlen die Erfolge, trifft der Angriff die Deckung (L220).",
+        help="Nur Fernkampf: fehlen die Erfolge, trifft der Angriff die Deckung.",
         group="Fernkampf",
         advanced=True,
+        when=RANGED,
     ),
 )
 

@@ -5,6 +5,13 @@ Owns the actions ``dodge_jump`` (Akrobatik against 15 lowers area damage, L253),
 L120–L122, L192), ``teamwork`` (each helper attacks the Verteidigung − 5 for +1 (+1 per Erfolg)
 or −1, with the exact distribution of the sum, L307–L315) and ``catch_breath`` (heals
 10 + Konstitution Betäubungsschaden, L261).
+
+Hints for connected helpers: the Ausweichsprung and the Unterbrechung are rolled by the fighter
+acted on (hit by an area effect, damaged in a continuous action), so their Eigenschaften, TaW
+and Talentwürfel are ``target`` values – after a hit the attack offers the Unterbrechung with
+the damage filled in; the Zusammenarbeit's Verteidigung is the opponent's (``target``) and its
+result goes on to the main attacker's attack; Atemholen is the acting fighter's own
+Konstitution. The helpers of a Zusammenarbeit are a list of other fighters (no hint).
 """
 
 from __future__ import annotations
@@ -36,6 +43,9 @@ from engine.systems.ryssea.common import (
     probe_input,
     roll_probe,
 )
+
+MAX_DAMAGE = 999
+"""Most Schadenspunkte the Unterbrechung takes (the attack's damage is sent on as is)."""
 
 MODIFIER_PARAM = IntParam(
     "modifikator",
@@ -72,7 +82,7 @@ def _simple_probe_result(
     ),
     source=f"{SOURCE} L253",
     params=(
-        *probe_fields(talent="Akrobatik", group="Probe"),
+        *probe_fields(talent="Akrobatik", group="Probe", subject="target"),
         MODIFIER_PARAM,
         IntParam(
             "schaden",
@@ -150,14 +160,14 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     ),
     source=f"{SOURCE} L120–L122, L192",
     params=(
-        *probe_fields(talent="Selbstbeherrschung", group="Probe"),
+        *probe_fields(talent="Selbstbeherrschung", group="Probe", subject="target"),
         MODIFIER_PARAM,
         IntParam(
             "schaden",
             "Erlittene Schadenspunkte",
             default=12,
             minimum=0,
-            maximum=200,
+            maximum=MAX_DAMAGE,
             group="Schaden",
             required=True,
         ),
@@ -211,7 +221,7 @@ def interruption(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if not success:
         display.notes(
             "Hinweise",
-            ["Der Unterbrochene nimmt wie ein Abwartender wieder am Kampf teil (L120)."],
+            ["Der Unterbrochene nimmt wie ein Abwartender wieder am Kampf teil."],
         )
     result = _simple_probe_result(rolled, chances, target, success)
     result.update(interrupted=not success, display=display.to_dict())
@@ -293,6 +303,7 @@ def _helper_entry(
             maximum=99,
             help="Für die Helfer gilt sie als um 5 Punkte reduziert.",
             required=True,
+            subject="target",
         ),
         ListParam(
             "helfer",
@@ -352,14 +363,14 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     display.table("Helfer", ["Helfer", "Probe", "Ergebnis", "Erfolge", "Bonus"], table_rows)
     p_positive = sum((p for t, p in total_dist.items() if t > 0), Fraction(0))
-    chance_items.append(("Gesamt-Modifikator positiv", p_positive))
+    chance_items.insert(0, ("Gesamt-Modifikator positiv", p_positive))
     display.chances("Chancen vor dem Wurf", chance_items)
     display.table(
         "Erwartungswerte", ["Größe", "Wert"], [["Gesamt-Modifikator", decimal(expected_total)]]
     )
     notes = [
         "Jeder Helfer braucht 8 Ticks statt der Waffengeschwindigkeit und richtet keinen "
-        "Schaden an (L311). Zusammenarbeit und Überzahl gelten gleichzeitig (L315).",
+        "Schaden an. Zusammenarbeit und Überzahl gelten gleichzeitig.",  # L311, L315
     ]
     if any(h["probe"]["patzer"] for h in helpers_out):
         notes.append("Patzer bei einer Probe auf ein Kampftalent: 2W10 auf der Patzertabelle.")
@@ -368,6 +379,7 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "difficulty": target,
         "helpers": helpers_out,
         "total": total,
+        "follow_ups": _teamwork_follow_ups(helpers_out, total),
         "chances": {
             "positive": str(p_positive),
             "expected_total": str(expected_total),
@@ -375,6 +387,28 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         },
         "display": display.to_dict(),
     }
+
+
+def _teamwork_follow_ups(helpers: list[dict[str, Any]], total: int) -> list[dict[str, Any]]:
+    """The main attacker's next melee attack with the bonus (L313); the Patzertabelle for each
+    helper whose attack probe was a Patzer (L406: a Kampftalent, no Aktive Abwehr)."""
+    out: list[dict[str, Any]] = [
+        {
+            "action": "attack",
+            "title": "Angriff des Hauptangreifers",
+            "params": {"angriffsart": "nahkampf", "zusammenarbeit": total},
+        }
+    ]
+    out += [
+        {
+            "action": "fumble",
+            "title": f"Patzertabelle für {helper['name']}",
+            "params": {"ursache": "kampftalent"},
+        }
+        for helper in helpers
+        if helper["probe"]["patzer"]
+    ]
+    return out
 
 
 @SYSTEM.action(
@@ -393,6 +427,7 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             minimum=0,
             maximum=MAX_EIGENSCHAFT,
             required=True,
+            subject="actor",
         ),
         IntParam(
             "betaeubungsschaden",
@@ -428,7 +463,7 @@ def catch_breath(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "Hinweise",
         [
             "Kein Wurf nötig. Nach einem erfolgreichen Atemholen erst wieder nach einer "
-            "Verschnaufpause oder Ruhephase (L261).",
+            "Verschnaufpause oder Ruhephase.",
         ],
     )
     return {

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.data_files import note_assumption
 from engine.display import Display
 from engine.errors import EngineError, echo
 from engine.formatting import number
@@ -265,6 +266,9 @@ def duration(params: dict[str, Any]) -> tuple[int, str]:
     else:
         row = next(r for r in _actions() if r["schluessel"] == key)
         name = str(row["handlung"])
+        if row.get("annahme") is True and isinstance(row.get("text"), str):
+            # a duration the text leaves open: this result rests on it
+            note_assumption(row["text"])
         if "ticks" in row and "ticks_min" not in row:
             ticks = int(row["ticks"])
         else:

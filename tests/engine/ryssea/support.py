@@ -49,6 +49,10 @@ SAMPLE: dict[str, dict[str, Any]] = {
     "interruption": {**PROBE_SAMPLE, "schaden": 12},
     "teamwork": {"verteidigung": 25, "helfer": [{"name": "Bruna", **PROBE_SAMPLE}]},
     "catch_breath": {"konstitution": 10, "betaeubungsschaden": 15},
+    "surprise": {
+        "angreifer": [{"name": "Alrik", **PROBE_SAMPLE}],
+        "verteidiger": [{"name": "Räuberbaron", **PROBE_SAMPLE}],
+    },
 }
 
 
@@ -74,6 +78,33 @@ def error(action: str, params: dict[str, Any]) -> dict[str, str]:
     assert not out["ok"]
     err: dict[str, str] = out["error"]
     return err
+
+
+def assumed(result: dict[str, Any]) -> list[str]:
+    """The assumptions a result names („Für dieses Ergebnis angenommen“), or []."""
+    for section in result["display"]["sections"]:
+        if section["kind"] == "notes" and section["caption"] == "Für dieses Ergebnis angenommen":
+            items: list[str] = section["items"]
+            return items
+    return []
+
+
+def assumption_text(key: str) -> str:
+    """The German text of the assumption at ``key`` in the data, as a result names it."""
+    node = DATA.content
+    for part in key.split("."):
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return " ".join(str(node["text"]).split())
+
+
+def seek(action: str, params: dict[str, Any], wanted: Any, seeds: int = 2000) -> dict[str, Any]:
+    """The result of the first seed whose result satisfies ``wanted`` (the engine is seeded,
+    so the search is deterministic)."""
+    for seed in range(seeds):
+        result = run(action, params, seed)
+        if wanted(result):
+            return result
+    raise AssertionError(f"{action}: no seed below {seeds} gives the wanted result")
 
 
 def fr(text: str) -> Fraction:

@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 from engine.systems.ryssea import ranged
 from tests.engine.ryssea.support import (
     BASE,
+    DATA,
+    assumed,
+    assumption_text,
     crit_patzer,
     erfolge,
     error,
@@ -23,6 +26,7 @@ from tests.engine.ryssea.support import (
     fr,
     kept_value,
     run,
+    seek,
     talent_sides,
 )
 
@@ -451,3 +455,147 @@ def test_attack_chances_consistent(
     for key in ("success", "hit", "critical", "patzer"):
         assert 0 <= chances[key] <= 1
     assert chances["expected_erfolge"] == Fraction(taw, 3)
+
+
+# ---------------------------------------------------------------------------------------------
+# What follows from the attack: Patzertabelle, Unterbrechung (follow_ups), and the assumptions
+# a result names
+# ---------------------------------------------------------------------------------------------
+
+AA_PATZER = "angriff.patzer_durch_aktive_abwehr"
+
+
+def test_patzer_goes_to_the_patzertabelle() -> None:
+    """000_5fbfd0ad384a0921.txt L406: „Immer wenn einem Kämpfer bei einer Probe auf ein
+    Kampftalent ein Patzer unterläuft, würfelt er mit 2W10 auf der Patzertabelle“ – without an
+    Aktive Abwehr the attack offers the Patzertabelle with its cause, and the reading of the
+    Aktive-Abwehr exception is not named."""
+    result = seek("attack", {}, lambda r: r["outcome"] == "patzer")
+    assert result["fumble_table"] is True
+    assert result["patzer_cause"] == "kampftalent"
+    assert "2W10 auf der Patzertabelle" in result["display"]["outcome"]
+    follow = [f for f in result["follow_ups"] if f["action"] == "fumble"]
+    assert follow == [
+        {"action": "fumble", "title": "Patzertabelle würfeln", "params": {"ursache": "kampftalent"}}
+    ]
+    table = run("fumble", follow[0]["params"])
+    assert table["rolled"] is True
+    assert assumption_text(AA_PATZER) not in assumed(result)
+    assert not any(f["action"] == "interruption" for f in result["follow_ups"])
+
+
+def test_patzer_brought_about_by_the_aktive_abwehr_skips_the_table() -> None:
+    """000_5fbfd0ad384a0921.txt L406: „Dies gilt nicht, wenn der verheerende Misserfolg durch eine
+    gegnerische Aktive Abwehr herbeigeführt wurde.“ The text does not say when that is; the
+    data's Annahme: every Patzer of an attack the target defends actively (L247: the Aktive
+    Abwehr is then the attack's difficulty). The result says so instead of pointing to the
+    table, offers no Patzertabelle and names the Annahme."""
+    assert DATA.raw(AA_PATZER) is True
+    result = seek("attack", {"aktive_abwehr": True}, lambda r: r["outcome"] == "patzer")
+    assert result["fumble_table"] is False
+    assert result["patzer_cause"] == "aktive_abwehr"
+    assert "kein Wurf auf der Patzertabelle" in result["display"]["outcome"]
+    assert not any(f["action"] == "fumble" for f in result["follow_ups"])
+    assert assumption_text(AA_PATZER) in assumed(result)
+    # the fumble helper agrees when it is told the cause
+    assert run("fumble", {"ursache": "aktive_abwehr"})["rolled"] is False
+    # no Patzer: the reading is not needed and not named
+    plain = seek("attack", {"aktive_abwehr": True}, lambda r: r["outcome"] != "patzer")
+    assert plain["patzer_cause"] is None
+    assert assumption_text(AA_PATZER) not in assumed(plain)
+
+
+@pytest.mark.parametrize("rest", ["wuchtangriff", "stoerender_angriff"])
+def test_a_hit_with_damage_offers_the_unterbrechung(rest: str) -> None:
+    """000_5fbfd0ad384a0921.txt L120: a continuous action „kann durch erlittene Schadenspunkte
+    unterbrochen werden“ – Selbstbeherrschung against 10 + damage; L192: each Erfolg of a
+    Störender Angriff adds 3. A hit with damage offers that probe with the damage dealt."""
+    params = {"taw": 4, "erfolge_rest": rest}
+    result = seek(
+        "attack", params, lambda r: r["hit"] and r["damage"]["target"] > 0 and r["erfolge"]["total"]
+    )
+    follow = [f for f in result["follow_ups"] if f["action"] == "interruption"]
+    stoerend = result["erfolge"]["stoerender_angriff"] // 3
+    assert follow == [
+        {
+            "action": "interruption",
+            "title": "Unterbrechung prüfen",
+            "params": {"schaden": result["damage"]["target"], "stoerend": stoerend},
+        }
+    ]
+    assert (stoerend > 0) == (rest == "stoerender_angriff")
+    check = run("interruption", follow[0]["params"])
+    assert check["difficulty"] == 10 + result["damage"]["target"] + 3 * stoerend
+    missed = seek("attack", params, lambda r: not r["hit"])
+    assert missed["follow_ups"] == [] or all(f["action"] == "fumble" for f in missed["follow_ups"])
+
+
+def test_no_damage_no_unterbrechung() -> None:
+    """L120: only erlittene Schadenspunkte interrupt – a hit of a manoeuvre without damage
+    (L73, L81) offers no Unterbrechung."""
+    params = {"meisterschafts_manoever": 1, "manoever_schaden": "kein", "taw": 6}
+    result = seek("attack", params, lambda r: r["hit"])
+    assert result["damage"]["target"] == 0
+    assert result["follow_ups"] == []
+
+
+def test_assumptions_named_only_where_they_decide() -> None:
+    """The attack names an Annahme of the data only when it decided the result: a plain melee hit
+    with an even Eigenschaften sum and a die between 3 and 8 names none; the Schildstoß names
+    its Eigenschaften (L200), a shot short of Erfolge for the range the miss (L210), halved odd
+    damage the rounding (L73, L81)."""
+    plain = seek("attack", {}, lambda r: 3 <= r["attack"]["die_value"] <= 8)
+    assert assumed(plain) == []
+    shield = run("attack", {"angriffsart": "schildstoss"})
+    assert assumption_text("angriff.schildstoss_eigenschaften") in assumed(shield)
+    far = {"angriffsart": "fernkampf", "entfernung": 100, "grundreichweite": 20, "taw": 2}
+    short = seek("attack", far, lambda r: r["outcome"] == "reichweite")
+    assert assumption_text("angriff.reichweite_fehlschlag") in assumed(short)
+    half = {"meisterschafts_manoever": 1, "manoever_schaden": "halb", "schaden": "3"}
+    halved = seek("attack", half, lambda r: r["outcome"] == "treffer")
+    assert assumption_text("angriff.schaden_rundung") in assumed(halved)
+    assert halved["damage"]["target"] == 1
+    even = {**half, "schaden": "4"}
+    exact = seek("attack", even, lambda r: r["outcome"] == "treffer")
+    assert assumption_text("angriff.schaden_rundung") not in assumed(exact)
+
+
+def test_order_of_erfolge_named_when_uses_compete() -> None:
+    """The order in which Erfolge are spent is an Annahme (the text gives none, L73, L190,
+    L210, L220): named when two uses compete and the Erfolge do not cover both."""
+    params = {
+        "angriffsart": "fernkampf",
+        "entfernung": 30,
+        "grundreichweite": 20,
+        "meisterschafts_manoever": 1,
+        "taw": 3,
+        "schaden": "2",
+    }
+    text = assumption_text("angriff.erfolge_reihenfolge")
+    short = seek("attack", params, lambda r: r["probe_success"] and r["erfolge"]["total"] == 1)
+    assert text in assumed(short)
+    enough = seek("attack", params, lambda r: r["probe_success"] and r["erfolge"]["total"] >= 2)
+    assert text not in assumed(enough)
+
+
+def test_aktive_abwehr_assumptions_named_where_they_decide() -> None:
+    """L247: the Aktive Abwehr's value becomes the difficulty. Whether it replaces a higher
+    Verteidigung is an Annahme, named only when the value came out below the Verteidigung; a
+    Kritischer Erfolg or Patzer of the defence changes nothing (Annahme), named when one
+    happened."""
+    replaces = assumption_text("angriff.abwehr_gegen_verteidigung")
+    params = {"aktive_abwehr": True, "verteidigung": 40}
+    below = seek("attack", params, lambda r: r["target"]["value"] < 40)
+    assert replaces in assumed(below)
+    params = {"aktive_abwehr": True, "verteidigung": 10}
+
+    def calm(result: dict[str, Any]) -> bool:
+        defence = result["target"]["defence"]
+        return not defence["critical"] and not defence["patzer"]
+
+    above = seek("attack", params, lambda r: r["target"]["value"] >= 10 and calm(r))
+    assert replaces not in assumed(above)
+    no_effect = assumption_text("angriff.abwehr_kritisch_patzer")
+    assert no_effect not in assumed(above)
+    crit = seek("attack", params, lambda r: r["target"]["defence"]["critical"])
+    assert no_effect in assumed(crit)

@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from engine import api
 from tests.engine.ryssea.support import (
+    DATA,
+    PROBE_SAMPLE,
     error,
     with_sample,
 )
 
-ACTIONS = ["probe", "attack", "fumble", "dodge_jump", "interruption", "teamwork", "catch_breath"]
+ACTIONS = [
+    "probe",
+    "attack",
+    "fumble",
+    "dodge_jump",
+    "interruption",
+    "teamwork",
+    "catch_breath",
+    "surprise",
+]
 
 
 @pytest.mark.parametrize("action", ACTIONS)
@@ -33,3 +49,313 @@ def test_unknown_field_named(action: str) -> None:
     err = error(action, {"gibt_es_nicht": 1})
     assert err["field"] == "gibt_es_nicht"
     assert "Unbekanntes Feld" in err["message"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Hints for connected helpers (subject / when / resource), follow-ups, words
+# ---------------------------------------------------------------------------------------------
+
+PROBE_OWN = {"eig1", "eig2", "eig3", "taw", "wuerfel"}
+SUBJECTS = {
+    # the attacker's own values: weapon, attack kind, talent; the target's: Verteidigung and
+    # the Aktive Abwehr's talent (000 L186, L247)
+    "attack": {
+        "actor": {"angriffsart", *PROBE_OWN, "schaden", "grundreichweite"},
+        "target": {"verteidigung", *(f"abwehr_{n}" for n in PROBE_OWN)},
+    },
+    "probe": {"actor": PROBE_OWN, "target": set()},
+    # rolled by the fighter acted on: hit by an area effect (L253), damaged while in a
+    # continuous action (L120)
+    "dodge_jump": {"actor": set(), "target": PROBE_OWN},
+    "interruption": {"actor": set(), "target": PROBE_OWN},
+    "teamwork": {"actor": set(), "target": {"verteidigung"}},
+    "catch_breath": {"actor": {"konstitution"}, "target": set()},
+    "fumble": {"actor": set(), "target": set()},
+    "initiative": {"actor": set(), "target": set()},
+    "surprise": {"actor": set(), "target": set()},
+    # its own widget: no hints
+    "tickleiste": {"actor": set(), "target": set()},
+}
+
+
+def test_every_action_is_covered() -> None:
+    actions = {
+        a["name"] for s in api.catalog()["systems"] if s["name"] == "ryssea" for a in s["actions"]
+    }
+    assert actions == set(SUBJECTS)
+
+
+@pytest.mark.parametrize("action", sorted(SUBJECTS))
+def test_subjects(action: str) -> None:
+    """Whose value each field is: the acting fighter's own, the target's, or the situation of
+    this roll (everything else). Ryssea keeps no life points, so no field is a resource."""
+    fields = api.describe("ryssea", action)["params"]
+    for subject in ("actor", "target"):
+        got = {f["name"] for f in fields if f.get("subject") == subject}
+        assert got == SUBJECTS[action][subject], subject
+    assert not any(f.get("resource") for f in fields)
+    for field in fields:  # list items carry no hints (they are other fighters)
+        for item in field.get("item", []):
+            assert "subject" not in item
+
+
+WHEN = {
+    # only one attack kind (000 L190, L200, L210–L224, L370, L86)
+    "kampfgetuemmel": {"angriffsart": ["fernkampf"]},
+    "grundreichweite": {"angriffsart": ["fernkampf"]},
+    "entfernung": {"angriffsart": ["fernkampf"]},
+    "deckung": {"angriffsart": ["fernkampf"]},
+    "unbewegliches_ziel": {
+        "angriffsart": ["fernkampf"],
+        "aktive_abwehr": [False],
+        "position_ziel": ["stehend"],
+    },
+    "ueberzahl": {"angriffsart": ["nahkampf", "schildstoss"]},
+    "betaeubungsschlag": {"angriffsart": ["nahkampf", "schildstoss"]},
+    "gelegenheitsangriff": {
+        "angriffsart": ["nahkampf", "schildstoss"],
+        "meisterschafts_manoever": [0],
+    },
+    "schaden": {"angriffsart": ["nahkampf", "fernkampf"]},
+    "meisterschafts_manoever": {"angriffsart": ["nahkampf", "fernkampf"]},
+    "manoever_schaden": {
+        "angriffsart": ["nahkampf", "fernkampf"],
+        "meisterschafts_manoever": [1, 2, 3, 4, 5],
+    },
+    "streiftreffer_folge": {
+        "angriffsart": ["nahkampf", "fernkampf"],
+        "meisterschafts_manoever": [1, 2, 3, 4, 5],
+    },
+    # only with an Aktive Abwehr (L247)
+    **{
+        f"abwehr_{n}": {"aktive_abwehr": [True]}
+        for n in ("eig1", "eig2", "eig3", "taw", "wuerfel", "wurf_art", "modifikator")
+    },
+}
+
+
+def test_attack_when() -> None:
+    """Every attack field that applies only to some attack kinds, to an Aktive Abwehr or to
+    announced manoeuvres says so; the others apply always."""
+    fields = api.describe("ryssea", "attack")["params"]
+    got = {f["name"]: f["when"] for f in fields if "when" in f}
+    assert got == WHEN
+
+
+def test_fumble_when() -> None:
+    """L406: the impossible results only matter when the table is rolled."""
+    fields = api.describe("ryssea", "fumble")["params"]
+    for field in fields:
+        if field["name"].startswith("unmoeglich_"):
+            assert field["when"] == {"ursache": ["kampftalent"]}
+        else:
+            assert "when" not in field
+
+
+def js(value: Any) -> str:
+    """``String(value)`` in the page's forms.js: booleans as true / false."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def as_sent(fields: list[dict[str, Any]], values: dict[str, Any]) -> dict[str, Any]:
+    """What the form sends, as forms.js ``applyConditions`` + ``collect`` do it: a field whose
+    ``when`` fails is hidden and not sent; the conditions read the other fields' current
+    values, even of hidden ones (a leftover stays in a hidden field)."""
+    sent = {}
+    for field in fields:
+        when = field.get("when", {})
+        if all(js(values[other]) in map(js, allowed) for other, allowed in when.items()):
+            sent[field["name"]] = values[field["name"]]
+    return sent
+
+
+LEFTOVERS: dict[str, list[Any]] = {
+    "angriffsart": ["nahkampf", "fernkampf", "schildstoss"],
+    "aktive_abwehr": [False, True],
+    "unbewegliches_ziel": ["nein", "gross"],
+    "position_ziel": ["stehend", "liegend"],
+    "gelegenheitsangriff": [False, True],
+    "meisterschafts_manoever": [0, 2],
+    "manoever_schaden": ["voll", "halb"],
+    "streiftreffer_folge": ["schaden", "betaeubung"],
+    "betaeubungsschlag": [False, True],
+    "kampfgetuemmel": [False, True],
+    "deckung": ["keine", "leicht"],
+    "ueberzahl": [0, 2],
+}
+
+
+def test_a_leftover_value_never_blocks_an_attack() -> None:
+    """Whatever the form's fields hold (leftovers of earlier rolls included), what it sends is
+    accepted: every field the engine refuses outside its case is hidden there, also when the
+    field it depends on is itself hidden with a leftover value."""
+    fields = api.describe("ryssea", "attack")["params"]
+    base = {f["name"]: f["default"] for f in fields} | with_sample("attack", {})
+    rng = random.Random(20260411)
+    combos = list(itertools.product(*LEFTOVERS.values()))
+    for combo in rng.sample(combos, 400):
+        values = base | dict(zip(LEFTOVERS, combo, strict=True))
+        answer = api.run("ryssea", "attack", as_sent(fields, values), 1)
+        assert answer["ok"], (values, answer.get("error"))
+
+
+def test_the_engine_still_refuses_values_outside_their_case() -> None:
+    """For API and CLI callers, who send what they like, the refusals stay (German, naming the
+    field)."""
+    assert error("attack", {"kampfgetuemmel": True})["field"] == "kampfgetuemmel"
+    assert error("attack", {"angriffsart": "fernkampf", "ueberzahl": 2})["field"] == "ueberzahl"
+    refused = error("attack", {"manoever_schaden": "halb"})
+    assert refused["field"] == "manoever_schaden" and "gilt nur" in refused["message"]
+
+
+FORBIDDEN = re.compile(r"\bL\d{1,3}\b|Engine|\bSeed\b|JSON|\.txt|\b000\b")
+
+
+def strings(node: Any) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from strings(value)
+
+
+WORD_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("probe", {}),
+    ("attack", {}),
+    ("attack", {"aktive_abwehr": True, "meisterschafts_manoever": 2}),
+    ("attack", {"angriffsart": "fernkampf", "entfernung": 70, "deckung": "schwer"}),
+    ("attack", {"angriffsart": "schildstoss", "betaeubungsschlag": True}),
+    ("attack", {"erfolge_rest": "stoerender_angriff", "kampfgetuemmel": False}),
+    ("fumble", {"unmoeglich_2": True}),
+    ("fumble", {"ursache": "aktive_abwehr"}),
+    ("dodge_jump", {}),
+    ("interruption", {}),
+    ("teamwork", {}),
+    ("catch_breath", {}),
+    (
+        "surprise",
+        {
+            "angreifer": [{"name": "A", **PROBE_SAMPLE}],
+            "verteidiger": [{"name": "D", **PROBE_SAMPLE}],
+        },
+    ),
+    (
+        "initiative",
+        {
+            "fighters": [
+                {"name": "A", "ini": 10, "intuition": 3},
+                {"name": "B", "ini": 10, "intuition": 3},
+            ]
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("action", "params"), WORD_CASES)
+def test_player_words_carry_no_citations(action: str, params: dict[str, Any]) -> None:
+    """What a player reads in the results, over many rolls, names no source lines, files,
+    „Engine“, „Seed“ or „JSON“ (the citations stay in the action's source and in the code)."""
+    for seed in range(60):
+        answer = api.run("ryssea", action, with_sample(action, params), seed)
+        assert answer["ok"], answer
+        for text in strings(answer["result"]["display"]):
+            assert not FORBIDDEN.search(text), text
+
+
+@pytest.mark.parametrize("action", sorted(SUBJECTS))
+def test_forms_carry_no_citations(action: str) -> None:
+    """The forms' labels, help texts, choices, summaries and assumptions (everything
+    ``describe`` gives but the maintainers' ``source``)."""
+    doc = api.describe("ryssea", action)
+    shown = {k: v for k, v in doc.items() if k != "source"}
+    for text in strings(shown):
+        assert not FORBIDDEN.search(text), text
+
+
+@pytest.mark.parametrize(
+    ("action", "params"),
+    [
+        ("attack", {"kampfgetuemmel": True}),
+        ("attack", {"angriffsart": "fernkampf", "entfernung": 500}),
+        ("attack", {"angriffsart": "schildstoss", "meisterschafts_manoever": 1}),
+        ("attack", {"meisterschafts_manoever": 1, "gelegenheitsangriff": True}),
+        (
+            "attack",
+            {"angriffsart": "fernkampf", "unbewegliches_ziel": "gross", "aktive_abwehr": True},
+        ),
+        (
+            "surprise",
+            {
+                "angreifer": [{"name": "A", **PROBE_SAMPLE}],
+                "verteidiger": [{"name": "a", **PROBE_SAMPLE}],
+            },
+        ),
+    ],
+)
+def test_errors_carry_no_citations(action: str, params: dict[str, Any]) -> None:
+    message = error(action, params)["message"]
+    assert not FORBIDDEN.search(message), message
+
+
+def test_every_assumption_has_a_source_for_maintainers() -> None:
+    """Each Annahme of the data shows a text without citations; its source stays in `quelle`."""
+
+    def walk(node: Any) -> Iterator[dict[str, Any]]:
+        if isinstance(node, dict):
+            if node.get("annahme") is True:
+                yield node
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+
+    found = list(walk(DATA.content))
+    assert len(found) == len(DATA.assumptions())
+    for node in found:
+        assert not FORBIDDEN.search(node["text"]), node["text"]
+        assert "000_5fbfd0ad384a0921.txt" in node["quelle"] or "Entwurf" in node["quelle"]
+
+
+FOLLOW_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("attack", {}),
+    ("attack", {"aktive_abwehr": True}),
+    ("attack", {"erfolge_rest": "stoerender_angriff", "taw": 8}),
+    ("attack", {"angriffsart": "fernkampf", "schaden": "10W100+50", "taw": 10}),
+    ("teamwork", {"helfer": [{"name": n, **PROBE_SAMPLE} for n in ("A", "B", "C")]}),
+    ("probe", {}),
+    (
+        "surprise",
+        {
+            "angreifer": [{"name": "A", **PROBE_SAMPLE, "taw": 15}],
+            "verteidiger": [{"name": "D", **PROBE_SAMPLE}],
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("action", "params"), FOLLOW_CASES)
+def test_follow_ups_open_a_valid_helper(action: str, params: dict[str, Any]) -> None:
+    """Every follow-up names a Ryssea helper, a German button text, and params that helper
+    accepts (filled into its form, they roll)."""
+    actions = {
+        a["name"] for s in api.catalog()["systems"] if s["name"] == "ryssea" for a in s["actions"]
+    }
+    seen = set()
+    for seed in range(150):
+        result = api.run("ryssea", action, with_sample(action, params), seed)["result"]
+        for follow in result.get("follow_ups", []):
+            assert set(follow) == {"action", "title", "params"}
+            assert follow["action"] in actions and follow["title"]
+            assert not FORBIDDEN.search(follow["title"])
+            names = {f["name"] for f in api.describe("ryssea", follow["action"])["params"]}
+            assert set(follow["params"]) <= names
+            answer = api.run(
+                "ryssea", follow["action"], with_sample(follow["action"], follow["params"]), 1
+            )
+            assert answer["ok"], (follow, answer.get("error"))
+            seen.add(follow["action"])
+    assert seen

@@ -12,6 +12,7 @@ import pytest
 from engine import api
 from engine.systems.ryssea.initiative import first_chances
 from tests.engine.brute import outcomes
+from tests.engine.ryssea.support import DATA, assumed
 
 
 def fighter(name: str, ini: int, intuition: int = 3, modifier: int = 0, surprised: bool = False):
@@ -184,3 +185,31 @@ def test_the_roll_off_repetition_is_a_documented_assumption() -> None:
     """The text does not say what happens when the W10s tie again (L25): data marks it."""
     spec = api.describe("ryssea", "initiative")
     assert any("erneut" in text for text in spec["assumptions"])
+
+
+def test_turns_give_the_acting_order_at_combat_start() -> None:
+    """L17, L21: the lowest start tick acts first; L25: on a shared start tick the higher
+    Intuition, then the W10. ``turns`` carries that order for the fight bar."""
+    fighters = [fighter("Alrik", 12, 4), fighter("Bruna", 20, 3), fighter("Cato", 12, 2)]
+    for seed in range(30):
+        result = run(fighters, seed)
+        assert [t["name"] for t in result["turns"]] == [o["name"] for o in result["order"]]
+        for turn, entry in zip(result["turns"], result["order"], strict=True):
+            shared = [o for o in result["order"] if o["tick"] == entry["tick"]]
+            label = f"Starttick {entry['tick']}".replace("-", "−")
+            if len(shared) > 1:
+                label += f", {shared.index(entry) + 1}. auf dem Feld"
+            assert turn["label"] == label
+
+
+def test_a_roll_off_names_its_assumption_only_when_it_happens() -> None:
+    """L25: the W10 roll-off; that still equal W10s are rolled again is an Annahme, named only
+    in a result with a roll-off."""
+    text = " ".join(str(DATA.content["initiative"]["wiederholung_bei_gleichstand"]["text"]).split())
+    apart = run([fighter("A", 40), fighter("B", 1)], 1)
+    assert assumed(apart) == []
+    same = [fighter("A", 10), fighter("B", 10)]
+    tied = next(
+        r for r in (run(same, s) for s in range(200)) if r["ties"] and r["ties"][0]["rolloff"]
+    )
+    assert text in assumed(tied)

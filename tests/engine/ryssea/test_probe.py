@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from engine.systems.ryssea import common
 from tests.engine.ryssea.support import (
+    assumed,
+    assumption_text,
     brute_probe,
     erfolge,
     every_face,
     fr,
     run,
+    seek,
 )
 
 
@@ -133,3 +137,57 @@ def test_genie_vorteil_rolls_twice_and_keeps_better() -> None:
     values = [r["total"] for r in rolls]
     assert result["probe"]["die_value"] == max(values)
     assert all(r["notation"] == "1W12+1W4-1" for r in rolls)
+
+
+def test_probe_names_the_assumptions_it_used() -> None:
+    """Draft „Würfelsystem & Proben“: the rounding of (EIG1 + EIG2 + EIG3) / 2 is not stated
+    (Annahme), so a result names it only for an odd sum; a Kritischer Erfolg that succeeds
+    below the Schwierigkeit, or a Patzer that fails above it, names that Annahme; a Patzer
+    offers the Patzertabelle (000 L406, for a Kampftalent)."""
+    rounding = assumption_text("probe.grundwert_rundung")
+    even = run("probe", {"eig1": 10, "eig2": 10, "eig3": 10})
+    assert rounding not in assumed(even)
+    odd = run("probe", {"eig1": 10, "eig2": 10, "eig3": 11})
+    assert rounding in assumed(odd)
+    crit = seek("probe", {"schwierigkeit": 99}, lambda r: r["probe"]["critical"])
+    assert crit["success"]
+    assert assumption_text("probe.kritisch_gelingt") in assumed(crit)
+    plain = seek("probe", {}, lambda r: 3 <= r["probe"]["die_value"] <= 8)
+    assert assumed(plain) == []
+    assert "follow_ups" not in plain
+    patzer = seek("probe", {}, lambda r: r["probe"]["patzer"])
+    assert patzer["follow_ups"] == [
+        {
+            "action": "fumble",
+            "title": "Patzertabelle (bei einem Kampftalent)",
+            "params": {"ursache": "kampftalent"},
+        }
+    ]
+    # the Patzer fails below the Schwierigkeit anyway: the Annahme decides nothing there
+    assert assumption_text("probe.patzer_misslingt") not in assumed(patzer)
+    reached = seek("probe", {"schwierigkeit": 0}, lambda r: r["probe"]["patzer"])
+    assert not reached["success"]
+    assert assumption_text("probe.patzer_misslingt") in assumed(reached)
+
+
+def test_other_dice_and_vorteil_assumptions_named_on_a_threshold() -> None:
+    """The draft gives the Kritischer Erfolg / Patzer thresholds for the W10 only, and says
+    nothing about which die decides with Vorteil / Nachteil (Annahmen): named when a die
+    reached a threshold, not otherwise."""
+    other = assumption_text("probe.andere_wuerfel")
+    begabt = {"wuerfel": "begabt"}
+    confirmed = seek("probe", begabt, lambda r: r["probe"]["confirmation"] is not None)
+    assert other in assumed(confirmed)
+    quiet = seek("probe", begabt, lambda r: r["probe"]["confirmation"] is None)
+    assert other not in assumed(quiet)
+    kept = assumption_text("probe.vorteil_behaltener_wuerfel")
+
+    def faces(result: dict[str, Any]) -> list[int]:
+        return [d["value"] for t in result["probe"]["rolls"][0]["terms"] for d in t["dice"]]
+
+    edge = seek(
+        "probe", {"wurf_art": "vorteil"}, lambda r: any(f in (1, 2, 9, 10) for f in faces(r))
+    )
+    assert kept in assumed(edge)
+    middle = seek("probe", {"wurf_art": "vorteil"}, lambda r: all(3 <= f <= 8 for f in faces(r)))
+    assert kept not in assumed(middle)

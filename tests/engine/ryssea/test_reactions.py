@@ -6,9 +6,12 @@ from fractions import Fraction
 
 import pytest
 
+from engine import api
 from tests.engine.ryssea.support import (
     BASE,
     PROBE_SAMPLE,
+    assumed,
+    assumption_text,
     brute_probe,
     crit_patzer,
     erfolge,
@@ -16,6 +19,7 @@ from tests.engine.ryssea.support import (
     every_face,
     fr,
     run,
+    seek,
 )
 
 
@@ -100,3 +104,49 @@ def test_catch_breath() -> None:
     assert (result["heal_max"], result["healed"], result["betaeubungsschaden"]) == (17, 17, 13)
     result = run("catch_breath", {"konstitution": 7, "betaeubungsschaden": 5})
     assert (result["healed"], result["betaeubungsschaden"]) == (5, 0)
+
+
+ROUNDING = "probe.grundwert_rundung"
+
+
+@pytest.mark.parametrize("action", ["dodge_jump", "interruption"])
+def test_probe_reactions_name_the_rounding_only_for_an_odd_sum(action: str) -> None:
+    """Draft „Würfelsystem & Proben“: (EIG1 + EIG2 + EIG3) / 2 – its rounding is an Annahme,
+    named only when the sum is odd (and the die between 3 and 8: no Kritisch / Patzer)."""
+    text = assumption_text(ROUNDING)
+    even = seek(action, {}, lambda r: 3 <= r["probe"]["die_value"] <= 8)
+    assert assumed(even) == []
+    odd = seek(action, {"eig3": 11}, lambda r: 3 <= r["probe"]["die_value"] <= 8)
+    assert assumed(odd) == [text]
+
+
+def test_teamwork_names_the_rounding_for_an_odd_helper_and_goes_on_to_the_attack() -> None:
+    """L311–L313: the helpers' bonus goes to the main attacker's next melee attack (offered with
+    the sum filled in); a helper's Patzer on his Kampftalent offers the Patzertabelle (L406)."""
+    text = assumption_text(ROUNDING)
+    helper = {"name": "Bruna", **PROBE_SAMPLE}
+    even = seek(
+        "teamwork", {"helfer": [helper]}, lambda r: 3 <= r["helpers"][0]["probe"]["die_value"] <= 8
+    )
+    assert assumed(even) == []
+    odd = run("teamwork", {"helfer": [{**helper, "eig1": 11}]})
+    assert text in assumed(odd)
+    assert even["follow_ups"] == [
+        {
+            "action": "attack",
+            "title": "Angriff des Hauptangreifers",
+            "params": {"angriffsart": "nahkampf", "zusammenarbeit": even["total"]},
+        }
+    ]
+    patzer = seek("teamwork", {"helfer": [helper]}, lambda r: r["helpers"][0]["probe"]["patzer"])
+    assert {
+        "action": "fumble",
+        "title": "Patzertabelle für Bruna",
+        "params": {"ursache": "kampftalent"},
+    } in patzer["follow_ups"]
+
+
+def test_catch_breath_rests_on_no_assumption() -> None:
+    """L261: 10 + Konstitution, no dice and nothing the text leaves open."""
+    assert assumed(run("catch_breath", {})) == []
+    assert api.describe("ryssea", "catch_breath")["assumptions"] == []

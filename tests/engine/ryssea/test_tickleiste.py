@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from engine import api
+from tests.engine.ryssea.support import DATA, assumed
 
 
 class Board:
@@ -301,3 +302,20 @@ def test_missing_fields_are_named_per_command() -> None:
     error = board.fails("handeln", action="nahkampfangriff", ticks=4)
     assert error["field"] == "fighter" and "fehlt" in error["message"]
     board.do("anzeigen")  # needs neither
+
+
+def test_a_duration_the_text_leaves_open_is_named_when_used() -> None:
+    """L160, L164: how long Laufen takes is not stated – the data's duration is an Annahme,
+    named in the result of the action that uses it; a Nahkampfangriff (L186) names none."""
+    laufen = next(
+        r
+        for r in DATA.table("tabellen.handlungsdauern.zeilen", ("schluessel",))
+        if r["schluessel"] == "laufen"
+    )
+    text = " ".join(str(laufen["text"]).split())
+    board = started(("A", 30), ("B", 1))
+    board.do("handeln", fighter=board.result["next"], action="nahkampfangriff", ticks=5)
+    assert text not in assumed(board.result)
+    board.do("handeln", fighter=board.result["next"], action="laufen")
+    assert text in assumed(board.result)
+    assert assumed(board.result) == [text]
