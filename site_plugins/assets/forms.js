@@ -29,28 +29,48 @@ function readValue(input) {
 // Fields that do not apply to the current choices (the schema's `when`, rendered as
 // data-when) are hidden and disabled: they are not sent, so the engine takes its default
 // and never complains about a leftover value. Groups whose fields are all hidden go too.
+function defaultValue(input) {
+  if (input.dataset.type === "bool") return input.defaultChecked;
+  if (input.tagName === "SELECT") {
+    const preset = [...input.options].find((o) => o.defaultSelected) || input.options[0];
+    return preset ? preset.value : "";
+  }
+  return input.defaultValue;
+}
+
+// What the engine will see of a field: nothing is sent for a hidden one, so its default.
+function effectiveValue(input) {
+  if (input.disabled) return defaultValue(input);
+  return input.dataset.type === "bool" ? input.checked : input.value;
+}
+
 function applyConditions(helper) {
   const form = helper.querySelector(".rw-form");
-  form.querySelectorAll(".rw-field[data-when]").forEach((field) => {
-    let applies = true;
-    try {
-      for (const [name, allowed] of Object.entries(JSON.parse(field.dataset.when))) {
-        const input = form.querySelector(`[data-path="${CSS.escape(name)}"][data-type]`);
-        if (!input) continue;
-        const value = input.dataset.type === "bool" ? input.checked : input.value;
-        if (!allowed.map(String).includes(String(value))) applies = false;
+  const fields = [...form.querySelectorAll(".rw-field[data-when]")];
+  // a hidden field can hide others in turn: repeat until nothing changes
+  for (let pass = 0; pass < 5; pass++) {
+    let changed = false;
+    for (const field of fields) {
+      let applies = true;
+      try {
+        for (const [name, allowed] of Object.entries(JSON.parse(field.dataset.when))) {
+          const input = form.querySelector(`[data-path="${CSS.escape(name)}"][data-type]`);
+          if (input && !allowed.map(String).includes(String(effectiveValue(input)))) applies = false;
+        }
+      } catch (error) {
+        applies = true; // a broken hint never hides a field
       }
-    } catch (error) {
-      applies = true; // a broken hint never hides a field
+      if (field.hidden === applies) changed = true;
+      field.hidden = !applies;
+      field.querySelectorAll("input, select").forEach((input) => {
+        input.disabled = !applies;
+      });
     }
-    field.hidden = !applies;
-    field.querySelectorAll("input, select").forEach((input) => {
-      input.disabled = !applies;
-    });
-  });
+    if (!changed) break;
+  }
   form.querySelectorAll("fieldset.rw-group, .rw-more").forEach((group) => {
-    const fields = [...group.querySelectorAll(".rw-field")];
-    group.hidden = fields.length > 0 && fields.every((f) => f.hidden);
+    const inGroup = [...group.querySelectorAll(".rw-field")];
+    group.hidden = inGroup.length > 0 && inGroup.every((f) => f.hidden);
   });
 }
 
