@@ -61,20 +61,14 @@ function fieldsOf(helper, subject) {
   return [...helper.querySelectorAll(`.rw-form .rw-field[data-subject="${subject}"] [data-path][data-type]`)];
 }
 
-function defaultOf(input) {
-  if (input.dataset.type === "bool") return input.defaultChecked;
-  if (input.tagName === "SELECT") {
-    const preset = [...input.options].find((o) => o.defaultSelected) || input.options[0];
-    return preset ? preset.value : "";
-  }
-  return input.defaultValue;
-}
-
-function setFields(helper, inputs, values) {
+// A text field of a fighter (the Güte attack's „Angreifer“/„Ziel“) is that fighter's name.
+function setFields(helper, inputs, values, fighterName) {
   const fill = {};
   for (const input of inputs) {
     const name = input.dataset.path;
-    fill[name] = values && name in values ? values[name] : defaultOf(input);
+    if (values && name in values) fill[name] = values[name];
+    else if (fighterName && input.dataset.type === "text") fill[name] = fighterName;
+    else fill[name] = internal.defaultValue(input);
   }
   RW.fill(helper, fill);
 }
@@ -94,11 +88,11 @@ function fillHelper(bench, helper, changed) {
   if (changed.actor && actor) {
     const known = bench.fight.fighters[actor] && bench.fight.fighters[actor].actions[action];
     const set = known ? null : savedSet(bench, action, actor);
-    setFields(helper, fieldsOf(helper, "actor"), known || (set && set.values) || null);
+    setFields(helper, fieldsOf(helper, "actor"), known || (set && set.values) || null, actor);
   }
   if (changed.target && target) {
     const stats = bench.fight.fighters[target] ? bench.fight.fighters[target].stats : {};
-    setFields(helper, fieldsOf(helper, "target"), stats);
+    setFields(helper, fieldsOf(helper, "target"), stats, target);
   }
   const note = helper.querySelector(".rw-fight-note") || el("p", "rw-fight-note");
   const parts = [];

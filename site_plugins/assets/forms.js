@@ -144,13 +144,7 @@ function resetForm(helper) {
     rows.innerHTML = list.rwInitialRows;
     renumber(list);
   });
-  form.querySelectorAll("[data-path][data-type]").forEach((input) => {
-    if (input.dataset.type === "bool") input.checked = input.defaultChecked;
-    else if (input.tagName === "SELECT") {
-      const preset = [...input.options].find((o) => o.defaultSelected) || input.options[0];
-      if (preset) input.value = preset.value;
-    } else input.value = input.defaultValue;
-  });
+  form.querySelectorAll("[data-path][data-type]").forEach((input) => writeValue(input, defaultValue(input)));
   form.dispatchEvent(new Event("rw-filled", { bubbles: true }));
 }
 
@@ -264,6 +258,7 @@ RW.collect = collect;
 RW.fill = fill;
 internal.resetForm = resetForm;
 internal.applyConditions = applyConditions;
+internal.defaultValue = defaultValue;
 internal.keepInitialRows = keepInitialRows;
 RW.showError = showError;
 RW.clearErrors = clearErrors;

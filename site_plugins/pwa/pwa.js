@@ -268,6 +268,7 @@
       console.warn("[regelwerk] Service Worker nicht registriert:", error);
       return;
     }
+    if (!registration) return; // registration refused without an error (e.g. blocked)
     if (!registration.active) {
       view.registering = true;
       view.wasIncomplete = true;
