@@ -131,7 +131,8 @@ function setup(root) {
   jumps.append(
     button("Zum Kampf", "rw-fight-to-fight", () => root.querySelector(".rw-workbench-fight").scrollIntoView({ block: "start" })),
     button("Zum Würfeln", "rw-fight-to-roll", () => {
-      const open = bench.helpers().find((h) => h.offsetParent !== null) || bench.helpers()[0];
+      const tools = bench.helpers().filter((h) => h.closest(".rw-workbench-tools"));
+      const open = tools.find((h) => h.offsetParent !== null) || tools[0];
       if (!open) return;
       F.openHelper(open);
       open.querySelector(".rw-submit").focus({ preventScroll: true });

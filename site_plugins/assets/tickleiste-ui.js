@@ -54,6 +54,7 @@ async function load(helper) {
   }
   helper.rwSaved = saved;
   if (problem) A.setAsideNotice(helper, problem);
+  if (saved.state.started) A.boardIntoView(helper);
   if (Object.keys(saved.state).length === 0) return;
   // the engine checks the stored state in full (the browser only checks its outline)
   const body = await RW.runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: saved.state }, seed: 0 }).catch(() => null);

@@ -104,6 +104,15 @@ function seedOf(helper) {
   return text === "" ? RW.newSeed() : text;
 }
 
+// On the working surface the fight column scrolls by itself: the time line (and „Handeln“
+// right below it) is brought to its top after a command and when a running fight is opened.
+function boardIntoView(helper) {
+  const column = helper.closest(".rw-workbench-fight");
+  if (!column || column.scrollHeight <= column.clientHeight) return;
+  const line = helper.querySelector(".rw-tl-board").getBoundingClientRect().top;
+  column.scrollTop += line - column.getBoundingClientRect().top;
+}
+
 // The one path of a command. options: {state, seed, fields} (a replay gives its own).
 async function send(helper, command, fields, options = {}) {
   RW.clearErrors(helper);
@@ -137,6 +146,7 @@ async function send(helper, command, fields, options = {}) {
   const next = changed ? T.withUndo(saved, body.result.state, shown, label) : { ...saved, shown };
   persist(helper, next);
   show(helper, next, body.result.next);
+  boardIntoView(helper);
   if (body.result.event) {
     const logged = { ...body, result: { display: { outcome: body.result.event } } };
     RW.logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));
@@ -169,5 +179,5 @@ async function step(helper, from, to) {
   internal.notice(notices(helper), `${from === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${entry.label}`);
 }
 
-internal.tickleisteActions = { send, replace, step, show, shownOf, persist, current, setAsideNotice, notices };
+internal.tickleisteActions = { boardIntoView, send, replace, step, show, shownOf, persist, current, setAsideNotice, notices };
 })();
