@@ -136,7 +136,11 @@ def roll_works(page: Any, helper_id: str) -> None:
     box = reveal(page.locator(f"[id='{helper_id}']"))
     box.evaluate("(h) => h.querySelectorAll('.rw-result > *').forEach((n) => n.remove())")
     box.locator(".rw-submit").click()
-    box.locator(".rw-result .rw-outcome").wait_for()
+    answer = ".rw-result .rw-outcome, .rw-result .rw-error, .rw-field-error:not([hidden])"
+    box.locator(answer).first.wait_for()
+    shown = box.locator(".rw-result").inner_text()
+    errors = box.locator(".rw-field-error:not([hidden])").all_inner_texts()
+    assert box.locator(".rw-result .rw-outcome").count() == 1, (helper_id, shown, errors)
     assert box.locator("[aria-invalid='true']").count() == 0
 
 
@@ -174,6 +178,8 @@ def check_page(page: Any, url: str) -> None:
             bad = bad_inputs(field)
             if not bad:
                 continue
+            if box.locator(f"[id='{fid}']").is_disabled():
+                continue  # does not apply to the form as it is (hidden, not sent, not checked)
             original = box.locator(f"[id='{fid}']").input_value()
             for index, (kind, value) in enumerate(bad):
                 last = index == len(bad) - 1
@@ -234,6 +240,7 @@ def check_lists(page: Any, url: str, helper_id: str) -> list[str]:
         TOO_FEW_ROWS[f"{url}#{fid}"] = seen
         if "mindestens" not in seen["text"] + seen["other"]:
             problems.append(f"{url}#{fid}: keine Meldung bei zu wenigen Zeilen ({seen})")
+        box.locator(".rw-reset").click()  # the rows as built, for the helper's next list
     return problems
 
 

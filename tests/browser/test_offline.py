@@ -35,6 +35,7 @@ HELPER_MARK = 'class="rw-helper"'
 HELPER = re.compile(
     r'<section class="rw-helper" id="([^"]+)"[^>]*? data-system="([^"]+)" '
     r'data-action="([^"]+)"[^>]*>'
+    r'(?:<h[1-6] class="rw-title".*?</h[1-6]>)?'
     r"(<form\b.*?</form>)",
     re.S,
 )
