@@ -146,6 +146,32 @@ function tickleiste(helper) {
   });
 }
 
+// The Überraschung helper on the same page: its surprised defenders can be marked on the
+// Tickleiste with one click (before the start; those not on it are named).
+document.addEventListener("regelwerk:result", (event) => {
+  const source = event.target.closest && event.target.closest(".rw-helper[data-action='surprise']");
+  const names = event.detail && event.detail.result && event.detail.result.surprised;
+  const board = document.querySelector(".rw-tickleiste[data-rw-ready]");
+  if (!source || !board || !Array.isArray(names) || !names.length) return;
+  const button = RW.el("button", "md-button rw-to-tickleiste", "Überraschte in der Tickleiste markieren");
+  button.type = "button";
+  const note = RW.el("p", "rw-fight-note");
+  note.setAttribute("aria-live", "polite");
+  button.addEventListener("click", async () => {
+    const known = new Set(((A.current(board).state || {}).fighters || []).map((f) => f.name));
+    const done = [];
+    for (const name of names.filter((n) => known.has(n))) {
+      if (await A.send(board, "ueberraschen", { fighter: name })) done.push(name);
+    }
+    const missing = names.filter((n) => !known.has(n));
+    const parts = [];
+    if (done.length) parts.push(`Als überrascht markiert: ${done.join(", ")}.`);
+    if (missing.length) parts.push(`Nicht auf der Tickleiste: ${missing.join(", ")} – beim Eintragen „Überrascht“ ankreuzen.`);
+    note.textContent = parts.join(" ") || "Nichts zu markieren.";
+  });
+  source.querySelector(".rw-result").append(button, note);
+});
+
 window.RegelwerkWidgets = window.RegelwerkWidgets || {};
 window.RegelwerkWidgets.tickleiste = tickleiste;
 if (RW.refresh) RW.refresh();

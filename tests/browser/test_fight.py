@@ -236,3 +236,25 @@ def test_stale_values_never_block_a_roll(page: Any, site_url: str) -> None:
     Typist(page).roll(attack)
     assert attack.locator(".rw-result .rw-outcome").count() == 1
     assert attack.locator(".rw-field-error:not([hidden])").count() == 0
+
+
+def test_a_won_ambush_carries_on_to_the_tickleiste_and_the_attack(page: Any, site_url: str) -> None:
+    """000 L41–L45: the attackers won – one click marks the surprised defender on the
+    Tickleiste (−10 ticks at the start), another opens the attack with Taktischer Vorteil."""
+    page.set_viewport_size({"width": 1366, "height": 800})
+    t = open_bench(page, site_url, "ryssea")
+    board = page.locator("section.rw-tickleiste")
+    t.fill(board.locator("[data-path='name']"), "Räuberbaron")
+    board.get_by_role("button", name="Kämpfer hinzufügen").click()
+    board.locator(".rw-tl-marker[data-name='Räuberbaron']").wait_for()
+    surprise = reveal(page.locator("section.rw-helper[data-action='surprise']"))
+    surprise.locator("details.rw-advanced").evaluate("(d) => { d.open = true; }")
+    surprise.locator("[data-path='seed']").fill("5")  # a seed with which the ambush works
+    t.roll(surprise)
+    surprise.get_by_role("button", name="Überraschte in der Tickleiste markieren").click()
+    surprise.get_by_text("Als überrascht markiert: Räuberbaron.").wait_for()
+    stored = page.evaluate("JSON.parse(localStorage.getItem('regelwerk:tickleiste:ryssea'))")
+    assert stored["state"]["fighters"][0]["surprised"] is True
+    surprise.get_by_role("button", name="Angriff mit Taktischem Vorteil ▸").click()
+    attack = page.locator("section.rw-helper[data-action='attack']")
+    assert attack.locator("[data-path='taktischer_vorteil']").input_value() == "1"

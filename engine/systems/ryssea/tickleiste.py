@@ -33,7 +33,14 @@ MAX_LOG = 30
 MAX_LOG_LINE = 300
 MAX_TICK = 100_000
 ADD_FIELDS = ("hinzufuegen",)
-FIGHTER_COMMANDS = ("handeln", "abwarten", "bereithalten", "eingreifen", "entfernen")
+FIGHTER_COMMANDS = (
+    "handeln",
+    "abwarten",
+    "bereithalten",
+    "eingreifen",
+    "entfernen",
+    "ueberraschen",
+)
 OTHER_ACTION = "andere"
 
 STATUS_LABEL = {
@@ -52,6 +59,7 @@ COMMANDS = (
     ("bereithalten", "Aktion bereithalten"),
     ("eingreifen", "Wieder eingreifen"),
     ("entfernen", "Kämpfer entfernen"),
+    ("ueberraschen", "Als überrascht markieren"),
 )
 
 
@@ -439,6 +447,19 @@ def _act(board: Board, marker: Marker, now: int | None, params: dict[str, Any]) 
     )
 
 
+def _surprise(board: Board, marker: Marker, ticks: int) -> str:
+    """A lost ambush (the Überraschung helper): the defender is surprised and loses the ticks
+    from the initiative rolled at the start of the fight (L43–L45) – so only before it."""
+    if marker.status != "bereit":
+        raise EngineError(
+            f"Kämpfer: {marker.name} hat die Initiative schon gewürfelt; überrascht sein zählt "
+            "nur zu Kampfbeginn (vor „Kampf beginnen“).",
+            "fighter",
+        )
+    marker.surprised = True
+    return f"{marker.name} ist überrascht (−{ticks} Ticks auf die Initiative)."
+
+
 def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str, Display | None]:
     """Carry out one command; returns the German log line (and initiative details on start)."""
     command = params["command"]
@@ -459,6 +480,8 @@ def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str
         return _wait(marker, command), None
     if command == "eingreifen":
         return _rejoin(board, marker, now), None
+    if command == "ueberraschen":
+        return _surprise(board, marker, surprise), None
     # handeln
     return _act(board, marker, now, params), None
 

@@ -319,3 +319,37 @@ def test_a_duration_the_text_leaves_open_is_named_when_used() -> None:
     board.do("handeln", fighter=board.result["next"], action="laufen")
     assert text in assumed(board.result)
     assert assumed(board.result) == [text]
+
+
+def test_a_surprised_defender_is_marked_before_the_start() -> None:
+    """000 L43–L45: a surprised fighter loses 10 ticks from the initiative rolled at the start
+    (the Überraschung helper carries its outcome into the Tickleiste); afterwards it is too
+    late, in German."""
+    from engine import api
+
+    state: dict[str, object] = {}
+    for command in (
+        {"command": "hinzufuegen", "name": "Bruna", "ini": 10, "intuition": 3},
+        {"command": "ueberraschen", "fighter": "Bruna"},
+    ):
+        answer = api.run("ryssea", "tickleiste", {**command, "state": state}, 5)
+        assert answer["ok"], answer
+        state = answer["result"]["state"]
+    assert state["fighters"][0]["surprised"] is True
+    plain = api.run(
+        "ryssea",
+        "tickleiste",
+        {"command": "hinzufuegen", "name": "Bruna", "ini": 10, "intuition": 3, "state": {}},
+        5,
+    )["result"]["state"]
+    started = api.run("ryssea", "tickleiste", {"command": "start", "state": state}, 5)
+    unsurprised = api.run("ryssea", "tickleiste", {"command": "start", "state": plain}, 5)
+    tick = started["result"]["state"]["fighters"][0]["tick"]
+    assert tick == unsurprised["result"]["state"]["fighters"][0]["tick"] + 10
+    late = api.run(
+        "ryssea",
+        "tickleiste",
+        {"command": "ueberraschen", "fighter": "Bruna", "state": started["result"]["state"]},
+        5,
+    )
+    assert not late["ok"] and "nur zu Kampfbeginn" in late["error"]["message"]
