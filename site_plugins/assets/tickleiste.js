@@ -137,6 +137,9 @@ async function send(helper, command, fields, options = {}) {
   const next = changed ? T.withUndo(saved, body.result.state, shown, label) : { ...saved, shown };
   persist(helper, next);
   show(helper, next, body.result.next);
+  // heard once: what happened, then who is next
+  const said = [body.result.event, internal.outcomeText(body)].filter(Boolean).join(" ");
+  internal.announce(helper.querySelector(".rw-announce"), said);
   if (body.result.event) {
     const logged = { ...body, result: { display: { outcome: body.result.event } } };
     RW.logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));
