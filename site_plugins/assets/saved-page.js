@@ -43,7 +43,7 @@ function render(root) {
   const nodes = [];
   for (const [group, items] of [...groups].sort()) {
     const title = titles[group] || group;
-    nodes.push(el("h3", "rw-werte-group", title));
+    nodes.push(el("h2", "rw-werte-group", title));
     const ul = el("ul", "rw-werte-entries");
     for (const entry of items) {
       const li = el("li", "rw-werte-entry");
