@@ -43,7 +43,7 @@ function render(root) {
   const nodes = [];
   for (const [group, items] of [...groups].sort()) {
     const title = titles[group] || group;
-    nodes.push(el("h2", "rw-werte-group", title));
+    nodes.push(el("h3", "rw-werte-group", title));
     const ul = el("ul", "rw-werte-entries");
     for (const entry of items) {
       const li = el("li", "rw-werte-entry");
@@ -126,7 +126,8 @@ function setup(root) {
   bar.append(button("Alle als Datei sichern", () => RW.store.download("meine-werte.json", RW.saved.fileText())), label, input);
   const live = el("div", "rw-werte-notices");
   live.setAttribute("aria-live", "polite");
-  root.replaceChildren(bar, live, el("div", "rw-werte-list"));
+  const heading = root.querySelector(":scope > h2");
+  root.replaceChildren(...(heading ? [heading] : []), bar, live, el("div", "rw-werte-list"));
   render(root);
   RW.saved.onChange(() => root.isConnected && render(root));
 }
