@@ -40,6 +40,8 @@ RULE_PAGE = "pathfinder/angriffswurf-und-ruestungsklasse/"  # four helpers, dice
 
 SHOTS = ROOT / "test-results" / "screenshots"  # for review, as test_screenshots.py writes them
 
+GENERIC_LINK_TEXT = {"hier", "link", "mehr", "regel", "regeltext", "quelle", "siehe"}
+
 REPORT: list[Findings] = []
 
 
@@ -178,6 +180,14 @@ def test_rule_page_after_a_roll(visit: Visit) -> None:
     # a dice button in the text: its popover
     page.locator(".rw-dice").first.evaluate("(b) => b.click()")
     page.locator("#rw-dice-popover .rw-outcome").wait_for()
+    # the helpers' rule links name the rule (the file and lines only in the title)
+    links = page.locator(".rw-helper .rw-source a").evaluate_all(
+        "links => links.map((a) => [a.textContent.trim(), a.title])"
+    )
+    assert links
+    for text, title in links:
+        assert len(text) > 3 and text.lower() not in GENERIC_LINK_TEXT, text
+        assert ".txt" in title, title  # the source file, for maintainers
     assert_clean(visit.check("rule page, result, field error, popover"))
     page.keyboard.press("Escape")
 
