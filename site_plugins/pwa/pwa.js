@@ -77,18 +77,6 @@
   document.body.appendChild(toast);
   let toastTimer = null;
 
-  // The notice never hides the keyboard's focus (WCAG 2.4.11): the page scrolls the focus
-  // clear of it (pwa.css), and where it cannot (the navigation's own scroll box, the end of
-  // the page) the notice moves to the other edge of the window.
-  document.addEventListener("focusin", (event) => {
-    if (toast.hidden || toast.contains(event.target)) return;
-    const a = event.target.getBoundingClientRect();
-    const b = toast.getBoundingClientRect();
-    if (a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top) {
-      toast.classList.toggle("rw-pwa-toast--top");
-    }
-  });
-
   // kind: "update" | "ready" | "savedata"; an update notice is never replaced by another.
   function notify(kind, text, action) {
     if (view.notice === "update" && kind !== "update") return;
