@@ -52,6 +52,7 @@ class Findings:
     violations: list[dict[str, Any]] = field(default_factory=list)
     weak_controls: list[dict[str, Any]] = field(default_factory=list)
     darkest_text: dict[str, Any] | None = None
+    weakest_control: dict[str, Any] | None = None
 
     @property
     def failures(self) -> list[dict[str, Any]]:
@@ -64,6 +65,7 @@ def check(page: Any, state: str) -> Findings:
     found.violations = page.evaluate("() => window.__rwA11y.axe()")
     controls = page.evaluate("() => window.__rwA11y.nonText()")
     found.weak_controls = [c for c in controls if c["ratio"] < 3]
+    found.weakest_control = min(controls, key=lambda c: float(c["ratio"]), default=None)
     found.darkest_text = page.evaluate("() => window.__rwA11y.darkestText()")
     return found
 

@@ -118,6 +118,10 @@ def summary(found: list[Findings]) -> str:
     if texts:
         darkest = min(texts, key=lambda f: float((f.darkest_text or {})["ratio"]))
         lines.append(f"darkest text pair of ours: {darkest.darkest_text} ({darkest.state})")
+    controls = [f for f in found if f.weakest_control]
+    if controls:
+        weakest = min(controls, key=lambda f: float((f.weakest_control or {})["ratio"]))
+        lines.append(f"weakest control of ours: {weakest.weakest_control} ({weakest.state})")
     return "\n".join(lines)
 
 
