@@ -356,7 +356,10 @@ def render_helper(
         f'<form class="rw-form" novalidate aria-labelledby="{_attr(title_id)}">'
         f'<p class="rw-summary">{escape(spec["summary"])}</p>'
         f"{body}</form>"
-        f'<div class="rw-result" aria-live="polite" tabindex="-1"></div>'
+        # the result is read on demand (focusable, not live); screen readers hear a roll
+        # once, outcome first, from the visually hidden live region (results.js announce)
+        f'<div class="rw-result" tabindex="-1"></div>'
+        '<div class="rw-announce rw-sr-only" aria-live="polite" aria-atomic="true"></div>'
         f"{tools}{assumptions}"
         f"{_source_line(spec['source'], rule_link)}"
         f"</section>"

@@ -359,9 +359,12 @@ def _saved_fence(
         for system in engine.catalog()["systems"]
         for action in system["actions"]
     }
+    # a labelled region with its heading (the list's groups below it are h3)
     return (
-        f'<section class="rw-werte-verwaltung" data-search-exclude '
+        '<section class="rw-werte-verwaltung" aria-labelledby="gespeicherte-werte" '
+        "data-search-exclude "
         f'data-titles="{escape(json.dumps(titles, ensure_ascii=False), quote=True)}">'
+        '<h2 id="gespeicherte-werte">Gespeicherte Werte</h2>'
         "<p>Die gespeicherten Werte erscheinen hier, sobald die Seite geladen ist.</p></section>"
     )
 

@@ -5,7 +5,8 @@
 // Owns: one click listener on the document (registered when this script loads): a dice button
 // rolls its notation (with data-vorteil: Shift = Vorteil, Ctrl/Cmd = Nachteil) and shows the
 // result in a single popover (#rw-dice-popover: Nochmal, Mit Vorteil/Nachteil, Schließen;
-// Escape or a click outside closes it); every roll goes into the page roll log.
+// Escape or a click outside closes it); every roll goes into the page roll log. Screen readers
+// hear the outcome once from a visually hidden live region (#rw-dice-announce).
 // Exposes: RW._internal.closePopover(returnFocus).
 // Uses: RW.runEngine, RW.engineReady, RW.newSeed, RW.el, RW.resultNodes, RW.logRoll.
 (function () {
@@ -25,14 +26,46 @@ function dicePopover() {
   pop.setAttribute("aria-label", "Würfelergebnis");
   pop.hidden = true;
   const body = el("div", "rw-dice-popover-body");
-  body.setAttribute("aria-live", "polite");
   const bar = el("div", "rw-dice-popover-actions");
   pop.append(body, bar);
   document.body.appendChild(pop);
   pop.addEventListener("keydown", (event) => {
     if (event.key === "Escape") closePopover(true);
+    if (event.key === "Tab") tabOut(pop, event);
   });
   return pop;
+}
+
+// Outside the popover (a hidden region is not read) and made before the first result.
+function diceAnnouncer() {
+  let region = document.getElementById("rw-dice-announce");
+  if (region) return region;
+  region = el("div", "rw-announce rw-sr-only");
+  region.id = "rw-dice-announce";
+  region.setAttribute("aria-live", "polite");
+  region.setAttribute("aria-atomic", "true");
+  document.body.appendChild(region);
+  return region;
+}
+
+// The popover sits at the end of the page: Tab past its last button (or Shift+Tab before its
+// first) closes it and goes on from the dice expression, as if the popover stood right after it.
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
+
+function tabOut(pop, event) {
+  const inside = [...pop.querySelectorAll(FOCUSABLE)];
+  const edge = event.shiftKey ? inside[0] : inside[inside.length - 1];
+  if (!popoverOwner || event.target !== edge) return;
+  event.preventDefault();
+  const owner = popoverOwner;
+  closePopover(false);
+  if (event.shiftKey) {
+    owner.focus();
+    return;
+  }
+  const all = [...document.querySelectorAll(FOCUSABLE)].filter((node) => !pop.contains(node) && node.getClientRects().length);
+  const next = all[all.indexOf(owner) + 1];
+  (next || owner).focus();
 }
 
 function closePopover(returnFocus) {
@@ -62,8 +95,15 @@ function actionButton(label, onClick) {
   return button;
 }
 
+function errorBox(text) {
+  const box = el("p", "rw-error", text);
+  box.setAttribute("role", "alert");
+  return box;
+}
+
 async function rollDice(button, mode, seed) {
   const pop = dicePopover();
+  const region = diceAnnouncer();
   const body = pop.querySelector(".rw-dice-popover-body");
   const bar = pop.querySelector(".rw-dice-popover-actions");
   if (popoverOwner && popoverOwner !== button) popoverOwner.setAttribute("aria-expanded", "false");
@@ -83,12 +123,12 @@ async function rollDice(button, mode, seed) {
   try {
     answer = await runEngine(request);
   } catch (error) {
-    body.replaceChildren(el("p", "rw-error", `Würfeln nicht möglich: ${error.message}`));
+    body.replaceChildren(errorBox(`Würfeln nicht möglich: ${error.message}`));
     return;
   }
   if (popoverOwner !== button) return;
   if (!answer.ok) {
-    body.replaceChildren(el("p", "rw-error", answer.error.message));
+    body.replaceChildren(errorBox(answer.error.message));
     return;
   }
   body.replaceChildren(...resultNodes(answer));
@@ -100,6 +140,7 @@ async function rollDice(button, mode, seed) {
   buttons.push(actionButton("Schließen", () => closePopover(true)));
   bar.replaceChildren(...buttons);
   const label = `${button.dataset.notation}${mode === "normal" ? "" : mode === "vorteil" ? " (Vorteil)" : " (Nachteil)"}`;
+  internal.announce(region, `${internal.outcomeText(answer)} (${label})`);
   logRoll(label, answer, () => rollDice(button.isConnected ? button : document.querySelector(`.rw-dice[data-notation="${CSS.escape(button.dataset.notation)}"]`) || button, mode, answer.seed));
   bar.firstChild.focus({ preventScroll: true });
 }

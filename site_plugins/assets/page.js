@@ -45,7 +45,8 @@ async function submit(helper, request, options = {}) {
   } else {
     remember.store(helper, request.params, body);
   }
-  markTableRow(helper, body);
+  const hit = markTableRow(helper, body);
+  internal.announce(helper.querySelector(".rw-announce"), internal.outcomeText(body, hit));
   share.addButton(helper, request.params, body.seed);
   const title = helper.querySelector(".rw-title");
   logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
@@ -111,6 +112,8 @@ function initPage() {
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
   internal.fightBar.initPage();
   share.openFromAddress(submit);
+  // after Material has wrapped the page's tables (its own subscriber to the same page event)
+  setTimeout(() => internal.watchScrolling(document), 0);
 }
 
 RW.refresh = () => initPage();

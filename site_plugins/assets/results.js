@@ -5,7 +5,12 @@
 // outcome, the sections table/rolls/chances/notes, the seed) and marking the rolled row of a
 // rule table on the page (e.g. the Patzertabelle).
 // Also the page's small message boxes: notice() and ask() (a question answered in the page).
-// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow, .notice, .ask, .askText.
+// And the announcement of a roll for screen readers: one short sentence, outcome first, in a
+// visually hidden live region (the result block itself is not live: it is read on demand).
+// A table that scrolls sideways (a narrow screen) can be scrolled with the keys: while it
+// overflows, its wrapper is a focusable region named after the table.
+// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow, .notice, .ask, .askText,
+//          .announce, .outcomeText, .watchScrolling.
 (function () {
 "use strict";
 const RW = (window.Regelwerk = window.Regelwerk || {});
@@ -18,8 +23,37 @@ function el(tag, className, text) {
   return node;
 }
 
+function markScrollable(wrap) {
+  const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+  if (scrolls && !wrap.hasAttribute("tabindex")) {
+    const table = wrap.querySelector("table");
+    const caption = table && table.caption ? table.caption.textContent : "";
+    const heads = table ? [...table.querySelectorAll("thead th")].slice(0, 3).map((th) => th.textContent) : [];
+    wrap.tabIndex = 0;
+    wrap.setAttribute("role", "region");
+    wrap.setAttribute("aria-label", `Tabelle ${caption || heads.join(", ")} (seitlich verschiebbar)`.replace("  ", " "));
+    wrap.dataset.rwScrolls = "1";
+  } else if (!scrolls && wrap.dataset.rwScrolls) {
+    ["tabindex", "role", "aria-label", "data-rw-scrolls"].forEach((name) => wrap.removeAttribute(name));
+  }
+}
+
+const sizes = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => entries.forEach((entry) => markScrollable(entry.target))) : null;
+
+function watchScrolling(root) {
+  root.querySelectorAll(".rw-table-wrap, .md-typeset .md-typeset__scrollwrap").forEach(watchOne);
+}
+
+function watchOne(wrap) {
+  if (wrap.rwWatched) return;
+  wrap.rwWatched = true;
+  if (sizes) sizes.observe(wrap);
+  else if (wrap.isConnected) markScrollable(wrap);
+}
+
 function renderTable(section) {
   const wrap = el("div", "rw-table-wrap");
+  watchOne(wrap);
   const table = el("table", "rw-table");
   if (section.caption) table.appendChild(el("caption", "", section.caption));
   const head = table.createTHead().insertRow();
@@ -100,21 +134,46 @@ function resultNodes(body) {
   return out;
 }
 
-// A result that names a row of a rule table (e.g. the Patzertabelle) marks that row on the page.
+// A result that names a row of a rule table (e.g. the Patzertabelle) marks that row on the
+// page; returns the marked row (or null).
 function markTableRow(helper, body) {
   const row = body.result.row;
   document.querySelectorAll(".rw-rule-table tr.rw-row-hit").forEach((tr) => {
     tr.classList.remove("rw-row-hit");
     tr.removeAttribute("aria-current");
   });
-  if (!row || row.von === undefined) return;
+  if (!row || row.von === undefined) return null;
   const selector = `.rw-rule-table[data-system="${CSS.escape(helper.dataset.system)}"] tr[data-von="${row.von}"][data-bis="${row.bis}"]`;
   const hit = document.querySelector(selector);
-  if (!hit) return;
+  if (!hit) return null;
   hit.classList.add("rw-row-hit");
   hit.setAttribute("aria-current", "true");
   const note = el("p", "rw-row-note", "Die gewürfelte Zeile ist in der Tabelle auf dieser Seite markiert.");
   helper.querySelector(".rw-result").appendChild(note);
+  return hit;
+}
+
+// The sentence a screen reader hears after a roll: the outcome first; with a marked table row
+// that row's first cells (e.g. „Markierte Tabellenzeile: 12–13, schwer.“).
+function outcomeText(body, hit) {
+  const display = body.result && body.result.display;
+  let text = display ? display.outcome || display.headline || "" : "";
+  if (hit) {
+    const cells = [...hit.cells].slice(0, 2).map((cell) => cell.textContent.trim());
+    text += ` Markierte Tabellenzeile: ${cells.join(", ")}.`;
+  }
+  return text.trim();
+}
+
+// Puts `text` into a live region (emptied first and filled a moment later, so the same
+// sentence after a second roll is read again).
+function announce(region, text) {
+  if (!region) return;
+  clearTimeout(region.rwTimer);
+  region.textContent = "";
+  region.rwTimer = setTimeout(() => {
+    region.textContent = text;
+  }, 80);
 }
 
 // A message inside `host` (it replaces the previous one there): kind "info" or "error";
@@ -203,4 +262,7 @@ internal.notice = notice;
 internal.ask = ask;
 internal.askText = askText;
 internal.markTableRow = markTableRow;
+internal.outcomeText = outcomeText;
+internal.announce = announce;
+internal.watchScrolling = watchScrolling;
 })();

@@ -126,7 +126,8 @@ function setup(root) {
   bar.append(button("Alle als Datei sichern", () => RW.store.download("meine-werte.json", RW.saved.fileText())), label, input);
   const live = el("div", "rw-werte-notices");
   live.setAttribute("aria-live", "polite");
-  root.replaceChildren(bar, live, el("div", "rw-werte-list"));
+  const heading = root.querySelector(":scope > h2");
+  root.replaceChildren(...(heading ? [heading] : []), bar, live, el("div", "rw-werte-list"));
   render(root);
   RW.saved.onChange(() => root.isConnected && render(root));
 }

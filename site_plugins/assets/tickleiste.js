@@ -147,6 +147,9 @@ async function send(helper, command, fields, options = {}) {
   persist(helper, next);
   show(helper, next, body.result.next);
   boardIntoView(helper);
+  // heard once: what happened, then who is next
+  const said = [body.result.event, internal.outcomeText(body)].filter(Boolean).join(" ");
+  internal.announce(helper.querySelector(".rw-announce"), said);
   if (body.result.event) {
     const logged = { ...body, result: { display: { outcome: body.result.event } } };
     RW.logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));

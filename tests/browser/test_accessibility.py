@@ -1,0 +1,338 @@
+"""axe-core over every kind of page, in both colour schemes, at 1280 and 375 px.
+
+One browser context per scheme × width, as one visit of a reader (Material's instant
+navigation: the engine boots once); on each page state axe runs once. The states: a rule
+page with helpers after a roll (a result, a field error, the „Meine Werte“ question, the
+shared-link field, the „Annahmen“ box open, a dice popover), every Kampfhelfer page after a
+roll (Ryssea: the Tickleiste with three fighters, started, one waiting, one holding an
+action), the Patzertabelle with its rolled row, the search with results, the print page, the
+page „Meine Werte“ with a saved set (and the web app's notice), and the offline export.
+
+A test fails on a serious or critical violation in our own markup (``article`` and every
+``rw-…`` element outside it), and on a control of ours whose border or fill stands out less
+than 3:1 from what is behind it (axe does not measure that). Violations in Material's
+templates (header, navigation, search, footer) and the lesser ones of ours are reported in
+the warnings summary at the end of the run, not hidden; so is the darkest remaining text pair
+of ours. Screenshots of the Kampfhelfer pages land in
+``test-results/screenshots/kampfhelfer-<system>-<scheme>-<width>.png``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.a11y import Findings, check, set_scheme
+from tests.browser.conftest import Unzipped, csp_violations, navigate, wait_engine_ready
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+SCHEMES = ("default", "slate")
+WIDTHS = (1280, 375)
+COMBOS = [(scheme, width) for scheme in SCHEMES for width in WIDTHS]
+SYSTEMS = ("ryssea", "dsa", "guete", "aktionswuerfel", "pathfinder")
+RULE_PAGE = "pathfinder/angriffswurf-und-ruestungsklasse/"  # four helpers, dice in the text
+
+SHOTS = ROOT / "test-results" / "screenshots"  # for review, as test_screenshots.py writes them
+
+GENERIC_LINK_TEXT = {"hier", "link", "mehr", "regel", "regeltext", "quelle", "siehe"}
+
+REPORT: list[Findings] = []
+
+
+class Visit:
+    """One context and page for a scheme and width; pages are reached by instant navigation."""
+
+    def __init__(self, browser: Any, site_url: str, scheme: str, width: int) -> None:
+        self.scheme, self.width, self.site_url = scheme, width, site_url
+        self.context = browser.new_context(
+            locale="de-DE", viewport={"width": width, "height": 900 if width > 800 else 800}
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(60_000)
+        self.messages: list[str] = []
+        self.page.on("console", lambda msg: self.messages.append(f"{msg.type}: {msg.text}"))
+        self.page.on("pageerror", lambda err: self.messages.append(f"pageerror: {err}"))
+        self.loaded = False
+
+    def open(self, path: str) -> Any:
+        page = self.page
+        if not self.loaded:
+            page.goto(self.site_url + path)
+            set_scheme(page, self.scheme)
+            self.loaded = True
+        else:
+            navigate(page, self.site_url + path)
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == self.scheme
+        if page.locator(".rw-helper, .rw-dice").count():
+            wait_engine_ready(page)
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
+            )
+        return page
+
+    def check(self, state: str) -> Findings:
+        found = check(self.page, f"{self.scheme} {self.width}px: {state}")
+        REPORT.append(found)
+        return found
+
+
+@pytest.fixture(scope="module", params=COMBOS, ids=[f"{s}-{w}" for s, w in COMBOS])
+def visit(request: pytest.FixtureRequest, browser: Any, site_url: str) -> Iterator[Visit]:
+    scheme, width = request.param
+    instance = Visit(browser, site_url, scheme, width)
+    yield instance
+    instance.context.close()
+    assert csp_violations(instance.messages) == []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report() -> Iterator[None]:
+    """At the end of the module: everything that did not fail the tests, summed up."""
+    REPORT.clear()
+    yield
+    if REPORT:
+        warnings.warn(summary(REPORT), UserWarning, stacklevel=1)
+
+
+def summary(found: list[Findings]) -> str:
+    lines = [f"axe-core violations in {len(found)} page states (ours serious/critical fail):"]
+    counts: Counter[tuple[str, str, str]] = Counter()
+    where: dict[tuple[str, str, str], set[str]] = {}
+    for f in found:
+        for v in f.violations:
+            key = ("ours" if v["ours"] else "Material", v["impact"], v["rule"])
+            counts[key] += 1
+            where.setdefault(key, set()).add(f"{v['target'][:50]} @ {f.state}")
+    for (owner, impact, rule), n in sorted(counts.items()):
+        targets = "; ".join(sorted(where[(owner, impact, rule)])[:3])
+        lines.append(f"  {owner:8} {impact:9} {rule}: {n} nodes ({targets})")
+    weak = [c for f in found for c in f.weak_controls]
+    lines.append(f"controls of ours under 3:1 (fail): {len(weak)}")
+    texts = [f for f in found if f.darkest_text]
+    if texts:
+        darkest = min(texts, key=lambda f: float((f.darkest_text or {})["ratio"]))
+        lines.append(f"darkest text pair of ours: {darkest.darkest_text} ({darkest.state})")
+    controls = [f for f in found if f.weakest_control]
+    if controls:
+        weakest = min(controls, key=lambda f: float((f.weakest_control or {})["ratio"]))
+        lines.append(f"weakest control of ours: {weakest.weakest_control} ({weakest.state})")
+    return "\n".join(lines)
+
+
+def assert_clean(found: Findings) -> None:
+    problems = [
+        f"{v['impact']} {v['rule']}: {v['target']} – {v['summary']}" for v in found.failures
+    ] + [
+        f"control under 3:1: {c['control']} ({c['what']} on {c['behind']}: {c['ratio']})"
+        for c in found.weak_controls
+    ]
+    assert problems == [], f"{found.state}\n" + "\n".join(problems)
+
+
+# ------------------------------------------------------------------------------ page states
+
+ROLL = """(helper) => {
+  const boxes = helper.querySelectorAll("details.rw-more, details.rw-assumptions");
+  boxes.forEach((d) => (d.open = true));
+  helper.querySelectorAll(".rw-result > *").forEach((node) => { node.dataset.old = "1"; });
+  helper.querySelector(".rw-submit").click();
+}"""
+
+BAD_INPUT = """(helper) => {
+  const input = helper.querySelector(".rw-field--int input[type=text]");
+  input.value = "abc";
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  helper.querySelector(".rw-submit").click();
+}"""
+
+
+def roll(page: Any, helper: Any) -> None:
+    helper.evaluate(ROLL)
+    helper.locator(".rw-result > .rw-outcome:not([data-old])").wait_for()
+
+
+def field_error(page: Any, helper: Any) -> None:
+    helper.evaluate(BAD_INPUT)
+    helper.locator(".rw-field-error:not([hidden])").first.wait_for()
+
+
+def visible_form_helpers(page: Any) -> Any:
+    return page.locator(".rw-helper:not([data-widget]):visible")
+
+
+def test_rule_page_after_a_roll(visit: Visit) -> None:
+    page = visit.open(RULE_PAGE)
+    first = visible_form_helpers(page).first
+    second = page.locator(".rw-helper:not([data-widget]):visible:has(.rw-field--int)").nth(1)
+    roll(page, first)
+    field_error(page, second)
+    # „Link kopieren“: the link field (the clipboard is not granted here)
+    first.locator(".rw-share-copy").evaluate("(b) => b.click()")
+    first.locator(".rw-share-link").wait_for()
+    # „Werte speichern …“: the question in the page, answered; its notice stays
+    first.locator(".rw-values-save").evaluate("(b) => b.click()")
+    question = first.locator(".rw-values-notices input[type=text]")
+    question.fill("Alrik – Langschwert")
+    question.press("Enter")
+    first.locator(".rw-values-notices .rw-notice").wait_for()
+    # a dice button in the text: its popover
+    page.locator(".rw-dice").first.evaluate("(b) => b.click()")
+    page.locator("#rw-dice-popover .rw-outcome").wait_for()
+    # the helpers' rule links name the rule (the file and lines only in the title)
+    links = page.locator(".rw-helper .rw-source a").evaluate_all(
+        "links => links.map((a) => [a.textContent.trim(), a.title])"
+    )
+    assert links
+    for text, title in links:
+        assert len(text) > 3 and text.lower() not in GENERIC_LINK_TEXT, text
+        assert ".txt" in title, title  # the source file, for maintainers
+    assert_clean(visit.check("rule page, result, field error, popover"))
+    page.keyboard.press("Escape")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_kampfhelfer_page(visit: Visit, system: str) -> None:
+    page = visit.open(f"{system}/kampfhelfer/")
+    if system == "ryssea":
+        board = page.locator(".rw-tickleiste")
+        board.locator("[data-path='name']").wait_for()
+        for name, ini in (("Alrik", "12"), ("Bruna", "10"), ("Cim", "7")):
+            board.locator("[data-path='name']").fill(name)
+            board.locator("[data-path='ini']").fill(ini)
+            board.locator("[data-command='hinzufuegen']").evaluate("(b) => b.click()")
+            board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
+        board.locator("[data-command='start']").evaluate("(b) => b.click()")
+        board.locator(".rw-tl-field--now").wait_for()
+        board.locator("[data-command='abwarten']").evaluate("(b) => b.click()")
+        board.locator(".rw-tl-side .rw-tl-marker").first.wait_for()
+        board.locator("[data-command='bereithalten']").evaluate("(b) => b.click()")
+        board.locator(".rw-tl-marker--holds").wait_for()
+    roll(page, visible_form_helpers(page).first)
+    found = visit.check(f"{system}/kampfhelfer/ after a roll")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    name = f"kampfhelfer-{system}-{visit.scheme}-{visit.width}.png"
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+    assert_clean(found)
+
+
+def test_patzertabelle(visit: Visit) -> None:
+    page = visit.open("ryssea/patzertabelle/")
+    helper = page.locator(".rw-helper").first
+    roll(page, helper)
+    page.locator("tr.rw-row-hit").wait_for()
+    # heard once: the outcome first, then the marked row – not the whole result
+    outcome = helper.locator(".rw-outcome").text_content() or ""
+    said = helper.locator(".rw-announce")
+    page.wait_for_function(
+        "([el, text]) => el.textContent.startsWith(text)"
+        " && el.textContent.includes('Markierte Tabellenzeile')",
+        arg=[said.element_handle(), outcome],
+    )
+    assert len(said.text_content() or "") < len(outcome) + 80
+    assert helper.locator(".rw-result").get_attribute("aria-live") is None
+    assert_clean(visit.check("Patzertabelle, rolled row"))
+
+
+def test_search_open(visit: Visit) -> None:
+    page = visit.open("ryssea/")
+    page.wait_for_timeout(150)  # Material closes the search 125 ms after a navigation
+    page.keyboard.press("s")  # Material's shortcut: open the search
+    page.wait_for_function("() => document.getElementById('__search').checked")
+    page.keyboard.type("Patzer")
+    page.locator(".md-search-result__list > li").first.wait_for()
+    page.wait_for_timeout(400)  # the results fade in (Material's transitions: 250 ms)
+    try:
+        assert_clean(visit.check("search with results"))
+    finally:
+        # an empty query empties the list (its results are <article>s, which the next
+        # navigation would take for the page's own), then Escape closes the search
+        page.keyboard.press("Control+A")
+        page.keyboard.press("Backspace")
+        page.locator(".md-search-result__list > li").first.wait_for(state="detached")
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.getElementById('__search').checked")
+
+
+def test_print_page(visit: Visit) -> None:
+    visit.open("ryssea/druck/")
+    assert_clean(visit.check("print page"))
+
+
+# the web app's notice as pwa.js shows an update (buttons: reload, close)
+PWA_NOTICE = """() => {
+  const toast = document.querySelector(".rw-pwa-toast");
+  if (!toast) return false;
+  const text = document.createElement("span");
+  text.className = "rw-pwa-text";
+  text.textContent = "Eine neue Version des Regelwerks ist da.";
+  const reload = document.createElement("button");
+  reload.type = "button";
+  reload.className = "rw-pwa-button rw-pwa-reload";
+  reload.textContent = "Neue Version – neu laden";
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "rw-pwa-button rw-pwa-close";
+  close.textContent = "×";
+  close.setAttribute("aria-label", "Hinweis schließen");
+  toast.replaceChildren(text, reload, close);
+  toast.hidden = false;
+  return true;
+}"""
+
+
+def test_meine_werte(visit: Visit) -> None:
+    page = visit.open("meine-werte/")
+    page.locator(".rw-werte-entry").first.wait_for()  # saved on the rule page
+    assert page.evaluate(PWA_NOTICE), "the web app's notice (pwa.js) is missing"
+    try:
+        assert_clean(visit.check("Meine Werte, web app notice"))
+    finally:
+        page.evaluate("() => { document.querySelector('.rw-pwa-toast').hidden = true; }")
+
+
+# ------------------------------------------------------------------------------ offline export
+
+
+@pytest.fixture(scope="module")
+def offline_visit(browser: Any) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make(width: int) -> Any:
+        context = browser.new_context(
+            locale="de-DE", viewport={"width": width, "height": 900 if width > 800 else 800}
+        )
+        context.route("http://**/*", lambda route: route.abort())
+        context.route("https://**/*", lambda route: route.abort())
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_offline_export(offline_visit: Any, export: Unzipped, scheme: str) -> None:
+    """The export from file://: one page per scheme (Patzertabelle, rolled), at both widths."""
+    page = offline_visit(1280)
+    page.goto(export.url("ryssea/patzertabelle.html"))
+    set_scheme(page, scheme)
+    wait_engine_ready(page)
+    page.wait_for_function("() => document.querySelector('.rw-helper').dataset.rwReady")
+    roll(page, page.locator(".rw-helper").first)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900 if width > 800 else 800})
+        page.wait_for_function(f"() => window.innerWidth === {width}")
+        page.wait_for_timeout(300)  # Material's layout and its transitions (250 ms) settle
+        found = check(page, f"{scheme} {width}px: offline export, Patzertabelle rolled")
+        REPORT.append(found)
+        assert_clean(found)
