@@ -109,8 +109,15 @@ function seedOf(helper) {
 function boardIntoView(helper) {
   const column = helper.closest(".rw-workbench-fight");
   if (!column || column.scrollHeight <= column.clientHeight) return;
-  const line = helper.querySelector(".rw-tl-board").getBoundingClientRect().top;
-  column.scrollTop += line - column.getBoundingClientRect().top;
+  const view = column.getBoundingClientRect();
+  let shift = helper.querySelector(".rw-tl-board").getBoundingClientRect().top - view.top;
+  // the keyboard's focus stays in sight: scroll no further than the focused control allows
+  const focus = document.activeElement;
+  if (focus && focus !== column && column.contains(focus)) {
+    const box = focus.getBoundingClientRect();
+    shift = shift > 0 ? Math.min(shift, box.top - view.top) : Math.max(shift, box.bottom - view.bottom);
+  }
+  column.scrollTop += shift;
 }
 
 // The one path of a command. options: {state, seed, fields} (a replay gives its own).

@@ -172,7 +172,7 @@ def test_a_round_with_the_keyboard_only(keys: Keyboard) -> None:
     keys.until(".rw-workbench-tools .tabbed-set > input")
     tabs = page.locator(".rw-workbench-tools .tabbed-set").first
     keys.press("ArrowRight")
-    page.locator("#helfer-ryssea-fumble").wait_for(state="visible")
+    page.locator("#helfer-ryssea-surprise").wait_for(state="visible")
     keys.press("ArrowLeft")
     attack = page.locator("#helfer-ryssea-attack")
     attack.wait_for(state="visible")
