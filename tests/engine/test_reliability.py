@@ -2,7 +2,7 @@
 
 - the exact-odds budget: the slow requests answer within it (result or German refusal naming
   the field and what would fit), a request just inside it keeps its exact odds, the counter
-  stops runaway work, one budget per request (engine/budget.py, engine/dice.py);
+  stops runaway work, one budget per request (engine/budget.py, engine/dice/);
 - ``run`` and ``run_json`` never raise: huge integers, invalid JSON, deep nesting, large
   requests, NaN/Infinity, wrong types (engine/api.py, engine/params.py);
 - bounded echoes: messages quote at most about 40 characters of input (engine/errors.py);
@@ -25,6 +25,7 @@ import pytest
 
 from engine import api, dice
 from engine.budget import MAX_WORK, WorkLimitExceeded, request_budget
+from engine.dice import exact
 from engine.errors import EngineError, echo
 
 SLOW = 0.5
@@ -134,7 +135,7 @@ def test_every_dice_field_answers_in_time_with_the_largest_expressions() -> None
 
 def lying_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the up-front estimate claim that everything is free (a bug in the cost model)."""
-    monkeypatch.setattr(dice, "work", lambda expression, use=dice.PLAIN_USE: 0)
+    monkeypatch.setattr(exact, "work", lambda expression, use=dice.PLAIN_USE: 0)
 
 
 def test_the_counter_stops_runaway_work(monkeypatch: pytest.MonkeyPatch) -> None:
