@@ -22,7 +22,8 @@ below keep that order.
   opponent's Aktive Abwehr brought about (the attack says so itself).
 - ``reactions``: Ausweichsprung (L253), Unterbrechung (L120–L122, L192), Zusammenarbeit
   (L307–L315), Atemholen (L261).
-- ``tickleiste``: the Tickleiste as (state, command) → state (L9–L45, L126–L130, L140).
+- ``tickleiste``: the Tickleiste as (state, command) → state (L9–L45, L126–L130, L140), with
+  ``tickleiste_board`` (the state: markers, loading and checking it, the limits, saving).
 
 Tests: ``tests/engine/ryssea/`` (one ``test_<module>.py`` per kind of roll, ``test_data.py``
 for the tables, ``test_boundary.py`` for the JSON boundary; helpers in ``support.py``).
