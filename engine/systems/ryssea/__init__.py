@@ -13,7 +13,8 @@ below keep that order.
   defender result; Taktischer Vorteil and −10 ticks (L41–L45).
 - ``probe``: the Einfache Probe with Erfolgswürfeln (draft chapter; L186).
 - ``attack``: Nahkampf, Fernkampf, Schildstoß (L47–L82, L184–L226, L245–L253, L307–L380;
-  Schildstoß L200), with ``attack_modifiers`` (Taktischer Vorteil, Überzahl, Kampfpositionen,
+  Schildstoß L200), with ``attack_report`` (the rolled attack, its explanation and answer, and
+  where the rules go on), ``attack_modifiers`` (Taktischer Vorteil, Überzahl, Kampfpositionen,
   Licht, Wasser, Lücke suchen / Zielen: L198, L325–L370), ``ranged`` (Reichweite L210, Deckung
   L220, Kampfgetümmel L222, Unbewegliche Ziele L224–L231), ``defence`` (Verteidigung L186,
   Aktive Abwehr L245–L249) and ``manoeuvres`` (Meisterschafts-Manöver and Streiftreffer

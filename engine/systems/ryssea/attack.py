@@ -4,7 +4,7 @@ Owns the attacker's fields, the whole parameter list (the groups of the other at
 concatenated in form order), the checks of field combinations, the weapon damage, and the
 action itself: Aktive Abwehr (``defence``), attack probe, Erfolge spent (``manoeuvres``), damage
 roll, in this seeded order; then the explanation and the exact chances (L47–L82, L184–L226,
-L245–L253, L307–L380).
+L245–L253, L307–L380), built by ``attack_report``.
 
 What follows from the result (``follow_ups``): a Patzer of the attack probe goes to the
 Patzertabelle (``fumble``) unless the opponent's Aktive Abwehr brought it about (L406; when it
@@ -16,25 +16,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
-from engine.formatting import decimal, number
+from engine.formatting import number
 from engine.params import ChoiceParam, DiceParam, Param
 from engine.systems.ryssea.attack_modifiers import MODIFIER_PARAMS, attack_modifiers
+from engine.systems.ryssea.attack_report import (
+    AttackRoll,
+    attack_notes,
+    attack_result,
+    follow_ups_for,
+    outcome_line,
+    show_chances,
+    show_erfolge,
+)
 from engine.systems.ryssea.common import (
     DATA,
     SOURCE,
     SYSTEM,
     ProbeInput,
-    ProbeRoll,
     assumptions_for,
     data_dice,
     probe_fields,
-    probe_flags,
     probe_input,
     roll_probe,
     use_assumption,
@@ -42,8 +48,6 @@ from engine.systems.ryssea.common import (
 from engine.systems.ryssea.defence import TARGET_PARAMS, Difficulty, roll_difficulty
 from engine.systems.ryssea.manoeuvres import (
     MANOEUVRE_PARAMS,
-    Allocation,
-    AttackChances,
     DamagePlan,
     allocate,
     attack_chances,
@@ -183,27 +187,6 @@ def _damage_expression(params: dict[str, Any]) -> dice.Expression:
     return expression
 
 
-@dataclass(frozen=True)
-class AttackRoll:
-    """The attack after the dice: the probe, how its Erfolge are spent, and the damage."""
-
-    rolled: ProbeRoll
-    success: bool
-    alloc: Allocation
-    category: str  # treffer / streiftreffer / deckung / reichweite / patzer / verfehlt
-    damage_roll: dice.RollResult | None
-    target_damage: int
-    attacker_stun: int
-    cover_damage: int
-    disturb: int
-    wucht: int
-
-    @property
-    def damage_kind(self) -> str:
-        stun = self.category == "treffer" and self.alloc.stun
-        return "Betäubungsschaden" if stun else "Schaden"
-
-
 def _roll_attack(
     params: dict[str, Any],
     attacker: ProbeInput,
@@ -317,218 +300,6 @@ def _use_assumptions(
         use_assumption("angriff.schildstoss_eigenschaften")
 
 
-def _follow_ups(hit: AttackRoll, plan: DamagePlan, by_defence: bool) -> list[dict[str, Any]]:
-    """Where the rules go on: the Patzertabelle after a Patzer (L406), the Unterbrechung of a
-    continuous action after damage (L120, with the Störender Angriff's Erfolge, L192)."""
-    out: list[dict[str, Any]] = []
-    if hit.category == "patzer" and not by_defence:
-        out.append(
-            {
-                "action": "fumble",
-                "title": "Patzertabelle würfeln",
-                "params": {"ursache": "kampftalent"},
-            }
-        )
-    if hit.target_damage > 0:
-        disturbing = hit.category == "treffer" and plan.rest_mode == "stoerender_angriff"
-        out.append(
-            {
-                "action": "interruption",
-                "title": "Unterbrechung prüfen",
-                "params": {
-                    "schaden": hit.target_damage,
-                    "stoerend": hit.alloc.rest if disturbing else 0,
-                },
-            }
-        )
-    return out
-
-
-def _outcome(hit: AttackRoll, target_text: str, by_defence: bool) -> str:
-    category = hit.category
-    versus = f"{number(hit.rolled.total)} gegen {target_text}."
-    if category == "treffer":
-        outcome = f"Treffer: {hit.target_damage} {hit.damage_kind}. {versus}"
-    elif category == "streiftreffer":
-        outcome = f"Streiftreffer: {hit.target_damage} Schaden. {versus}"
-    elif category == "deckung":
-        outcome = f"Die Probe gelingt, aber der Angriff trifft die Deckung. {versus}"
-    elif category == "reichweite":
-        outcome = f"Die Probe gelingt, aber die Erfolge reichen nicht für die Reichweite. {versus}"
-    elif category == "patzer" and by_defence:
-        outcome = (
-            "Patzer – verfehlt; die gegnerische Aktive Abwehr hat ihn herbeigeführt, kein Wurf "
-            f"auf der Patzertabelle. {versus}"
-        )
-    elif category == "patzer":
-        outcome = f"Patzer – verfehlt; 2W10 auf der Patzertabelle. {versus}"
-    else:
-        outcome = f"Verfehlt. {versus}"
-    return outcome + probe_flags(hit.rolled).replace(" Patzer!", "")
-
-
-def _show_erfolge(
-    display: Display,
-    params: dict[str, Any],
-    hit: AttackRoll,
-    plan: DamagePlan,
-    need_range: int,
-    need_cover: int,
-) -> None:
-    """What the Erfolge of a successful attack probe were spent on."""
-    alloc, category, erfolge = hit.alloc, hit.category, hit.rolled.erfolge
-    rows: list[list[str]] = []
-    if need_range:
-        rows.append(["Reichweite", str(need_range), str(alloc.for_range)])
-    if need_cover:
-        rows.append(["Deckung", str(need_cover), str(alloc.for_cover)])
-    if plan.mastery:
-        rows.append(["Meisterschafts-Manöver", str(plan.mastery), str(alloc.for_mastery)])
-    if params["betaeubungsschlag"]:
-        rows.append(["Betäubungsschlag", "1", "1" if alloc.stun else "0"])
-    if plan.rest_mode == "wuchtangriff" and alloc.rest:
-        rows.append(["Wuchtangriff", "–", f"{alloc.rest} (+{hit.wucht} Schaden)"])
-    if plan.rest_mode == "stoerender_angriff" and alloc.rest:
-        rows.append(["Störender Angriff", "–", f"{alloc.rest} (+{hit.disturb} Schwierigkeit)"])
-    if category in ("streiftreffer", "deckung", "reichweite") and erfolge:
-        rows.append(["verfallen", "–", str(erfolge - alloc.for_range - alloc.for_cover)])
-    if rows:
-        display.table(f"Erfolge ({erfolge})", ["Wofür", "nötig", "verwendet"], rows)
-
-
-def _attack_notes(params: dict[str, Any], hit: AttackRoll, by_defence: bool) -> list[str]:
-    """The notes that follow from the outcome (after the one on the Aktive Abwehr)."""
-    kind, category = params["angriffsart"], hit.category
-    notes: list[str] = []
-    if category == "streiftreffer":
-        if hit.attacker_stun:
-            notes.append(
-                f"Streiftreffer: Die Effekte der Meisterschafts-Manöver bleiben aus, die Erfolge "
-                f"verfallen, der Angreifer erleidet {hit.attacker_stun} Betäubungsschaden."
-            )
-        else:
-            notes.append(
-                "Streiftreffer: Die Effekte der Meisterschafts-Manöver bleiben aus, die Erfolge "
-                "verfallen, der Schaden sinkt um 2 je angesagtem Manöver."
-            )
-    if category == "deckung":
-        notes.append(
-            f"Der Angriff trifft die Deckung und richtet dort eventuell {hit.cover_damage} Schaden "
-            "an."
-        )
-    if category in ("verfehlt", "patzer") and params["kampfgetuemmel"]:
-        notes.append("Kampfgetümmel: der Schuss geht ins Leere.")
-    if params["betaeubungsschlag"] and category == "treffer" and not hit.alloc.stun:
-        notes.append("Betäubungsschlag: kein Erfolg mehr übrig – regulärer Schaden.")
-    if hit.disturb:
-        notes.append(
-            f"Störender Angriff: die Selbstbeherrschung-Probe des Ziels gegen die Unterbrechung "
-            f"ist um {hit.disturb} erschwert."
-        )
-    if category == "patzer" and by_defence:
-        notes.append(
-            "Ein Patzer, den eine gegnerische Aktive Abwehr herbeigeführt hat, führt nicht zur "
-            "Patzertabelle."
-        )
-    elif category == "patzer":
-        notes.append("Patzer bei einer Probe auf ein Kampftalent: 2W10 auf der Patzertabelle.")
-    if kind == "schildstoss":
-        notes.append(
-            "Schildstoß: 1W6+1 Schaden; es gelten die Regeln für die falsche Hand "
-            "(Waffengeschwindigkeit +2), außer mit Kampf mit zwei Waffen oder Starker Schildarm I."
-        )
-    if hit.rolled.critical:
-        notes.append("Kritischer Erfolg: weitere Folgen legt der Text nicht fest.")
-    return notes
-
-
-def _show_chances(
-    display: Display, chances: AttackChances, need_range: int, need_cover: int
-) -> None:
-    # what decides at the table first: does the attack hit?
-    items = [
-        ("Ziel getroffen (auch Streiftreffer)", chances.hit),
-        ("Voller Treffer", chances.full_hit),
-        ("Streiftreffer", chances.graze),
-    ]
-    if need_cover:
-        items.append(("Trifft die Deckung", chances.cover))
-    if need_range:
-        items.append(("Erfolge reichen nicht für die Reichweite", chances.out_of_range))
-    items += [
-        ("Probe gelingt", chances.probe.success),
-        ("Kritischer Erfolg", chances.probe.critical),
-        ("Patzer", chances.probe.patzer),
-    ]
-    display.chances("Chancen vor dem Wurf", items)
-    display.table(
-        "Erwartungswerte",
-        ["Größe", "Wert"],
-        [
-            ["Erfolge", decimal(chances.expected_erfolge)],
-            ["Schaden am Ziel", decimal(chances.expected_damage)],
-        ],
-    )
-
-
-def _attack_result(
-    kind: str,
-    hit: AttackRoll,
-    target: Difficulty,
-    need_range: int,
-    need_cover: int,
-    chances: AttackChances,
-    display: Display,
-    by_defence: bool,
-    follow_ups: list[dict[str, Any]],
-) -> dict[str, Any]:
-    rolled, success, alloc, category = hit.rolled, hit.success, hit.alloc, hit.category
-    return {
-        "kind": kind,
-        "attack": rolled.to_dict(),
-        "target": target.info,
-        "probe_success": success,
-        "outcome": category,
-        "hit": category in ("treffer", "streiftreffer"),
-        "erfolge": {
-            "total": rolled.erfolge,
-            "reichweite_noetig": need_range,
-            "deckung_noetig": need_cover,
-            "reichweite": alloc.for_range if success else 0,
-            "deckung": alloc.for_cover if success else 0,
-            "meisterschafts_manoever": alloc.for_mastery if success else 0,
-            "betaeubungsschlag": bool(success and alloc.stun),
-            "wuchtangriff": hit.wucht,
-            "stoerender_angriff": hit.disturb,
-        },
-        "damage": {
-            "roll": None if hit.damage_roll is None else hit.damage_roll.to_dict(),
-            "target": hit.target_damage,
-            "kind": hit.damage_kind,
-            "attacker_betaeubung": hit.attacker_stun,
-            "cover": hit.cover_damage,
-        },
-        "fumble_table": category == "patzer" and not by_defence,
-        "patzer_cause": (
-            None if category != "patzer" else "aktive_abwehr" if by_defence else "kampftalent"
-        ),
-        "chances": {
-            "success": str(chances.probe.success),
-            "hit": str(chances.hit),
-            "full_hit": str(chances.full_hit),
-            "streiftreffer": str(chances.graze),
-            "cover": str(chances.cover),
-            "out_of_range": str(chances.out_of_range),
-            "critical": str(chances.probe.critical),
-            "patzer": str(chances.probe.patzer),
-            "expected_erfolge": str(chances.expected_erfolge),
-            "expected_damage": str(chances.expected_damage),
-        },
-        "follow_ups": follow_ups,
-        "display": display.to_dict(),
-    }
-
-
 @SYSTEM.action(
     "attack",
     title="Angriff: Nahkampf, Fernkampf, Schildstoß",
@@ -559,7 +330,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
     by_defence = _patzer_by_defence(hit, target)
     _use_assumptions(params, hit, plan, need_range, need_cover)
-    display.outcome = _outcome(hit, target.text, by_defence)
+    display.outcome = outcome_line(hit, target.text, by_defence)
     if target.roll is not None:
         target.roll.show(display)
     hit.rolled.show(display)
@@ -567,15 +338,15 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         label = "Schaden" if hit.category != "deckung" else "Schaden an der Deckung"
         display.roll(label, hit.damage_roll)
     if hit.success:
-        _show_erfolge(display, params, hit, plan, need_range, need_cover)
-    notes.extend(_attack_notes(params, hit, by_defence))
+        show_erfolge(display, params, hit, plan, need_range, need_cover)
+    notes.extend(attack_notes(params, hit, by_defence))
 
     chances = attack_chances(
         attacker, target.succeeds, need_range, need_cover, params["betaeubungsschlag"], plan, damage
     )
-    _show_chances(display, chances, need_range, need_cover)
+    show_chances(display, chances, need_range, need_cover)
     display.notes("Hinweise", notes)
-    follow_ups = _follow_ups(hit, plan, by_defence)
-    return _attack_result(
+    follow_ups = follow_ups_for(hit, plan, by_defence)
+    return attack_result(
         kind, hit, target, need_range, need_cover, chances, display, by_defence, follow_ups
     )
