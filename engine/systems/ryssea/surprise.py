@@ -158,6 +158,71 @@ def _outcome(
     return f"Die Überraschung misslingt: {versus}."
 
 
+def _comparison_rows(
+    attackers: list[tuple[dict[str, Any], ProbeInput, ProbeRoll]],
+    defenders: list[tuple[dict[str, Any], ProbeInput, ProbeRoll]],
+    low_row: dict[str, Any],
+    high_row: dict[str, Any],
+) -> list[list[str]]:
+    """The rows of the „Vergleich“ table: every attacker, then every defender, and which
+    result counts (the lowest attacker's, the highest defender's)."""
+    return [
+        [
+            "Angreifer",
+            str(row["name"]),
+            TALENT_LABELS[row["talent"]],
+            number(rolled.total),
+            "niedrigstes" if row is low_row else "",
+        ]
+        for row, _, rolled in attackers
+    ] + [
+        [
+            "Verteidiger",
+            str(row["name"]),
+            "Sinnenschärfe",
+            number(rolled.total),
+            "höchstes" if row is high_row else "",
+        ]
+        for row, _, rolled in defenders
+    ]
+
+
+def _notes(success: bool, favoured: list[str], surprised: list[str], ticks: int) -> list[str]:
+    """The notes: after a successful ambush who gains and who loses what (L41–L45), and the
+    preparation of an ambush."""
+    notes = []
+    if success:
+        notes.append(
+            f"Jeder Angreifer erhält für die kommende Aktion einen Taktischen Vorteil "
+            f"(+3 auf alle Kampftalente): {', '.join(favoured)}."
+        )
+        notes.append(
+            f"Überrascht: {', '.join(surprised)} – jeder verliert {ticks} Ticks zur Orientierung; "
+            "sie werden von seiner normal ausgewürfelten Initiative abgezogen."
+        )
+    notes.append(
+        "Das Vorbereiten eines Hinterhalts dauert 5 Minuten. Ein Anführer kann seine Verbündeten "
+        "dabei koordinieren; einen Wert dafür nennt der Text nicht (gegebenenfalls als "
+        "Modifikator eintragen)."
+    )
+    return notes
+
+
+def _follow_ups(success: bool, advantages: int) -> list[dict[str, Any]]:
+    """After a successful ambush: the attack with the Taktischer Vorteil."""
+    return (
+        [
+            {
+                "action": "attack",
+                "title": "Angriff mit Taktischem Vorteil",
+                "params": {"taktischer_vorteil": advantages},
+            }
+        ]
+        if success
+        else []
+    )
+
+
 @SYSTEM.action(
     "surprise",
     title="Überraschung (Hinterhalt)",
@@ -225,25 +290,7 @@ def surprise(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     for rolled in every_roll:
         rolled.show(display)
-    rows = [
-        [
-            "Angreifer",
-            str(row["name"]),
-            TALENT_LABELS[row["talent"]],
-            number(rolled.total),
-            "niedrigstes" if row is low_row else "",
-        ]
-        for row, _, rolled in attackers
-    ] + [
-        [
-            "Verteidiger",
-            str(row["name"]),
-            "Sinnenschärfe",
-            number(rolled.total),
-            "höchstes" if row is high_row else "",
-        ]
-        for row, _, rolled in defenders
-    ]
+    rows = _comparison_rows(attackers, defenders, low_row, high_row)
     display.table("Vergleich", ["Seite", "Name", "Probe", "Ergebnis", "zählt"], rows)
     display.chances(
         "Chancen vor dem Wurf",
@@ -251,33 +298,8 @@ def surprise(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     surprised = [str(row["name"]) for row in defender_rows] if success else []
     favoured = [str(row["name"]) for row in attacker_rows] if success else []
-    notes = []
-    if success:
-        notes.append(
-            f"Jeder Angreifer erhält für die kommende Aktion einen Taktischen Vorteil "
-            f"(+3 auf alle Kampftalente): {', '.join(favoured)}."
-        )
-        notes.append(
-            f"Überrascht: {', '.join(surprised)} – jeder verliert {ticks} Ticks zur Orientierung; "
-            "sie werden von seiner normal ausgewürfelten Initiative abgezogen."
-        )
-    notes.append(
-        "Das Vorbereiten eines Hinterhalts dauert 5 Minuten. Ein Anführer kann seine Verbündeten "
-        "dabei koordinieren; einen Wert dafür nennt der Text nicht (gegebenenfalls als "
-        "Modifikator eintragen)."
-    )
-    display.notes("Hinweise", notes)
-    follow_ups = (
-        [
-            {
-                "action": "attack",
-                "title": "Angriff mit Taktischem Vorteil",
-                "params": {"taktischer_vorteil": advantages},
-            }
-        ]
-        if success
-        else []
-    )
+    display.notes("Hinweise", _notes(success, favoured, surprised, ticks))
+    follow_ups = _follow_ups(success, advantages)
     return {
         "success": success,
         "tie": tie,
