@@ -111,11 +111,15 @@ function boardIntoView(helper) {
   if (!column || column.scrollHeight <= column.clientHeight) return;
   const view = column.getBoundingClientRect();
   let shift = helper.querySelector(".rw-tl-board").getBoundingClientRect().top - view.top;
-  // the keyboard's focus stays in sight: scroll no further than the focused control allows
+  // the keyboard's focus stays in sight, clear of the column's scroll padding (a notice may
+  // stand there): scroll only as far as the focused control allows
   const focus = document.activeElement;
   if (focus && focus !== column && column.contains(focus)) {
     const box = focus.getBoundingClientRect();
-    shift = shift > 0 ? Math.min(shift, box.top - view.top) : Math.max(shift, box.bottom - view.bottom);
+    const style = getComputedStyle(column);
+    const most = box.top - view.top - (parseFloat(style.scrollPaddingTop) || 0);
+    const least = box.bottom - view.bottom + (parseFloat(style.scrollPaddingBottom) || 0);
+    shift = Math.max(least, Math.min(shift, most));
   }
   column.scrollTop += shift;
 }
