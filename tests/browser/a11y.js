@@ -189,7 +189,11 @@
     const onScreen = box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth;
     const x = Math.min(Math.max(box.left + box.width / 2, 1), innerWidth - 1);
     const y = Math.min(Math.max(box.top + Math.min(box.height / 2, 10), 1), innerHeight - 1);
-    const hit = document.elementFromPoint(x, y);
+    let hit = document.elementFromPoint(x, y);
+    // Material's search overlay fades out for 250 ms after the search closed (Tab out of it):
+    // it is leaving, not covering
+    const search = document.getElementById("__search");
+    if (hit && hit.matches(".md-search__overlay") && search && !search.checked) hit = null;
     const mine = (node) => el.contains(node) || node.contains(el)
       || Boolean(active.labels && [...active.labels].some((label) => label.contains(node)));
     return {

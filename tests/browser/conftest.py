@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import sys
 import zipfile
@@ -26,6 +27,8 @@ __all__ = [
     "csp_violations",
     "navigate",
     "reveal",
+    "review_screenshot",
+    "seed_storage",
     "wait_engine_ready",
 ]
 
@@ -120,6 +123,33 @@ def navigate(page: Any, url: str) -> None:
     )
 
 
+def seed_storage(page: Any, site_url: str, items: dict[str, str]) -> None:
+    """Put ``items`` into the site's localStorage before its first page is opened, as a
+    browser that kept them from an earlier visit: from a blank page of the same origin, so
+    the engine boots once (on the page opened next), not once for seeding and once more."""
+    blank = site_url + "__leer__.html"
+    page.route(blank, lambda route: route.fulfill(body="<!doctype html><title>leer</title>"))
+    page.goto(blank)
+    page.evaluate(
+        "items => Object.entries(items).forEach(([k, v]) => localStorage.setItem(k, v))", items
+    )
+    page.unroute(blank)
+
+
+SCREENSHOTS = ROOT / "test-results" / "screenshots"
+
+
+def review_screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
+    """Save a picture for review in test-results/screenshots/ – only with
+    ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``): a full-page PNG costs seconds."""
+    if not os.environ.get("REGELWERK_SCREENSHOTS"):
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if full_page:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
+
+
 def csp_violations(messages: list[str]) -> list[str]:
     """Console lines in which Chromium reports a Content Security Policy violation (also those
     of frames and workers, which the page's securitypolicyviolation event does not see)."""
@@ -128,8 +158,14 @@ def csp_violations(messages: list[str]) -> list[str]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh page; every test that uses it fails on a Content Security Policy violation."""
-    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
+    """A fresh page; every test that uses it fails on a Content Security Policy violation.
+
+    Without the web app's service worker: it would fetch the whole site (24 MB) into the
+    fresh context's storage during every test, a third of a test's CPU time; test_pwa.py,
+    test_keyboard.py and test_accessibility.py keep it."""
+    context = browser.new_context(
+        locale="de-DE", viewport={"width": 1280, "height": 900}, service_workers="block"
+    )
     page = context.new_page()
     page.set_default_timeout(60_000)
     messages: list[str] = []

@@ -13,8 +13,8 @@ A test fails on a serious or critical violation in our own markup (``article`` a
 than 3:1 from what is behind it (axe does not measure that). Violations in Material's
 templates (header, navigation, search, footer) and the lesser ones of ours are reported in
 the warnings summary at the end of the run, not hidden; so is the darkest remaining text pair
-of ours. Screenshots of the Kampfhelfer pages land in
-``test-results/screenshots/kampfhelfer-<system>-<scheme>-<width>.png``.
+of ours. With ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``) the Kampfhelfer pages are saved
+to ``test-results/screenshots/kampfhelfer-<system>-<scheme>-<width>.png``.
 """
 
 from __future__ import annotations
@@ -27,8 +27,13 @@ from typing import Any
 import pytest
 
 from tests.browser.a11y import Findings, check, set_scheme
-from tests.browser.conftest import Unzipped, csp_violations, navigate, wait_engine_ready
-from tests.conftest import ROOT
+from tests.browser.conftest import (
+    Unzipped,
+    csp_violations,
+    navigate,
+    review_screenshot,
+    wait_engine_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +43,6 @@ COMBOS = [(scheme, width) for scheme in SCHEMES for width in WIDTHS]
 SYSTEMS = ("ryssea", "dsa", "guete", "aktionswuerfel", "pathfinder")
 RULE_PAGE = "pathfinder/angriffswurf-und-ruestungsklasse/"  # four helpers, dice in the text
 
-SHOTS = ROOT / "test-results" / "screenshots"  # for review, as test_screenshots.py writes them
 
 GENERIC_LINK_TEXT = {"hier", "link", "mehr", "regel", "regeltext", "quelle", "siehe"}
 
@@ -215,10 +219,7 @@ def test_kampfhelfer_page(visit: Visit, system: str) -> None:
         board.locator(".rw-tl-marker--holds").wait_for()
     roll(page, visible_form_helpers(page).first)
     found = visit.check(f"{system}/kampfhelfer/ after a roll")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    name = f"kampfhelfer-{system}-{visit.scheme}-{visit.width}.png"
-    page.screenshot(path=str(SHOTS / name), full_page=True)
+    review_screenshot(page, f"kampfhelfer-{system}-{visit.scheme}-{visit.width}.png")
     assert_clean(found)
 
 

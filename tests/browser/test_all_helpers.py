@@ -70,7 +70,9 @@ class PagePool:
     """
 
     def __init__(self, browser: Any, site_url: str, width: int = 1280) -> None:
-        self.context = browser.new_context(locale="de-DE", viewport={"width": width, "height": 900})
+        self.context = browser.new_context(
+            locale="de-DE", viewport={"width": width, "height": 900}, service_workers="block"
+        )
         self.site_url = site_url
         self.width = width
         self.page: Any = None

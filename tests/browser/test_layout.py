@@ -1,27 +1,38 @@
 """Layout and words on the Kampfhelfer pages, at phone and laptop widths (the issue „A fight
 without retyping“, item 5; „At the table“, item 4: errors never break the layout).
 
-- No label, legend or field message breaks inside a word at 320, 375, 1280 or 1920 px: a word
-  may only wrap at a soft hyphen from the build (forms.py, German syllables) or after „-“/„/“.
-  Checked on the computed line boxes (one Range per character).
-- Nothing makes the page wider than the window; result tables scroll inside their box.
+One visit per system (one engine boot for the module, see ``PagePool``): every helper is rolled
+with its „Weitere Angaben“ open, field messages are put on screen, then the page is measured at
+1920, 1280, 375 and 320 px:
+
+- No label, legend or field message breaks inside a word: a word may only wrap at a soft
+  hyphen from the build (forms.py, German syllables) or after „-“/„/“. Checked on the computed
+  line boxes (one Range per character).
+- Nothing makes the page wider than the window, no part of a helper sticks out; result tables
+  scroll inside their box.
 - Player-facing text of the helpers says no „Engine“, „Seed“, „JSON“ and names no source
   files or line numbers (they stay in the rule link's title, for maintainers).
+
+With ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``) the rolled pages are also saved to
+``test-results/screenshots/kampfhelfer-<system>-<width>.png`` for review.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import wait_engine_ready
+from tests.browser.conftest import reveal, review_screenshot, wait_engine_ready
+from tests.browser.test_all_helpers import PagePool, form_helper
 
 pytestmark = pytest.mark.browser
 
+
 SYSTEMS = ("ryssea", "dsa", "guete", "aktionswuerfel", "pathfinder")
-WIDTHS = (320, 375, 1280, 1920)
+WIDTHS = (1920, 1280, 375, 320)
 
 # every piece of a word between the allowed break points (spaces, soft hyphens, „-“, „/“, „–“)
 # must sit on one line: its character boxes (one Range per piece) share one top
@@ -56,6 +67,20 @@ CHECKED = (
     ".rw-helper label, .rw-helper legend, .rw-list-label, .rw-field-error:not([hidden]), "
     ".rw-fight-field, .rw-tl-side-title"
 )
+FORBIDDEN = re.compile(r"\bEngine\b|\bSeed\b|\bJSON\b|\.txt\b|\bL\d{1,3}\b")
+
+# what sticks out to the right, outside a table's own scroll box
+OVERFLOW = """() => {
+  const width = window.innerWidth;
+  const wide = [];
+  for (const el of document.querySelectorAll(".rw-helper, .rw-helper *")) {
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && box.right > width + 1 && !el.closest(".rw-table-wrap")) {
+      wide.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(box.right)}px`);
+    }
+  }
+  return { scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 10) };
+}"""
 
 
 def _errors(page: Any) -> None:
@@ -73,22 +98,57 @@ def _errors(page: Any) -> None:
         plain.locator(".rw-field-error:not([hidden])").first.wait_for()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_word_breaks_inside_and_no_page_overflow(
-    browser: Any, site_url: str, width: int
-) -> None:
-    context = browser.new_context(locale="de-DE", viewport={"width": width, "height": 900})
-    page = context.new_page()
-    try:
-        for system in SYSTEMS:
-            page.goto(site_url + f"{system}/kampfhelfer/")
-            wait_engine_ready(page)
-            _errors(page)
-            broken = page.evaluate(MID_WORD_BREAKS, CHECKED)
-            assert broken == [], (system, width, broken[:8])
-            assert page.evaluate("document.documentElement.scrollWidth") <= width, system
-    finally:
-        context.close()
+@pytest.fixture(scope="module")
+def pool(browser: Any, site_url: str) -> Iterator[PagePool]:
+    instance = PagePool(browser, site_url)
+    yield instance
+    instance.close()
+
+
+def _roll_every_helper(page: Any) -> list[str]:
+    """Roll each form helper once, its „Weitere Angaben“ open; returns what each then shows."""
+    helpers = page.locator(".rw-helper[data-action]").evaluate_all(
+        "els => els.map(e => [e.id, e.dataset.system, e.dataset.action])"
+    )
+    shown = []
+    for helper_id, system, action in helpers:
+        if not form_helper(system, action):
+            continue
+        box = reveal(page.locator(f"[id='{helper_id}']"))
+        box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
+        box.locator(".rw-submit").click()
+        box.locator(".rw-result .rw-outcome").wait_for()
+        shown.append(box.inner_text())
+    return shown
+
+
+def _set_width(page: Any, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900 if width > 800 else 800})
+    page.wait_for_function("w => window.innerWidth === w", arg=width)
+    if width < 800:
+        page.wait_for_timeout(300)  # Material's drawer and sidebars move with a transition
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_kampfhelfer_layout_and_words(system: str, pool: PagePool) -> None:
+    url = f"{system}/kampfhelfer/"
+    page = pool.get(url)
+    shown = _roll_every_helper(page)
+    assert shown, f"{url}: no helper rolled"
+    shown.append(page.locator(".rw-workbench").inner_text())
+    found = sorted({word for text in shown for word in FORBIDDEN.findall(text)})
+    assert found == [], (system, found)
+    review_screenshot(page, f"kampfhelfer-{system}-1280.png")
+    _set_width(page, 375)
+    review_screenshot(page, f"kampfhelfer-{system}-375.png")
+    _errors(page)
+    for width in WIDTHS:
+        _set_width(page, width)
+        broken = page.evaluate(MID_WORD_BREAKS, CHECKED)
+        assert broken == [], (system, width, broken[:8])
+        measured = page.evaluate(OVERFLOW)
+        assert measured["scroll"] <= width, (system, width, measured)
+        assert measured["wide"] == [], (system, width, measured)
 
 
 def test_result_tables_scroll_inside_at_375(page: Any, site_url: str) -> None:
@@ -108,20 +168,3 @@ def test_result_tables_scroll_inside_at_375(page: Any, site_url: str) -> None:
     last.scroll_into_view_if_needed()
     box, frame = last.bounding_box(), wrap.bounding_box()
     assert box and frame and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1, headers
-
-
-FORBIDDEN = re.compile(r"\bEngine\b|\bSeed\b|\bJSON\b|\.txt\b|\bL\d{1,3}\b")
-
-
-def test_player_facing_words(page: Any, site_url: str) -> None:
-    for system in SYSTEMS:
-        page.goto(site_url + f"{system}/kampfhelfer/")
-        wait_engine_ready(page)
-        for helper in page.locator("section.rw-helper:not([data-widget])").all()[:3]:
-            if not helper.is_visible():
-                continue  # in a closed tab
-            helper.locator(".rw-submit").click()
-            helper.locator(".rw-result .rw-outcome").wait_for()
-        text = page.locator(".rw-workbench").inner_text()
-        found = sorted(set(FORBIDDEN.findall(text)))
-        assert found == [], (system, found)

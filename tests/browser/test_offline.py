@@ -11,7 +11,6 @@ params and seed (``python -m engine … --json --seed N --params …`` for the f
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import subprocess
@@ -230,11 +229,14 @@ def test_no_page_refers_to_anything_outside_the_folder(export: Unzipped) -> None
 
 
 def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
-    """Pages to open, and which helpers on them (by position), to roll every distinct helper.
+    """Pages to open, and which helpers on them (by position), to roll every action once.
 
-    Helpers whose form HTML is identical (the same fence on a topic page and on its system's
-    "Kampfhelfer" page) behave identically, so each distinct form is rolled on one page only:
-    each page visit costs a Pyodide boot (no instant navigation from file://).
+    Offline, what may break is the way to the engine (file://, the embedded worker, the
+    snapshot), which is the same for every helper of an action; the forms with a topic page's
+    own defaults (``vorgaben``) are all rolled online (test_all_helpers.py) and are the same
+    HTML here (test_no_page_refers_to_anything_outside_the_folder reads every page). Each page
+    visit costs a Pyodide boot (no instant navigation from file://), so the fewest pages that
+    hold every action are opened: the five Kampfhelfer pages.
     """
     pages: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*.html")):
@@ -257,8 +259,7 @@ def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
 
 
 def _helper_key(helper_id: str, system: str, action: str, form: str) -> str:
-    digest = hashlib.sha256(form.replace(helper_id, "@").encode()).hexdigest()[:16]
-    return f"{system}.{action}.{digest}"
+    return f"{system}.{action}"
 
 
 def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export: Unzipped) -> None:

@@ -323,9 +323,17 @@ def test_a_new_deployment_is_offered_and_never_mixed(
         navigate(page, site_url + "dsa/kampfhelfer/")  # still the old version everywhere
         assert page.evaluate(ENGINE_KEY) == old_key
         roll(page, "attack")
-        with page.expect_navigation():
-            reload_button.click()
-        wait_engine_ready(page)
+        reload_button.click()
+        # the page reloads by itself once the new version has taken over (poll across it)
+        page.wait_for_function(
+            """key => {
+                const meta = document.querySelector("meta[name=regelwerk-engine]");
+                return meta && meta.content.startsWith(key) && window.__regelwerk
+                    && window.__regelwerk.ready;
+            }""",
+            arg=new_key,
+            timeout=STORE_WAIT_MS,
+        )
         assert page.evaluate(ENGINE_KEY) == new_key
         assert page.evaluate("window.__regelwerk.mode") == "snapshot"
         roll(page, "attack")

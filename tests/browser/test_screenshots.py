@@ -1,4 +1,5 @@
-"""Screenshots for review (test-results/screenshots/) and layout checks at 1280 and 375 px.
+"""Layout checks at 1280 and 375 px, and with ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``)
+screenshots for review in test-results/screenshots/.
 
 One content page per system; the ones marked with a table must show their rule tables as real
 ``<table>`` elements (not a code block from an unrendered fence). At 375 px no content may
@@ -7,16 +8,16 @@ stick out to the right except inside a scroll wrapper (Material's table wrapper,
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.conftest import review_screenshot
+
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-results" / "screenshots"
 WIDTHS = (1280, 375)
 
 # page → does it hold a rule table?
@@ -47,17 +48,14 @@ LEAKED_FENCE = """() => [...document.querySelectorAll('article pre code')]
   .map((c) => c.textContent).filter((t) => /^\\s*(system|tabelle):/m.test(t))"""
 
 
-@pytest.fixture(scope="module")
-def shots() -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS
-
-
-@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+@pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"{w}px")
 def sized_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """One page per width for the module (pages load from a warm cache; no service worker)."""
     width = int(request.param)
     context = browser.new_context(
-        locale="de-DE", viewport={"width": width, "height": 900 if width > 800 else 800}
+        locale="de-DE",
+        viewport={"width": width, "height": 900 if width > 800 else 800},
+        service_workers="block",
     )
     page = context.new_page()
     page.set_default_timeout(30_000)
@@ -66,9 +64,7 @@ def sized_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize(("path", "has_table"), PAGES.items(), ids=list(PAGES))
-def test_page_layout(
-    sized_page: Any, site_url: str, shots: Path, path: str, has_table: bool
-) -> None:
+def test_page_layout(sized_page: Any, site_url: str, path: str, has_table: bool) -> None:
     page = sized_page
     page.goto(site_url + path, wait_until="load")
     page.wait_for_selector("article h1")
@@ -76,10 +72,10 @@ def test_page_layout(
     name = path.strip("/").replace("/", "-")
     # The print page holds a whole system: its first screen is enough, plus how it prints.
     full = not path.endswith("/druck/")
-    page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=full)
-    if not full and width > 800:
+    review_screenshot(page, f"{name}-{width}.png", full_page=full)
+    if not full and width > 800 and os.environ.get("REGELWERK_SCREENSHOTS"):
         page.emulate_media(media="print")
-        page.screenshot(path=str(shots / f"{name}-{width}-print.png"))
+        review_screenshot(page, f"{name}-{width}-print.png", full_page=False)
         page.emulate_media(media="screen")
 
     if has_table:

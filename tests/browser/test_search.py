@@ -154,7 +154,9 @@ def label_of(path: str) -> str:
 
 @pytest.fixture(scope="module")
 def search_page(browser: Any, site_url: str) -> Any:
-    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
+    context = browser.new_context(
+        locale="de-DE", viewport={"width": 1280, "height": 900}, service_workers="block"
+    )
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.goto(site_url)

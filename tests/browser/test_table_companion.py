@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import Unzipped, wait_engine_ready
+from tests.browser.conftest import Unzipped, review_screenshot, wait_engine_ready
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -27,7 +27,6 @@ pytestmark = pytest.mark.browser
 KAMPFHELFER = "ryssea/kampfhelfer/"
 RULE_PAGE = "ryssea/nahkampf-und-verteidigung/"
 ATTACK = "section.rw-helper[data-action='attack']"
-SCREENSHOTS = ROOT / "test-results" / "screenshots"
 
 
 def fill_attack(helper: Any) -> None:
@@ -223,7 +222,9 @@ def test_a_shared_link_replays_the_same_roll_online_and_offline(
     assert cli["result"]["display"]["outcome"] == original["outcome"]
 
     for url in (link, export.url(KAMPFHELFER.rstrip("/") + ".html") + "#" + fragment):
-        context = browser.new_context(viewport={"width": 375, "height": 800})
+        context = browser.new_context(
+            viewport={"width": 375, "height": 800}, service_workers="block"
+        )
         other = context.new_page()
         other.goto(url)
         shared = other.locator(ATTACK).first
@@ -232,8 +233,7 @@ def test_a_shared_link_replays_the_same_roll_online_and_offline(
         assert shared.locator(".rw-result").evaluate(SHOWN) == original, url
         assert "Geteilter Wurf" in shared.locator(".rw-replayed").inner_text()
         if url == link:
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            shared.screenshot(path=str(SCREENSHOTS / "geteilter-wurf-375.png"))
+            review_screenshot(shared, "geteilter-wurf-375.png", full_page=False)
         context.close()
 
 

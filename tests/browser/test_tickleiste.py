@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import wait_engine_ready
+from tests.browser.conftest import seed_storage, wait_engine_ready
 
 pytestmark = pytest.mark.browser
 
@@ -183,8 +183,6 @@ def test_the_time_line_draws_the_engine_state(page: Any, site_url: str) -> None:
 
 def test_time_line_at_375_px_scrolls_inside_with_20_fighters(page: Any, site_url: str) -> None:
     page.set_viewport_size({"width": 375, "height": 800})
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
     state = {"version": 1, "started": True, "seq": 20, "log": [], "fighters": []}
     for index in range(20):
         state["fighters"].append(
@@ -193,11 +191,8 @@ def test_time_line_at_375_px_scrolls_inside_with_20_fighters(page: Any, site_url
         )
     answer = api.run("ryssea", "tickleiste", {"command": "anzeigen", "state": state}, 1)
     assert answer["ok"], answer
-    page.evaluate(
-        "([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
-        [KEY, {"state": state}],
-    )
-    page.reload()
+    seed_storage(page, site_url, {KEY: json.dumps({"state": state})})
+    page.goto(site_url + PAGE)
     wait_engine_ready(page)
     helper = page.locator(".rw-tickleiste")
     helper.locator(".rw-tl-marker[data-name='Kämpfer 20']").wait_for(state="attached")
@@ -244,9 +239,8 @@ CORRUPT = {
 def test_corrupt_storage_is_set_aside_and_the_board_works(
     page: Any, site_url: str, raw: str
 ) -> None:
+    seed_storage(page, site_url, {KEY: raw})
     page.goto(site_url + PAGE)
-    page.evaluate("([key, raw]) => localStorage.setItem(key, raw)", [KEY, raw])
-    page.reload()
     wait_engine_ready(page)
     helper = page.locator(".rw-tickleiste")
     notice = helper.locator(".rw-tl-notices .rw-notice--error")
