@@ -89,7 +89,7 @@ def _walk(page: Any, url: Any) -> None:
 
 
 def test_no_violation_online(page: Any, site_url: str) -> None:
-    page.context.add_init_script(RECORDER)
+    page.add_init_script(RECORDER)
     _walk(page, lambda path: site_url + ("" if path == "index" else path + "/"))
     assert csp_violations(page.console_messages) == []
 

@@ -65,7 +65,7 @@ def test_a_stuck_request_fails_in_german_and_the_others_are_answered(
     page: Any, site_url: str
 ) -> None:
     # a very short timeout stands in for a stuck engine; the heavy roll exceeds it
-    page.context.add_init_script("window.__regelwerkRequestTimeoutMs = 150;")
+    page.add_init_script("window.__regelwerkRequestTimeoutMs = 150;")
     page.goto(site_url + PAGE)
     wait_engine_ready(page)
     first, *others = page.evaluate(RUN_MANY)

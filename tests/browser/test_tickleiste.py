@@ -364,7 +364,7 @@ def test_a_logged_command_repeats_with_its_seed_after_asking(page: Any, site_url
 
 
 def test_a_refused_save_says_so(page: Any, site_url: str) -> None:
-    page.context.add_init_script(
+    page.add_init_script(
         """
         const original = Storage.prototype.setItem;
         Storage.prototype.setItem = function (key, value) {
