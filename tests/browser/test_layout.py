@@ -14,7 +14,7 @@ with its „Weitere Angaben“ open, field messages are put on screen, then the 
   files or line numbers (they stay in the rule link's title, for maintainers).
 
 With ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``) the rolled pages are also saved to
-``test-results/screenshots/kampfhelfer-<system>-<width>.png`` for review.
+``test-results/screenshots/kampfhelfer-<system>-<width>.png`` (1366 and 375 px) for review.
 """
 
 from __future__ import annotations
@@ -138,7 +138,8 @@ def test_kampfhelfer_layout_and_words(system: str, pool: PagePool) -> None:
     shown.append(page.locator(".rw-workbench").inner_text())
     found = sorted({word for text in shown for word in FORBIDDEN.findall(text)})
     assert found == [], (system, found)
-    review_screenshot(page, f"kampfhelfer-{system}-1280.png")
+    _set_width(page, 1366)
+    review_screenshot(page, f"kampfhelfer-{system}-1366.png")
     _set_width(page, 375)
     review_screenshot(page, f"kampfhelfer-{system}-375.png")
     _errors(page)
