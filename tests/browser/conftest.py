@@ -139,15 +139,19 @@ def seed_storage(page: Any, site_url: str, items: dict[str, str]) -> None:
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 
 
-def review_screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
-    """Save a picture for review in test-results/screenshots/ – only with
+def review_screenshot(target: Any, name: str, *, full_page: bool = True) -> None:
+    """Save a picture of a page (whole, or its window with ``full_page=False``) or of one
+    element (a locator) for review in test-results/screenshots/ – only with
     ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``): a full-page PNG costs seconds."""
     if not os.environ.get("REGELWERK_SCREENSHOTS"):
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if not hasattr(target, "goto"):  # an element
+        target.screenshot(path=str(SCREENSHOTS / name))
+        return
     if full_page:
-        page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
+        target.evaluate("window.scrollTo(0, 0)")
+    target.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
 
 
 def csp_violations(messages: list[str]) -> list[str]:

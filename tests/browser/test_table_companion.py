@@ -233,7 +233,7 @@ def test_a_shared_link_replays_the_same_roll_online_and_offline(
         assert shared.locator(".rw-result").evaluate(SHOWN) == original, url
         assert "Geteilter Wurf" in shared.locator(".rw-replayed").inner_text()
         if url == link:
-            review_screenshot(shared, "geteilter-wurf-375.png", full_page=False)
+            review_screenshot(shared, "geteilter-wurf-375.png")
         context.close()
 
 
