@@ -45,6 +45,23 @@ def test_a_rejected_snapshot_falls_back_and_says_so(page: Any, site_url: str) ->
     assert "Schnellstart nicht möglich" in status, status
 
 
+STUCK_FIRST_WORKER = """
+window.__regelwerkRequestTimeoutMs = 1000;
+window.__rwWorkers = 0;
+const RealWorker = window.Worker;
+window.Worker = function (...args) {
+  const worker = new RealWorker(...args);
+  if (!String(args[0]).endsWith("/worker.js")) return worker;  // Material's search worker
+  window.__rwWorkers += 1;
+  if (window.__rwWorkers === 1) {
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (message, ...rest) =>
+      message && message.type === "run" ? undefined : post(message, ...rest);
+  }
+  return worker;
+};
+"""
+
 RUN_MANY = """
 async () => {
   const heavy = {system: "allgemein", action: "wurf",
@@ -64,11 +81,15 @@ async () => {
 def test_a_stuck_request_fails_in_german_and_the_others_are_answered(
     page: Any, site_url: str
 ) -> None:
-    # a very short timeout stands in for a stuck engine; the heavy roll exceeds it
-    page.add_init_script("window.__regelwerkRequestTimeoutMs = 150;")
+    # The page's first engine worker hangs: it boots, but never answers a roll. A short
+    # timeout (1 s, not 20 s) ends the first request; the other two, queued behind it, must
+    # be answered by a fresh worker. (A real long computation as the stand-in made the test
+    # depend on the machine's speed: under load even the light rolls ran over a 150 ms limit.)
+    page.add_init_script(STUCK_FIRST_WORKER)
     page.goto(site_url + PAGE)
     wait_engine_ready(page)
     first, *others = page.evaluate(RUN_MANY)
     assert first == "abgelehnt: Die Berechnung hat zu lange gedauert und wurde abgebrochen"
     assert others == ["ok", "ok"]  # the queue survived, on a fresh worker
+    assert page.evaluate("window.__rwWorkers") == 2
     wait_engine_ready(page)
