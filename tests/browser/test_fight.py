@@ -115,6 +115,7 @@ def test_ryssea_fight_types_every_fighter_once(page: Any, site_url: str) -> None
             page.reload()
             wait_engine_ready(page)
             page.evaluate(COUNT_RESULTS)
+            board.locator(".rw-tl-field--now").wait_for()  # the stored board is drawn again
         actor, target = choose_target(page, turn)
         fill_once(t, attack, actors, actor, {"eig1": per_actor[actor], "taw": "6"})
         fill_once(t, attack, targets, target, {"verteidigung": defence[target]})
