@@ -135,11 +135,15 @@
         createPyodideModule: OFFLINE.createPyodideModule,
       };
     }
-    return { ...common, indexURL: new URL("../pyodide/", config.base).href };
+    return {
+      ...common,
+      indexURL: new URL("../pyodide/", config.base).href,
+      createPyodideModule: config.createPyodideModule,
+    };
   }
 
-  async function fromSnapshot(load, config) {
-    const snapshot = await ourFile(config, OFFLINE ? "snapshot" : `engine-${config.key}.snap`);
+  // snapshot: the promise of its bytes, started before Pyodide's scripts load (they overlap)
+  async function fromSnapshot(load, config, snapshot) {
     const pyodide = await load({ ...options(config), _loadSnapshot: snapshot });
     return pyodide.pyimport("engine.api").run_json;
   }
@@ -160,10 +164,23 @@
     failure.catch(() => {}); // also rejected after a boot that already failed otherwise
     watchFetch(failed);
     const guarded = (promise) => Promise.race([promise, failure]);
+    // the snapshot is fetched and inflated while Pyodide's scripts load; a failure of either
+    // surfaces where the snapshot is used
+    const snapshot = config.snapshot
+      ? ourFile(config, OFFLINE ? "snapshot" : `engine-${config.key}.snap`)
+      : null;
+    if (snapshot) snapshot.catch(() => {});
+    // online, Pyodide's big module script (1.2 MB) is parsed meanwhile too (offline the page
+    // has it already: OFFLINE.createPyodideModule)
+    const runtime = OFFLINE
+      ? null
+      : import(new URL("../pyodide/pyodide.asm.mjs", config.base).href);
+    if (runtime) runtime.catch(() => {});
     const load = await guarded(pyodideLoader(config));
-    if (config.snapshot) {
+    if (runtime) config.createPyodideModule = (await guarded(runtime)).default;
+    if (snapshot) {
       try {
-        return { run: await guarded(fromSnapshot(load, config)), mode: "snapshot" };
+        return { run: await guarded(fromSnapshot(load, config, snapshot)), mode: "snapshot" };
       } catch (error) {
         if (error instanceof AssetError && ESSENTIAL.some((n) => error.message.startsWith(n))) {
           throw error; // the plain boot needs the same file
