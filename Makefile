@@ -51,7 +51,7 @@ serve: deps
 data: deps
 	$(PY) -m site_plugins.compile_data
 
-# Review pictures of the pages and Kampfhelfer at 1280 and 375 px in test-results/screenshots/
+# Review pictures in test-results/screenshots/: pages at 1280 and 375 px, Kampfhelfer at 1366 and 375 px (both schemes)
 screenshots: deps chromium
 	REGELWERK_SCREENSHOTS=1 $(VENV)/bin/pytest -q tests/browser/test_screenshots.py tests/browser/test_layout.py \
 	  tests/browser/test_accessibility.py tests/browser/test_table_companion.py
