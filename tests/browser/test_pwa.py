@@ -278,7 +278,7 @@ def next_deployment(tmp_path: Path, site_url: str) -> Iterator[Any]:
     )
 
     def finished() -> Path:
-        output, _ = proc.communicate(timeout=600)
+        output, _ = proc.communicate(timeout=180)  # a build takes about 10 s
         assert proc.returncode == 0, output
         return out
 
