@@ -48,7 +48,7 @@ const sizes = typeof ResizeObserver === "function"
   : null;
 
 function watchScrolling(root) {
-  root.querySelectorAll(".rw-table-wrap, .md-typeset .md-typeset__scrollwrap").forEach(watchOne);
+  root.querySelectorAll(WRAPS).forEach(watchOne);
 }
 
 function watchOne(wrap) {

@@ -177,10 +177,11 @@
       : import(new URL("../pyodide/pyodide.asm.mjs", config.base).href);
     if (runtime) runtime.catch(() => {});
     const load = await guarded(pyodideLoader(config));
-    if (runtime) config.createPyodideModule = (await guarded(runtime)).default;
+    const createModule = runtime ? (await guarded(runtime)).default : undefined;
+    const setup = { ...config, createPyodideModule: createModule };
     if (snapshot) {
       try {
-        return { run: await guarded(fromSnapshot(load, config, snapshot)), mode: "snapshot" };
+        return { run: await guarded(fromSnapshot(load, setup, snapshot)), mode: "snapshot" };
       } catch (error) {
         if (error instanceof AssetError && ESSENTIAL.some((n) => error.message.startsWith(n))) {
           throw error; // the plain boot needs the same file
@@ -192,7 +193,7 @@
         self.postMessage({ type: "notice", text });
       }
     }
-    return { run: await guarded(plain(load, config)), mode: "plain" };
+    return { run: await guarded(plain(load, setup)), mode: "plain" };
   }
 
   // ------------------------------------------------------------------ messages

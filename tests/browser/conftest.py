@@ -28,6 +28,7 @@ __all__ = [
     "navigate",
     "reveal",
     "review_screenshot",
+    "screenshots_wanted",
     "seed_storage",
     "wait_engine_ready",
 ]
@@ -139,11 +140,16 @@ def seed_storage(page: Any, site_url: str, items: dict[str, str]) -> None:
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 
 
+def screenshots_wanted() -> bool:
+    """``REGELWERK_SCREENSHOTS=1`` (``make screenshots``): save pictures for review."""
+    return bool(os.environ.get("REGELWERK_SCREENSHOTS"))
+
+
 def review_screenshot(target: Any, name: str, *, full_page: bool = True) -> None:
     """Save a picture of a page (whole, or its window with ``full_page=False``) or of one
     element (a locator) for review in test-results/screenshots/ – only with
     ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``): a full-page PNG costs seconds."""
-    if not os.environ.get("REGELWERK_SCREENSHOTS"):
+    if not screenshots_wanted():
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     if not hasattr(target, "goto"):  # an element

@@ -236,12 +236,12 @@ def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
     own defaults (``vorgaben``) are all rolled online (test_all_helpers.py) and are the same
     HTML here (test_no_page_refers_to_anything_outside_the_folder reads every page). Each page
     visit costs a Pyodide boot (no instant navigation from file://), so the fewest pages that
-    hold every action are opened: the five Kampfhelfer pages.
+    hold every action are opened: the five Kampfhelfer pages and the Ryssea initiative page.
     """
     pages: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*.html")):
         html = path.read_text(encoding="utf-8")
-        keys = [_helper_key(*match) for match in HELPER.findall(html)]
+        keys = [f"{system}.{action}" for _, system, action, _ in HELPER.findall(html)]
         assert len(keys) == html.count(HELPER_MARK), f"{path}: helper markup not understood"
         if keys:
             pages[path.relative_to(root).as_posix()] = keys
@@ -256,10 +256,6 @@ def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
                 left.discard(key)
         plan.append((best, indices))
     return plan
-
-
-def _helper_key(helper_id: str, system: str, action: str, form: str) -> str:
-    return f"{system}.{action}"
 
 
 def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export: Unzipped) -> None:

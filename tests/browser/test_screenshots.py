@@ -8,13 +8,12 @@ stick out to the right except inside a scroll wrapper (Material's table wrapper,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import review_screenshot
+from tests.browser.conftest import review_screenshot, screenshots_wanted
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +72,7 @@ def test_page_layout(sized_page: Any, site_url: str, path: str, has_table: bool)
     # The print page holds a whole system: its first screen is enough, plus how it prints.
     full = not path.endswith("/druck/")
     review_screenshot(page, f"{name}-{width}.png", full_page=full)
-    if not full and width > 800 and os.environ.get("REGELWERK_SCREENSHOTS"):
+    if not full and width > 800 and screenshots_wanted():
         page.emulate_media(media="print")
         review_screenshot(page, f"{name}-{width}-print.png", full_page=False)
         page.emulate_media(media="screen")
