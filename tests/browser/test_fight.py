@@ -53,6 +53,14 @@ def open_bench(page: Any, site_url: str, system: str) -> Typist:
     return Typist(page)
 
 
+# the tick of the field a fighter's marker stands on in the Tickleiste
+TICK_OF = """name => {
+  const marker = document.querySelector(`.rw-tickleiste .rw-tl-marker[data-name="${name}"]`);
+  const field = marker && marker.closest("[data-tick]");
+  return field ? Number(field.dataset.tick) : null;
+}"""
+
+
 def bar(page: Any) -> Any:
     return page.locator(".rw-fight-bar")
 
@@ -128,10 +136,11 @@ def test_ryssea_fight_types_every_fighter_once(page: Any, site_url: str) -> None
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= 800, turn
         t.roll(attack)
         t.fill(board.locator("[data-path='ticks']"), "5")  # the weapon speed of this action
+        before = page.evaluate(TICK_OF, actor)
         act.click()
-        page.wait_for_function(
-            "a => document.querySelector('.rw-fight-actor').value !== a", arg=actor
-        )
+        # the actor moves 5 ticks on (000 L47–L82); whether someone else is next depends on
+        # the rolled initiative: with a wide gap the same fighter acts again
+        page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) !== b", arg=[actor, before])
     fighters = 3 * 2 + 3 * 1  # each attacker's two values and each target's defence, once
     assert t.typed - setup == fighters + 7  # + the ticks of each action
     print(f"Ryssea: {t.typed} Felder für 3 Kämpfer und 7 Angriffe (vorher 6 je Angriff)")

@@ -142,6 +142,11 @@ class Requests:
             if request.url.startswith(("data:", "blob:")):
                 continue
             response = request.response()
+            if response is None and request.failure == "net::ERR_ABORTED":
+                # cancelled by the page itself (a reload while the favicon was on its way);
+                # a request that tried the network in flight mode fails otherwise
+                # (net::ERR_INTERNET_DISCONNECTED) and is counted
+                continue
             if request.service_worker is not None or not (
                 response and response.from_service_worker
             ):
