@@ -6,7 +6,8 @@ Builds the site (timed), serves it on 127.0.0.1 and measures in Debian Chromium,
 helpers shared with scripts/benchmark_offline.py (scripts/browser_probes.py):
 - the plain boot and the snapshot boot side by side, with the factor plain ÷ snapshot: helper
   ready after navigation, cold (a browser with a new, empty profile: nothing cached) and warm
-  (reload), when the boot started and the worker's own boot time, median of ``--runs`` each;
+  (a reload once the worker has kept the inflated snapshot in OPFS, as for a reader coming
+  back), when the boot started and the worker's own boot time, median of ``--runs`` each;
 - all of it again with the CPU throttled ×4 (a stand-in for a phone; it reaches the page's
   main thread only, see ``CpuThrottle``), with an estimate that scales the worker too;
 - the longest main-thread task while booting (ours) and before it (Material's page load);

@@ -78,6 +78,8 @@ BOOT_FIGURES = """
   const parts = window.__regelwerkParts;
   return {
     mode: timing.mode,
+    kept: !!timing.kept,
+    started_in_head: !!timing.startedInHead,
     ready_ms: timing.ready,
     boot_start_ms: timing.bootStart,
     worker_ms: timing.workerMs,
@@ -218,6 +220,37 @@ def boot_figures(page: Any) -> dict[str, Any]:
     return dict(page.evaluate(BOOT_FIGURES))
 
 
+# Online, worker.js keeps the inflated snapshot in OPFS a few seconds after a boot from the
+# download (so it never competes with the boot): true once it is there – or where nothing is
+# kept (the offline export, a browser without OPFS).
+KEPT_PROBE = """
+async () => {
+  if (location.protocol === "file:" || !navigator.storage || !navigator.storage.getDirectory) {
+    return true;
+  }
+  const root = await navigator.storage.getDirectory();
+  let folder;
+  try {
+    folder = await root.getDirectoryHandle("regelwerk-schnellstart");
+  } catch (error) {
+    return false;
+  }
+  for await (const name of folder.keys()) if (name.endsWith(".snap")) return true;
+  return false;
+}
+"""
+
+
+def wait_kept(page: Any, limit_s: float = 15) -> None:
+    """Before the warm reload, as for a reader who comes back later: wait (at most
+    ``limit_s``) until the snapshot is kept. Not after a plain boot, which keeps nothing."""
+    if page.evaluate("window.__regelwerk.mode") != "snapshot":
+        return
+    deadline = time.monotonic() + limit_s
+    while not page.evaluate(KEPT_PROBE) and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+
+
 def click_times(page: Any, count: int) -> list[float]:
     """``count`` rolls of the first helper (a new seed each), each until its result is painted."""
     page.locator("details.rw-advanced > summary").first.click()
@@ -264,6 +297,7 @@ def boot_series(
                     throttle = CpuThrottle(context, page, rate)
                     page.goto(first)
                     cell["cold"].append(boot_figures(page))
+                    wait_kept(page)
                     page.reload()
                     cell["warm"].append(boot_figures(page))
                     cell["clicks"] += click_times(page, clicks)
@@ -468,6 +502,22 @@ def print_checks(series: dict[str, Any]) -> None:
         got = sum(1 for run in figures if run["mode"] == mode)
         counts.append(f"{MODE_LABELS[mode]} → {mode} in {got}/{len(figures)} Starts")
     print(f"Startart laut window.__regelwerk.mode: {', '.join(counts)}")
+    snapshot_runs = [
+        (key, run)
+        for cells in series["rates"].values()
+        for key in ("cold", "warm")
+        for run in cells["snapshot"][key]
+    ]
+    kept = {
+        key: f"{sum(1 for k, r in snapshot_runs if k == key and r.get('kept'))}/"
+        f"{sum(1 for k, _ in snapshot_runs if k == key)}"
+        for key in ("cold", "warm")
+    }
+    head = sum(1 for _, run in snapshot_runs if run.get("started_in_head"))
+    print(
+        f"Schnellstart aus dem gespeicherten entpackten Abbild (OPFS): kalt {kept['cold']},"
+        f" warm {kept['warm']}; Start schon im <head>: {head}/{len(snapshot_runs)}"
+    )
     rates = series["rates"]
     ratios = []
     for mode in MODES:

@@ -46,6 +46,8 @@ ASSETS = Path(__file__).resolve().parent / "assets"
 ENGINE_DIR = ROOT / "engine"
 ASSET_PREFIX = "assets/regelwerk"
 PYODIDE_PREFIX = "assets/pyodide"
+# a page whose helper scripts boot the engine at once (engine-client.js: .rw-helper, .rw-dice)
+BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -227,6 +229,10 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             raise PluginError(f"regelwerk: Content Security Policy: {error}") from error
         if self.snapshot is not None:
             meta = f'<meta name="regelwerk-engine" content="{self.snapshot.key}">'
+            if not self.offline and BOOTS_ENGINE.search(html):
+                # starts the worker while the page is parsed (engine-start.js)
+                src = f"{root}{ASSET_PREFIX}/engine-start.js"
+                meta += f'\n<script src="{src}" async></script>'
             html = html.replace("</head>", f"{meta}\n</head>", 1)
         if self.web_app:
             html = html.replace("</head>", f"{pwa.head_tags(root, self.theme_color)}\n</head>", 1)

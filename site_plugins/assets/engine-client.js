@@ -18,10 +18,11 @@
 // created here, not enumerable: Object.keys(window.Regelwerk) lists the public API only.
 //
 // Owns: booting the worker (or, in the offline export, window.RegelwerkTransport's) as soon
-// as a page with a helper or a dice button loads, the request queue, the timeouts, the engine
+// as a page with a helper or a dice button loads – online engine-start.js has already started
+// it from <head>, and the first boot adopts that worker –, the request queue, the timeouts, the engine
 // state (idle/loading/ready/failed), each helper's status line and its „Erneut versuchen“
 // button, window.__regelwerk (timings read by the tests and scripts/benchmark*.py: bootStart,
-// ready, workerMs, mode, lastRoundTrip).
+// ready, workerMs, mode, kept, startedInHead, lastRoundTrip).
 // Requests are answered in the order they were made. A request the engine does not answer
 // within REQUEST_TIMEOUT_MS fails with a German message; the worker is then started afresh
 // (from the snapshot: well under a second) and the other waiting requests go to the new one.
@@ -58,7 +59,14 @@ const engine = {
   pending: new Map(), // id → entry, sent to the worker, in sending order
   queue: [], // entries waiting for the worker to be ready
   timer: null,
-  timing: { bootStart: null, ready: null, workerMs: null, mode: null },
+  timing: {
+    bootStart: null,
+    ready: null,
+    workerMs: null,
+    mode: null,
+    kept: false,
+    startedInHead: false,
+  },
 };
 window.__regelwerk = engine.timing;
 
@@ -122,6 +130,7 @@ function onMessage(event) {
     engine.timing.ready = performance.now();
     engine.timing.workerMs = message.ms;
     engine.timing.mode = message.mode;
+    engine.timing.kept = !!message.kept;
     setState("ready");
     const queued = engine.queue;
     engine.queue = [];
@@ -140,17 +149,37 @@ function onMessage(event) {
   }
 }
 
+function onWorkerError(event) {
+  event.preventDefault();
+  if (engine.state === "ready") restart();
+  else failBoot(event.message || "Worker-Fehler");
+}
+
+// The worker engine-start.js started from <head> (online), once: with the events it buffered.
+function takeEarlyWorker() {
+  const early = window.__regelwerkEarlyWorker;
+  if (!early || early.taken) return null;
+  early.taken = true;
+  early.worker.onmessage = null;
+  early.worker.onerror = null;
+  return early;
+}
+
 function ensureBoot() {
   if (engine.state === "loading" || engine.state === "ready") return;
-  engine.timing.bootStart = performance.now();
+  const early = takeEarlyWorker();
+  engine.timing.bootStart = early ? early.bootStart : performance.now();
+  engine.timing.startedInHead = !!early;
   engine.notice = "";
   setState("loading");
-  let worker;
+  let worker = early && early.worker;
   try {
     // The offline export installs its own transport (a Blob worker with the runtime inlined).
-    worker = window.RegelwerkTransport
-      ? window.RegelwerkTransport.createWorker(ASSET_BASE)
-      : new Worker(new URL("worker.js", ASSET_BASE), { type: "module" });
+    if (!worker) {
+      worker = window.RegelwerkTransport
+        ? window.RegelwerkTransport.createWorker(ASSET_BASE)
+        : new Worker(new URL("worker.js", ASSET_BASE), { type: "module" });
+    }
   } catch (error) {
     failBoot(String(error));
     return;
@@ -160,12 +189,17 @@ function ensureBoot() {
     () => failBoot("Zeitüberschreitung: nach 2 Minuten noch nicht geladen"),
     BOOT_TIMEOUT_MS,
   );
-  worker.addEventListener("error", (event) => {
-    event.preventDefault();
-    if (engine.state === "ready") restart();
-    else failBoot(event.message || "Worker-Fehler");
-  });
+  worker.addEventListener("error", onWorkerError);
   worker.addEventListener("message", onMessage);
+  if (early) {
+    // what arrived before this script ran, in order (the worker already has its "boot")
+    for (const event of early.events) {
+      if (engine.worker !== worker) break; // a failure there stopped it
+      if (event.type === "error") onWorkerError(event);
+      else onMessage(event);
+    }
+    return;
+  }
   worker.postMessage({ type: "boot", base: ASSET_BASE.href, key: runtimeKey(), snapshot: true });
 }
 

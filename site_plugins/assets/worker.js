@@ -9,7 +9,9 @@
 // So no `import`/`export` statements and no import.meta here: both doors must parse it.
 //
 // Boot: the memory snapshot first (engine-<key>.snap: Python with the engine already
-// imported, ready in well under a second); if it is missing or rejected, the plain boot
+// imported, ready in well under a second; online, once inflated, it is kept in Cache Storage
+// for the next page load, see "the inflated snapshot, kept"); if it is missing or rejected,
+// the plain boot
 // (Pyodide + engine-<key>.zip, several seconds), announced by a "notice" message – never
 // silently. A file Pyodide itself needs (wasm, stdlib) that cannot be loaded fails the boot at
 // once, naming the file, instead of leaving Pyodide waiting.
@@ -19,7 +21,8 @@
 //        {type: "boot", base, key, snapshot}        base: URL of assets/regelwerk/ (online)
 //        {type: "run", id, request}
 //   out: {type: "notice", text}                     the snapshot could not be used
-//        {type: "ready", ms, mode}                  mode: "snapshot" | "plain"
+//        {type: "ready", ms, mode, kept}            mode: "snapshot" | "plain"; kept: the
+//                                                   snapshot came from Cache Storage
 //        {type: "failed", message}
 //        {type: "result", id, body}                 body: the engine's JSON answer (a string)
 (function () {
@@ -113,6 +116,89 @@
     return Promise.reject(new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`));
   }
 
+  // ------------------------------------------------------------------ the inflated snapshot, kept
+  // Online the snapshot arrives gzip-compressed (6.5 MB) and inflates to 31.5 MB: about 0.3 s
+  // of this worker's time on a PC (more on a phone) on every page load that boots. After a
+  // boot from a downloaded snapshot its inflated bytes are kept in the origin's private file
+  // system (OPFS), named like the snapshot – the name changes with the engine, Pyodide and the
+  // maker, so a stale copy is never used, and older copies are removed when a new one is kept.
+  // The next page load reads them back with a synchronous file handle (a few milliseconds;
+  // Cache Storage took as long as inflating). A copy is written under a temporary name and
+  // renamed when complete, so a half-written one is never read; one that the boot rejects is
+  // removed. Nothing here is essential: without OPFS (plain http, a full disk, another tab
+  // holding the file) the snapshot is downloaded and inflated as before.
+  const KEPT_FOLDER = "regelwerk-schnellstart";
+  const KEEP_AFTER_MS = 3000;
+
+  function snapshotName(config) {
+    return OFFLINE ? "snapshot" : `engine-${config.key}.snap`;
+  }
+
+  async function keptFolder() {
+    if (OFFLINE || !self.navigator || !navigator.storage || !navigator.storage.getDirectory) {
+      return null;
+    }
+    const root = await navigator.storage.getDirectory();
+    return root.getDirectoryHandle(KEPT_FOLDER, { create: true });
+  }
+
+  async function keptSnapshot(config) {
+    let access = null;
+    try {
+      const folder = await keptFolder();
+      if (!folder) return null;
+      const file = await folder.getFileHandle(snapshotName(config));
+      access = await file.createSyncAccessHandle();
+      const bytes = new Uint8Array(access.getSize());
+      return access.read(bytes, { at: 0 }) === bytes.length && bytes.length > 0 ? bytes : null;
+    } catch (error) {
+      return null; // none kept yet (NotFoundError), or not readable now: download it
+    } finally {
+      if (access) access.close();
+    }
+  }
+
+  async function keepSnapshot(config, bytes) {
+    let access = null;
+    try {
+      const folder = await keptFolder();
+      if (!folder) return;
+      const name = snapshotName(config);
+      const partial = `${name}.teil`;
+      const file = await folder.getFileHandle(partial, { create: true });
+      access = await file.createSyncAccessHandle();
+      access.truncate(0);
+      if (access.write(bytes, { at: 0 }) !== bytes.length) throw new Error("unvollständig");
+      access.flush();
+      access.close();
+      access = null;
+      const others = [];
+      for await (const entry of folder.keys()) if (entry !== partial) others.push(entry);
+      for (const entry of others) await folder.removeEntry(entry);
+      await file.move(name);
+    } catch (error) {
+      console.warn("[regelwerk]", `Schnellstart-Abbild nicht gespeichert (${describe(error)})`);
+    } finally {
+      if (access) access.close();
+    }
+  }
+
+  async function forgetSnapshot(config) {
+    try {
+      const folder = await keptFolder();
+      if (folder) await folder.removeEntry(snapshotName(config));
+    } catch (error) {
+      // nothing kept, nothing to forget
+    }
+  }
+
+  // {bytes, kept}: the kept copy if there is one, else the download (inflated)
+  async function snapshotBytes(config) {
+    const kept = await keptSnapshot(config);
+    if (kept) return { bytes: kept, kept: true };
+    return { bytes: await ourFile(config, snapshotName(config)), kept: false };
+  }
+
   // ------------------------------------------------------------------ boot
 
   async function pyodideLoader(config) {
@@ -166,9 +252,7 @@
     const guarded = (promise) => Promise.race([promise, failure]);
     // the snapshot is fetched and inflated while Pyodide's scripts load; a failure of either
     // surfaces where the snapshot is used
-    const snapshot = config.snapshot
-      ? ourFile(config, OFFLINE ? "snapshot" : `engine-${config.key}.snap`)
-      : null;
+    const snapshot = config.snapshot ? snapshotBytes(config) : null;
     if (snapshot) snapshot.catch(() => {});
     // online, Pyodide's big module script (1.2 MB) is parsed meanwhile too (offline the page
     // has it already: OFFLINE.createPyodideModule)
@@ -181,8 +265,14 @@
     const setup = { ...config, createPyodideModule: createModule };
     if (snapshot) {
       try {
-        return { run: await guarded(fromSnapshot(load, setup, snapshot)), mode: "snapshot" };
+        const bytes = snapshot.then((found) => found.bytes);
+        const run = await guarded(fromSnapshot(load, setup, bytes));
+        const { kept } = await snapshot;
+        const keep = kept ? null : () => snapshot.then((found) => keepSnapshot(config, found.bytes));
+        return { run, mode: "snapshot", kept, keep };
       } catch (error) {
+        const found = await snapshot.catch(() => null);
+        if (found && found.kept) await forgetSnapshot(config);
         if (error instanceof AssetError && ESSENTIAL.some((n) => error.message.startsWith(n))) {
           throw error; // the plain boot needs the same file
         }
@@ -212,9 +302,12 @@
       const started = performance.now();
       booting = boot(message);
       try {
-        const { run, mode } = await booting;
+        const { run, mode, kept, keep } = await booting;
         runJson = run;
-        self.postMessage({ type: "ready", ms: performance.now() - started, mode });
+        self.postMessage({ type: "ready", ms: performance.now() - started, mode, kept: !!kept });
+        // a few seconds after "ready": writing 31.5 MB never competes with the boot or the
+        // first rolls (and a page closed at once leaves nothing half-done)
+        if (keep) setTimeout(keep, KEEP_AFTER_MS);
       } catch (error) {
         self.postMessage({ type: "failed", message: describe(error) });
       }

@@ -1,15 +1,19 @@
 """The worker client: failures are reported at once with their cause, a stuck request fails
 with a German message and never takes the other waiting requests with it (the reliability
-issue, deliverable 3; the snapshot issue, deliverable 2)."""
+issue, deliverable 3; the snapshot issue, deliverable 2). The boot starts from <head> with one
+worker, and a reload boots from the snapshot kept in OPFS (the snapshot issue, deliverable 4
+and the warm boot)."""
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import wait_engine_ready
+from tests.browser.conftest import seed_storage, wait_engine_ready
 
 pytestmark = pytest.mark.browser
 
@@ -93,3 +97,112 @@ def test_a_stuck_request_fails_in_german_and_the_others_are_answered(
     assert others == ["ok", "ok"]  # the queue survived, on a fresh worker
     assert page.evaluate("window.__rwWorkers") == 2
     wait_engine_ready(page)
+
+
+COUNT_WORKERS = """
+window.__rwWorkers = 0;
+const CountedWorker = window.Worker;
+window.Worker = function (...args) {
+  if (String(args[0]).endsWith("/worker.js")) window.__rwWorkers += 1;
+  return new CountedWorker(...args);
+};
+"""
+
+
+def test_the_engine_starts_from_the_head_and_only_once(page: Any, site_url: str) -> None:
+    # the snapshot issue, deliverable 4: the boot starts as soon as a page with a helper loads
+    # – engine-start.js in <head>, before the helper scripts at the end of <body>; they adopt
+    # that worker (with what it said before they ran) instead of starting a second one
+    page.add_init_script(COUNT_WORKERS)
+    page.goto(site_url + PAGE)
+    wait_engine_ready(page)
+    assert page.evaluate("window.__regelwerk.startedInHead") is True
+    assert page.evaluate("window.__rwWorkers") == 1
+    answer = page.evaluate(f"() => window.Regelwerk.runEngine({ROLL})")
+    assert answer["ok"], answer
+
+
+ROLL = '{system: "allgemein", action: "wurf", params: {notation: "3W6"}, seed: 7}'
+KEPT = "regelwerk-schnellstart"  # worker.js: the folder of the kept snapshot in OPFS
+
+KEPT_NAMES = """
+async () => {
+  const root = await navigator.storage.getDirectory();
+  const folder = await root.getDirectoryHandle("@KEPT@", {create: true});
+  const names = [];
+  for await (const name of folder.keys()) names.push(name);
+  return names.sort();
+}
+""".replace("@KEPT@", KEPT)
+
+WRITE_KEPT = """
+async ([name, size]) => {
+  const root = await navigator.storage.getDirectory();
+  const folder = await root.getDirectoryHandle("@KEPT@", {create: true});
+  const writable = await (await folder.getFileHandle(name, {create: true})).createWritable();
+  await writable.write(new Uint8Array(size).fill(7));
+  await writable.close();
+}
+""".replace("@KEPT@", KEPT)
+
+
+def engine_key(built_site: Path) -> str:
+    html = (built_site / PAGE / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<meta name="regelwerk-engine" content="([0-9a-f]+)">', html)
+    assert found
+    return found.group(1)
+
+
+def kept_names(page: Any, wanted: list[str]) -> list[str]:
+    """The files in the kept-snapshot folder, once they are ``wanted`` (keeping runs after
+    "ready"), or whatever is there after 20 s."""
+    deadline = time.monotonic() + 20
+    names: list[str] = page.evaluate(KEPT_NAMES)
+    while names != wanted and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        names = page.evaluate(KEPT_NAMES)
+    return names
+
+
+def test_a_reload_boots_from_the_kept_snapshot(page: Any, site_url: str, built_site: Path) -> None:
+    key = engine_key(built_site)
+    # an older engine's copy and a half-written one are there already: both go
+    seed_storage(page, site_url, {})
+    page.evaluate(WRITE_KEPT, ["engine-0123456789abcdef.snap", 1000])
+    page.evaluate(WRITE_KEPT, [f"engine-{key}.snap.teil", 1000])
+    page.goto(site_url + PAGE)
+    wait_engine_ready(page)
+    assert page.evaluate("[window.__regelwerk.mode, window.__regelwerk.kept]") == [
+        "snapshot",
+        False,
+    ]
+    first = page.evaluate(f"() => window.Regelwerk.runEngine({ROLL}, {{raw: true}})")
+    assert kept_names(page, [f"engine-{key}.snap"]) == [f"engine-{key}.snap"]
+    page.reload()
+    wait_engine_ready(page)
+    assert page.evaluate("[window.__regelwerk.mode, window.__regelwerk.kept]") == [
+        "snapshot",
+        True,
+    ]
+    # the kept snapshot answers exactly as the downloaded one did
+    assert page.evaluate(f"() => window.Regelwerk.runEngine({ROLL}, {{raw: true}})") == first
+
+
+def test_a_damaged_kept_snapshot_is_removed_and_the_helper_still_works(
+    page: Any, site_url: str, built_site: Path
+) -> None:
+    key = engine_key(built_site)
+    seed_storage(page, site_url, {})
+    page.evaluate(WRITE_KEPT, [f"engine-{key}.snap", 4096])  # not a snapshot at all
+    page.goto(site_url + PAGE)
+    wait_engine_ready(page)
+    assert page.evaluate("window.__regelwerk.mode") == "plain"  # announced, as any rejection
+    assert "Schnellstart nicht möglich" in page.locator(".rw-status").first.inner_text()
+    assert page.evaluate(f"() => window.Regelwerk.runEngine({ROLL})")["ok"]
+    assert page.evaluate(KEPT_NAMES) == []  # so the next page load downloads it again
+    page.reload()
+    wait_engine_ready(page)
+    assert page.evaluate("[window.__regelwerk.mode, window.__regelwerk.kept]") == [
+        "snapshot",
+        False,
+    ]
