@@ -66,8 +66,9 @@ CLICK_TIMER = """
 """
 
 # The boot as engine-client.js recorded it (window.__regelwerk, ms from navigation start), the
-# longest main-thread tasks before the boot started (Material's page load) and while it ran
-# (ours), and, in the offline export, when the last runtime part arrived (OFFLINE_PARTS_PROBE).
+# longest main-thread tasks before the helper scripts ran (Material's page load; online the
+# worker already boots then, started from <head>) and from then until ready (ours), and, in the
+# offline export, when the last runtime part arrived (OFFLINE_PARTS_PROBE).
 BOOT_FIGURES = """
 () => {
   const timing = window.__regelwerk;
@@ -84,8 +85,8 @@ BOOT_FIGURES = """
     boot_start_ms: timing.bootStart,
     worker_ms: timing.workerMs,
     runtime_loaded_ms: parts && parts.last !== null ? parts.last : null,
-    longest_page_load_task_ms: longest(0, timing.bootStart),
-    longest_boot_task_ms: longest(timing.bootStart, timing.ready),
+    longest_page_load_task_ms: longest(0, timing.scriptsStart),
+    longest_boot_task_ms: longest(timing.scriptsStart, timing.ready),
   };
 }
 """
