@@ -22,7 +22,7 @@
 // it from <head>, and the first boot adopts that worker –, the request queue, the timeouts, the engine
 // state (idle/loading/ready/failed), each helper's status line and its „Erneut versuchen“
 // button, window.__regelwerk (timings read by the tests and scripts/benchmark*.py: bootStart,
-// ready, workerMs, mode, kept, startedInHead, scriptsStart, lastRoundTrip).
+// ready, workerMs, mode, kept, startedInHead, scriptsStart, lastRoundTrip, initPageMs).
 // Requests are answered in the order they were made. A request the engine does not answer
 // within REQUEST_TIMEOUT_MS fails with a German message; the worker is then started afresh
 // (from the snapshot: well under a second) and the other waiting requests go to the new one.
