@@ -18,9 +18,9 @@
 // created here, not enumerable: Object.keys(window.Regelwerk) lists the public API only.
 //
 // Owns: booting the worker (or, in the offline export, window.RegelwerkTransport's) as soon
-// as a page with a helper or a dice button loads – online engine-start.js has already started
-// it from <head>, and the first boot adopts that worker –, the request queue, the timeouts, the engine
-// state (idle/loading/ready/failed), each helper's status line and its „Erneut versuchen“
+// as a page with a helper or a dice button loads (online engine-start.js has already started
+// it from <head>; the first boot adopts that worker), the request queue, the timeouts, the
+// engine state (idle/loading/ready/failed), each helper's status line and its „Erneut versuchen“
 // button, window.__regelwerk (timings read by the tests and scripts/benchmark*.py: bootStart,
 // ready, workerMs, mode, kept, startedInHead, scriptsStart, lastRoundTrip, initPageMs).
 // Requests are answered in the order they were made. A request the engine does not answer
