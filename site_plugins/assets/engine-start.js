@@ -8,11 +8,12 @@
 // ≈ 0.2 s later on a PC). Everything else stays with engine-client.js, which adopts this
 // worker with the messages that arrived before it ran (RW._internal.adoptEarlyWorker).
 // If anything here fails, engine-client.js starts the worker as before and reports errors.
-// Not in the offline export: there the worker comes from RegelwerkTransport.
+// The build leaves it out of the offline export: there the worker comes from
+// RegelwerkTransport.
 (function () {
   "use strict";
   const meta = document.querySelector('meta[name="regelwerk-engine"]');
-  if (!meta || window.__regelwerkEarlyWorker || location.protocol === "file:") return;
+  if (!meta || window.__regelwerkEarlyWorker) return;
   const base = new URL("./", document.currentScript.src);
   const early = { worker: null, events: [], bootStart: performance.now() };
   try {

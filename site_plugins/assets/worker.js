@@ -9,10 +9,9 @@
 // So no `import`/`export` statements and no import.meta here: both doors must parse it.
 //
 // Boot: the memory snapshot first (engine-<key>.snap: Python with the engine already
-// imported, ready in well under a second; online, once inflated, it is kept in Cache Storage
-// for the next page load, see "the inflated snapshot, kept"); if it is missing or rejected,
-// the plain boot
-// (Pyodide + engine-<key>.zip, several seconds), announced by a "notice" message – never
+// imported, ready in well under a second; online, once inflated, it is kept in OPFS for the
+// next page load, see "the inflated snapshot, kept"); if it is missing or rejected, the plain
+// boot (Pyodide + engine-<key>.zip, several seconds), announced by a "notice" message – never
 // silently. A file Pyodide itself needs (wasm, stdlib) that cannot be loaded fails the boot at
 // once, naming the file, instead of leaving Pyodide waiting.
 //
@@ -22,7 +21,7 @@
 //        {type: "run", id, request}
 //   out: {type: "notice", text}                     the snapshot could not be used
 //        {type: "ready", ms, mode, kept}            mode: "snapshot" | "plain"; kept: the
-//                                                   snapshot came from Cache Storage
+//                                                   snapshot came from the copy in OPFS
 //        {type: "failed", message}
 //        {type: "result", id, body}                 body: the engine's JSON answer (a string)
 (function () {
@@ -267,9 +266,9 @@
       try {
         const bytes = snapshot.then((found) => found.bytes);
         const run = await guarded(fromSnapshot(load, setup, bytes));
-        const { kept } = await snapshot;
-        const keep = kept ? null : () => snapshot.then((found) => keepSnapshot(config, found.bytes));
-        return { run, mode: "snapshot", kept, keep };
+        const found = await snapshot;
+        const keep = found.kept ? null : () => keepSnapshot(config, found.bytes);
+        return { run, mode: "snapshot", kept: found.kept, keep };
       } catch (error) {
         const found = await snapshot.catch(() => null);
         if (found && found.kept) await forgetSnapshot(config);

@@ -99,6 +99,8 @@ def test_a_stuck_request_fails_in_german_and_the_others_are_answered(
     wait_engine_ready(page)
 
 
+ROLL = '{system: "allgemein", action: "wurf", params: {notation: "3W6"}, seed: 7}'
+
 COUNT_WORKERS = """
 window.__rwWorkers = 0;
 const CountedWorker = window.Worker;
@@ -122,7 +124,6 @@ def test_the_engine_starts_from_the_head_and_only_once(page: Any, site_url: str)
     assert answer["ok"], answer
 
 
-ROLL = '{system: "allgemein", action: "wurf", params: {notation: "3W6"}, seed: 7}'
 KEPT = "regelwerk-schnellstart"  # worker.js: the folder of the kept snapshot in OPFS
 
 KEPT_NAMES = """
