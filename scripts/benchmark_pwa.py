@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM_ARGS, READER_CHROMIUM  # noqa: E402
 from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
 
 PAGES = {"Startseite": "", "Helferseite": "ryssea/kampfbeginn-und-initiative/"}
@@ -100,7 +100,7 @@ def counting_handler(sent: Sent) -> type[QuietHandler]:
 def cold_visit(playwright: Any, url: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, locale="de-DE"
+            profile, executable_path=READER_CHROMIUM, args=CHROMIUM_ARGS, locale="de-DE"
         )
         try:
             context.add_init_script(READY_PROBE)

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM_ARGS, READER_CHROMIUM  # noqa: E402
 
 MODES = ("plain", "snapshot")  # window.__regelwerk.mode
 MODE_LABELS = {"plain": "ohne Schnellstart", "snapshot": "mit Schnellstart"}
@@ -137,7 +137,7 @@ def fresh_browser(playwright: Any) -> Iterator[Any]:
     """
     with tempfile.TemporaryDirectory(prefix="regelwerk-bench-") as profile:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORT
+            profile, executable_path=READER_CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORT
         )
         try:
             yield context

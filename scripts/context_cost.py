@@ -1,14 +1,15 @@
 """What one fresh browser context costs the test suite, in CPU seconds: prints figures only.
 
-    .venv/bin/python scripts/context_cost.py [--runs N] [--flags "--some-chromium-flag ..."]
+    .venv/bin/python scripts/context_cost.py [--runs N] [--reader] [--flags "--some-flag ..."]
 
 Most browser tests open a fresh Playwright context (an empty profile: nothing cached, nothing
 stored) and load a page; on this 2-core machine the suite is CPU-bound, so this is what its
 time is made of. For a blank page, a page without helpers and two pages whose helpers boot the
-engine, each in ``--runs`` fresh contexts of one Debian Chromium (the tests' flags,
-``tests/browser/conftest.py``), it prints the CPU time of the whole process tree (Chromium,
-Playwright's driver, the local server) from creating the context to closing it, median and
-range. ``--flags`` adds Chromium flags to try one (compare with a run without).
+engine, each in ``--runs`` fresh contexts of one Debian chromium-headless-shell (the tests'
+browser and flags, ``tests/browser/conftest.py``; ``--reader``: the full chromium the
+benchmarks use), it prints the CPU time of the whole process tree (Chromium, Playwright's
+driver, the local server) from creating the context to closing it, median and range.
+``--flags`` adds Chromium flags to try one (compare with a run without).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, READER_CHROMIUM  # noqa: E402
 from tests.conftest import SiteServer, build_site  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -80,6 +81,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="Kontexte je Seite (Standard 5)")
     parser.add_argument("--flags", default="", help="zusätzliche Chromium-Flags")
+    parser.add_argument(
+        "--reader",
+        action="store_true",
+        help="das volle Debian-chromium der Benchmarks statt chromium-headless-shell der Tests",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -92,7 +98,8 @@ def main() -> int:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
-                    executable_path=CHROMIUM, args=CHROMIUM_ARGS + args.flags.split()
+                    executable_path=READER_CHROMIUM if args.reader else CHROMIUM,
+                    args=CHROMIUM_ARGS + args.flags.split(),
                 )
                 print(f"CPU-Sekunden je frischem Browserkontext, Median [min–max] aus {args.runs}:")
                 for label, path in PAGES.items():
