@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import review_screenshot, screenshots_wanted
+from tests.browser.conftest import navigate, review_screenshot, screenshots_wanted
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,8 @@ LEAKED_FENCE = """() => [...document.querySelectorAll('article pre code')]
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"{w}px")
 def sized_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    """One page per width for the module (pages load from a warm cache; no service worker)."""
+    """One page per width for the module, as one reader's visit: the first page is loaded, the
+    others are reached by Material's instant navigation (no service worker)."""
     width = int(request.param)
     context = browser.new_context(
         locale="de-DE",
@@ -65,7 +66,10 @@ def sized_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
 @pytest.mark.parametrize(("path", "has_table"), PAGES.items(), ids=list(PAGES))
 def test_page_layout(sized_page: Any, site_url: str, path: str, has_table: bool) -> None:
     page = sized_page
-    page.goto(site_url + path, wait_until="load")
+    if page.url.startswith(site_url):
+        navigate(page, site_url + path)  # instant navigation: the page's engine boots once
+    else:
+        page.goto(site_url + path, wait_until="load")
     page.wait_for_selector("article h1")
     width = page.viewport_size["width"]
     name = path.strip("/").replace("/", "-")
