@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import shutil
@@ -230,11 +231,25 @@ class Unzipped:
 
 @pytest.fixture(scope="session")
 def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
-    built = _load_build_script().build_offline(tmp_path_factory.mktemp("dist"))
-    target = tmp_path_factory.mktemp("entpackt") / UNZIP_INTO
-    with zipfile.ZipFile(built.zip_path) as archive:
-        archive.extractall(target)
-    return Unzipped(zip_path=built.zip_path, root=target / "regelwerk-offline")
+    """The offline export, built and unzipped once per test run: the pytest-xdist workers
+    share it (built by the first that needs it, under a lock in the folder all workers of the
+    run share; ≈ 5 CPU-s per build). The tests only read it."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    folder = shared / "offline-export"
+    zip_path = folder / "dist" / "regelwerk-offline.zip"
+    target = folder / "entpackt" / UNZIP_INTO
+    with (shared / "offline-export.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not (folder / "fertig").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            built = _load_build_script().build_offline(folder / "dist")
+            assert built.zip_path == zip_path, built.zip_path
+            with zipfile.ZipFile(built.zip_path) as archive:
+                archive.extractall(target)
+            (folder / "fertig").touch()
+    return Unzipped(zip_path=zip_path, root=target / "regelwerk-offline")
 
 
 @pytest.fixture
