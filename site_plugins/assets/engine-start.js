@@ -6,7 +6,8 @@
 // still parsing the page, styling it and running Material's script – the helper scripts at
 // the end of <body> would start it only after all of that (measured on a warm reload:
 // ≈ 0.2 s later on a PC). Everything else stays with engine-client.js, which adopts this
-// worker with the messages that arrived before it ran (RW._internal.adoptEarlyWorker).
+// worker (window.__regelwerkEarlyWorker, taken once by takeEarlyWorker) and replays the
+// messages that arrived before it ran.
 // If anything here fails, engine-client.js starts the worker as before and reports errors.
 // The build leaves it out of the offline export: there the worker comes from
 // RegelwerkTransport.
