@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -36,6 +37,12 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def handle(self) -> None:
+        # a page closed by its test while a file was on its way: the browser hung up, nothing
+        # to report (the server thread would print a traceback into the test output)
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+            super().handle()
 
 
 class SiteServer:
