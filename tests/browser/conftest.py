@@ -22,14 +22,17 @@ __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "LOCAL_SCHEMES",
+    "NEUTRAL_PAGE",
     "READER_CHROMIUM",
     "RESULTS_HOOK",
     "QuietHandler",
+    "SharedVisit",
     "Unzipped",
     "csp_violations",
     "navigate",
     "reveal",
     "review_screenshot",
+    "roll_seeded",
     "screenshots_wanted",
     "seed_storage",
     "wait_engine_ready",
@@ -119,6 +122,40 @@ def reveal(helper: Any) -> Any:
     return helper
 
 
+# One helper rolled with a fixed seed inside the page: „Zurücksetzen“, the seed under „Erweitert“,
+# „Würfeln“, then wait for the answer – the same buttons and input events a reader triggers,
+# in one round trip. Playwright's own click() and fill() first scroll the long page, move the
+# mouse (hover transitions) and wait for stable frames: ≈ 0.25 s of drawing per helper, which
+# the parity tests (80 helpers online, 30 offline) do not check; the fight, Tickleiste and
+# keyboard tests click as a reader does.
+ROLL_SEEDED = """async (box, seed) => {
+  box.querySelector(".rw-reset").click();
+  box.querySelector("details.rw-advanced").open = true;
+  const field = box.querySelector("[data-path='seed']");
+  field.value = String(seed);
+  field.dispatchEvent(new Event("input", { bubbles: true }));
+  field.dispatchEvent(new Event("change", { bubbles: true }));
+  const result = box.querySelector(".rw-result");
+  result.querySelectorAll(":scope > *").forEach((node) => { node.dataset.rwOld = "1"; });
+  box.querySelector(".rw-submit").click();
+  for (let waited = 0; waited < 60000; waited += 10) {
+    const error = result.querySelector(":scope > .rw-error:not([data-rw-old])");
+    if (error) return `Fehler: ${error.textContent}`;
+    const seedLine = result.querySelector(":scope > .rw-seed:not([data-rw-old])");
+    if (seedLine) return seedLine.textContent;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return "keine Antwort nach 60 s";
+}"""
+
+
+def roll_seeded(helper: Any, seed: int) -> None:
+    """Roll ``helper`` (a locator) with ``seed`` from its reset form, as a reader would;
+    returns once its result (with that seed) is shown."""
+    answer = helper.evaluate(ROLL_SEEDED, seed)
+    assert answer == f"Wurfnummer {seed}", (helper.get_attribute("id"), answer)
+
+
 def navigate(page: Any, url: str) -> None:
     """Go to ``url`` the way a reader does: a link click that Material's instant navigation
     takes over, so the page's scripts and the booted engine stay (one boot per visit)."""
@@ -204,6 +241,78 @@ def page(browser: Any) -> Iterator[Any]:
     yield page
     context.close()
     assert csp_violations(messages) == []
+
+
+NEUTRAL_PAGE = ""  # the start page: no helper and no widget, so it never writes to storage
+CLEAR_AND_SEED = """items => {
+  localStorage.clear();
+  Object.entries(items).forEach(([key, value]) => localStorage.setItem(key, value));
+}"""
+ALL_HELPERS_SET_UP = (
+    "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
+)
+
+
+class SharedVisit:
+    """One booted page for a whole test module, as one visit of a reader: every test arrives
+    at its page with the site's storage as it asks for (empty by default), by instant
+    navigation, so the engine boots once per module instead of once per test (≈ 2 CPU-s each,
+    see CONTRIBUTING.md). The widgets keep their state in the page's DOM and in storage,
+    both fresh on arrival; a test that needs the browser itself fresh (a reload, an init
+    script, a blocked file) reloads or uses the ``page`` fixture."""
+
+    def __init__(self, browser: Any, site_url: str) -> None:
+        self.site_url = site_url
+        self.context = browser.new_context(
+            locale="de-DE", viewport={"width": 1280, "height": 900}, service_workers="block"
+        )
+        self.page: Any = None
+        self.messages: list[str] = []
+
+    def arrive(self, path: str, storage: dict[str, str] | None = None, width: int = 1280) -> Any:
+        """The page ``path`` with exactly ``storage`` in localStorage, engine ready."""
+        items = storage or {}
+        if self.page is None:
+            self.page = page = self.context.new_page()
+            page.set_default_timeout(60_000)
+            page.on("console", lambda msg: self.messages.append(f"{msg.type}: {msg.text}"))
+            page.on("pageerror", lambda err: self.messages.append(f"pageerror: {err}"))
+            if width != 1280:
+                page.set_viewport_size({"width": width, "height": 800})
+            if items:
+                seed_storage(page, self.site_url, items)
+            page.goto(self.site_url + path)
+        else:
+            page = self.page
+            height = 900 if width > 800 else 800
+            if page.viewport_size != {"width": width, "height": height}:
+                page.set_viewport_size({"width": width, "height": height})
+            page.keyboard.press("Escape")  # a question or popover left open by the last test
+            navigate(page, self.site_url + NEUTRAL_PAGE)
+            page.evaluate(CLEAR_AND_SEED, items)
+            navigate(page, self.site_url + path)
+        wait_engine_ready(page)
+        page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
+        return page
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def shared_visit(browser: Any, site_url: str) -> Iterator[SharedVisit]:
+    visit = SharedVisit(browser, site_url)
+    yield visit
+    visit.close()
+
+
+@pytest.fixture
+def reader(shared_visit: SharedVisit) -> Iterator[SharedVisit]:
+    """The module's shared visit (``SharedVisit.arrive``); the test fails on a Content
+    Security Policy violation while it ran."""
+    start = len(shared_visit.messages)
+    yield shared_visit
+    assert csp_violations(shared_visit.messages[start:]) == []
 
 
 # ------------------------------------------------------------------ the offline export

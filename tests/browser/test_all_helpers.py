@@ -28,7 +28,7 @@ import yaml
 
 import engine
 from engine import api
-from tests.browser.conftest import navigate, reveal, wait_engine_ready
+from tests.browser.conftest import navigate, reveal, roll_seeded, wait_engine_ready
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"
@@ -281,12 +281,8 @@ def check_page(page: Any, url: str, helpers: list[dict[str, str]]) -> None:
     for index, helper in enumerate(helpers):
         seed = SEED + 97 * index
         box = reveal(page.locator(f"[id='{helper['id']}']"))
-        # the form as the page builds it (a helper remembers input from other pages)
-        box.locator(".rw-reset").click()
-        box.locator("details.rw-advanced").evaluate("(d) => { d.open = true; }")
-        box.locator("[data-path='seed']").fill(str(seed))
-        box.locator(".rw-submit").click()
-        box.locator(".rw-result .rw-seed", has_text=f"Wurfnummer {seed}").wait_for()
+        # from the form as the page builds it (a helper remembers input from other pages)
+        roll_seeded(box, seed)
         params = box.evaluate(COLLECT)
         shown = box.evaluate(SHOWN)
         expected = api.run(helper["system"], helper["action"], params, seed)

@@ -24,7 +24,7 @@ from mkdocs.exceptions import PluginError
 
 from engine import api
 from site_plugins import offline as plugin
-from tests.browser.conftest import LOCAL_SCHEMES, Unzipped, reveal
+from tests.browser.conftest import LOCAL_SCHEMES, Unzipped, reveal, roll_seeded
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -271,18 +271,12 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
             helper = reveal(helpers.nth(index))
             system = str(helper.get_attribute("data-system"))
             action = str(helper.get_attribute("data-action"))
-            seed = 4711 + len(rolled)
-            helper.locator(".rw-reset").click()  # the form as built (input is remembered)
-            helper.locator("details.rw-advanced > summary").click()
-            helper.locator("[data-path='seed']").fill(str(seed))
-            before = page.evaluate("window.__rwResults.length")
-            helper.get_by_role("button", name="Würfeln", exact=True).click()
-            # a function, not an expression: Playwright polls an expression with eval, which
-            # the page's Content Security Policy (rightly) refuses
-            page.wait_for_function("n => window.__rwResults.length > n", arg=before, timeout=60_000)
-            helper.locator(".rw-result .rw-seed", has_text=f"Wurfnummer {seed}").wait_for()
-            body = page.evaluate("window.__rwResults[window.__rwResults.length - 1]")
             where = f"{path} #{index} {system}.{action}"
+            seed = 4711 + len(rolled)
+            before = page.evaluate("window.__rwResults.length")
+            roll_seeded(helper, seed)  # from the form as built (input is remembered)
+            assert page.evaluate("window.__rwResults.length") == before + 1, where
+            body = page.evaluate("window.__rwResults[window.__rwResults.length - 1]")
             assert body["ok"], (where, body)
             # the form's defaults, as the page sent them (engine-validated) - the same params
             # and seed on CPython; the first helper goes through the CLI, the rest in-process

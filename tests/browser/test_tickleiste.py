@@ -8,6 +8,10 @@ tabellen.handlungsdauern (e.g. Aktive Abwehr 4 Ticks, L245).
 Reliability (the „Nothing lost, nothing stuck“ issue): one checked path per command, corrupt
 storage set aside with a notice and a working board, undo across reloads, asking before a
 board is replaced, replays with the logged seed, versioned files, a refused save reported.
+
+The tests share one booted page (``reader``, conftest's SharedVisit): each arrives at the page
+with the storage it asks for, by instant navigation – corrupt storage too, which the board
+reads on every arrival, as on a load.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import seed_storage, wait_engine_ready
+from tests.browser.conftest import SharedVisit, wait_engine_ready
 
 pytestmark = pytest.mark.browser
 
@@ -56,9 +60,8 @@ def stored(page: Any) -> dict[str, Any]:
     return dict(json.loads(page.evaluate(f"localStorage.getItem('{KEY}')")))
 
 
-def open_board(page: Any, site_url: str) -> Any:
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
+def open_board(page: Any) -> Any:
+    """The board on ``page`` (arrived at PAGE), with the fixed seed under „Wurf wiederholen“."""
     helper = page.locator(".rw-tickleiste")
     helper.locator("summary", has_text="Wurf wiederholen").click()
     helper.locator("[data-path='seed']").fill(str(SEED))
@@ -94,16 +97,17 @@ def act(helper: Any, action: str, ticks: str, fighter: str | None = None) -> str
     return who
 
 
-def board_with_fighters(page: Any, site_url: str, fighters: list[dict[str, Any]]) -> Any:
-    helper = open_board(page, site_url)
+def board_with_fighters(page: Any, fighters: list[dict[str, Any]]) -> Any:
+    helper = open_board(page)
     for fighter in fighters:
         add(helper, fighter)
     start(helper)
     return helper
 
 
-def test_add_roll_act_reload_keeps_the_state(page: Any, site_url: str) -> None:
-    helper = board_with_fighters(page, site_url, FIGHTERS)
+def test_add_roll_act_reload_keeps_the_state(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
+    helper = board_with_fighters(page, FIGHTERS)
     commands: list[dict[str, Any]] = [{"command": "hinzufuegen", **f} for f in FIGHTERS]
     commands.append({"command": "start"})
     for action, ticks, fighter in (
@@ -142,10 +146,11 @@ def test_add_roll_act_reload_keeps_the_state(page: Any, site_url: str) -> None:
     assert helper.locator("select[data-path='fighter']").input_value() == shown[0][1]
 
 
-def test_the_time_line_draws_the_engine_state(page: Any, site_url: str) -> None:
+def test_the_time_line_draws_the_engine_state(reader: SharedVisit) -> None:
     """Fields in acting order from the current tick, markers stacked in arrival order (L23),
     the next actor marked, the Abwarten-Feld (L31); a marker selects its fighter."""
-    helper = board_with_fighters(page, site_url, FIGHTERS)
+    page = reader.arrive(PAGE)
+    helper = board_with_fighters(page, FIGHTERS)
     act(helper, "nahkampfangriff", "3")
     waiting = str(helper.locator("select[data-path='fighter']").input_value())
     helper.get_by_role("button", name="Abwarten").click()
@@ -181,8 +186,7 @@ def test_the_time_line_draws_the_engine_state(page: Any, site_url: str) -> None:
     assert helper.locator(".rw-tl-marker[tabindex='0']").count() == 1
 
 
-def test_time_line_at_375_px_scrolls_inside_with_20_fighters(page: Any, site_url: str) -> None:
-    page.set_viewport_size({"width": 375, "height": 800})
+def test_time_line_at_375_px_scrolls_inside_with_20_fighters(reader: SharedVisit) -> None:
     state = {"version": 1, "started": True, "seq": 20, "log": [], "fighters": []}
     for index in range(20):
         state["fighters"].append(
@@ -191,9 +195,7 @@ def test_time_line_at_375_px_scrolls_inside_with_20_fighters(page: Any, site_url
         )
     answer = api.run("ryssea", "tickleiste", {"command": "anzeigen", "state": state}, 1)
     assert answer["ok"], answer
-    seed_storage(page, site_url, {KEY: json.dumps({"state": state})})
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
+    page = reader.arrive(PAGE, {KEY: json.dumps({"state": state})}, width=375)
     helper = page.locator(".rw-tickleiste")
     helper.locator(".rw-tl-marker[data-name='Kämpfer 20']").wait_for(state="attached")
     assert helper.locator(".rw-tl-strip .rw-tl-marker").count() == 20
@@ -236,12 +238,8 @@ CORRUPT = {
 
 
 @pytest.mark.parametrize("raw", CORRUPT.values(), ids=list(CORRUPT))
-def test_corrupt_storage_is_set_aside_and_the_board_works(
-    page: Any, site_url: str, raw: str
-) -> None:
-    seed_storage(page, site_url, {KEY: raw})
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
+def test_corrupt_storage_is_set_aside_and_the_board_works(reader: SharedVisit, raw: str) -> None:
+    page = reader.arrive(PAGE, {KEY: raw})
     helper = page.locator(".rw-tickleiste")
     notice = helper.locator(".rw-tl-notices .rw-notice--error")
     notice.wait_for()
@@ -258,8 +256,9 @@ def test_corrupt_storage_is_set_aside_and_the_board_works(
     assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik"]
 
 
-def test_undo_survives_a_reload_and_replacing_asks(page: Any, site_url: str) -> None:
-    helper = board_with_fighters(page, site_url, FIGHTERS[:3])
+def test_undo_survives_a_reload_and_replacing_asks(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
+    helper = board_with_fighters(page, FIGHTERS[:3])
     before_act = stored(page)["state"]
     act(helper, "nahkampfangriff", "4")
     page.reload()
@@ -293,8 +292,9 @@ def test_undo_survives_a_reload_and_replacing_asks(page: Any, site_url: str) -> 
     assert len(stored(page)["state"]["fighters"]) == 2
 
 
-def test_files_are_versioned_checked_and_replace_only_when_asked(page: Any, site_url: str) -> None:
-    helper = board_with_fighters(page, site_url, FIGHTERS[:2])
+def test_files_are_versioned_checked_and_replace_only_when_asked(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
+    helper = board_with_fighters(page, FIGHTERS[:2])
     with page.expect_download() as download:
         helper.get_by_role("button", name="Als Datei sichern").click()
     saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
@@ -344,8 +344,9 @@ def test_files_are_versioned_checked_and_replace_only_when_asked(page: Any, site
     assert stored(page)["state"] == board
 
 
-def test_a_logged_command_repeats_with_its_seed_after_asking(page: Any, site_url: str) -> None:
-    helper = open_board(page, site_url)
+def test_a_logged_command_repeats_with_its_seed_after_asking(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
+    helper = open_board(page)
     helper.locator("[data-path='seed']").fill("")  # a new seed for every command
     for fighter in FIGHTERS[:3]:
         add(helper, fighter)
@@ -364,6 +365,7 @@ def test_a_logged_command_repeats_with_its_seed_after_asking(page: Any, site_url
 
 
 def test_a_refused_save_says_so(page: Any, site_url: str) -> None:
+    """In a browser of its own: the init script that refuses the writes stays for its visit."""
     page.add_init_script(
         """
         const original = Storage.prototype.setItem;
@@ -375,7 +377,9 @@ def test_a_refused_save_says_so(page: Any, site_url: str) -> None:
         };
         """
     )
-    helper = open_board(page, site_url)
+    page.goto(site_url + PAGE)
+    wait_engine_ready(page)
+    helper = open_board(page)
     add(helper, FIGHTERS[0])
     notice = helper.locator(".rw-tl-notices .rw-notice--error")
     notice.wait_for()
@@ -385,8 +389,9 @@ def test_a_refused_save_says_so(page: Any, site_url: str) -> None:
     assert helper.locator(".rw-tl-marker").count() == 2
 
 
-def test_out_of_turn_action_is_refused_in_german(page: Any, site_url: str) -> None:
-    helper = open_board(page, site_url)
+def test_out_of_turn_action_is_refused_in_german(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
+    helper = open_board(page)
     for name, ini in (("Ena", "15"), ("Olf", "1")):
         add(
             helper,
