@@ -34,14 +34,20 @@ function check(value) {
   return bad >= 0 ? `Eintrag ${bad + 1} ist beschädigt` : "";
 }
 
+// The entries as last read or written. Another tab (or the reader clearing the site's data)
+// may have changed the stored text since: then it is read again, so that a save here never
+// writes back a stale list over sets saved elsewhere. When the browser refuses to store, the
+// stored text stays as it was and the list lives on for this visit.
 let cache = null;
+let cacheSource = null; // the stored text the cache matches
 let problem = "";
 
 function entries() {
-  if (cache === null) {
+  if (cache === null || RW.store.peek(KEY) !== cacheSource) {
     const read = RW.store.read(KEY, check);
     cache = read.value ? read.value.entries : [];
     problem = read.problem;
+    cacheSource = RW.store.peek(KEY);
   }
   return cache;
 }
@@ -55,6 +61,7 @@ function forAction(system, action) {
 function commit(next) {
   const failure = RW.store.write(KEY, { version: VERSION, entries: next });
   cache = next;
+  cacheSource = RW.store.peek(KEY);
   document.dispatchEvent(new CustomEvent("regelwerk:werte"));
   return failure;
 }

@@ -7,8 +7,10 @@
 //   newest), never silently dropped, and reported to the caller;
 // - write(key, value): returns "" or a German message when the browser refuses (storage full
 //   or blocked) – the caller shows it; nothing pretends to be saved;
+// - peek(key): the stored text as it is (or null), to notice that another tab changed it;
 // - downloads of text files (exports, backups) and reading a chosen file with a size limit.
-// Exposes: RW.store = {read, write, remove, setAside, backup, dropBackup, download, readFile}.
+// Exposes: RW.store = {read, peek, write, remove, setAside, backup, dropBackup, download,
+//   readFile}.
 (function () {
 "use strict";
 const RW = (window.Regelwerk = window.Regelwerk || {});
@@ -54,6 +56,15 @@ function read(key, check) {
     // nothing more to do: the backup is what matters
   }
   return { value: null, problem };
+}
+
+function peek(key) {
+  const box = storage();
+  try {
+    return box ? box.getItem(PREFIX + key) : null;
+  } catch (error) {
+    return null;
+  }
 }
 
 function keepBackup(key, raw) {
@@ -147,5 +158,5 @@ async function readFile(file, maxBytes) {
   }
 }
 
-RW.store = { read, write, remove, setAside, backup, dropBackup, download, readFile };
+RW.store = { read, peek, write, remove, setAside, backup, dropBackup, download, readFile };
 })();

@@ -19,7 +19,13 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import Unzipped, review_screenshot, wait_engine_ready
+from tests.browser.conftest import (
+    SharedVisit,
+    Unzipped,
+    navigate,
+    review_screenshot,
+    wait_engine_ready,
+)
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -91,9 +97,8 @@ def test_saved_values_fill_forms_on_every_page_and_survive_a_reload(
     assert again["entries"][0]["values"]["alt_feld"] == 3
 
 
-def test_the_tickleiste_adds_fighters_from_saved_values(page: Any, site_url: str) -> None:
-    page.goto(site_url + KAMPFHELFER)
-    wait_engine_ready(page)
+def test_the_tickleiste_adds_fighters_from_saved_values(reader: SharedVisit) -> None:
+    page = reader.arrive(KAMPFHELFER)
     board = page.locator("section.rw-tickleiste")
     add = board.locator(".rw-tl-add")
     add.locator("[data-path='name']").fill("Bruna")
@@ -112,14 +117,13 @@ def test_the_tickleiste_adds_fighters_from_saved_values(page: Any, site_url: str
 
 
 def test_the_file_of_saved_values_is_checked_and_replaces_only_when_asked(
-    page: Any, site_url: str
+    reader: SharedVisit,
 ) -> None:
-    page.goto(site_url + KAMPFHELFER)
-    wait_engine_ready(page)
+    page = reader.arrive(KAMPFHELFER)
     attack = page.locator(ATTACK).first
     fill_attack(attack)
     save_as(attack, "Alrik")
-    page.goto(site_url + "meine-werte/")
+    navigate(page, reader.site_url + "meine-werte/")
     root = page.locator(".rw-werte-verwaltung")
     root.get_by_text("Ryssea: Angriff").wait_for()
     with page.expect_download() as download:
@@ -156,21 +160,18 @@ def test_the_file_of_saved_values_is_checked_and_replaces_only_when_asked(
     root.locator(".rw-werte-name", has_text="Alrik").wait_for()
 
 
-def test_a_helper_remembers_its_input_and_result_between_pages(page: Any, site_url: str) -> None:
-    page.goto(site_url + RULE_PAGE)
-    wait_engine_ready(page)
+def test_a_helper_remembers_its_input_and_result_between_pages(reader: SharedVisit) -> None:
+    page = reader.arrive(RULE_PAGE)
     helper = page.locator(ATTACK).first
     fill_attack(helper)
     outcome = roll(helper)
-    page.goto(site_url + KAMPFHELFER)
-    wait_engine_ready(page)
+    navigate(page, reader.site_url + KAMPFHELFER)
     same = page.locator(ATTACK).first
     assert same.locator("[data-path='eig1']").input_value() == "14"
     assert same.locator(".rw-remembered").is_visible()
     assert same.locator(".rw-outcome").inner_text() == outcome
     # the Schildstoß helper on the rule page keeps its own purpose (its preset)
-    page.goto(site_url + RULE_PAGE)
-    wait_engine_ready(page)
+    navigate(page, reader.site_url + RULE_PAGE)
     shield = page.locator("#schildstoss-helfer")
     assert shield.locator("[data-path='angriffsart']").input_value() == "schildstoss"
     assert shield.locator("[data-path='eig1']").input_value() == "14"
@@ -181,6 +182,28 @@ def test_a_helper_remembers_its_input_and_result_between_pages(page: Any, site_u
     assert helper.locator(".rw-outcome").count() == 0
     helper.get_by_role("button", name="Rückgängig").click()
     assert helper.locator("[data-path='eig1']").input_value() == "14"
+
+
+def test_saving_in_two_tabs_keeps_both_sets(reader: SharedVisit) -> None:
+    """Nothing is lost: a set saved in another tab is kept when this tab saves later (this tab
+    read the list before; saved.js reads it again once the stored text has changed)."""
+    first = reader.arrive(KAMPFHELFER)
+    attack = first.locator(ATTACK).first
+    assert attack.locator(".rw-values-select option").count() == 1  # „noch keine gespeichert“
+    second = reader.context.new_page()
+    try:
+        second.goto(reader.site_url + KAMPFHELFER)
+        wait_engine_ready(second)
+        other = second.locator(ATTACK).first
+        fill_attack(other)
+        save_as(other, "Bruna")
+    finally:
+        second.close()
+    fill_attack(attack)
+    save_as(attack, "Alrik")
+    stored = json.loads(first.evaluate("localStorage.getItem('regelwerk:werte')"))
+    assert sorted(e["name"] for e in stored["entries"]) == ["Alrik", "Bruna"]
+    assert attack.locator(".rw-values-select option", has_text="Bruna").count() == 1
 
 
 def _cli(system: str, action: str, params: dict[str, Any], seed: str) -> dict[str, Any]:
@@ -247,16 +270,37 @@ MALFORMED = [
 ]
 
 
+# a link pasted into the address bar of its open page: the message of the last link goes first
+PASTE_LINK = """fragment => {
+  document.querySelectorAll(".rw-share-problem, .rw-replayed").forEach((node) => node.remove());
+  location.hash = fragment;
+}"""
+
+
 def test_a_malformed_link_gives_a_german_message_and_the_usual_form(
     page: Any, site_url: str
 ) -> None:
-    for fragment in MALFORMED:
-        page.goto("about:blank")
-        page.goto(site_url + KAMPFHELFER + "#" + fragment)
+    """The first link opens the page; the others are pasted into the address bar while it is
+    open (only the #fragment changes: no load), the last one a good link, which is rolled."""
+    attack = page.locator(ATTACK).first
+    for index, fragment in enumerate(MALFORMED):
+        if index == 0:
+            page.goto(site_url + KAMPFHELFER + "#" + fragment)
+        else:
+            attack.locator("[data-path='eig1']").fill("12")  # changed since the last link
+            page.evaluate(PASTE_LINK, fragment)
         problem = page.locator(".rw-share-problem")
         problem.wait_for(timeout=60_000)
         assert problem.inner_text().startswith("Der geteilte Wurf lässt sich nicht öffnen:")
-        assert page.locator(ATTACK).first.locator("[data-path='eig1']").input_value() == "10"
+        # the helper the link names shows its usual form; a link naming no helper of this
+        # page leaves every form as the reader typed it
+        named = problem.evaluate("p => Boolean(p.closest('.rw-helper'))")
+        typed = attack.locator("[data-path='eig1']").input_value()
+        assert typed == ("10" if named or index == 0 else "12"), fragment
+    page.evaluate(PASTE_LINK, "wurf=1/x/ryssea.attack/4711/eig1=14")
+    attack.locator(".rw-replayed").wait_for()
+    assert attack.locator("[data-path='eig1']").input_value() == "14"
+    assert attack.locator(".rw-seed").inner_text() == "Wurfnummer 4711"
     assert [m for m in page.console_messages if m.startswith("pageerror")] == []
 
 
