@@ -269,24 +269,30 @@ class SharedVisit:
         self.page: Any = None
         self.messages: list[str] = []
 
-    def arrive(self, path: str, storage: dict[str, str] | None = None, width: int = 1280) -> Any:
-        """The page ``path`` with exactly ``storage`` in localStorage, engine ready."""
+    def arrive(
+        self,
+        path: str,
+        storage: dict[str, str] | None = None,
+        width: int = 1280,
+        height: int | None = None,
+    ) -> Any:
+        """The page ``path`` with exactly ``storage`` in localStorage, engine ready, in a
+        window of ``width`` × ``height`` (900 px high on a laptop, 800 on a phone)."""
         items = storage or {}
+        size = {"width": width, "height": height or (900 if width > 800 else 800)}
         if self.page is None:
             self.page = page = self.context.new_page()
             page.set_default_timeout(60_000)
             page.on("console", lambda msg: self.messages.append(f"{msg.type}: {msg.text}"))
             page.on("pageerror", lambda err: self.messages.append(f"pageerror: {err}"))
-            if width != 1280:
-                page.set_viewport_size({"width": width, "height": 800})
+            page.set_viewport_size(size)
             if items:
                 seed_storage(page, self.site_url, items)
             page.goto(self.site_url + path)
         else:
             page = self.page
-            height = 900 if width > 800 else 800
-            if page.viewport_size != {"width": width, "height": height}:
-                page.set_viewport_size({"width": width, "height": height})
+            if page.viewport_size != size:
+                page.set_viewport_size(size)
             page.keyboard.press("Escape")  # a question or popover left open by the last test
             navigate(page, self.site_url + NEUTRAL_PAGE)
             page.evaluate(CLEAR_AND_SEED, items)

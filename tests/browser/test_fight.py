@@ -19,14 +19,18 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import reveal, wait_engine_ready
+from tests.browser.conftest import SharedVisit, reveal, wait_engine_ready
 
 pytestmark = pytest.mark.browser
 
 NAMES = ("Alrik", "Bruna", "Ork")
 COUNT_RESULTS = """
-() => { window.__rwRolls = 0;
-  document.addEventListener("regelwerk:result", () => { window.__rwRolls += 1; }); }
+() => {
+  window.__rwRolls = 0;
+  if (window.__rwCounting) return; // the shared page keeps its listener across tests
+  window.__rwCounting = true;
+  document.addEventListener("regelwerk:result", () => { window.__rwRolls += 1; });
+}
 """
 
 
@@ -46,9 +50,9 @@ class Typist:
         self.page.wait_for_function("n => window.__rwRolls > n", arg=before)
 
 
-def open_bench(page: Any, site_url: str, system: str) -> Typist:
-    page.goto(site_url + f"{system}/kampfhelfer/")
-    wait_engine_ready(page)
+def open_bench(reader: SharedVisit, system: str, width: int = 1366) -> Typist:
+    """The system's Kampfhelfer page, arrived at with nothing stored (a new fight)."""
+    page = reader.arrive(f"{system}/kampfhelfer/", width=width, height=800)
     page.evaluate(COUNT_RESULTS)
     return Typist(page)
 
@@ -100,9 +104,9 @@ def next_turn(page: Any) -> None:
     bar(page).get_by_role("button", name="Weiter ▶").click()
 
 
-def test_ryssea_fight_types_every_fighter_once(page: Any, site_url: str) -> None:
-    page.set_viewport_size({"width": 1366, "height": 800})
-    t = open_bench(page, site_url, "ryssea")
+def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
+    t = open_bench(reader, "ryssea")
+    page = t.page
     board = page.locator("section.rw-tickleiste")
     for name, ini in zip(NAMES, ("12", "10", "8"), strict=True):
         t.fill(board.locator("[data-path='name']"), name)
@@ -146,9 +150,9 @@ def test_ryssea_fight_types_every_fighter_once(page: Any, site_url: str) -> None
     print(f"Ryssea: {t.typed} Felder für 3 Kämpfer und 7 Angriffe (vorher 6 je Angriff)")
 
 
-def test_dsa_fight_damage_flows_into_the_targets_lep(page: Any, site_url: str) -> None:
-    page.set_viewport_size({"width": 1366, "height": 800})
-    t = open_bench(page, site_url, "dsa")
+def test_dsa_fight_damage_flows_into_the_targets_lep(reader: SharedVisit) -> None:
+    t = open_bench(reader, "dsa")
+    page = t.page
     rows = {
         n: {"seite": s, "ini_basis": i}
         for n, s, i in zip(NAMES, ("Helden", "Helden", "Gegner"), ("12", "11", "10"), strict=True)
@@ -180,9 +184,9 @@ def test_dsa_fight_damage_flows_into_the_targets_lep(page: Any, site_url: str) -
     print(f"DSA: {t.typed} Felder in 5 Zügen")
 
 
-def test_pathfinder_fight_hit_points_follow(page: Any, site_url: str) -> None:
-    page.set_viewport_size({"width": 1366, "height": 800})
-    t = open_bench(page, site_url, "pathfinder")
+def test_pathfinder_fight_hit_points_follow(reader: SharedVisit) -> None:
+    t = open_bench(reader, "pathfinder")
+    page = t.page
     initiative(t, {n: {"dexterity": d} for n, d in zip(NAMES, ("3", "2", "1"), strict=True)})
     attack = page.locator("section.rw-helper[data-action='attack']")
     points = page.locator("section.rw-helper[data-action='hit_points']")
@@ -208,9 +212,9 @@ def test_pathfinder_fight_hit_points_follow(page: Any, site_url: str) -> None:
     print(f"Pathfinder: {t.typed} Felder in 5 Zügen")
 
 
-def test_aktionswuerfel_fight_keeps_gesundheit(page: Any, site_url: str) -> None:
-    page.set_viewport_size({"width": 375, "height": 800})
-    t = open_bench(page, site_url, "aktionswuerfel")
+def test_aktionswuerfel_fight_keeps_gesundheit(reader: SharedVisit) -> None:
+    t = open_bench(reader, "aktionswuerfel", width=375)
+    page = t.page
     initiative(t, {n: {"willenswurf": w} for n, w in zip(NAMES, ("9", "7", "5"), strict=True)})
     attack = page.locator("#helfer-aktionswuerfel-attack")
     actors: set[str] = set()
@@ -229,11 +233,10 @@ def test_aktionswuerfel_fight_keeps_gesundheit(page: Any, site_url: str) -> None
     print(f"Aktionswürfel: {t.typed} Felder in 4 Zügen")
 
 
-def test_stale_values_never_block_a_roll(page: Any, site_url: str) -> None:
+def test_stale_values_never_block_a_roll(reader: SharedVisit) -> None:
     """After switching the DSA manoeuvre back to „kein Manöver“, a leftover X = 3 is hidden and
     not sent (it used to block the roll: „gilt nur für Wuchtschlag oder Finte“)."""
-    page.goto(site_url + "dsa/kampfhelfer/")
-    wait_engine_ready(page)
+    page = reader.arrive("dsa/kampfhelfer/")
     page.evaluate(COUNT_RESULTS)
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
     x = attack.locator("[data-path='manoever_x']")
@@ -248,11 +251,11 @@ def test_stale_values_never_block_a_roll(page: Any, site_url: str) -> None:
     assert attack.locator(".rw-field-error:not([hidden])").count() == 0
 
 
-def test_a_won_ambush_carries_on_to_the_tickleiste_and_the_attack(page: Any, site_url: str) -> None:
+def test_a_won_ambush_carries_on_to_the_tickleiste_and_the_attack(reader: SharedVisit) -> None:
     """000 L41–L45: the attackers won – one click marks the surprised defender on the
     Tickleiste (−10 ticks at the start), another opens the attack with Taktischer Vorteil."""
-    page.set_viewport_size({"width": 1366, "height": 800})
-    t = open_bench(page, site_url, "ryssea")
+    t = open_bench(reader, "ryssea")
+    page = t.page
     board = page.locator("section.rw-tickleiste")
     t.fill(board.locator("[data-path='name']"), "Räuberbaron")
     board.get_by_role("button", name="Kämpfer hinzufügen").click()
