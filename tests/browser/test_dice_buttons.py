@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import wait_engine_ready
+from tests.browser.conftest import SharedVisit
 
 pytestmark = pytest.mark.browser
 
@@ -35,9 +35,8 @@ def expected(notation: str, mode: str, seed: int) -> dict[str, Any]:
     return answer["result"]
 
 
-def test_click_rolls_and_matches_the_engine(page: Any, site_url: str) -> None:
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
+def test_click_rolls_and_matches_the_engine(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
     button = page.get_by_role("button", name="1W6+1", exact=True)
     assert "1W6+1 Punkte Schaden" in page.locator("article").inner_text()
     button.click()
@@ -57,11 +56,10 @@ def test_click_rolls_and_matches_the_engine(page: Any, site_url: str) -> None:
 
 
 def test_shift_click_rolls_with_vorteil_and_the_log_repeats_from_the_seed(
-    page: Any, site_url: str
+    reader: SharedVisit,
 ) -> None:
     """Ryssea Vorteil: roll twice, the better counts ("Würfelsystem & Proben", see inventory)."""
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
+    page = reader.arrive(PAGE)
     page.get_by_role("button", name="1W6+1", exact=True).click(modifiers=["Shift"])
     popover = page.get_by_role("dialog", name="Würfelergebnis")
     popover.locator(".rw-outcome").wait_for()
@@ -80,9 +78,8 @@ def test_shift_click_rolls_with_vorteil_and_the_log_repeats_from_the_seed(
     assert popover.locator(".rw-outcome").inner_text() == first_outcome
 
 
-def test_keyboard_enter_on_a_dice_button_rolls(page: Any, site_url: str) -> None:
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
+def test_keyboard_enter_on_a_dice_button_rolls(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
     button = page.get_by_role("button", name="1W6+1", exact=True)
     button.focus()
     page.keyboard.press("Enter")
