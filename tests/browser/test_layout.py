@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import reveal, review_screenshot, wait_engine_ready
+from tests.browser.conftest import reveal, review_screenshot
 from tests.browser.test_all_helpers import PagePool, form_helper
 
 pytestmark = pytest.mark.browser
@@ -152,12 +152,13 @@ def test_kampfhelfer_layout_and_words(system: str, pool: PagePool) -> None:
         assert measured["wide"] == [], (system, width, measured)
 
 
-def test_result_tables_scroll_inside_at_375(page: Any, site_url: str) -> None:
+def test_result_tables_scroll_inside_at_375(pool: PagePool) -> None:
     """The DSA order table keeps every column (today it lost „Gleichstand“ at 375 px)."""
-    page.set_viewport_size({"width": 375, "height": 800})
-    page.goto(site_url + "dsa/kampfhelfer/")
-    wait_engine_ready(page)
+    page = pool.get("dsa/kampfhelfer/")
+    _set_width(page, 375)
     helper = page.locator("section.rw-helper[data-action='initiative']")
+    helper.locator(".rw-reset").click()  # no result left from the roll of every helper
+    helper.locator(".rw-result table").wait_for(state="detached")
     helper.locator(".rw-submit").click()
     table = helper.locator(".rw-result table.rw-table").first
     table.wait_for()
