@@ -115,11 +115,23 @@ def _roll_every_helper(page: Any) -> list[str]:
         if not form_helper(system, action):
             continue
         box = reveal(page.locator(f"[id='{helper_id}']"))
-        box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
-        box.locator(".rw-submit").click()
-        box.locator(".rw-result .rw-outcome").wait_for()
-        shown.append(box.inner_text())
+        shown.append(box.evaluate(ROLL_OPEN))
     return shown
+
+
+# „Weitere Angaben“ opened, „Würfeln“ clicked in the page (one round trip; the words and the
+# layout are checked, not Playwright's clicking), the helper's text once its outcome is shown
+ROLL_OPEN = """async (helper) => {
+  helper.querySelectorAll("details.rw-more").forEach((d) => (d.open = true));
+  const result = helper.querySelector(".rw-result");
+  result.querySelectorAll(":scope > *").forEach((node) => { node.dataset.rwOld = "1"; });
+  helper.querySelector(".rw-submit").click();
+  for (let waited = 0; waited < 60000; waited += 10) {
+    if (result.querySelector(":scope > .rw-outcome:not([data-rw-old])")) return helper.innerText;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${helper.id}: kein Ergebnis nach 60 s`);
+}"""
 
 
 def _set_width(page: Any, width: int) -> None:
