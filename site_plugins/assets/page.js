@@ -120,9 +120,6 @@ function initPage() {
 }
 
 RW.refresh = () => initPage();
-// A shared link pasted into the address bar while its page is open changes only the
-// #fragment (no load, no page event): it is opened all the same.
-window.addEventListener("hashchange", () => share.openFromAddress(submit));
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(initPage);

@@ -9,9 +9,7 @@
 // presets; list rows as <list>.<row>.<field>; booleans as ja/nein; everything URL-encoded.
 // Opening a link fills the helper's form, rolls with that seed – the same answer as
 // `python -m engine <system> <action> … --seed <seed> --json` – and marks the result as a
-// replayed roll, on a load, an instant navigation, or a link pasted while its page is open
-// (hashchange, page.js). A malformed link gives a German message and an empty form, never an
-// error.
+// replayed roll. A malformed link gives a German message and an empty form, never an error.
 // Exposes: RW._internal.share = {link, addButton, openFromAddress, parse}.
 (function () {
 "use strict";
