@@ -158,11 +158,12 @@ def roll_seeded(helper: Any, seed: int) -> None:
 
 def navigate(page: Any, url: str) -> None:
     """Go to ``url`` the way a reader does: a link click that Material's instant navigation
-    takes over, so the page's scripts and the booted engine stay (one boot per visit)."""
+    takes over, so the page's scripts and the booted engine stay (one boot per visit). It
+    waits for the new page's own article (search results are ``article`` elements too)."""
     target = page.evaluate(
         """url => {
             const href = new URL(url, location.href).href;
-            document.querySelector("article").dataset.rwLeaving = "1";
+            document.querySelector("article.md-content__inner").dataset.rwLeaving = "1";
             const link = document.createElement("a");
             link.href = href;
             document.body.appendChild(link);
@@ -174,8 +175,8 @@ def navigate(page: Any, url: str) -> None:
     )
     page.wait_for_function(
         """url => location.href.split("#")[0] === url.split("#")[0]
-            && document.querySelector("article")
-            && !document.querySelector("article[data-rw-leaving]")""",
+            && document.querySelector("article.md-content__inner")
+            && !document.querySelector("article.md-content__inner[data-rw-leaving]")""",
         arg=target,
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Unzipped, csp_violations
+from tests.browser.conftest import Unzipped, csp_violations, navigate
 
 pytestmark = pytest.mark.browser
 
@@ -63,14 +63,15 @@ def test_every_page_of_the_export_has_the_policy(export: Unzipped) -> None:
     assert "worker-src 'self' blob:" in policy and "'wasm-unsafe-eval'" in policy
 
 
-def _walk(page: Any, url: Any) -> None:
-    """Search, a result page, a helper, the Tickleiste, a dice button and a tooltip."""
+def _walk(page: Any, url: Any, go: Any) -> None:
+    """Search, a result page, a helper, the Tickleiste, a dice button and a tooltip; ``go``
+    opens the next page (online a link click that instant navigation takes over)."""
     page.goto(url("index"))
     page.locator("input[data-md-component=search-query]").click()
     page.keyboard.type("Patzertabelle")
     first = page.locator(".md-search-result__item a").first
     first.wait_for(timeout=60_000)
-    page.goto(url("ryssea/kampfhelfer"))
+    go(url("ryssea/kampfhelfer"))
     page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
     attack = page.locator("section.rw-helper[data-action='attack']").first
     attack.get_by_role("button", name="Würfeln", exact=True).click()
@@ -79,7 +80,7 @@ def _walk(page: Any, url: Any) -> None:
     board.locator("[data-path='name']").fill("Alrik")
     board.get_by_role("button", name="Kämpfer hinzufügen").click()
     board.locator(".rw-result").get_by_text("Alrik wartet").first.wait_for()
-    page.goto(url("ryssea/kampfbeginn-und-initiative"))
+    go(url("ryssea/kampfbeginn-und-initiative"))
     page.locator("article button.rw-dice").first.click()
     page.locator("#rw-dice-popover .rw-outcome").wait_for()
     abbr = page.locator("article abbr[title]").first
@@ -90,11 +91,15 @@ def _walk(page: Any, url: Any) -> None:
 
 def test_no_violation_online(page: Any, site_url: str) -> None:
     page.add_init_script(RECORDER)
-    _walk(page, lambda path: site_url + ("" if path == "index" else path + "/"))
+    _walk(
+        page,
+        lambda path: site_url + ("" if path == "index" else path + "/"),
+        lambda target: navigate(page, target),
+    )
     assert csp_violations(page.console_messages) == []
 
 
 def test_no_violation_offline(offline: tuple[Any, list[str]], export: Unzipped) -> None:
     page, _ = offline
     page.context.add_init_script(RECORDER)
-    _walk(page, lambda path: export.url(f"{path}.html"))
+    _walk(page, lambda path: export.url(f"{path}.html"), page.goto)

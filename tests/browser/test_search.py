@@ -16,7 +16,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 import yaml
 
-from tests.browser.conftest import LOCAL_SCHEMES, Unzipped
+from tests.browser.conftest import LOCAL_SCHEMES, Unzipped, navigate
 
 pytestmark = pytest.mark.browser
 
@@ -100,32 +100,6 @@ def first_result(page: Any, query: str) -> str:
     """Enter ``query`` and return the href of the first page result once it settles."""
     search(page, query)
     return str(page.locator(FIRST).first.get_attribute("href"))
-
-
-def navigate(page: Any, url: str) -> None:
-    """A reader's click on a link to ``url``, taken over by Material's instant navigation.
-
-    Like conftest's ``navigate``, but it waits for the page's own article: search results are
-    ``article`` elements too, and stay in the search box."""
-    target = page.evaluate(
-        """url => {
-            const href = new URL(url, location.href).href;
-            document.querySelector("article.md-content__inner").dataset.rwLeaving = "1";
-            const link = document.createElement("a");
-            link.href = href;
-            document.body.appendChild(link);
-            link.click();
-            link.remove();
-            return href;
-        }""",
-        url,
-    )
-    page.wait_for_function(
-        """url => location.href.split("#")[0] === url.split("#")[0]
-            && document.querySelector("article.md-content__inner")
-            && !document.querySelector("article.md-content__inner[data-rw-leaving]")""",
-        arg=target,
-    )
 
 
 def go(page: Any, site_url: str, path: str) -> None:
