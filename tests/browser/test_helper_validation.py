@@ -7,7 +7,8 @@ the input ``aria-invalid="true"``), then restores the value and asserts that the
 again. Lists: the remove buttons stop at the minimum number of rows; a form that has fewer
 rows anyway (rows removed from the page) gets the engine's message at the list.
 
-One page load per Kampfhelfer page; the pages are opened ahead so their engine boots overlap.
+One page for the module (``PagePool``): the first Kampfhelfer page is loaded, the others are
+reached by instant navigation, so the engine boots once.
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ TOO_FEW = """async ([helperId, fid]) => {
 }"""
 
 
+FIELD_STATES = """(ids) => ids.map((id) => {
+  const input = document.getElementById(id);
+  return input ? [input.disabled, input.value] : null;
+})"""
+
+
 def bad_inputs(field: dict[str, Any]) -> list[tuple[str, str]]:
     kind = field["type"]
     if kind == "int":
@@ -173,14 +180,19 @@ def check_page(page: Any, url: str) -> None:
         # open the collapsed „Weitere Angaben“ box so every field is visible
         box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
         attempts, labels = [], {}
-        for path, field, label in fields_of(engine.describe(system, action)):
-            fid = f"{helper_id}-{path.replace('.', '-')}"
+        fields = [
+            (f"{helper_id}-{path.replace('.', '-')}", field, label)
+            for path, field, label in fields_of(engine.describe(system, action))
+            if bad_inputs(field)
+        ]
+        # each field's state in one round trip: [disabled, value], or null when it is missing
+        # (the probe then reports it)
+        states = page.evaluate(FIELD_STATES, [fid for fid, _, _ in fields])
+        for (fid, field, label), state in zip(fields, states, strict=True):
             bad = bad_inputs(field)
-            if not bad:
-                continue
-            if box.locator(f"[id='{fid}']").is_disabled():
+            if state and state[0]:
                 continue  # does not apply to the form as it is (hidden, not sent, not checked)
-            original = box.locator(f"[id='{fid}']").input_value()
+            original = state[1] if state else ""
             for index, (kind, value) in enumerate(bad):
                 last = index == len(bad) - 1
                 attempts.append(
