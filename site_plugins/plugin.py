@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
 ENGINE_DIR = ROOT / "engine"
 ASSET_PREFIX = "assets/regelwerk"
+HEAD_START = "engine-start.js"  # inlined into the <head> of pages that boot the engine
 PYODIDE_PREFIX = "assets/pyodide"
 # a page whose helper scripts boot the engine at once (engine-client.js: .rw-helper, .rw-dice)
 BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
@@ -176,7 +177,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         for path in sorted(ASSETS.iterdir()):
-            if path.is_file():
+            if path.is_file() and path.name != HEAD_START:  # that one is inlined, see _head
                 files.append(
                     File.generated(config, f"{ASSET_PREFIX}/{path.name}", abs_src_path=str(path))
                 )
@@ -228,12 +229,19 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         except csp.CspError as error:
             raise PluginError(f"regelwerk: Content Security Policy: {error}") from error
         if self.snapshot is not None:
-            meta = f'<meta name="regelwerk-engine" content="{self.snapshot.key}">'
+            meta = f'<meta name="regelwerk-engine" content="{self.snapshot.key}"'
             if not self.offline and BOOTS_ENGINE.search(html):
-                # starts the worker while the page is parsed (engine-start.js)
-                src = f"{root}{ASSET_PREFIX}/engine-start.js"
-                meta += f'\n<script src="{src}" async></script>'
-            html = html.replace("</head>", f"{meta}\n</head>", 1)
+                # starts the worker while the page is parsed: engine-start.js, inline, right
+                # after the policy – before the stylesheets, which a script after them waits
+                # for (a file, even from the cache, ran ≈ 100 ms after the page arrived on a
+                # warm reload); the same text on every page, so one hash in the policy
+                source = (ASSETS / HEAD_START).read_text(encoding="utf-8")
+                start = source[source.index("(function () {") :]  # the code, not its header
+                self.script_hashes.add(csp.sha256_source(start))
+                meta += f' data-assets="{root}{ASSET_PREFIX}/">\n<script>{start}</script>'
+                html = html.replace(csp.META, f"{csp.META}\n{meta}", 1)
+            else:
+                html = html.replace("</head>", f"{meta}>\n</head>", 1)
         if self.web_app:
             html = html.replace("</head>", f"{pwa.head_tags(root, self.theme_color)}\n</head>", 1)
         return html

@@ -1,21 +1,23 @@
 // Regelwerk engine start – engine-start.js: starts the engine worker from <head>.
 //
-// The build puts this script (async) into the <head> of every online page with a roll helper
-// or a dice button (site_plugins/plugin.py, after the runtime key's <meta>). It only creates
-// the worker and sends "boot": the worker then fetches and starts Python while the browser is
+// The build inlines this script into the <head> of every online page with a roll helper or a
+// dice button (site_plugins/plugin.py, after the runtime key's <meta>, whose data-assets
+// names the folder of worker.js; its CSP hash is added to the policy). It only creates the
+// worker and sends "boot": the worker then fetches and starts Python while the browser is
 // still parsing the page, styling it and running Material's script – the helper scripts at
 // the end of <body> would start it only after all of that (measured on a warm reload:
-// ≈ 0.2 s later on a PC). Everything else stays with engine-client.js, which adopts this
-// worker (window.__regelwerkEarlyWorker, taken once by takeEarlyWorker) and replays the
-// messages that arrived before it ran.
+// ≈ 0.2 s later on a PC), and as a file of its own it ran ≈ 80 ms after the page arrived.
+// Everything else stays with engine-client.js, which adopts this worker
+// (window.__regelwerkEarlyWorker, taken once by takeEarlyWorker) and replays the messages
+// that arrived before it ran.
 // If anything here fails, engine-client.js starts the worker as before and reports errors.
 // The build leaves it out of the offline export: there the worker comes from
 // RegelwerkTransport.
 (function () {
   "use strict";
-  const meta = document.querySelector('meta[name="regelwerk-engine"]');
+  const meta = document.querySelector('meta[name="regelwerk-engine"][data-assets]');
   if (!meta || window.__regelwerkEarlyWorker) return;
-  const base = new URL("./", document.currentScript.src);
+  const base = new URL(meta.dataset.assets, document.baseURI);
   const early = { worker: null, events: [], bootStart: performance.now() };
   try {
     early.worker = new Worker(new URL("worker.js", base), { type: "module" });

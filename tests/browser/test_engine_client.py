@@ -111,14 +111,19 @@ window.Worker = function (...args) {
 """
 
 
-def test_the_engine_starts_from_the_head_and_only_once(page: Any, site_url: str) -> None:
+def test_the_engine_starts_from_the_head_and_only_once(
+    page: Any, site_url: str, built_site: Path
+) -> None:
     # the snapshot issue, deliverable 4: the boot starts as soon as a page with a helper loads
-    # – engine-start.js in <head>, before the helper scripts at the end of <body>; they adopt
+    # – engine-start.js inline in <head>, before the helper scripts at the end of <body>; they adopt
     # that worker (with what it said before they ran) instead of starting a second one
     page.add_init_script(COUNT_WORKERS)
     page.goto(site_url + PAGE)
     wait_engine_ready(page)
     assert page.evaluate("window.__regelwerk.startedInHead") is True
+    # inline, before the stylesheets: a script after them would wait until they are loaded
+    html = (built_site / PAGE / "index.html").read_text(encoding="utf-8")
+    assert html.index("__regelwerkEarlyWorker") < html.index('rel="stylesheet"')
     assert page.evaluate("window.__rwWorkers") == 1
     answer = page.evaluate(f"() => window.Regelwerk.runEngine({ROLL})")
     assert answer["ok"], answer
@@ -149,7 +154,7 @@ async ([name, size]) => {
 
 def engine_key(built_site: Path) -> str:
     html = (built_site / PAGE / "index.html").read_text(encoding="utf-8")
-    found = re.search(r'<meta name="regelwerk-engine" content="([0-9a-f]+)">', html)
+    found = re.search(r'<meta name="regelwerk-engine" content="([0-9a-f]+)"', html)
     assert found
     return found.group(1)
 
