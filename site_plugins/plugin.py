@@ -49,6 +49,8 @@ HEAD_START = "engine-start.js"  # inlined into the <head> of pages that boot the
 PYODIDE_PREFIX = "assets/pyodide"
 # a page whose helper scripts boot the engine at once (engine-client.js: .rw-helper, .rw-dice)
 BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
+
+
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -91,6 +93,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         self.theme_color = ""
         self.pwa_figures: dict[str, Any] = {}
         self.shim_source = ""
+        self.head_start = ""  # engine-start.js as inlined, see on_files
         self.glossary: dict[str, dict[str, str]] = {}
         # superfences turns a fence whose formatter raises into plain text; collect the
         # errors here and fail the build in on_page_content instead.
@@ -176,6 +179,9 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         return nav
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        # engine-start.js as _head inlines it (read once per build): its code, not its header
+        start = (ASSETS / HEAD_START).read_text(encoding="utf-8")
+        self.head_start = start[start.index("(function () {") :]
         for path in sorted(ASSETS.iterdir()):
             if path.is_file() and path.name != HEAD_START:  # that one is inlined, see _head
                 files.append(
@@ -235,10 +241,8 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 # after the policy – before the stylesheets, which a script after them waits
                 # for (a file, even from the cache, ran ≈ 100 ms after the page arrived on a
                 # warm reload); the same text on every page, so one hash in the policy
-                source = (ASSETS / HEAD_START).read_text(encoding="utf-8")
-                start = source[source.index("(function () {") :]  # the code, not its header
-                self.script_hashes.add(csp.sha256_source(start))
-                meta += f' data-assets="{root}{ASSET_PREFIX}/">\n<script>{start}</script>'
+                self.script_hashes.add(csp.sha256_source(self.head_start))
+                meta += f' data-assets="{root}{ASSET_PREFIX}/">\n<script>{self.head_start}</script>'
                 html = html.replace(csp.META, f"{csp.META}\n{meta}", 1)
             else:
                 html = html.replace("</head>", f"{meta}>\n</head>", 1)

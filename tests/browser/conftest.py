@@ -255,12 +255,15 @@ ALL_HELPERS_SET_UP = (
 
 
 class SharedVisit:
-    """One booted page for a whole test module, as one visit of a reader: every test arrives
-    at its page with the site's storage as it asks for (empty by default), by instant
-    navigation, so the engine boots once per module instead of once per test (≈ 2 CPU-s each,
-    see CONTRIBUTING.md). The widgets keep their state in the page's DOM and in storage,
-    both fresh on arrival; a test that needs the browser itself fresh (a reload, an init
-    script, a blocked file) reloads or uses the ``page`` fixture."""
+    """One booted page for a whole test module, as one visit of a reader: every page is
+    reached by instant navigation, so the engine boots once per module instead of once per
+    test (≈ 2 CPU-s each, see CONTRIBUTING.md).
+
+    ``go`` moves on with the storage as it is (checks that need no empty storage, page after
+    page); ``arrive`` gives the test exactly the storage it asks for (empty by default): the
+    widgets keep their state in the page's DOM and in storage, both fresh on arrival. A test
+    that needs the browser itself fresh (a reload, an init script, a blocked file) reloads or
+    uses the ``page`` fixture."""
 
     def __init__(self, browser: Any, site_url: str) -> None:
         self.site_url = site_url
@@ -270,6 +273,21 @@ class SharedVisit:
         self.page: Any = None
         self.messages: list[str] = []
 
+    def go(self, path: str, width: int = 1280, height: int | None = None) -> Any:
+        """The page ``path`` (storage as it is), engine ready and every helper set up, in a
+        window of ``width`` × ``height`` (900 px high on a laptop, 800 on a phone)."""
+        page = self._open() if self.page is None else self.page
+        size = {"width": width, "height": height or (900 if width > 800 else 800)}
+        if page.viewport_size != size:
+            page.set_viewport_size(size)
+        if page.url.startswith(self.site_url):
+            navigate(page, self.site_url + path)
+        else:
+            page.goto(self.site_url + path)
+        wait_engine_ready(page)
+        page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
+        return page
+
     def arrive(
         self,
         path: str,
@@ -277,29 +295,23 @@ class SharedVisit:
         width: int = 1280,
         height: int | None = None,
     ) -> Any:
-        """The page ``path`` with exactly ``storage`` in localStorage, engine ready, in a
-        window of ``width`` × ``height`` (900 px high on a laptop, 800 on a phone)."""
+        """The page ``path`` with exactly ``storage`` in localStorage (see ``go``)."""
         items = storage or {}
-        size = {"width": width, "height": height or (900 if width > 800 else 800)}
         if self.page is None:
-            self.page = page = self.context.new_page()
-            page.set_default_timeout(60_000)
-            page.on("console", lambda msg: self.messages.append(f"{msg.type}: {msg.text}"))
-            page.on("pageerror", lambda err: self.messages.append(f"pageerror: {err}"))
-            page.set_viewport_size(size)
             if items:
-                seed_storage(page, self.site_url, items)
-            page.goto(self.site_url + path)
+                seed_storage(self._open(), self.site_url, items)
         else:
-            page = self.page
-            if page.viewport_size != size:
-                page.set_viewport_size(size)
-            page.keyboard.press("Escape")  # a question or popover left open by the last test
-            navigate(page, self.site_url + NEUTRAL_PAGE)
-            page.evaluate(CLEAR_AND_SEED, items)
-            navigate(page, self.site_url + path)
-        wait_engine_ready(page)
-        page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
+            self.page.keyboard.press("Escape")  # a question or popover left by the last test
+            navigate(self.page, self.site_url + NEUTRAL_PAGE)
+            self.page.evaluate(CLEAR_AND_SEED, items)
+        return self.go(path, width, height)
+
+    def _open(self) -> Any:
+        self.page = page = self.context.new_page()
+        page.set_default_timeout(60_000)
+        page.on("console", lambda msg: self.messages.append(f"{msg.type}: {msg.text}"))
+        page.on("pageerror", lambda err: self.messages.append(f"pageerror: {err}"))
+        page.console_messages = self.messages
         return page
 
     def close(self) -> None:

@@ -18,7 +18,6 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ import yaml
 
 import engine
 from engine import api
-from tests.browser.conftest import navigate, reveal, roll_seeded, wait_engine_ready
+from tests.browser.conftest import SharedVisit, reveal, roll_seeded
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"
@@ -56,50 +55,6 @@ SHOWN = """(helper) => {
     dice: [...result.querySelectorAll(".rw-die")].map((die) => die.textContent),
   };
 }"""
-
-
-# ------------------------------------------------------------------------------ page pool
-
-
-class PagePool:
-    """One browser page for the whole module, as one visit of a reader.
-
-    The first page is loaded; every later one is reached by a link click that Material's
-    instant navigation takes over, so Pyodide boots once and serves all pages (the site is
-    built for the test server's URL, see ``tests/conftest.py``).
-    """
-
-    def __init__(self, browser: Any, site_url: str, width: int = 1280) -> None:
-        self.context = browser.new_context(
-            locale="de-DE", viewport={"width": width, "height": 900}, service_workers="block"
-        )
-        self.site_url = site_url
-        self.width = width
-        self.page: Any = None
-
-    def get(self, url: str) -> Any:
-        if self.page is None:
-            self.page = self.context.new_page()
-            self.page.set_default_timeout(60_000)
-            messages: list[str] = []
-            self.page.on("console", lambda msg: messages.append(f"{msg.type}: {msg.text}"))
-            self.page.on("pageerror", lambda err: messages.append(f"pageerror: {err}"))
-            self.page.console_messages = messages
-            self.page.goto(self.site_url + url)
-        else:
-            self.page.set_viewport_size({"width": self.width, "height": 900})
-            navigate(self.page, self.site_url + url)
-        wait_engine_ready(self.page)
-        self.page.wait_for_function(
-            "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
-        )
-        return self.page
-
-    def done(self, url: str) -> None:
-        """Nothing to close: the next test navigates on."""
-
-    def close(self) -> None:
-        self.context.close()
 
 
 # ------------------------------------------------------------------------------ discovery
@@ -254,25 +209,15 @@ def cli(system: str, action: str, params: dict[str, Any], seed: int) -> dict[str
     return json.loads(out.stdout)
 
 
-@pytest.fixture(scope="module")
-def pool(browser: Any, site_url: str) -> Iterator[PagePool]:
-    instance = PagePool(browser, site_url)
-    yield instance
-    instance.close()
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("url", PAGES)
 def test_page_helpers_show_what_the_engine_computes(
-    url: str, pool: PagePool, site_helpers: dict[str, list[dict[str, str]]]
+    url: str, reader: SharedVisit, site_helpers: dict[str, list[dict[str, str]]]
 ) -> None:
+    """One page for the module (``SharedVisit.go``): each page reached as a reader's click."""
     helpers = [h for h in site_helpers.get(url, []) if form_helper(h["system"], h["action"])]
     assert helpers, f"{url}: keine Würfelhelfer gefunden"
-    page = pool.get(url)
-    try:
-        check_page(page, url, helpers)
-    finally:
-        pool.done(url)
+    check_page(reader.go(url), url, helpers)
 
 
 def check_page(page: Any, url: str, helpers: list[dict[str, str]]) -> None:

@@ -7,20 +7,19 @@ the input ``aria-invalid="true"``), then restores the value and asserts that the
 again. Lists: the remove buttons stop at the minimum number of rows; a form that has fewer
 rows anyway (rows removed from the page) gets the engine's message at the list.
 
-One page for the module (``PagePool``): the first Kampfhelfer page is loaded, the others are
+One page for the module (``SharedVisit.go``): the first Kampfhelfer page is loaded, the others are
 reached by instant navigation, so the engine boots once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import engine
-from tests.browser.conftest import reveal
-from tests.browser.test_all_helpers import PagePool, form_helper
+from tests.browser.conftest import SharedVisit, reveal
+from tests.browser.test_all_helpers import form_helper
 
 pytestmark = pytest.mark.browser
 
@@ -151,20 +150,9 @@ def roll_works(page: Any, helper_id: str) -> None:
     assert box.locator("[aria-invalid='true']").count() == 0
 
 
-@pytest.fixture(scope="module")
-def pool(browser: Any, site_url: str) -> Iterator[PagePool]:
-    instance = PagePool(browser, site_url)
-    yield instance
-    instance.close()
-
-
 @pytest.mark.parametrize("url", PAGES)
-def test_bad_input_gets_a_german_message_at_the_field(url: str, pool: PagePool) -> None:
-    page = pool.get(url)
-    try:
-        check_page(page, url)
-    finally:
-        pool.done(url)
+def test_bad_input_gets_a_german_message_at_the_field(url: str, reader: SharedVisit) -> None:
+    check_page(reader.go(url), url)
 
 
 def check_page(page: Any, url: str) -> None:

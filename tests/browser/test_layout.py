@@ -1,7 +1,7 @@
 """Layout and words on the Kampfhelfer pages, at phone and laptop widths (the issue „A fight
 without retyping“, item 5; „At the table“, item 4: errors never break the layout).
 
-One visit per system (one engine boot for the module, see ``PagePool``): every helper is rolled
+One visit per system (one engine boot for the module, see ``SharedVisit``): every helper is rolled
 with its „Weitere Angaben“ open, field messages are put on screen, then the page is measured at
 1920, 1280, 375 and 320 px:
 
@@ -20,13 +20,12 @@ With ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``) the rolled pages are als
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import reveal, review_screenshot
-from tests.browser.test_all_helpers import PagePool, form_helper
+from tests.browser.conftest import SharedVisit, reveal, review_screenshot, roll_seeded
+from tests.browser.test_all_helpers import form_helper
 
 pytestmark = pytest.mark.browser
 
@@ -98,11 +97,7 @@ def _errors(page: Any) -> None:
         plain.locator(".rw-field-error:not([hidden])").first.wait_for()
 
 
-@pytest.fixture(scope="module")
-def pool(browser: Any, site_url: str) -> Iterator[PagePool]:
-    instance = PagePool(browser, site_url)
-    yield instance
-    instance.close()
+SEED = 4711  # any fixed seed: the words and the layout are checked, not the outcome
 
 
 def _roll_every_helper(page: Any) -> list[str]:
@@ -115,23 +110,10 @@ def _roll_every_helper(page: Any) -> list[str]:
         if not form_helper(system, action):
             continue
         box = reveal(page.locator(f"[id='{helper_id}']"))
-        shown.append(box.evaluate(ROLL_OPEN))
+        roll_seeded(box, SEED)
+        box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
+        shown.append(box.inner_text())
     return shown
-
-
-# „Weitere Angaben“ opened, „Würfeln“ clicked in the page (one round trip; the words and the
-# layout are checked, not Playwright's clicking), the helper's text once its outcome is shown
-ROLL_OPEN = """async (helper) => {
-  helper.querySelectorAll("details.rw-more").forEach((d) => (d.open = true));
-  const result = helper.querySelector(".rw-result");
-  result.querySelectorAll(":scope > *").forEach((node) => { node.dataset.rwOld = "1"; });
-  helper.querySelector(".rw-submit").click();
-  for (let waited = 0; waited < 60000; waited += 10) {
-    if (result.querySelector(":scope > .rw-outcome:not([data-rw-old])")) return helper.innerText;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${helper.id}: kein Ergebnis nach 60 s`);
-}"""
 
 
 def _set_width(page: Any, width: int) -> None:
@@ -142,9 +124,9 @@ def _set_width(page: Any, width: int) -> None:
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_kampfhelfer_layout_and_words(system: str, pool: PagePool) -> None:
+def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
     url = f"{system}/kampfhelfer/"
-    page = pool.get(url)
+    page = reader.go(url)
     shown = _roll_every_helper(page)
     assert shown, f"{url}: no helper rolled"
     shown.append(page.locator(".rw-workbench").inner_text())
@@ -164,9 +146,9 @@ def test_kampfhelfer_layout_and_words(system: str, pool: PagePool) -> None:
         assert measured["wide"] == [], (system, width, measured)
 
 
-def test_result_tables_scroll_inside_at_375(pool: PagePool) -> None:
+def test_result_tables_scroll_inside_at_375(reader: SharedVisit) -> None:
     """The DSA order table keeps every column (today it lost „Gleichstand“ at 375 px)."""
-    page = pool.get("dsa/kampfhelfer/")
+    page = reader.go("dsa/kampfhelfer/")
     _set_width(page, 375)
     helper = page.locator("section.rw-helper[data-action='initiative']")
     helper.locator(".rw-reset").click()  # no result left from the roll of every helper
