@@ -271,6 +271,7 @@ class SharedVisit:
             locale="de-DE", viewport={"width": 1280, "height": 900}, service_workers="block"
         )
         self.page: Any = None
+        self.loaded = False
         self.messages: list[str] = []
 
     def go(self, path: str, width: int = 1280, height: int | None = None) -> Any:
@@ -280,10 +281,11 @@ class SharedVisit:
         size = {"width": width, "height": height or (900 if width > 800 else 800)}
         if page.viewport_size != size:
             page.set_viewport_size(size)
-        if page.url.startswith(self.site_url):
+        if self.loaded:
             navigate(page, self.site_url + path)
-        else:
+        else:  # the first page of the visit (after seed_storage's blank page, if any)
             page.goto(self.site_url + path)
+            self.loaded = True
         wait_engine_ready(page)
         page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
         return page
