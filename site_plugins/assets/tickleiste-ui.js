@@ -8,7 +8,7 @@
 // movement) and the add form go back to their defaults, the next actor is preselected;
 // the tools: undo/redo, removing the selected fighter (asks), file save/load (versioned,
 // checked, asks before replacing), starting anew (asks; undoable).
-// Registers: window.RegelwerkWidgets.tickleiste.
+// Registers: window.RegelwerkWidgets.tickleiste; RW._internal.tickleisteLoad (= load).
 (function () {
 "use strict";
 const RW = (window.Regelwerk = window.Regelwerk || {});
@@ -53,6 +53,7 @@ async function load(helper) {
     A.setAsideNotice(helper, "die Anzeige war beschädigt");
   }
   helper.rwSaved = saved;
+  A.remember(helper);
   if (problem) A.setAsideNotice(helper, problem);
   if (saved.state.started) A.boardIntoView(helper);
   if (Object.keys(saved.state).length === 0) return;
@@ -62,6 +63,7 @@ async function load(helper) {
   if (!body.ok) {
     RW.store.setAside(key);
     helper.rwSaved = T.normalize(null);
+    A.remember(helper);
     A.show(helper, helper.rwSaved);
     A.setAsideNotice(helper, body.error.message);
     return;
@@ -172,6 +174,7 @@ document.addEventListener("regelwerk:result", (event) => {
   source.querySelector(".rw-result").append(button, note);
 });
 
+internal.tickleisteLoad = load; // tickleiste.js reads a board again that another tab changed
 window.RegelwerkWidgets = window.RegelwerkWidgets || {};
 window.RegelwerkWidgets.tickleiste = tickleiste;
 if (RW.refresh) RW.refresh();

@@ -7,8 +7,10 @@
 // backup (downloadable) with a German notice, and the board starts empty. „Rückgängig“ and
 // „Wiederherstellen“ step through the last 30 states (kept across reloads); replacing a board
 // with fighters (loading a file, repeating a logged command, starting anew) asks first and
-// can be undone; a repeated command uses its logged seed; a refused save says so.
-// Uses: RW.store, RW._internal.tickleisteState / drawTimeline / notice / ask, RW.runEngine.
+// can be undone; a repeated command uses its logged seed; a refused save says so; a board
+// another tab saved meanwhile is read again before a command here could overwrite it.
+// Uses: RW.store, RW._internal.tickleisteState / drawTimeline / notice / ask / tickleisteLoad
+// (tickleiste-ui.js), RW.runEngine.
 (function () {
 "use strict";
 const RW = (window.Regelwerk = window.Regelwerk || {});
@@ -28,7 +30,25 @@ function persist(helper, saved) {
   helper.rwSaved = saved;
   const problem = RW.store.write(T.key(helper), saved);
   helper.rwSaveProblem = problem;
+  remember(helper);
   if (problem) internal.notice(notices(helper), `Nicht gespeichert: ${problem}`, "error");
+}
+
+// The stored text this board was read from or last wrote. Another tab (the rule page and the
+// Kampfhelfer page both carry the board) may have saved since: then a command here would
+// write this tab's older board over it. When the browser refuses to store, the stored text
+// stays as it was and the board lives on for this visit.
+function remember(helper) {
+  helper.rwSource = RW.store.peek(T.key(helper));
+}
+
+// → true when the board was changed in another tab: it is read again and shown, with a
+// notice; the command is not given (it was meant for the board as it stood here).
+async function changedElsewhere(helper) {
+  if (helper.rwSource === undefined || RW.store.peek(T.key(helper)) === helper.rwSource) return false;
+  await internal.tickleisteLoad(helper);
+  internal.notice(notices(helper), "Die Tickleiste wurde inzwischen in einem anderen Tab geändert. Hier steht jetzt ihr aktueller Stand; bitte den Befehl noch einmal geben.", "error");
+  return true;
 }
 
 function setAsideNotice(helper, why) {
@@ -127,6 +147,7 @@ function boardIntoView(helper) {
 // The one path of a command. options: {state, seed, fields} (a replay gives its own).
 async function send(helper, command, fields, options = {}) {
   RW.clearErrors(helper);
+  if (await changedElsewhere(helper)) return null;
   const saved = current(helper);
   const state = options.state !== undefined ? options.state : saved.state;
   const seed = options.seed !== undefined ? options.seed : seedOf(helper);
@@ -181,6 +202,7 @@ async function replay(helper, command, fields, stateBefore, seed, event) {
 
 // Undo/redo: the engine shows the restored state again (nothing new is rolled).
 async function step(helper, from, to) {
+  if (await changedElsewhere(helper)) return;
   const saved = current(helper);
   const entry = saved[from][saved[from].length - 1];
   if (!entry) return;
@@ -193,5 +215,5 @@ async function step(helper, from, to) {
   internal.notice(notices(helper), `${from === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${entry.label}`);
 }
 
-internal.tickleisteActions = { boardIntoView, send, replace, step, show, shownOf, persist, current, setAsideNotice, notices };
+internal.tickleisteActions = { boardIntoView, send, replace, step, show, shownOf, persist, remember, current, setAsideNotice, notices };
 })();

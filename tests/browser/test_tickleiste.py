@@ -405,3 +405,32 @@ def test_out_of_turn_action_is_refused_in_german(reader: SharedVisit) -> None:
     error = helper.locator("#helfer-ryssea-tickleiste-action-fehler")
     error.wait_for()
     assert "ist am Zug" in error.inner_text()
+
+
+def test_a_board_changed_in_another_tab_is_read_again_before_a_command(
+    reader: SharedVisit,
+) -> None:
+    """Nothing lost: the rule page and the Kampfhelfer page both carry the board. A tab that
+    read it before another tab saved does not write its older board over the newer one: it
+    shows the stored board and asks for the command again."""
+    page = reader.arrive(PAGE)
+    here = open_board(page)
+    add(here, FIGHTERS[0])
+    other = reader.context.new_page()
+    try:
+        other.goto(reader.site_url + "ryssea/kampfhelfer/")
+        wait_engine_ready(other)
+        there = other.locator(".rw-tickleiste")
+        there.locator(".rw-tl-marker[data-name='Alrik']").wait_for()
+        add(there, FIGHTERS[1])
+    finally:
+        other.close()
+    for key in ("name", "ini", "intuition", "modifier"):
+        here.locator(f"[data-path='{key}']").fill(FIGHTERS[2][key])
+    here.get_by_role("button", name="Kämpfer hinzufügen").click()
+    here.locator(".rw-tl-notices").get_by_text("in einem anderen Tab geändert").wait_for()
+    here.locator(".rw-tl-marker[data-name='Bruna']").wait_for()
+    assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik", "Bruna"]
+    # given again, the command applies to the board as it now stands
+    add(here, FIGHTERS[2])
+    assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik", "Bruna", "Cim"]
