@@ -119,8 +119,9 @@ def _roll_every_helper(page: Any) -> list[str]:
 def _set_width(page: Any, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 900 if width > 800 else 800})
     page.wait_for_function("w => window.innerWidth === w", arg=width)
-    if width < 800:
-        page.wait_for_timeout(300)  # Material's drawer and sidebars move with a transition
+    # Material's drawer and sidebars move with a transition, at every breakpoint crossed
+    # (1920 → 1280 once measured 2 px too wide while they moved)
+    page.wait_for_timeout(300)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
