@@ -30,12 +30,14 @@ __all__ = [
     "Unzipped",
     "csp_violations",
     "navigate",
+    "resize",
     "reveal",
     "review_screenshot",
     "roll_seeded",
     "screenshots_wanted",
     "seed_storage",
     "wait_engine_ready",
+    "window_size",
 ]
 
 UNZIP_INTO = "Regelwerk Übung"  # a space and an umlaut in the path, as on a reader's desktop
@@ -244,6 +246,20 @@ def page(browser: Any) -> Iterator[Any]:
     assert csp_violations(messages) == []
 
 
+def window_size(width: int, height: int | None = None) -> dict[str, int]:
+    """A browser window ``width`` px wide: 900 px high on a laptop, 800 on a phone."""
+    return {"width": width, "height": height or (900 if width > 800 else 800)}
+
+
+def resize(page: Any, width: int) -> None:
+    """Resize the window (as a phone is turned) and let the layout settle: Material's drawer
+    and sidebars move with a transition (250 ms) at every breakpoint crossed – 1920 → 1280
+    was once measured 2 px too wide while they moved."""
+    page.set_viewport_size(window_size(width))
+    page.wait_for_function("w => window.innerWidth === w", arg=width, polling=50)
+    page.wait_for_timeout(300)
+
+
 NEUTRAL_PAGE = ""  # the start page: no helper and no widget, so it never writes to storage
 CLEAR_AND_SEED = """items => {
   localStorage.clear();
@@ -278,7 +294,7 @@ class SharedVisit:
         """The page ``path`` (storage as it is), engine ready and every helper set up, in a
         window of ``width`` × ``height`` (900 px high on a laptop, 800 on a phone)."""
         page = self._open() if self.page is None else self.page
-        size = {"width": width, "height": height or (900 if width > 800 else 800)}
+        size = window_size(width, height)
         if page.viewport_size != size:
             page.set_viewport_size(size)
         if self.loaded:

@@ -32,8 +32,10 @@ from tests.browser.conftest import (
     Unzipped,
     csp_violations,
     navigate,
+    resize,
     review_screenshot,
     wait_engine_ready,
+    window_size,
 )
 
 pytestmark = pytest.mark.browser
@@ -56,7 +58,7 @@ class Visit:
 
     def __init__(self, browser: Any, site_url: str, scheme: str) -> None:
         self.scheme, self.width, self.site_url = scheme, WIDTHS[0], site_url
-        self.context = browser.new_context(locale="de-DE", viewport=window(self.width))
+        self.context = browser.new_context(locale="de-DE", viewport=window_size(self.width))
         self.page = self.context.new_page()
         self.page.set_default_timeout(60_000)
         self.messages: list[str] = []
@@ -83,9 +85,7 @@ class Visit:
     def resize(self, width: int) -> None:
         if width == self.width:
             return
-        self.page.set_viewport_size(window(width))
-        self.page.wait_for_function(f"() => window.innerWidth === {width}", polling=50)
-        self.page.wait_for_timeout(300)  # Material's layout and its transitions (250 ms) settle
+        resize(self.page, width)
         self.width = width
 
     def check(
@@ -105,10 +105,6 @@ class Visit:
             if screenshot:
                 review_screenshot(self.page, screenshot.format(width=width))
         return found
-
-
-def window(width: int) -> dict[str, int]:
-    return {"width": width, "height": 900 if width > 800 else 800}
 
 
 @pytest.fixture(scope="module", params=SCHEMES)
@@ -340,9 +336,7 @@ def offline_visit(browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def make(width: int) -> Any:
-        context = browser.new_context(
-            locale="de-DE", viewport={"width": width, "height": 900 if width > 800 else 800}
-        )
+        context = browser.new_context(locale="de-DE", viewport=window_size(width))
         context.route("http://**/*", lambda route: route.abort())
         context.route("https://**/*", lambda route: route.abort())
         contexts.append(context)
@@ -365,9 +359,7 @@ def test_offline_export(offline_visit: Any, export: Unzipped, scheme: str) -> No
     page.wait_for_function("() => document.querySelector('.rw-helper').dataset.rwReady")
     roll(page, page.locator(".rw-helper").first)
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900 if width > 800 else 800})
-        page.wait_for_function(f"() => window.innerWidth === {width}")
-        page.wait_for_timeout(300)  # Material's layout and its transitions (250 ms) settle
+        resize(page, width)
         found = check(page, f"{scheme} {width}px: offline export, Patzertabelle rolled")
         REPORT.append(found)
         assert_clean([found])

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SharedVisit, reveal, review_screenshot, roll_seeded
+from tests.browser.conftest import SharedVisit, resize, reveal, review_screenshot, roll_seeded
 from tests.browser.test_all_helpers import form_helper
 
 pytestmark = pytest.mark.browser
@@ -116,14 +116,6 @@ def _roll_every_helper(page: Any) -> list[str]:
     return shown
 
 
-def _set_width(page: Any, width: int) -> None:
-    page.set_viewport_size({"width": width, "height": 900 if width > 800 else 800})
-    page.wait_for_function("w => window.innerWidth === w", arg=width)
-    # Material's drawer and sidebars move with a transition, at every breakpoint crossed
-    # (1920 → 1280 once measured 2 px too wide while they moved)
-    page.wait_for_timeout(300)
-
-
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
     url = f"{system}/kampfhelfer/"
@@ -133,13 +125,13 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
     shown.append(page.locator(".rw-workbench").inner_text())
     found = sorted({word for text in shown for word in FORBIDDEN.findall(text)})
     assert found == [], (system, found)
-    _set_width(page, 1366)
+    resize(page, 1366)
     review_screenshot(page, f"kampfhelfer-{system}-1366.png")
-    _set_width(page, 375)
+    resize(page, 375)
     review_screenshot(page, f"kampfhelfer-{system}-375.png")
     _errors(page)
     for width in WIDTHS:
-        _set_width(page, width)
+        resize(page, width)
         broken = page.evaluate(MID_WORD_BREAKS, CHECKED)
         assert broken == [], (system, width, broken[:8])
         measured = page.evaluate(OVERFLOW)
@@ -150,7 +142,7 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
 def test_result_tables_scroll_inside_at_375(reader: SharedVisit) -> None:
     """The DSA order table keeps every column (today it lost „Gleichstand“ at 375 px)."""
     page = reader.go("dsa/kampfhelfer/")
-    _set_width(page, 375)
+    resize(page, 375)
     helper = page.locator("section.rw-helper[data-action='initiative']")
     helper.locator(".rw-reset").click()  # no result left from the roll of every helper
     helper.locator(".rw-result table").wait_for(state="detached")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import navigate, review_screenshot, screenshots_wanted
+from tests.browser.conftest import navigate, review_screenshot, screenshots_wanted, window_size
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,7 @@ def sized_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     width = int(request.param)
     context = browser.new_context(
         locale="de-DE",
-        viewport={"width": width, "height": 900 if width > 800 else 800},
+        viewport=window_size(width),
         service_workers="block",
     )
     page = context.new_page()
