@@ -13,6 +13,18 @@
 // If anything here fails, engine-client.js starts the worker as before and reports errors.
 // The build leaves it out of the offline export: there the worker comes from
 // RegelwerkTransport.
+//
+// The search waits for the boot. Material's page script starts its search worker on every
+// page and sends it the whole index at once; the worker then builds its lunr index with the
+// German stemmer: ≈ 0.5 s of CPU, exactly while Python boots – on a 2-core machine the main
+// thread, Python and the search then share two cores. So on a page that boots the engine,
+// that setup message (recognised by its shape: type 0 with config and docs, Material's
+// SearchMessageType.SETUP) and whatever follows it to the same worker are held here and sent
+// in order as soon as the engine answers "ready" or "failed" (or the worker fails), the reader
+// puts the cursor into the search box (the search then answers a moment later), or after
+// SEARCH_HOLD_MS at the latest. Messages to other workers pass. Measured on this project's
+// 2-core machine (scripts/benchmark.py --runs 5, medians): helper ready warm 1.16 → 0.88 s,
+// cold 1.25 → 1.05 s; in interleaved runs of both builds the warm reload gained 0.06–0.25 s.
 (function () {
   "use strict";
   const meta = document.querySelector('meta[name="regelwerk-engine"][data-assets]');
@@ -31,4 +43,40 @@
   };
   early.worker.postMessage({ type: "boot", base: base.href, key: meta.content, snapshot: true });
   window.__regelwerkEarlyWorker = early;
+  holdSearchDuringBoot(early.worker);
+
+  function holdSearchDuringBoot(ours) {
+    const SEARCH_HOLD_MS = 8000;
+    const shared = Object.getPrototypeOf(ours); // Worker.prototype, also if a page replaced Worker
+    const post = shared.postMessage;
+    const held = [];
+    const heldFor = new Set();
+    let holding = true;
+    const isSearchSetup = (message) =>
+      !!message && message.type === 0 && !!message.data &&
+      !!message.data.config && Array.isArray(message.data.docs);
+    const release = () => {
+      if (!holding) return;
+      holding = false;
+      for (const [target, args] of held.splice(0)) post.apply(target, args);
+    };
+    shared.postMessage = function (...args) {
+      if (holding && this !== ours && (heldFor.has(this) || isSearchSetup(args[0]))) {
+        heldFor.add(this);
+        held.push([this, args]);
+        return undefined;
+      }
+      return post.apply(this, args);
+    };
+    ours.addEventListener("message", (event) => {
+      const type = event.data && event.data.type;
+      if (type === "ready" || type === "failed") release();
+    });
+    ours.addEventListener("error", release);
+    document.addEventListener("focusin", (event) => {
+      const target = event.target;
+      if (target.matches && target.matches("[data-md-component='search-query']")) release();
+    });
+    setTimeout(release, SEARCH_HOLD_MS);
+  }
 })();
