@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import http.server
 import os
+import re
+import socket
 import subprocess
 import sys
 import threading
@@ -46,17 +49,20 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 class SiteServer:
-    """A static server on 127.0.0.1 bound before the build, so the build knows its URL.
+    """A static server on a loopback address, bound before the build, so the build knows its
+    URL (port 0: any free port).
 
-    Material's instant navigation needs ``site_url`` to match host, port and path of the
-    server; the site is built with ``REGELWERK_SITE_URL`` set to this server's URL.
+    Material's instant navigation needs ``site_url`` to match the server's port and path
+    (it takes the host from the page: its sitemap's URLs get the page's hostname); the site is
+    built with ``REGELWERK_SITE_URL`` set to a URL with this server's port.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0) -> None:
         self.directory = directory
         handler = functools.partial(QuietHandler, directory=str(directory))
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.server = http.server.ThreadingHTTPServer((host, port), handler)
+        self.host = host
+        self.url = f"http://{host}:{self.server.server_address[1]}/"
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -81,11 +87,63 @@ def build_site(out: Path, site_url: str, *extra: str) -> subprocess.CompletedPro
     )
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder that all pytest-xdist workers of this run share (their own temporary
+    folders are inside it); without xdist the session's own."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def run_lock(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Path]:
+    """One worker at a time, across the xdist workers of this run; yields the shared folder."""
+    shared = run_folder(tmp_path_factory)
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        yield shared
+
+
+def _worker_host() -> str:
+    """gw0 → 127.0.0.1, gw1 → 127.0.0.2, …: one loopback address per xdist worker, so that
+    all can serve the one shared build on the same port."""
+    found = re.fullmatch(r"gw(\d+)", os.environ.get("PYTEST_XDIST_WORKER", ""))
+    return f"127.0.0.{int(found.group(1)) % 250 + 1}" if found else "127.0.0.1"
+
+
+def _shared_site_server(tmp_path_factory: pytest.TempPathFactory) -> SiteServer | None:
+    """A server for the site build that the xdist workers of this run share: the first
+    worker builds it (``built_site``), every worker serves it on its own loopback address and
+    the same port, which the build's ``site_url`` names. One build instead of one per worker
+    (≈ 6 CPU-s each). None if that port is taken on this worker's address: then a build of
+    its own."""
+    with run_lock(tmp_path_factory, "site") as shared:
+        port_file = shared / "site-port"
+        host = _worker_host()
+        if port_file.exists():
+            port = int(port_file.read_text())
+        else:
+            with socket.socket() as probe:
+                probe.bind((host, 0))
+                port = int(probe.getsockname()[1])
+            port_file.write_text(str(port))
+        try:
+            return SiteServer(shared / "site", host, port)
+        except OSError:
+            return None
+
+
 @pytest.fixture(scope="session")
 def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteServer]:
     """The server for the session's build (started by the browser fixtures)."""
     reuse = os.environ.get("REGELWERK_SITE_DIR")
-    server = SiteServer(Path(reuse) if reuse else tmp_path_factory.mktemp("site"))
+    if reuse:
+        server = SiteServer(Path(reuse))
+    elif os.environ.get("PYTEST_XDIST_WORKER"):
+        server = _shared_site_server(tmp_path_factory) or SiteServer(
+            tmp_path_factory.mktemp("site")
+        )
+    else:
+        server = SiteServer(tmp_path_factory.mktemp("site"))
     try:
         yield server
     finally:
@@ -93,15 +151,21 @@ def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteServer
 
 
 @pytest.fixture(scope="session")
-def built_site(site_server: SiteServer) -> Path:
-    """Build the site once with ``mkdocs build --strict`` for ``site_server``'s URL.
+def built_site(site_server: SiteServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the site once with ``mkdocs build --strict`` for ``site_server``'s URL; the
+    xdist workers of a run share one build (see ``_shared_site_server``).
 
     Set REGELWERK_SITE_DIR to reuse an existing build (then instant navigation only works if
     that build's site_url matches the server).
     """
     if os.environ.get("REGELWERK_SITE_DIR"):
         return site_server.directory
-    proc = build_site(site_server.directory, site_server.url)
-    if proc.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
+    with run_lock(tmp_path_factory, "site") as shared:
+        done = shared / "site-fertig"
+        if site_server.directory != shared / "site" or not done.exists():
+            proc = build_site(site_server.directory, site_server.url)
+            if proc.returncode != 0:
+                pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
+            if site_server.directory == shared / "site":
+                done.touch()
     return site_server.directory

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import importlib.util
 import os
 import shutil
@@ -16,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, QuietHandler, SiteServer
+from tests.conftest import ROOT, QuietHandler, SiteServer, run_lock
 
 __all__ = [
     "CHROMIUM",
@@ -77,7 +76,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def site_url(built_site: Path, site_server: SiteServer) -> str:
-    """The built site, served on 127.0.0.1 for the whole session (instant navigation works)."""
+    """The built site, served on a loopback address for the whole session (127.0.0.1, or one
+    of its own per xdist worker, see tests/conftest.py; instant navigation works)."""
     site_server.start()
     return site_server.url
 
@@ -380,14 +380,10 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
     """The offline export, built and unzipped once per test run: the pytest-xdist workers
     share it (built by the first that needs it, under a lock in the folder all workers of the
     run share; ≈ 5 CPU-s per build). The tests only read it."""
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    folder = shared / "offline-export"
-    zip_path = folder / "dist" / "regelwerk-offline.zip"
-    target = folder / "entpackt" / UNZIP_INTO
-    with (shared / "offline-export.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+    with run_lock(tmp_path_factory, "offline-export") as shared:
+        folder = shared / "offline-export"
+        zip_path = folder / "dist" / "regelwerk-offline.zip"
+        target = folder / "entpackt" / UNZIP_INTO
         if not (folder / "fertig").exists():
             shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
             built = _load_build_script().build_offline(folder / "dist")

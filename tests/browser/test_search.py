@@ -1,4 +1,4 @@
-"""German search in the real Material search box (Chromium, site served on 127.0.0.1).
+"""German search in the real Material search box (Chromium, site served on a loopback address).
 
 Every query from tests/site/search_queries.yml is typed into the search box on its page (``auf``,
 reached by instant navigation like a reader's click; the home page if absent); the first hit
