@@ -8,7 +8,6 @@ import functools
 import http.server
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -61,8 +60,8 @@ class SiteServer:
         self.directory = directory
         handler = functools.partial(QuietHandler, directory=str(directory))
         self.server = http.server.ThreadingHTTPServer((host, port), handler)
-        self.host = host
-        self.url = f"http://{host}:{self.server.server_address[1]}/"
+        self.port = int(self.server.server_address[1])
+        self.url = f"http://{host}:{self.port}/"
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -118,18 +117,14 @@ def _shared_site_server(tmp_path_factory: pytest.TempPathFactory) -> SiteServer 
     its own."""
     with run_lock(tmp_path_factory, "site") as shared:
         port_file = shared / "site-port"
-        host = _worker_host()
-        if port_file.exists():
-            port = int(port_file.read_text())
-        else:
-            with socket.socket() as probe:
-                probe.bind((host, 0))
-                port = int(probe.getsockname()[1])
-            port_file.write_text(str(port))
+        port = int(port_file.read_text()) if port_file.exists() else 0
         try:
-            return SiteServer(shared / "site", host, port)
+            server = SiteServer(shared / "site", _worker_host(), port)
         except OSError:
             return None
+        if not port:
+            port_file.write_text(str(server.port))
+        return server
 
 
 @pytest.fixture(scope="session")
@@ -160,12 +155,17 @@ def built_site(site_server: SiteServer, tmp_path_factory: pytest.TempPathFactory
     """
     if os.environ.get("REGELWERK_SITE_DIR"):
         return site_server.directory
+    if site_server.directory != run_folder(tmp_path_factory) / "site":
+        _build_for(site_server)  # a build of its own
+        return site_server.directory
     with run_lock(tmp_path_factory, "site") as shared:
-        done = shared / "site-fertig"
-        if site_server.directory != shared / "site" or not done.exists():
-            proc = build_site(site_server.directory, site_server.url)
-            if proc.returncode != 0:
-                pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
-            if site_server.directory == shared / "site":
-                done.touch()
+        if not (shared / "site-fertig").exists():
+            _build_for(site_server)
+            (shared / "site-fertig").touch()
     return site_server.directory
+
+
+def _build_for(server: SiteServer) -> None:
+    proc = build_site(server.directory, server.url)
+    if proc.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
