@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import seed_storage, wait_engine_ready
+from tests.browser.test_search import INPUT as SEARCH_INPUT
+from tests.browser.test_search import search
 
 pytestmark = pytest.mark.browser
 
@@ -102,20 +104,11 @@ def test_a_stuck_request_fails_in_german_and_the_others_are_answered(
 
 ROLL = '{system: "allgemein", action: "wurf", params: {notation: "3W6"}, seed: 7}'
 
-COUNT_WORKERS = """
-window.__rwWorkers = 0;
-const CountedWorker = window.Worker;
-window.Worker = function (...args) {
-  if (String(args[0]).endsWith("/worker.js")) window.__rwWorkers += 1;
-  return new CountedWorker(...args);
-};
-"""
-
-
-# Material's search setup (SearchMessageType.SETUP: type 0 with config and docs) as it reaches
-# the search worker, and the moment the engine's worker said "ready" – both noted before any
-# script of the page runs, so before engine-start.js wraps postMessage.
+# The engine's workers counted, Material's search setup (SearchMessageType.SETUP: type 0 with
+# config and docs) as it reaches the search worker, and the moment the engine's worker said
+# "ready" – noted before any script of the page runs, so before engine-start.js wraps postMessage.
 WATCH_SEARCH_SETUP = """
+window.__rwWorkers = 0;
 window.__searchSetupAt = null;
 window.__engineReadyAt = null;
 const post = Worker.prototype.postMessage;
@@ -129,6 +122,7 @@ const WatchedWorker = window.Worker;
 window.Worker = function (...args) {
   const worker = new WatchedWorker(...args);
   if (String(args[0]).endsWith("/worker.js")) {
+    window.__rwWorkers += 1;
     worker.addEventListener("message", (event) => {
       if (event.data && event.data.type === "ready") window.__engineReadyAt = performance.now();
     });
@@ -137,16 +131,10 @@ window.Worker = function (...args) {
 };
 """
 
-SEARCH_INPUT = "input[data-md-component=search-query]"
-SEARCH_HIT = ".md-search-result__list > li"
-
 
 def search_answers(page: Any, query: str) -> None:
-    field = page.locator(SEARCH_INPUT)
-    field.click()
-    field.fill(query)
-    field.press("End")  # Material reads the query on keyup
-    page.locator(SEARCH_HIT).first.wait_for(timeout=15_000)
+    page.locator(SEARCH_INPUT).click()
+    search(page, query)  # test_search's: types like a reader, waits for the first hit
 
 
 def test_the_engine_starts_from_the_head_only_once_and_before_the_search_index(
@@ -155,8 +143,7 @@ def test_the_engine_starts_from_the_head_only_once_and_before_the_search_index(
     # the snapshot issue, deliverable 4: the boot starts as soon as a page with a helper loads
     # – engine-start.js inline in <head>, before the helper scripts at the end of <body>; they adopt
     # that worker (with what it said before they ran) instead of starting a second one
-    page.add_init_script(WATCH_SEARCH_SETUP)  # first: it wraps the real Worker.prototype
-    page.add_init_script(COUNT_WORKERS)
+    page.add_init_script(WATCH_SEARCH_SETUP)
     page.goto(site_url + PAGE)
     wait_engine_ready(page)
     assert page.evaluate("window.__regelwerk.startedInHead") is True
