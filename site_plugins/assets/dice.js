@@ -112,7 +112,9 @@ async function rollDice(button, mode, seed) {
   button.setAttribute("aria-controls", pop.id);
   pop.hidden = false;
   placePopover(pop, button);
-  if (!engineReady()) body.replaceChildren(el("p", "rw-pending", "Würfelhelfer lädt …"));
+  // never the previous roll's result (or its buttons) while this one is on its way
+  body.replaceChildren(el("p", "rw-pending", engineReady() ? "Würfelt …" : "Würfelhelfer lädt …"));
+  bar.replaceChildren();
   const request = {
     system: "allgemein",
     action: "wurf",

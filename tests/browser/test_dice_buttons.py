@@ -78,6 +78,33 @@ def test_shift_click_rolls_with_vorteil_and_the_log_repeats_from_the_seed(
     assert popover.locator(".rw-outcome").inner_text() == first_outcome
 
 
+# Clicks a dice button (with Shift: Vorteil) and reads the popover in the same task, before
+# the engine can have answered: what a reader sees while this roll is on its way.
+WHILE_ROLLING = """(notation) => {
+  const button = [...document.querySelectorAll(".rw-dice")]
+    .find((b) => b.dataset.notation === notation);
+  button.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, shiftKey: true}));
+  const pop = document.querySelector(".rw-dice-popover");
+  return {shown: !pop.hidden, text: pop.innerText,
+          outcomes: pop.querySelectorAll(".rw-outcome").length,
+          buttons: pop.querySelectorAll(".rw-dice-popover-actions button").length};
+}"""
+
+
+def test_a_new_roll_never_shows_the_previous_result(reader: SharedVisit) -> None:
+    # a reader rolls, closes the result and rolls again: until the new answer is there the
+    # popover says it is rolling – it never shows the earlier result as if it were this one
+    page = reader.arrive(PAGE)
+    page.get_by_role("button", name="1W6+1", exact=True).click()
+    popover = page.get_by_role("dialog", name="Würfelergebnis")
+    popover.locator(".rw-outcome").wait_for()
+    page.keyboard.press("Escape")
+    seen = page.evaluate(WHILE_ROLLING, "1W6+1")
+    assert seen == {"shown": True, "text": "Würfelt …", "outcomes": 0, "buttons": 0}, seen
+    popover.locator(".rw-outcome").wait_for()
+    assert "mit Vorteil" in popover.locator(".rw-headline").inner_text()
+
+
 def test_keyboard_enter_on_a_dice_button_rolls(reader: SharedVisit) -> None:
     page = reader.arrive(PAGE)
     button = page.get_by_role("button", name="1W6+1", exact=True)
