@@ -1,6 +1,7 @@
 // In-page helpers of the accessibility tests (tests/browser/a11y.py injects this file with
 // page.evaluate, after axe-core; the site never loads either). window.__rwA11y:
-//   axe()          axe-core's violations, each node marked as ours or Material's
+//   axe(rules)     axe-core's violations (of the given rules, else all), each node marked
+//                  as ours or Material's
 //   nonText()      our visible controls: how far the border or fill stands out (WCAG 1.4.11)
 //   darkestText()  the text of ours with the lowest contrast on the page
 //   focus()        how the focused element shows its focus, and whether it is covered
@@ -79,8 +80,11 @@
     return `${el.tagName.toLowerCase()}${id}.${[...el.classList].join(".")}${text ? ` „${text.slice(0, 30)}“` : ""}`;
   }
 
-  async function axe() {
-    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+  // rules: axe's rule ids to run (all of them when absent)
+  async function axe(rules) {
+    const options = { resultTypes: ["violations"] };
+    if (rules) options.runOnly = { type: "rule", values: rules };
+    const result = await window.axe.run(document, options);
     const out = [];
     for (const rule of result.violations) {
       for (const node of rule.nodes) {

@@ -6,21 +6,18 @@ engine read the same rows (tabellen.patzertabelle in engine/data/ryssea.yaml).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from engine import api
-from tests.browser.conftest import wait_engine_ready
+from tests.browser.conftest import SharedVisit
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("seed", [3, 8])
-def test_rolled_row_is_marked_in_the_table(page: Any, site_url: str, seed: int) -> None:
+def test_rolled_row_is_marked_in_the_table(reader: SharedVisit, seed: int) -> None:
     expected = api.run("ryssea", "fumble", {}, seed)["result"]
-    page.goto(site_url + "ryssea/patzertabelle/")
-    wait_engine_ready(page)
+    page = reader.arrive("ryssea/patzertabelle/")
     helper = page.locator("#patzer-helfer")
     helper.locator("details.rw-advanced > summary").click()
     helper.locator("[data-path='seed']").fill(str(seed))

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 
 from engine import api
-from tests.browser.conftest import ENGINE_READY_MS
+from tests.browser.conftest import ENGINE_READY_MS, SharedVisit
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -66,16 +66,15 @@ def fill_fighters(page: Any) -> None:
         )
 
 
-def test_page_matches_cli_for_same_seed(page: Any, site_url: str) -> None:
+def test_page_matches_cli_for_same_seed(reader: SharedVisit) -> None:
     seed = tied_seed()
     expected = cli(seed)
     assert expected["ok"], expected
-    page.goto(site_url + PAGE)
+    page = reader.arrive(PAGE)
     fill_fighters(page)
     helper = page.locator(".rw-helper").first
     helper.locator("summary", has_text="Wurfnummer").click()
     helper.locator("[data-path='seed']").fill(str(seed))
-    wait_ready(page)
     helper.get_by_role("button", name="Würfeln").click()
     page.wait_for_selector(".rw-result table")
 
@@ -130,9 +129,8 @@ def test_text_is_readable_before_the_engine_and_states_are_shown(page: Any, site
     assert status.inner_text().strip() == "Bereit."
 
 
-def test_bad_input_gets_a_german_message_at_the_field(page: Any, site_url: str) -> None:
-    page.goto(site_url + PAGE)
-    wait_ready(page)
+def test_bad_input_gets_a_german_message_at_the_field(reader: SharedVisit) -> None:
+    page = reader.arrive(PAGE)
     helper = page.locator(".rw-helper").first
     helper.locator("[data-path='fighters.1.ini']").fill("zwölf")
     helper.get_by_role("button", name="Würfeln").click()
