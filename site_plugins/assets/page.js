@@ -121,6 +121,11 @@ function initPage() {
 
 RW.refresh = () => initPage();
 
+// A shared roll pasted into the address bar of the page already open only changes the
+// fragment: no load, no new page for initPage – so it is opened here (other fragments,
+// e.g. the table of contents' anchors, are left to the browser).
+window.addEventListener("hashchange", () => share.openFromAddress(submit));
+
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(initPage);
 } else if (document.readyState === "loading") {

@@ -261,6 +261,28 @@ def test_a_shared_link_replays_the_same_roll_online_and_offline(
         context.close()
 
 
+def test_a_link_pasted_into_the_open_page_replays_there(reader: SharedVisit) -> None:
+    """A reader who pastes a shared roll of the page already open into the address bar: the
+    browser only changes the fragment (no load), and the roll is replayed all the same."""
+    page = reader.arrive(KAMPFHELFER)
+    helper = page.locator(ATTACK).first
+    fill_attack(helper)
+    roll(helper)
+    original = helper.locator(".rw-result").evaluate(SHOWN)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    helper.locator(".rw-share-copy").click()
+    link = helper.locator(".rw-share-link").input_value()
+    helper.locator(".rw-reset").click()
+    assert helper.locator("[data-path='eig1']").input_value() == "10"
+    page.goto(link)  # the same page: a fragment navigation
+    helper.locator(".rw-replayed").wait_for(timeout=10_000)
+    assert helper.locator(".rw-result").evaluate(SHOWN) == original
+    assert helper.locator("[data-path='eig1']").input_value() == "14"
+    # a link to a place in the page (the table of contents) is no shared roll
+    page.goto(reader.site_url + KAMPFHELFER + "#angriff")
+    assert page.locator(".rw-share-problem").count() == 0
+
+
 MALFORMED = [
     "wurf=",
     "wurf=1/x/ryssea.attack/keine-zahl/eig1=1",
