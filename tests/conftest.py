@@ -1,4 +1,5 @@
-"""Shared fixtures: paths, and one strict site build per test session."""
+"""Shared fixtures: paths, one strict site build per test run, and the offline export (both
+shared by the pytest-xdist workers)."""
 
 from __future__ import annotations
 
