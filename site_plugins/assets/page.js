@@ -123,8 +123,13 @@ RW.refresh = () => initPage();
 
 // A shared roll pasted into the address bar of the page already open only changes the
 // fragment: no load, no new page for initPage – so it is opened here (other fragments,
-// e.g. the table of contents' anchors, are left to the browser).
-window.addEventListener("hashchange", () => share.openFromAddress(submit));
+// e.g. the table of contents' anchors, are left to the browser). The link is read from the
+// event: at phone width Material's anchor tracking may already have put the current
+// section's anchor back into the address by the time the event arrives. (When Material's
+// instant navigation reloads the page's content for that address instead – seen after the
+// reader had scrolled on a phone – the fresh content shows the remembered result, not the
+// replay: not handled yet.)
+window.addEventListener("hashchange", (event) => share.openFromAddress(submit, new URL(event.newURL).hash));
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(initPage);

@@ -135,12 +135,14 @@ function showProblem(helper, message) {
   else host.prepend(box);
 }
 
-// On a page opened with #wurf=…: fill, roll with that seed, mark as replayed.
-function openFromAddress(submit) {
-  if (!location.hash.startsWith(PREFIX)) return;
+// On a page opened with #wurf=…: fill, roll with that seed, mark as replayed. `hash`: the
+// fragment to open (by default the address's; a hashchange passes its new URL's, since
+// Material's anchor tracking may have put the current section into the address meanwhile).
+function openFromAddress(submit, hash = location.hash) {
+  if (!hash.startsWith(PREFIX)) return;
   let shared;
   try {
-    shared = parse(location.hash);
+    shared = parse(hash);
   } catch (error) {
     const first = document.querySelector(".rw-helper:not([data-widget])");
     if (first) internal.resetForm(first);
