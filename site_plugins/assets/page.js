@@ -112,7 +112,7 @@ function initPage() {
   helpers.forEach(setup);
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
   internal.fightBar.initPage();
-  share.openFromAddress(submit);
+  share.openFromAddress(submit, takePastedLink() || location.hash);
   // after Material has wrapped the page's tables (its own subscriber to the same page event)
   setTimeout(() => internal.watchScrolling(document), 0);
   // our longest stretch on the main thread while a page loads (scripts/benchmark*.py)
@@ -125,11 +125,25 @@ RW.refresh = () => initPage();
 // fragment: no load, no new page for initPage – so it is opened here (other fragments,
 // e.g. the table of contents' anchors, are left to the browser). The link is read from the
 // event: at phone width Material's anchor tracking may already have put the current
-// section's anchor back into the address by the time the event arrives. (When Material's
-// instant navigation reloads the page's content for that address instead – seen after the
-// reader had scrolled on a phone – the fresh content shows the remembered result, not the
-// replay: not handled yet.)
-window.addEventListener("hashchange", (event) => share.openFromAddress(submit, new URL(event.newURL).hash));
+// section's anchor back into the address by the time the event arrives. Material's instant
+// navigation may also render the page's content afresh for that address (it does for the
+// first change of address after a full load); the link is then kept for that content's
+// initPage, which opens it again – the first replay went with the old content.
+const PASTED_LINK_MS = 10000;
+let pastedLink = null; // {hash, path, at}
+
+function takePastedLink() {
+  const pasted = pastedLink;
+  pastedLink = null;
+  const fresh = pasted && pasted.path === location.pathname && performance.now() - pasted.at < PASTED_LINK_MS;
+  return fresh ? pasted.hash : null;
+}
+
+window.addEventListener("hashchange", (event) => {
+  const hash = new URL(event.newURL).hash;
+  if (share.isLink(hash)) pastedLink = { hash, path: location.pathname, at: performance.now() };
+  share.openFromAddress(submit, hash);
+});
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(initPage);

@@ -10,7 +10,7 @@
 // Opening a link fills the helper's form, rolls with that seed – the same answer as
 // `python -m engine <system> <action> … --seed <seed> --json` – and marks the result as a
 // replayed roll. A malformed link gives a German message and an empty form, never an error.
-// Exposes: RW._internal.share = {link, addButton, openFromAddress, parse}.
+// Exposes: RW._internal.share = {link, addButton, isLink, openFromAddress, parse}.
 (function () {
 "use strict";
 const RW = (window.Regelwerk = window.Regelwerk || {});
@@ -138,8 +138,12 @@ function showProblem(helper, message) {
 // On a page opened with #wurf=…: fill, roll with that seed, mark as replayed. `hash`: the
 // fragment to open (by default the address's; a hashchange passes its new URL's, since
 // Material's anchor tracking may have put the current section into the address meanwhile).
+function isLink(hash) {
+  return hash.startsWith(PREFIX);
+}
+
 function openFromAddress(submit, hash = location.hash) {
-  if (!hash.startsWith(PREFIX)) return;
+  if (!isLink(hash)) return;
   let shared;
   try {
     shared = parse(hash);
@@ -164,5 +168,5 @@ function openFromAddress(submit, hash = location.hash) {
   submit(helper, { system: shared.system, action: shared.action, params: RW.collect(helper), seed: shared.seed }, { shared: true, note: notes.join(" ") });
 }
 
-internal.share = { link, addButton, openFromAddress, parse };
+internal.share = { link, addButton, isLink, openFromAddress, parse };
 })();
