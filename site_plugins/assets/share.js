@@ -135,14 +135,13 @@ function showProblem(helper, message) {
   else host.prepend(box);
 }
 
-// On a page opened with #wurf=…: fill, roll with that seed, mark as replayed. `hash`: the
-// fragment to open (by default the address's; a hashchange passes its new URL's, since
-// Material's anchor tracking may have put the current section into the address meanwhile).
 function isLink(hash) {
   return hash.startsWith(PREFIX);
 }
 
-function openFromAddress(submit, hash = location.hash) {
+// A page opened with #wurf=… (`hash`: the address's fragment, or the one a hashchange brought,
+// see page.js): fill, roll with that seed, mark as replayed.
+function openFromAddress(submit, hash) {
   if (!isLink(hash)) return;
   let shared;
   try {
