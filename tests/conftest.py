@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -108,6 +108,18 @@ def run_lock(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Pa
         yield shared
 
 
+def once_per_run(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]
+) -> None:
+    """``make(shared folder)`` by the first xdist worker of this run that asks, under the
+    lock ``name``; the others wait for it and then find it done (``<name>-fertig``)."""
+    with run_lock(tmp_path_factory, name) as shared:
+        done = shared / f"{name}-fertig"
+        if not done.exists():
+            make(shared)
+            done.touch()
+
+
 def _worker_host() -> str:
     """gw0 → 127.0.0.1, gw1 → 127.0.0.2, …: one loopback address per xdist worker, so that
     all can serve the one shared build on the same port."""
@@ -164,10 +176,7 @@ def built_site(site_server: SiteServer, tmp_path_factory: pytest.TempPathFactory
     if site_server.directory != run_folder(tmp_path_factory) / "site":
         _build_for(site_server)  # a build of its own
         return site_server.directory
-    with run_lock(tmp_path_factory, "site") as shared:
-        if not (shared / "site-fertig").exists():
-            _build_for(site_server)
-            (shared / "site-fertig").touch()
+    once_per_run(tmp_path_factory, "site", lambda _: _build_for(site_server))
     return site_server.directory
 
 
@@ -207,15 +216,16 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
     """The offline export, built and unzipped once per test run: the pytest-xdist workers
     share it (built by the first that needs it, under a lock in the folder all workers of the
     run share; ≈ 5 CPU-s per build). The tests only read it."""
-    with run_lock(tmp_path_factory, "offline-export") as shared:
-        folder = shared / "offline-export"
-        zip_path = folder / "dist" / "regelwerk-offline.zip"
-        target = folder / "entpackt" / UNZIP_INTO
-        if not (folder / "fertig").exists():
-            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
-            built = _load_build_script().build_offline(folder / "dist")
-            assert built.zip_path == zip_path, built.zip_path
-            with zipfile.ZipFile(built.zip_path) as archive:
-                archive.extractall(target)
-            (folder / "fertig").touch()
+    folder = run_folder(tmp_path_factory) / "offline-export"
+    zip_path = folder / "dist" / "regelwerk-offline.zip"
+    target = folder / "entpackt" / UNZIP_INTO
+
+    def make(_: Path) -> None:
+        shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+        built = _load_build_script().build_offline(folder / "dist")
+        assert built.zip_path == zip_path, built.zip_path
+        with zipfile.ZipFile(built.zip_path) as archive:
+            archive.extractall(target)
+
+    once_per_run(tmp_path_factory, "offline-export", make)
     return Unzipped(zip_path=zip_path, root=target / "regelwerk-offline")
