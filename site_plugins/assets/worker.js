@@ -59,8 +59,14 @@
     return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
   }
 
+  // A Response's body, not a Blob's stream: WebKit refuses to read a Blob built from bytes in
+  // a worker started from file:// („NotReadableError: The I/O read operation failed.“).
+  function inflating(bytes) {
+    return new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
+  }
+
   async function gunzip(bytes) {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    const stream = inflating(bytes);
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
@@ -108,7 +114,7 @@
     const part = { "pyodide.asm.wasm": "wasm", "python_stdlib.zip": "stdlib" }[fileName(url)];
     if (url.startsWith(OFFLINE.virtualIndex) && part && parts[part]) {
       const bytes = decodeBase64(parts[part]);
-      const body = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      const body = inflating(bytes);
       const headers = { "Content-Type": types[fileName(url)] };
       return Promise.resolve(new Response(body, { headers }));
     }
