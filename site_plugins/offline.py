@@ -36,8 +36,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.yaml import yaml_load
 
+from site_plugins.bundle import BundleError, bundles
+
 ASSETS = Path(__file__).resolve().parent / "offline_assets"
-ONLINE_ASSETS = Path(__file__).resolve().parent / "assets"
 ENGINE_PREFIX = "assets/regelwerk/"
 OFFLINE_PREFIX = "assets/offline"
 TRANSPORT = f"{OFFLINE_PREFIX}/transport.js"
@@ -51,6 +52,16 @@ ONLINE_ONLY = re.compile(
     r"assets/pyodide/|assets/regelwerk/(worker\.js|engine-[0-9a-f]+\.(zip|snap))$"
 )
 PARTS_GLOBAL = "RegelwerkOfflineParts"
+
+
+def bundled_worker() -> str:
+    """The engine worker as the online site serves it (bundled from assets/js/worker.js)."""
+    try:
+        return bundles()["worker.js"]
+    except BundleError as error:
+        raise PluginError(f"regelwerk-offline: {error}") from error
+
+
 DOWNLOAD_LINK = re.compile(
     r'<a\b[^>]*\bclass="[^"]*\brw-offline-download\b[^"]*"[^>]*>.*?</a>', re.S
 )
@@ -138,8 +149,8 @@ def classic_asm(source: str) -> str:
 def worker_source(worker: str, pyodide_js: str, asm_classic: str, lock_file: str) -> str:
     """The offline worker: Pyodide's classic code, then the one worker source of the site.
 
-    ``worker`` is ``assets/worker.js``, unchanged: it finds Pyodide already loaded and
-    ``self.RegelwerkOfflineRuntime`` telling it where the files come from.
+    ``worker`` is the bundled ``worker.js`` (:func:`bundled_worker`): it finds Pyodide
+    already loaded and ``self.RegelwerkOfflineRuntime`` telling it where the files come from.
     """
     for rewrite in REQUIRED:  # relied upon, not changed: asserted all the same
         replace_once(pyodide_js, rewrite.old, rewrite.old, rewrite.file, rewrite.why)
@@ -301,7 +312,7 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
 
         version = json.loads(read("package.json"))["version"]
         worker = worker_source(
-            (ONLINE_ASSETS / "worker.js").read_text(encoding="utf-8"),
+            bundled_worker(),
             read("pyodide.js"),
             classic_asm(read("pyodide.asm.mjs")),
             read("pyodide-lock.json"),

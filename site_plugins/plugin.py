@@ -4,10 +4,14 @@ Documented MkDocs events only:
 - ``on_startup``: notes whether this is ``mkdocs serve`` (no service worker while editing);
 - ``on_config``: registers the ``helfer`` fence with pymdownx.superfences;
 - ``on_page_markdown``: appends the page's abbreviations from ``glossary.yml``;
-- ``on_files``: adds the browser code, Pyodide (from npm), the engine archive and the engine's
-  memory snapshot (both named by the runtime key, see :mod:`site_plugins.snapshot`);
+- ``on_files``: adds the browser code (ES modules bundled by :mod:`site_plugins.bundle`),
+  Pyodide (from npm), the engine archive and the engine's memory snapshot (both named by the
+  runtime key, see :mod:`site_plugins.snapshot`);
+- ``on_serve``: ``mkdocs serve`` also watches the browser code;
 - ``on_post_page`` / ``on_post_template``: names the runtime key in every page's ``<head>``
-  (for the worker client) and prepares the Content Security Policy (:mod:`site_plugins.csp`);
+  (for the worker client), online starts the worker from there and points Material's search
+  at the worker that holds it during the boot (``search-hold.js``), and prepares the Content
+  Security Policy (:mod:`site_plugins.csp`);
 - ``on_post_build``: writes the finished policy, with the hashes of every page's inline
   scripts, into every page; then, for the online build, the web app (:mod:`site_plugins.pwa`:
   manifest, icons, service worker).
@@ -37,6 +41,7 @@ from mkdocs.utils import get_relative_url
 
 import engine
 from site_plugins import csp, pwa
+from site_plugins.bundle import BundleError, bundles
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
 from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot
@@ -45,7 +50,15 @@ ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
 ENGINE_DIR = ROOT / "engine"
 ASSET_PREFIX = "assets/regelwerk"
+PAGE_SCRIPT = "regelwerk.js"  # the bundle mkdocs.yml lists in extra_javascript
 HEAD_START = "engine-start.js"  # inlined into the <head> of pages that boot the engine
+WORKER = "worker.js"
+# Material's search worker, and ours that holds it during the boot (search-hold.js), beside it
+# (Material's worker loads lunr's languages from "../lunr", relative to its own folder).
+# Checked against mkdocs-material 9.8.2.
+MATERIAL_SEARCH_WORKER = re.compile(r"assets/javascripts/workers/(search\.[0-9a-f]{8}\.min\.js)")
+SEARCH_HOLD_WORKER = "assets/javascripts/workers/regelwerk-search.js"
+SEARCH_HOLD_MARKER = "@regelwerk:material-search-worker"
 PYODIDE_PREFIX = "assets/pyodide"
 # a page whose helper scripts boot the engine at once (engine-client.js: .rw-helper, .rw-dice)
 BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
@@ -94,6 +107,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         self.pwa_figures: dict[str, Any] = {}
         self.shim_source = ""
         self.head_start = ""  # engine-start.js as inlined, see on_files
+        self.search_hold = False  # Material's search waits for the boot (online, see on_files)
         self.glossary: dict[str, dict[str, str]] = {}
         # superfences turns a fence whose formatter raises into plain text; collect the
         # errors here and fail the build in on_page_content instead.
@@ -179,14 +193,21 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         return nav
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
-        # engine-start.js as _head inlines it (read once per build): its code, not its header
-        start = (ASSETS / HEAD_START).read_text(encoding="utf-8")
-        self.head_start = start[start.index("(function () {") :]
+        try:
+            scripts = bundles()
+        except BundleError as error:
+            raise PluginError(f"regelwerk: {error}") from error
+        self.head_start = scripts[HEAD_START]
+        for name in (PAGE_SCRIPT, WORKER):
+            files.append(File.generated(config, f"{ASSET_PREFIX}/{name}", content=scripts[name]))
         for path in sorted(ASSETS.iterdir()):
-            if path.is_file() and path.name != HEAD_START:  # that one is inlined, see _head
+            if path.is_file():  # the stylesheet and the logo; the code is bundled (js/)
                 files.append(
                     File.generated(config, f"{ASSET_PREFIX}/{path.name}", abs_src_path=str(path))
                 )
+        self.search_hold = not self.offline
+        if self.search_hold:
+            files.append(self._search_hold_worker(files, config, scripts["search-hold-worker.js"]))
         pyodide_dir = Path(config.config_file_path).parent / self.config.pyodide_dir
         try:
             self.snapshot = build_snapshot(self.archive, pyodide_dir)
@@ -210,6 +231,22 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         if self.web_app:
             pwa.add_files(files, config)
         return files
+
+    def _search_hold_worker(self, files: Files, config: MkDocsConfig, code: str) -> File:
+        """Our search worker, beside Material's, naming it (see search-hold.js)."""
+        found = [m.group(1) for f in files if (m := MATERIAL_SEARCH_WORKER.fullmatch(f.src_uri))]
+        if len(found) != 1 or code.count(SEARCH_HOLD_MARKER) != 1:
+            raise PluginError(
+                "regelwerk: Materials Such-Worker (assets/javascripts/workers/search.*.min.js) "
+                f"nicht eindeutig gefunden ({len(found)}): search-hold.js ist für "
+                "mkdocs-material 9.8.2 geschrieben – bitte gegen die neue Version prüfen."
+            )
+        content = code.replace(SEARCH_HOLD_MARKER, found[0])
+        return File.generated(config, SEARCH_HOLD_WORKER, content=content)
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        server.watch(str(ASSETS))
+        return server
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         return self._head(output, pwa.page_root(page.url))
@@ -244,6 +281,8 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 self.script_hashes.add(csp.sha256_source(self.head_start))
                 meta += f' data-assets="{root}{ASSET_PREFIX}/">\n<script>{self.head_start}</script>'
                 html = html.replace(csp.META, f"{csp.META}\n{meta}", 1)
+                if self.search_hold:
+                    html = _hold_search(html)
             else:
                 html = html.replace("</head>", f"{meta}>\n</head>", 1)
         if self.web_app:
@@ -272,6 +311,18 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 self.pwa_figures = pwa.build(Path(config.site_dir), config)
             except pwa.PwaError as error:
                 raise PluginError(f"regelwerk: Web-App (Service Worker, Icons): {error}") from error
+
+
+def _hold_search(html: str) -> str:
+    """Material's search on this page starts as our worker, which waits for the boot."""
+    found = csp.search_worker_url(html)
+    if not found or not MATERIAL_SEARCH_WORKER.search(found):
+        raise PluginError(
+            "regelwerk: Materials Such-Worker fehlt im __config der Seite: search-hold.js ist "
+            "für mkdocs-material 9.8.2 geschrieben – bitte gegen die neue Version prüfen."
+        )
+    held = MATERIAL_SEARCH_WORKER.sub(SEARCH_HOLD_WORKER, found)
+    return html.replace(f'"search": "{found}"', f'"search": "{held}"', 1)
 
 
 _HEADING = re.compile(r"^(#{1,4}) (.+?)(?:\s*\{[^}]*#([\w-]+)[^}]*\})?\s*$")

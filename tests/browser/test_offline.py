@@ -126,7 +126,7 @@ def test_every_pyodide_rewrite_is_asserted(tmp_path: Path) -> None:
     for required in plugin.REQUIRED:
         with pytest.raises(PluginError, match="genau einmal"):
             plugin.worker_source(
-                (plugin.ONLINE_ASSETS / "worker.js").read_text(encoding="utf-8"),
+                plugin.bundled_worker(),
                 (pyodide / required.file).read_text(encoding="utf-8").replace(required.old, ""),
                 plugin.classic_asm(asm),
                 "{}",
@@ -134,7 +134,7 @@ def test_every_pyodide_rewrite_is_asserted(tmp_path: Path) -> None:
     # the worker as built – the site's own worker.js behind Pyodide's classic code – is a
     # valid classic script (no import/export statements, no import.meta)
     worker = plugin.worker_source(
-        (plugin.ONLINE_ASSETS / "worker.js").read_text(encoding="utf-8"),
+        plugin.bundled_worker(),
         (pyodide / "pyodide.js").read_text(encoding="utf-8"),
         plugin.classic_asm(asm),
         (pyodide / "pyodide-lock.json").read_text(encoding="utf-8"),

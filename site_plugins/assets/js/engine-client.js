@@ -1,40 +1,21 @@
-// Regelwerk roll helpers 1/6 – engine-client.js: the client of the engine worker.
-//
-// The roll helpers are six classic scripts (the offline export is opened from file://, where
-// only classic <script> tags load), listed in this order in mkdocs.yml extra_javascript:
-//   engine-client.js  worker, request queue, engine state, status lines   (this file)
-//   results.js        the engine's display block as DOM, rolled rule-table row
-//   forms.js          reading a form, list rows, field errors
-//   log.js            the page roll log („Wurfprotokoll dieser Seite“)
-//   dice.js           the dice buttons in the text and their popover
-//   page.js           wiring: helper forms, widget registry, initPage per page
-// Each file uses only what the files before it define. Material's instant navigation keeps
-// the scripts alive between pages: one worker per visit.
-//
-// Namespace convention (all six files): inside its "use strict" IIFE each file starts with
-//   const RW = (window.Regelwerk = window.Regelwerk || {});
-// and adds its PUBLIC functions to RW: window.Regelwerk is the API that tests and custom
-// widgets (tickleiste.js) use. Pieces shared only among these files go on RW._internal,
-// created here, not enumerable: Object.keys(window.Regelwerk) lists the public API only.
+// Regelwerk – engine-client.js: the page's client of the engine worker.
 //
 // Owns: booting the worker (or, in the offline export, window.RegelwerkTransport's) as soon
 // as a page with a helper or a dice button loads (online engine-start.js has already started
 // it from <head>; the first boot adopts that worker), the request queue, the timeouts, the
 // engine state (idle/loading/ready/failed), each helper's status line and its „Erneut versuchen“
-// button, window.__regelwerk (timings read by the tests and scripts/benchmark*.py: bootStart,
+// button, the timings read by the tests and scripts/benchmark*.py (window.__regelwerk: bootStart,
 // ready, workerMs, mode, kept, startedInHead, scriptsStart, lastRoundTrip, initPageMs).
 // Requests are answered in the order they were made. A request the engine does not answer
 // within REQUEST_TIMEOUT_MS fails with a German message; the worker is then started afresh
 // (from the snapshot: well under a second) and the other waiting requests go to the new one.
-// Exposes: RW.runEngine, RW.engineReady, RW.newSeed;
-//          RW._internal.showState, .scheduleBoot, .retryBoot, .timing.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-Object.defineProperty(RW, "_internal", { value: {} });
-const internal = RW._internal;
+// The messages to and from the worker: protocol.js.
 
-// document.currentScript is only set while this script first runs: compute the base now.
+import { MESSAGE, bootMessage, runMessage, runtimeKey } from "./protocol.js";
+import { releaseSearch } from "./search-hold.js";
+
+
+// document.currentScript is only set while the bundle first runs: compute the base now.
 const ASSET_BASE = new URL("./", document.currentScript.src);
 // Failures of the files themselves are reported by the worker at once; this only catches a
 // boot that hangs. Generous: a phone on a slow line downloads about 20 MB the first time.
@@ -69,7 +50,7 @@ const engine = {
     scriptsStart: performance.now(), // the helper scripts run (before: Material's page load)
   },
 };
-window.__regelwerk = engine.timing;
+export const timing = engine.timing;
 
 function everyHelper(fn) {
   document.querySelectorAll(".rw-helper[data-rw-ready]").forEach(fn);
@@ -78,10 +59,15 @@ function everyHelper(fn) {
 function setState(state, error = "") {
   engine.state = state;
   engine.error = error;
+  if (bootIsOver()) releaseSearch();
   everyHelper(showState);
 }
 
-function showState(helper) {
+export function bootIsOver() {
+  return engine.state === "ready" || engine.state === "failed";
+}
+
+export function showState(helper) {
   const status = helper.querySelector(".rw-status");
   const retry = helper.querySelector(".rw-retry");
   status.dataset.state = engine.state;
@@ -119,14 +105,9 @@ function restart() {
   ensureBoot();
 }
 
-function runtimeKey() {
-  const meta = document.querySelector('meta[name="regelwerk-engine"]');
-  return meta ? meta.content : "";
-}
-
 function onMessage(event) {
   const message = event.data;
-  if (message.type === "ready") {
+  if (message.type === MESSAGE.READY) {
     clearTimeout(engine.timer);
     engine.timing.ready = performance.now();
     engine.timing.workerMs = message.ms;
@@ -136,13 +117,13 @@ function onMessage(event) {
     const queued = engine.queue;
     engine.queue = [];
     for (const entry of queued) send(entry);
-  } else if (message.type === "notice") {
+  } else if (message.type === MESSAGE.NOTICE) {
     console.warn("[regelwerk]", message.text);
     engine.notice = message.text;
     everyHelper(showState);
-  } else if (message.type === "failed") {
+  } else if (message.type === MESSAGE.FAILED) {
     failBoot(message.message);
-  } else if (message.type === "result") {
+  } else if (message.type === MESSAGE.RESULT) {
     const entry = engine.pending.get(message.id);
     if (!entry) return;
     engine.pending.delete(message.id);
@@ -201,18 +182,18 @@ function ensureBoot() {
     }
     return;
   }
-  worker.postMessage({ type: "boot", base: ASSET_BASE.href, key: runtimeKey(), snapshot: true });
+  worker.postMessage(bootMessage(ASSET_BASE.href, runtimeKey()));
 }
 
 // The „Erneut versuchen“ button (its click is wired in page.js with the form's other buttons).
-function retryBoot() {
+export function retryBoot() {
   engine.state = "idle";
   ensureBoot();
 }
 
 // A page with a helper or a dice button starts the engine at once: the boot runs in the
 // worker, so the page's own work does not wait for it.
-function scheduleBoot() {
+export function scheduleBoot() {
   if (engine.state === "idle") ensureBoot();
 }
 
@@ -225,13 +206,13 @@ function send(entry) {
     entry.fail(new Error("Die Berechnung hat zu lange gedauert und wurde abgebrochen"));
     restart();
   }, REQUEST_TIMEOUT_MS);
-  engine.worker.postMessage({ type: "run", id, request: entry.request });
+  engine.worker.postMessage(runMessage(id, entry.request));
 }
 
 // Resolves with the engine's answer ({ok, result | error, seed, …}) – or, with {raw: true},
 // with the answer exactly as the engine wrote it (a JSON string). Before the engine is ready
 // the request waits in the queue (and starts the boot).
-function runEngine(request, options = {}) {
+export function runEngine(request, options = {}) {
   return new Promise((resolve, reject) => {
     const entry = {
       request,
@@ -259,21 +240,19 @@ function runEngine(request, options = {}) {
   });
 }
 
-// The scripts run at the end of the page: a page with a helper or a dice button starts the
-// engine right now, before Material has even announced the page (document$).
-if (document.querySelector(".rw-helper, .rw-dice")) scheduleBoot();
+export function engineReady() {
+  return engine.state === "ready";
+}
 
-function newSeed() {
+export function newSeed() {
   const words = new Uint32Array(1);
   crypto.getRandomValues(words);
   return words[0];
 }
 
-RW.runEngine = runEngine;
-RW.engineReady = () => engine.state === "ready";
-RW.newSeed = newSeed;
-internal.showState = showState;
-internal.scheduleBoot = scheduleBoot;
-internal.retryBoot = retryBoot;
-internal.timing = engine.timing;
-})();
+// The bundle runs at the end of the page: a page with a helper or a dice button starts the
+// engine right now, before Material has even announced the page (document$).
+export function startEngineClient() {
+  window.__regelwerk = engine.timing; // read by the tests and the benchmarks
+  if (document.querySelector(".rw-helper, .rw-dice")) scheduleBoot();
+}

@@ -1,5 +1,4 @@
 // Regelwerk – tickleiste-state.js: what the browser keeps of a Tickleiste, and its files.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns the shapes, checked before anything is used or written:
 // - the stored value (localStorage "regelwerk:tickleiste:<name>", version 2):
@@ -10,22 +9,17 @@
 //   value of version 1 ({state, next, body}) is taken over.
 // - the file a reader saves and loads: {format: "regelwerk-tickleiste", version: 1, saved,
 //   state}; loading accepts nothing else and says in German what is wrong.
-// Exposes: RW._internal.tickleisteState = {key, check, normalize, withUndo, fileText, parseFile,
-//   isEmpty, UNDO_MAX, FILE_MAX_BYTES}.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
+
+import { isObject } from "./util.js";
 
 const VERSION = 2;
 const FILE_FORMAT = "regelwerk-tickleiste";
 const FILE_VERSION = 1;
-const UNDO_MAX = 30;
-const FILE_MAX_BYTES = 200000;
+export const UNDO_MAX = 30;
+export const FILE_MAX_BYTES = 200000;
 
-const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
-function key(helper) {
+export function key(helper) {
   return `tickleiste:${helper.dataset.storage || "ryssea"}`;
 }
 
@@ -55,7 +49,7 @@ function checkStack(stack) {
 }
 
 // "" when `value` can be used, else a German description of what is wrong.
-function check(value) {
+export function check(value) {
   if (!isObject(value)) return "kein Speicherstand der Tickleiste";
   if (!isObject(value.state)) return "der Stand der Tickleiste fehlt";
   if (value.version === undefined) return ""; // version 1: {state, next, body}; see normalize
@@ -70,7 +64,7 @@ function bodyShown(body) {
   return { display: result.display, board: result.board, next: result.next, event: result.event, seed: body.seed };
 }
 
-function normalize(value) {
+export function normalize(value) {
   if (!value) return { version: VERSION, state: {}, shown: null, undo: [], redo: [] };
   if (value.version === undefined) {
     // version 1 kept the whole last answer; its display is used only if it is complete
@@ -82,22 +76,22 @@ function normalize(value) {
 }
 
 // The stored value after a command that changed the board (undo gets the state before).
-function withUndo(saved, state, shown, label) {
+export function withUndo(saved, state, shown, label) {
   const undo = [...saved.undo, { state: saved.state, label }].slice(-UNDO_MAX);
   return { version: VERSION, state, shown, undo, redo: [] };
 }
 
-function isEmpty(state) {
+export function isEmpty(state) {
   return !isObject(state) || !Array.isArray(state.fighters) || state.fighters.length === 0;
 }
 
-function fileText(state) {
+export function fileText(state) {
   const file = { format: FILE_FORMAT, version: FILE_VERSION, saved: new Date().toISOString(), state };
   return JSON.stringify(file, null, 2);
 }
 
 // → {state, problem}: the board of a saved file, or a German reason why it cannot be loaded.
-function parseFile(text, name) {
+export function parseFile(text, name) {
   const label = name.length > 40 ? `${name.slice(0, 39)}…` : name;
   let data;
   try {
@@ -115,6 +109,3 @@ function parseFile(text, name) {
   if (!isObject(data.state)) return { state: null, problem: `In „${label}“ fehlt der Stand der Tickleiste („state“).` };
   return { state: data.state, problem: "" };
 }
-
-internal.tickleisteState = { key, check, normalize, withUndo, fileText, parseFile, isEmpty, UNDO_MAX, FILE_MAX_BYTES };
-})();

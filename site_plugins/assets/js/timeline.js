@@ -1,5 +1,4 @@
 // Regelwerk – timeline.js: the Tickleiste drawn as the text describes it (000 L9–L45).
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns: drawing the board the engine returns (`result.board`): a horizontal strip of tick
 // fields from the current tick on, each field with its markers stacked from the inside out
@@ -9,13 +8,8 @@
 // Enter/Space) selects that fighter for the next command; the arrow keys, Home and End move
 // between markers (one tab stop for the whole board). The engine's table stays the textual
 // view; the engine's state stays the only truth: this only draws it.
-// Exposes: RW._internal.drawTimeline(container, board, selected, onSelect).
-// Uses: RW.el (results.js).
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { el } = RW;
+
+import { el } from "./util.js";
 
 const SHOWN_EMPTY = 2; // empty ticks drawn between two fields; longer gaps are folded
 
@@ -128,7 +122,7 @@ function keyboard(container, onSelect) {
   });
 }
 
-function drawTimeline(container, board, selected, onSelect) {
+export function drawTimeline(container, board, selected, onSelect) {
   if (!container.dataset.rwKeys) {
     container.dataset.rwKeys = "1";
     keyboard(container, (name) => container.rwOnSelect(name));
@@ -159,6 +153,3 @@ function drawTimeline(container, board, selected, onSelect) {
   const wrap = container.querySelector(".rw-tl-strip-wrap");
   if (wrap) wrap.scrollLeft = 0; // the strip starts at the current tick: the next actor is first
 }
-
-internal.drawTimeline = drawTimeline;
-})();

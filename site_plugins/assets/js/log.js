@@ -1,17 +1,13 @@
-// Regelwerk roll helpers 4/6 – log.js: the page roll log („Wurfprotokoll dieser Seite“).
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+// Regelwerk – log.js: the page roll log („Wurfprotokoll dieser Seite“).
 //
 // Owns: one log per page, created at the end of the article on the first roll (helpers and
 // dice buttons); newest entry first, at most 50; each entry has a „Wiederholen“ button that
 // rolls it again from its seed (the caller passes that replay function).
-// Exposes: RW.logRoll(label, body, replay).
-// Uses: RW.el (results.js).
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const { el } = RW;
 
 // One log per page (helpers and dice buttons); each entry can be rolled again from its seed.
+
+import { el } from "./util.js";
+
 function pageLog() {
   let log = document.getElementById("rw-page-log");
   if (log) return log;
@@ -27,7 +23,7 @@ function pageLog() {
   return log;
 }
 
-function logRoll(label, body, replay) {
+export function logRoll(label, body, replay) {
   const list = pageLog().querySelector("ol");
   const li = el("li", "");
   li.appendChild(el("span", "rw-log-label", `${label}: `));
@@ -41,6 +37,3 @@ function logRoll(label, body, replay) {
   list.insertBefore(li, list.firstChild);
   while (list.children.length > 50) list.removeChild(list.lastChild);
 }
-
-RW.logRoll = logRoll;
-})();

@@ -1,5 +1,4 @@
 // Regelwerk – saved.js: „Meine Werte“, named sets of a helper's values kept in the browser.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns: the stored sets (localStorage "regelwerk:werte", version 1:
 //   {version, entries: [{id, name, system, action, values, saved}]}), the bar in every helper
@@ -8,18 +7,16 @@
 // file of all sets ({format: "regelwerk-werte", version: 1, entries}) for moving them to
 // another browser. A field a set has but the helper no longer knows is reported, never
 // dropped (the set keeps it). Nothing leaves the browser.
-// Exposes: RW.saved = {entries, forAction, save, remove, rename, fileText, importText, onChange};
-//          RW._internal.setupValues(helper).
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
+
+import { collect, fill } from "./forms.js";
+import { ask, askText, notice } from "./results.js";
+import * as store from "./store.js";
+import { el, isObject } from "./util.js";
 
 const KEY = "werte";
 const VERSION = 1;
 const FORMAT = "regelwerk-werte";
 const MAX_ENTRIES = 500;
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function checkEntry(entry) {
   return isObject(entry) && typeof entry.name === "string" && entry.name.trim() !== "" &&
@@ -42,26 +39,26 @@ let cache = null;
 let cacheSource = null; // the stored text the cache matches
 let problem = "";
 
-function entries() {
-  if (cache === null || RW.store.peek(KEY) !== cacheSource) {
-    const read = RW.store.read(KEY, check);
+export function entries() {
+  if (cache === null || store.peek(KEY) !== cacheSource) {
+    const read = store.read(KEY, check);
     cache = read.value ? read.value.entries : [];
     problem = read.problem;
-    cacheSource = RW.store.peek(KEY);
+    cacheSource = store.peek(KEY);
   }
   return cache;
 }
 
-function forAction(system, action) {
+export function forAction(system, action) {
   return entries()
     .filter((e) => e.system === system && e.action === action)
     .sort((a, b) => a.name.localeCompare(b.name, "de"));
 }
 
-function commit(next) {
-  const failure = RW.store.write(KEY, { version: VERSION, entries: next });
+export function commit(next) {
+  const failure = store.write(KEY, { version: VERSION, entries: next });
   cache = next;
-  cacheSource = RW.store.peek(KEY);
+  cacheSource = store.peek(KEY);
   document.dispatchEvent(new CustomEvent("regelwerk:werte"));
   return failure;
 }
@@ -71,7 +68,7 @@ function cleanName(name) {
 }
 
 // Saves (or overwrites) the set `name` of this helper; returns "" or a German problem.
-function save(system, action, name, values) {
+export function save(system, action, name, values) {
   const clean = cleanName(name);
   if (!clean) return "Bitte einen Namen eingeben.";
   const rest = entries().filter((e) => !(e.system === system && e.action === action && e.name === clean));
@@ -80,23 +77,23 @@ function save(system, action, name, values) {
   return commit([...rest, entry]);
 }
 
-function remove(id) {
+export function remove(id) {
   return commit(entries().filter((e) => e.id !== id));
 }
 
-function rename(id, name) {
+export function rename(id, name) {
   const clean = cleanName(name);
   if (!clean) return "Bitte einen Namen eingeben.";
   return commit(entries().map((e) => (e.id === id ? { ...e, name: clean } : e)));
 }
 
-function fileText() {
+export function fileText() {
   return JSON.stringify({ format: FORMAT, version: VERSION, saved: new Date().toISOString(), entries: entries() }, null, 2);
 }
 
 // → {incoming, clashes, problem}: the sets of a file, checked, and those that would replace
 // sets of the same helper and name.
-function importText(text, fileName) {
+export function importText(text, fileName) {
   const label = fileName.length > 40 ? `${fileName.slice(0, 39)}…` : fileName;
   let data;
   try {
@@ -123,7 +120,7 @@ function scopeOf(bar) {
 }
 
 function valuesIn(helper, scope) {
-  if (scope.matches(".rw-form")) return RW.collect(helper);
+  if (scope.matches(".rw-form")) return collect(helper);
   const values = {};
   scope.querySelectorAll("[data-path][data-type]").forEach((input) => {
     if (input.dataset.type !== "seed") values[input.dataset.path] = input.dataset.type === "bool" ? input.checked : input.value;
@@ -146,12 +143,12 @@ function choose(helper, bar, id) {
   if (!entry) return;
   const presets = (helper.dataset.preset || "").split(",").filter(Boolean);
   const scope = scopeOf(bar);
-  const unknown = scope.matches(".rw-form") ? RW.fill(helper, entry.values, presets) : fillScope(scope, entry.values);
+  const unknown = scope.matches(".rw-form") ? fill(helper, entry.values, presets) : fillScope(scope, entry.values);
   const host = bar.querySelector(".rw-values-notices");
   if (unknown.length) {
-    internal.notice(host, `„${entry.name}“ eingesetzt. Nicht übernommen, weil es diese Felder hier nicht (mehr) gibt: ${unknown.join(", ")} – die gespeicherten Werte bleiben erhalten.`, "error");
+    notice(host, `„${entry.name}“ eingesetzt. Nicht übernommen, weil es diese Felder hier nicht (mehr) gibt: ${unknown.join(", ")} – die gespeicherten Werte bleiben erhalten.`, "error");
   } else {
-    internal.notice(host, `„${entry.name}“ eingesetzt.`);
+    notice(host, `„${entry.name}“ eingesetzt.`);
   }
   helper.dispatchEvent(new CustomEvent("regelwerk:filled", { bubbles: true, detail: { entry } }));
 }
@@ -173,28 +170,28 @@ async function saveFromBar(helper, bar) {
   const current = entries().find((e) => e.id === select.value);
   const nameField = scopeOf(bar).querySelector("[data-path='name'][data-type='text']");
   const suggestion = current ? current.name : (nameField && nameField.value) || "";
-  const name = await internal.askText(host, "Unter welchem Namen speichern? (z. B. „Alrik – Langschwert“)", suggestion, "Speichern");
+  const name = await askText(host, "Unter welchem Namen speichern? (z. B. „Alrik – Langschwert“)", suggestion, "Speichern");
   if (name === null) return;
   const clean = cleanName(name);
   const exists = forAction(helper.dataset.system, helper.dataset.action).some((e) => e.name === clean);
-  if (exists && !(await internal.ask(host, `„${clean}“ gibt es schon. Mit den Werten im Formular überschreiben?`, "Ja, überschreiben"))) return;
+  if (exists && !(await ask(host, `„${clean}“ gibt es schon. Mit den Werten im Formular überschreiben?`, "Ja, überschreiben"))) return;
   const failure = save(helper.dataset.system, helper.dataset.action, clean, valuesIn(helper, scopeOf(bar)));
   if (failure) {
-    internal.notice(host, `Nicht gespeichert: ${failure}`, "error");
+    notice(host, `Nicht gespeichert: ${failure}`, "error");
     return;
   }
   const entry = forAction(helper.dataset.system, helper.dataset.action).find((e) => e.name === clean);
   refreshBar(helper, bar);
   select.value = entry.id;
-  internal.notice(host, `Gespeichert als „${clean}“ – auf jeder Seite mit diesem Helfer unter „Meine Werte“.`);
+  notice(host, `Gespeichert als „${clean}“ – auf jeder Seite mit diesem Helfer unter „Meine Werte“.`);
 }
 
-function setupValues(helper) {
+export function setupValues(helper) {
   helper.querySelectorAll(".rw-values").forEach((bar) => {
     refreshBar(helper, bar);
     if (problem) {
-      internal.notice(bar.querySelector(".rw-values-notices"), `„Meine Werte“ waren beschädigt (${problem}) und wurden als Sicherung beiseitegelegt.`, "error", [
-        { label: "Sicherung herunterladen", onClick: () => RW.store.download("meine-werte-sicherung.json", RW.store.backup(KEY) || "") },
+      notice(bar.querySelector(".rw-values-notices"), `„Meine Werte“ waren beschädigt (${problem}) und wurden als Sicherung beiseitegelegt.`, "error", [
+        { label: "Sicherung herunterladen", onClick: () => store.download("meine-werte-sicherung.json", store.backup(KEY) || "") },
       ]);
     }
     bar.querySelector(".rw-values-select").addEventListener("change", (event) => choose(helper, bar, event.target.value));
@@ -203,10 +200,6 @@ function setupValues(helper) {
   });
 }
 
-function onChange(callback) {
+export function onChange(callback) {
   document.addEventListener("regelwerk:werte", callback);
 }
-
-RW.saved = { entries, forAction, save, remove, rename, fileText, importText, commit, onChange };
-internal.setupValues = setupValues;
-})();

@@ -1,20 +1,13 @@
-// Regelwerk roll helpers 3/6 – forms.js: the helper forms built at build time
+// Regelwerk – forms.js: the helper forms built at build time
 // (site_plugins/forms.py).
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns: reading a form into the engine's params (collect: lists as arrays of records, the seed
 // field left out), list rows (add, remove, renumber paths, ids, labels and the +/− buttons'
 // limits) and field errors (showError at the field, else as an alert in the result; clearErrors).
 // Also filling a form from values (saved values, shared links, remembered input, a fighter's
 // values) and resetting it to what the page built.
-// Exposes: RW.collect, RW.fill, RW.showError, RW.clearErrors; RW._internal.renumber, .addRow,
-//          .removeRow, .resetForm, .keepInitialRows, .applyConditions.
-// Uses: RW.el (results.js).
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { el } = RW;
+
+import { el } from "./util.js";
 
 function fieldKey(path) {
   const parts = path.split(".");
@@ -29,7 +22,7 @@ function readValue(input) {
 // Fields that do not apply to the current choices (the schema's `when`, rendered as
 // data-when) are hidden and disabled: they are not sent, so the engine takes its default
 // and never complains about a leftover value. Groups whose fields are all hidden go too.
-function defaultValue(input) {
+export function defaultValue(input) {
   if (input.dataset.type === "bool") return input.defaultChecked;
   if (input.tagName === "SELECT") {
     const preset = [...input.options].find((o) => o.defaultSelected) || input.options[0];
@@ -44,7 +37,7 @@ function effectiveValue(input) {
   return input.dataset.type === "bool" ? input.checked : input.value;
 }
 
-function applyConditions(helper) {
+export function applyConditions(helper) {
   const form = helper.querySelector(".rw-form");
   const fields = [...form.querySelectorAll(".rw-field[data-when]")];
   // a hidden field can hide others in turn: repeat until nothing changes
@@ -74,7 +67,7 @@ function applyConditions(helper) {
   });
 }
 
-function collect(helper) {
+export function collect(helper) {
   const form = helper.querySelector(".rw-form");
   const params = {};
   form.querySelectorAll(":scope .rw-list").forEach((list) => {
@@ -104,7 +97,7 @@ function writeValue(input, value) {
 // Puts `values` (the engine's params) into the form: lists get as many rows as needed.
 // Fields in `skip` stay as they are. Returns the names the form has no field for – a caller
 // reports them instead of dropping them silently.
-function fill(helper, values, skip = []) {
+export function fill(helper, values, skip = []) {
   const form = helper.querySelector(".rw-form");
   const unknown = [];
   for (const [name, value] of Object.entries(values || {})) {
@@ -136,7 +129,7 @@ function fill(helper, values, skip = []) {
 }
 
 // The form as the page built it (its defaults and the page's presets).
-function resetForm(helper) {
+export function resetForm(helper) {
   const form = helper.querySelector(".rw-form");
   form.querySelectorAll(".rw-list").forEach((list) => {
     const rows = list.querySelector(":scope > .rw-rows");
@@ -149,13 +142,13 @@ function resetForm(helper) {
 }
 
 // Remembers the rows as built, for resetForm (called once when a helper is set up).
-function keepInitialRows(helper) {
+export function keepInitialRows(helper) {
   helper.querySelectorAll(".rw-form .rw-list").forEach((list) => {
     list.rwInitialRows = list.querySelector(":scope > .rw-rows").innerHTML;
   });
 }
 
-function renumber(list) {
+export function renumber(list) {
   const name = list.dataset.path;
   const rows = list.querySelectorAll(":scope > .rw-rows > .rw-row");
   rows.forEach((row, index) => {
@@ -190,7 +183,7 @@ function renumber(list) {
   list.querySelector(":scope > .rw-add").disabled = rows.length >= max;
 }
 
-function addRow(list, focus = true) {
+export function addRow(list, focus = true) {
   const template = list.querySelector(":scope > template");
   const rows = list.querySelector(":scope > .rw-rows");
   const index = rows.children.length;
@@ -205,7 +198,7 @@ function addRow(list, focus = true) {
   if (first && focus) first.focus();
 }
 
-function removeRow(list, row) {
+export function removeRow(list, row) {
   const rows = list.querySelector(":scope > .rw-rows");
   const next = row.nextElementSibling || row.previousElementSibling;
   rows.removeChild(row);
@@ -214,7 +207,7 @@ function removeRow(list, row) {
   if (focusTarget) focusTarget.focus();
 }
 
-function clearErrors(helper) {
+export function clearErrors(helper) {
   helper.querySelectorAll(".rw-field-error").forEach((el) => {
     el.hidden = true;
     el.textContent = "";
@@ -222,7 +215,7 @@ function clearErrors(helper) {
   helper.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
 }
 
-function showError(helper, error) {
+export function showError(helper, error) {
   const result = helper.querySelector(".rw-result");
   // [id]: a list's own box has the path too, but its message slot belongs to the labelled element
   let target = error.field ? helper.querySelector(`[data-path="${CSS.escape(error.field)}"][id]`) : null;
@@ -253,16 +246,3 @@ document.addEventListener("click", (event) => {
   help.hidden = !help.hidden;
   toggle.setAttribute("aria-expanded", String(!help.hidden));
 });
-
-RW.collect = collect;
-RW.fill = fill;
-internal.resetForm = resetForm;
-internal.applyConditions = applyConditions;
-internal.defaultValue = defaultValue;
-internal.keepInitialRows = keepInitialRows;
-RW.showError = showError;
-RW.clearErrors = clearErrors;
-internal.renumber = renumber;
-internal.addRow = addRow;
-internal.removeRow = removeRow;
-})();

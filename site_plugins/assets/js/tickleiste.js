@@ -1,5 +1,4 @@
 // Regelwerk – tickleiste.js: the Ryssea Tickleiste widget (a custom widget, see page.js).
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns the one path every command takes: load (checked) → the engine applies the command to
 // the state → the answer's state (one the engine accepts again) → save → show. Nothing is
@@ -9,58 +8,61 @@
 // with fighters (loading a file, repeating a logged command, starting anew) asks first and
 // can be undone; a repeated command uses its logged seed; a refused save says so; a board
 // another tab saved meanwhile is read again before a command here could overwrite it.
-// Uses: RW.store, RW._internal.tickleisteState / drawTimeline / notice / ask / tickleisteLoad
 // (tickleiste-ui.js), RW.runEngine.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const T = internal.tickleisteState;
 
-function notices(helper) {
+import { newSeed, runEngine } from "./engine-client.js";
+import { clearErrors, showError } from "./forms.js";
+import { logRoll } from "./log.js";
+import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
+import * as store from "./store.js";
+import * as boardState from "./tickleiste-state.js";
+import { drawTimeline } from "./timeline.js";
+import { el } from "./util.js";
+
+export function notices(helper) {
   return helper.querySelector(".rw-tl-notices");
 }
 
-function current(helper) {
-  return helper.rwSaved || T.normalize(null);
+export function current(helper) {
+  return helper.rwSaved || boardState.normalize(null);
 }
 
 // Keeps the value for this visit and in the browser; a refused save is reported, not hidden.
-function persist(helper, saved) {
+export function persist(helper, saved) {
   helper.rwSaved = saved;
-  const problem = RW.store.write(T.key(helper), saved);
+  const problem = store.write(boardState.key(helper), saved);
   helper.rwSaveProblem = problem;
   remember(helper);
-  if (problem) internal.notice(notices(helper), `Nicht gespeichert: ${problem}`, "error");
+  if (problem) notice(notices(helper), `Nicht gespeichert: ${problem}`, "error");
 }
 
 // The stored text this board was read from or last wrote. Another tab (the rule page and the
 // Kampfhelfer page both carry the board) may have saved since: then a command here would
 // write this tab's older board over it. When the browser refuses to store, the stored text
 // stays as it was and the board lives on for this visit.
-function remember(helper) {
-  helper.rwSource = RW.store.peek(T.key(helper));
+export function remember(helper) {
+  helper.rwSource = store.peek(boardState.key(helper));
 }
 
 // → true when the board was changed in another tab: it is read again and shown, with a
 // notice; the command is not given (it was meant for the board as it stood here).
 async function changedElsewhere(helper) {
-  if (helper.rwSource === undefined || RW.store.peek(T.key(helper)) === helper.rwSource) return false;
-  await internal.tickleisteLoad(helper);
-  internal.notice(notices(helper), "Die Tickleiste wurde inzwischen in einem anderen Tab geändert. Hier steht jetzt ihr aktueller Stand; bitte den Befehl noch einmal geben.", "error");
+  if (helper.rwSource === undefined || store.peek(boardState.key(helper)) === helper.rwSource) return false;
+  await loadBoard(helper);
+  notice(notices(helper), "Die Tickleiste wurde inzwischen in einem anderen Tab geändert. Hier steht jetzt ihr aktueller Stand; bitte den Befehl noch einmal geben.", "error");
   return true;
 }
 
-function setAsideNotice(helper, why) {
-  const key = T.key(helper);
-  internal.notice(
+export function setAsideNotice(helper, why) {
+  const key = boardState.key(helper);
+  notice(
     notices(helper),
     `Der gespeicherte Stand der Tickleiste ließ sich nicht verwenden (${why}). Er wurde als ` +
       "Sicherung beiseitegelegt; die Tickleiste beginnt leer.",
     "error",
     [
-      { label: "Sicherung herunterladen", onClick: () => RW.store.download("tickleiste-sicherung.json", RW.store.backup(key) || "") },
-      { label: "Sicherung verwerfen", onClick: (box) => { RW.store.dropBackup(key); box.remove(); } },
+      { label: "Sicherung herunterladen", onClick: () => store.download("tickleiste-sicherung.json", store.backup(key) || "") },
+      { label: "Sicherung verwerfen", onClick: (box) => { store.dropBackup(key); box.remove(); } },
     ],
   );
 }
@@ -81,28 +83,28 @@ function fillFighters(helper, shown, preferred) {
   if (keep && options.some(([value]) => value === keep)) select.value = keep;
 }
 
-function show(helper, saved, preferred) {
+export function show(helper, saved, preferred) {
   const shown = saved.shown;
   const result = helper.querySelector(".rw-result");
   if (shown && shown.display) {
-    result.replaceChildren(...RW.resultNodes({ result: { display: shown.display }, seed: shown.seed }));
+    result.replaceChildren(...resultNodes({ result: { display: shown.display }, seed: shown.seed }));
   } else {
-    result.replaceChildren(RW.el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
+    result.replaceChildren(el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
   }
   fillFighters(helper, shown, preferred);
   const select = helper.querySelector("select[data-path='fighter']");
-  const announce = () => helper.dispatchEvent(new CustomEvent("regelwerk:fighter", { bubbles: true, detail: { name: select.value } }));
+  const tellFighterChosen = () => helper.dispatchEvent(new CustomEvent("regelwerk:fighter", { bubbles: true, detail: { name: select.value } }));
   const redraw = (name) => {
     select.value = name;
-    internal.drawTimeline(board, shown && shown.board, name, redraw);
-    announce();
+    drawTimeline(board, shown && shown.board, name, redraw);
+    tellFighterChosen();
   };
   select.onchange = () => {
-    internal.drawTimeline(board, shown && shown.board, select.value, redraw);
-    announce();
+    drawTimeline(board, shown && shown.board, select.value, redraw);
+    tellFighterChosen();
   };
   const board = helper.querySelector(".rw-tl-board");
-  internal.drawTimeline(board, shown && shown.board, select.value, redraw);
+  drawTimeline(board, shown && shown.board, select.value, redraw);
   helper.dataset.started = saved.state && saved.state.started ? "1" : "";
   const undo = helper.querySelector(".rw-tl-undo");
   const redo = helper.querySelector(".rw-tl-redo");
@@ -113,7 +115,7 @@ function show(helper, saved, preferred) {
   redo.title = saved.redo.length ? `Wiederherstellen: ${saved.redo[saved.redo.length - 1].label}` : "";
 }
 
-function shownOf(body) {
+export function shownOf(body) {
   const r = body.result;
   return { display: r.display, board: r.board, next: r.next, event: r.event, seed: body.seed };
 }
@@ -121,12 +123,12 @@ function shownOf(body) {
 function seedOf(helper) {
   const input = helper.querySelector("[data-type='seed']");
   const text = input ? input.value.trim() : "";
-  return text === "" ? RW.newSeed() : text;
+  return text === "" ? newSeed() : text;
 }
 
 // On the working surface the fight column scrolls by itself: the time line (and „Handeln“
 // right below it) is brought to its top after a command and when a running fight is opened.
-function boardIntoView(helper) {
+export function boardIntoView(helper) {
   const column = helper.closest(".rw-workbench-fight");
   if (!column || column.scrollHeight <= column.clientHeight) return;
   const view = column.getBoundingClientRect();
@@ -145,8 +147,8 @@ function boardIntoView(helper) {
 }
 
 // The one path of a command. options: {state, seed, fields} (a replay gives its own).
-async function send(helper, command, fields, options = {}) {
-  RW.clearErrors(helper);
+export async function send(helper, command, fields, options = {}) {
+  clearErrors(helper);
   if (await changedElsewhere(helper)) return null;
   const saved = current(helper);
   const state = options.state !== undefined ? options.state : saved.state;
@@ -154,45 +156,45 @@ async function send(helper, command, fields, options = {}) {
   const request = { system: helper.dataset.system, action: helper.dataset.action, params: { ...fields, command, state }, seed };
   let body;
   try {
-    body = await RW.runEngine(request);
+    body = await runEngine(request);
   } catch (error) {
-    RW.showError(helper, { field: "", message: `Tickleiste nicht erreichbar: ${error.message}` });
+    showError(helper, { field: "", message: `Tickleiste nicht erreichbar: ${error.message}` });
     return null;
   }
   if (!helper.isConnected) return null;
   if (!body.ok && body.error.field === "state" && options.state === undefined) {
     // the stored board itself is refused (e.g. changed in another tab): keep it as a backup
-    RW.store.setAside(T.key(helper));
-    helper.rwSaved = T.normalize(null);
+    store.setAside(boardState.key(helper));
+    helper.rwSaved = boardState.normalize(null);
     show(helper, helper.rwSaved);
     setAsideNotice(helper, body.error.message);
     return null;
   }
   if (!body.ok) {
-    RW.showError(helper, body.error);
+    showError(helper, body.error);
     return null;
   }
   const shown = shownOf(body);
   const changed = command !== "anzeigen" || options.state !== undefined;
   const label = body.result.event || options.label || "Befehl";
-  const next = changed ? T.withUndo(saved, body.result.state, shown, label) : { ...saved, shown };
+  const next = changed ? boardState.withUndo(saved, body.result.state, shown, label) : { ...saved, shown };
   persist(helper, next);
   show(helper, next, body.result.next);
   boardIntoView(helper);
   // heard once: what happened, then who is next
-  const said = [body.result.event, internal.outcomeText(body)].filter(Boolean).join(" ");
-  internal.announce(helper.querySelector(".rw-announce"), said);
+  const said = [body.result.event, outcomeText(body)].filter(Boolean).join(" ");
+  announce(helper.querySelector(".rw-announce"), said);
   if (body.result.event) {
     const logged = { ...body, result: { display: { outcome: body.result.event } } };
-    RW.logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));
+    logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));
   }
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
   return body;
 }
 
-async function replace(helper, question) {
-  if (T.isEmpty(current(helper).state)) return true;
-  return internal.ask(notices(helper), question, "Ja, ersetzen");
+export async function replace(helper, question) {
+  if (boardState.isEmpty(current(helper).state)) return true;
+  return ask(notices(helper), question, "Ja, ersetzen");
 }
 
 async function replay(helper, command, fields, stateBefore, seed, event) {
@@ -201,19 +203,52 @@ async function replay(helper, command, fields, stateBefore, seed, event) {
 }
 
 // Undo/redo: the engine shows the restored state again (nothing new is rolled).
-async function step(helper, from, to) {
+export async function step(helper, from, to) {
   if (await changedElsewhere(helper)) return;
   const saved = current(helper);
   const entry = saved[from][saved[from].length - 1];
   if (!entry) return;
-  const body = await RW.runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: entry.state }, seed: 0 }).catch(() => null);
+  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: entry.state }, seed: 0 }).catch(() => null);
   if (!body || !body.ok) return;
   const moved = { state: saved.state, label: entry.label };
-  const next = { ...saved, state: entry.state, shown: shownOf(body), [from]: saved[from].slice(0, -1), [to]: [...saved[to], moved].slice(-T.UNDO_MAX) };
+  const next = { ...saved, state: entry.state, shown: shownOf(body), [from]: saved[from].slice(0, -1), [to]: [...saved[to], moved].slice(-boardState.UNDO_MAX) };
   persist(helper, next);
   show(helper, next);
-  internal.notice(notices(helper), `${from === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${entry.label}`);
+  notice(notices(helper), `${from === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${entry.label}`);
 }
 
-internal.tickleisteActions = { boardIntoView, send, replace, step, show, shownOf, persist, remember, current, setAsideNotice, notices };
-})();
+// The stored board, checked, shown at once, then checked by the engine („anzeigen“; a refused
+// state is set aside). Also when another tab changed it (see reloadIfChanged).
+export async function loadBoard(helper) {
+  const key = boardState.key(helper);
+  const { value, problem } = store.read(key, boardState.check);
+  let saved = boardState.normalize(value);
+  try {
+    show(helper, saved);
+  } catch (error) {
+    store.setAside(key);
+    saved = boardState.normalize(null);
+    show(helper, saved);
+    setAsideNotice(helper, "die Anzeige war beschädigt");
+  }
+  helper.rwSaved = saved;
+  remember(helper);
+  if (problem) setAsideNotice(helper, problem);
+  if (saved.state.started) boardIntoView(helper);
+  if (Object.keys(saved.state).length === 0) return;
+  // the engine checks the stored state in full (the browser only checks its outline)
+  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: saved.state }, seed: 0 }).catch(() => null);
+  if (!body || !helper.isConnected) return;
+  if (!body.ok) {
+    store.setAside(key);
+    helper.rwSaved = boardState.normalize(null);
+    remember(helper);
+    show(helper, helper.rwSaved);
+    setAsideNotice(helper, body.error.message);
+    return;
+  }
+  // the engine's view of the stored state (a stored display may be from an older version)
+  const refreshed = { ...helper.rwSaved, shown: shownOf(body) };
+  persist(helper, refreshed);
+  show(helper, refreshed);
+}

@@ -1,5 +1,4 @@
 // Regelwerk – fight-bar.js: the fight bar of a Kampfhelfer page (.rw-workbench).
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns: the bar above the page's helpers – „Am Zug“ (the acting fighter), „Ziel“ (the
 // target), for the systems with an initiative order „Zurück“/„Weiter“ through the acting
@@ -7,13 +6,10 @@
 // „Würfeln“ (the bar stays at the top of the window). It takes the fighters from the
 // Tickleiste (Ryssea; the actor follows the fighter chosen there) or from the page's
 // initiative roll, and tells fight.js when the actor or target changes or a helper rolled.
-// Uses: RW._internal.fight, RW.el, RW.store.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { el } = RW;
-const F = internal.fight;
+
+import * as fight from "./fight.js";
+import * as store from "./store.js";
+import { el } from "./util.js";
 
 function turnsFrom(result) {
   if (Array.isArray(result.turns)) return result.turns;
@@ -45,7 +41,7 @@ function options(box, names, chosen, empty) {
 }
 
 function render(bench) {
-  const names = F.names(bench);
+  const names = fight.names(bench);
   options(bench.actorBox, names, bench.fight.actor, names.length ? "—" : "noch niemand im Kampf");
   options(bench.targetBox, names.filter((n) => n !== bench.fight.actor), bench.fight.target, "—");
   const turns = bench.fight.turns || [];
@@ -66,9 +62,9 @@ function choose(bench, actor, target) {
     changed.target = true;
   }
   if (changed.actor && !bench.fight.target) changed.target = true;
-  F.save(bench);
+  fight.save(bench);
   render(bench);
-  if (changed.actor || changed.target) F.fillAll(bench, changed);
+  if (changed.actor || changed.target) fight.fillAll(bench, changed);
 }
 
 function step(bench, by) {
@@ -103,7 +99,7 @@ function wire(bench, root) {
       bench.roster = [...new Set(bench.fight.turns.map((t) => t.name))];
       choose(bench, bench.fight.turns.length ? bench.fight.turns[0].name : null);
     } else {
-      F.afterRoll(bench, helper, event.detail);
+      fight.afterRoll(bench, helper, event.detail);
     }
   });
   root.addEventListener("regelwerk:fighter", (event) => choose(bench, event.detail.name));
@@ -117,7 +113,7 @@ function setup(root) {
   const first = root.querySelector(".rw-helper");
   if (!first) return;
   const bench = { system: first.dataset.system, roster: [], helpers: () => [...root.querySelectorAll(".rw-helper:not([data-widget])")] };
-  bench.fight = F.load(bench.system);
+  bench.fight = fight.load(bench.system);
   const bar = el("div", "rw-fight-bar");
   bar.setAttribute("role", "region");
   bar.setAttribute("aria-label", "Kampf: wer handelt, gegen wen");
@@ -134,7 +130,7 @@ function setup(root) {
       const tools = bench.helpers().filter((h) => h.closest(".rw-workbench-tools"));
       const open = tools.find((h) => h.offsetParent !== null) || tools[0];
       if (!open) return;
-      F.openHelper(open);
+      fight.openHelper(open);
       open.querySelector(".rw-submit").focus({ preventScroll: true });
     }),
   );
@@ -148,12 +144,9 @@ function setup(root) {
   wire(bench, root);
   render(bench);
   // on opening the page: the fighters' values, but the situation as remembered
-  F.fillAll(bench, { actor: !!bench.fight.actor, target: !!bench.fight.target, initial: true });
+  fight.fillAll(bench, { actor: !!bench.fight.actor, target: !!bench.fight.target, initial: true });
 }
 
-function initPage() {
+export function initFightBar() {
   document.querySelectorAll(".rw-workbench").forEach(setup);
 }
-
-internal.fightBar = { initPage };
-})();

@@ -1,5 +1,4 @@
 // Regelwerk – share.js: „Link kopieren“ for every result, and opening such a link.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns the link format (in the address's #fragment, so it works online and from file:// and
 // no server ever sees it):
@@ -10,12 +9,10 @@
 // Opening a link fills the helper's form, rolls with that seed – the same answer as
 // `python -m engine <system> <action> … --seed <seed> --json` – and marks the result as a
 // replayed roll. A malformed link gives a German message and an empty form, never an error.
-// Exposes: RW._internal.share = {link, addButton, isLink, openFromAddress, parse}.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { el } = RW;
+
+import { collect, fill, resetForm } from "./forms.js";
+import { runtimeKey } from "./protocol.js";
+import { el } from "./util.js";
 
 const PREFIX = "#wurf=";
 const FORMAT = "1";
@@ -23,8 +20,7 @@ const FORMAT = "1";
 class LinkError extends Error {}
 
 function engineKey() {
-  const meta = document.querySelector('meta[name="regelwerk-engine"]');
-  return meta ? meta.content.slice(0, 6) : "";
+  return runtimeKey().slice(0, 6);
 }
 
 function flatten(params) {
@@ -46,7 +42,7 @@ function text(value) {
   return String(value);
 }
 
-function link(helper, params, seed) {
+export function link(helper, params, seed) {
   const now = flatten(params);
   const base = flatten(helper.rwDefaults || {});
   const presets = (helper.dataset.preset || "").split(",").filter(Boolean);
@@ -66,7 +62,7 @@ function link(helper, params, seed) {
 }
 
 // → {system, action, id, seed, values, engine}; throws LinkError with a German reason.
-function parse(fragment) {
+export function parse(fragment) {
   const parts = fragment.slice(PREFIX.length).split("/");
   if (parts.length !== 5) throw new LinkError("er hat nicht die erwartete Form");
   const [format, engine, target, seed, body] = parts;
@@ -100,7 +96,7 @@ function parse(fragment) {
   return { system: match[1], action: match[2], id: match[3] || "", seed, values, engine };
 }
 
-function addButton(helper, params, seed) {
+export function addButton(helper, params, seed) {
   const bar = el("div", "rw-share");
   const button = el("button", "md-button rw-share-copy", "Link kopieren");
   button.type = "button";
@@ -135,20 +131,20 @@ function showProblem(helper, message) {
   else host.prepend(box);
 }
 
-function isLink(hash) {
+export function isLink(hash) {
   return hash.startsWith(PREFIX);
 }
 
 // A page opened with #wurf=… (`hash`: the address's fragment, or the one a hashchange brought,
 // see page.js): fill, roll with that seed, mark as replayed.
-function openFromAddress(submit, hash) {
+export function openFromAddress(submit, hash) {
   if (!isLink(hash)) return;
   let shared;
   try {
     shared = parse(hash);
   } catch (error) {
     const first = document.querySelector(".rw-helper:not([data-widget])");
-    if (first) internal.resetForm(first);
+    if (first) resetForm(first);
     showProblem(first, error instanceof LinkError ? error.message : "er ist beschädigt");
     return;
   }
@@ -158,14 +154,11 @@ function openFromAddress(submit, hash) {
     showProblem(null, `auf dieser Seite gibt es den Helfer „${shared.system}.${shared.action}“ nicht`);
     return;
   }
-  internal.resetForm(helper);
-  const unknown = RW.fill(helper, shared.values);
+  resetForm(helper);
+  const unknown = fill(helper, shared.values);
   const notes = [`Geteilter Wurf: mit Wurfnummer ${shared.seed} nachgewürfelt.`];
   if (shared.engine && shared.engine !== engineKey()) notes.push("Der Link stammt von einer anderen Version des Regelwerks; das Ergebnis kann vom geteilten abweichen.");
   if (unknown.length) notes.push(`Nicht übernommen (diese Felder gibt es hier nicht): ${unknown.join(", ")}.`);
   helper.scrollIntoView({ block: "start" });
-  submit(helper, { system: shared.system, action: shared.action, params: RW.collect(helper), seed: shared.seed }, { shared: true, note: notes.join(" ") });
+  submit(helper, { system: shared.system, action: shared.action, params: collect(helper), seed: shared.seed }, { shared: true, note: notes.join(" ") });
 }
-
-internal.share = { link, addButton, isLink, openFromAddress, parse };
-})();

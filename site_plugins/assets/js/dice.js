@@ -1,19 +1,16 @@
-// Regelwerk roll helpers 5/6 – dice.js: the dice buttons in the text (.rw-dice, made at build
+// Regelwerk – dice.js: the dice buttons in the text (.rw-dice, made at build
 // time by site_plugins/inline_dice.py) and their popover.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
-// Owns: one click listener on the document (registered when this script loads): a dice button
+// Owns: one click listener on the document (listenForDice, called by bundle.js): a dice button
 // rolls its notation (with data-vorteil: Shift = Vorteil, Ctrl/Cmd = Nachteil) and shows the
 // result in a single popover (#rw-dice-popover: Nochmal, Mit Vorteil/Nachteil, Schließen;
 // Escape or a click outside closes it); every roll goes into the page roll log. Screen readers
 // hear the outcome once from a visually hidden live region (#rw-dice-announce).
-// Exposes: RW._internal.closePopover(returnFocus).
-// Uses: RW.runEngine, RW.engineReady, RW.newSeed, RW.el, RW.resultNodes, RW.logRoll.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { runEngine, engineReady, newSeed, el, resultNodes, logRoll } = RW;
+
+import { engineReady, newSeed, runEngine } from "./engine-client.js";
+import { logRoll } from "./log.js";
+import { announce, outcomeText, resultNodes } from "./results.js";
+import { el } from "./util.js";
 
 let popoverOwner = null;
 
@@ -68,7 +65,7 @@ function tabOut(pop, event) {
   (next || owner).focus();
 }
 
-function closePopover(returnFocus) {
+export function closePopover(returnFocus) {
   const pop = document.getElementById("rw-dice-popover");
   if (!pop || pop.hidden) return;
   pop.hidden = true;
@@ -142,12 +139,17 @@ async function rollDice(button, mode, seed) {
   buttons.push(actionButton("Schließen", () => closePopover(true)));
   bar.replaceChildren(...buttons);
   const label = `${button.dataset.notation}${mode === "normal" ? "" : mode === "vorteil" ? " (Vorteil)" : " (Nachteil)"}`;
-  internal.announce(region, `${internal.outcomeText(answer)} (${label})`);
+  announce(region, `${outcomeText(answer)} (${label})`);
   logRoll(label, answer, () => rollDice(button.isConnected ? button : document.querySelector(`.rw-dice[data-notation="${CSS.escape(button.dataset.notation)}"]`) || button, mode, answer.seed));
   bar.firstChild.focus({ preventScroll: true });
 }
 
-document.addEventListener("click", (event) => {
+// One click listener on the document for every dice button of every page of the visit.
+export function listenForDice() {
+  document.addEventListener("click", onClick);
+}
+
+function onClick(event) {
   const button = event.target.closest && event.target.closest(".rw-dice");
   if (button) {
     event.preventDefault();
@@ -161,7 +163,4 @@ document.addEventListener("click", (event) => {
   const pop = document.getElementById("rw-dice-popover");
   const replay = event.target.closest && event.target.closest(".rw-repeat");
   if (pop && !pop.hidden && !pop.contains(event.target) && !replay) closePopover(false);
-});
-
-internal.closePopover = closePopover;
-})();
+}

@@ -1,5 +1,4 @@
 // Regelwerk – fight.js: connected helpers on a Kampfhelfer page – a fighter is entered once.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns the fight of a system (localStorage "regelwerk:kampf:<system>", version 1):
 //   {version, fighters: {<name>: {actions: {<action>: {field: value}}, stats: {field: value}}},
@@ -15,17 +14,16 @@
 // - after a roll the values are kept for those fighters; a result's `target_update` (e.g. LeP
 //   after damage) is written to the target; its `follow_ups` become buttons that open the
 //   next helper filled (damage after a hit, the Patzertabelle after a Patzer …).
-// Exposes: RW._internal.fight = {setup}.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { el } = RW;
+
+import { defaultValue, fill } from "./forms.js";
+import { notice } from "./results.js";
+import * as savedValues from "./saved.js";
+import * as store from "./store.js";
+import { el, isObject } from "./util.js";
 
 const VERSION = 1;
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function key(system) {
+export function key(system) {
   return `kampf:${system}`;
 }
 
@@ -35,22 +33,22 @@ function check(value) {
   return "";
 }
 
-function load(system) {
-  const { value } = RW.store.read(key(system), check);
+export function load(system) {
+  const { value } = store.read(key(system), check);
   return value || { version: VERSION, fighters: {}, actor: null, target: null, turns: [], turn: 0 };
 }
 
-function save(bench) {
-  const problem = RW.store.write(key(bench.system), bench.fight);
-  if (problem) internal.notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
+export function save(bench) {
+  const problem = store.write(key(bench.system), bench.fight);
+  if (problem) notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
 }
 
-function fighter(fight, name) {
+export function fighter(fight, name) {
   if (!fight.fighters[name]) fight.fighters[name] = { actions: {}, stats: {} };
   return fight.fighters[name];
 }
 
-function names(bench) {
+export function names(bench) {
   const seen = [...new Set([...bench.roster, ...Object.keys(bench.fight.fighters)])];
   return seen.filter((name) => bench.roster.length === 0 || bench.roster.includes(name));
 }
@@ -63,18 +61,18 @@ function fieldsOf(helper, subject) {
 
 // A text field of a fighter (the Güte attack's „Angreifer“/„Ziel“) is that fighter's name.
 function setFields(helper, inputs, values, fighterName) {
-  const fill = {};
+  const filled = {};
   for (const input of inputs) {
     const name = input.dataset.path;
-    if (values && name in values) fill[name] = values[name];
-    else if (fighterName && input.dataset.type === "text") fill[name] = fighterName;
-    else fill[name] = internal.defaultValue(input);
+    if (values && name in values) filled[name] = values[name];
+    else if (fighterName && input.dataset.type === "text") filled[name] = fighterName;
+    else filled[name] = defaultValue(input);
   }
-  RW.fill(helper, fill);
+  fill(helper, filled);
 }
 
 function savedSet(bench, action, name) {
-  const sets = RW.saved.forAction(bench.system, action);
+  const sets = savedValues.forAction(bench.system, action);
   return sets.find((e) => e.name === name) || sets.find((e) => e.name.startsWith(`${name} `)) || null;
 }
 
@@ -103,7 +101,7 @@ function fillHelper(bench, helper, changed) {
   if (!note.isConnected) helper.querySelector(".rw-form .rw-summary").after(note);
 }
 
-function fillAll(bench, changed) {
+export function fillAll(bench, changed) {
   bench.helpers().forEach((helper) => fillHelper(bench, helper, changed));
 }
 
@@ -117,7 +115,7 @@ function valuesOf(helper, subject) {
   return out;
 }
 
-function afterRoll(bench, helper, body) {
+export function afterRoll(bench, helper, body) {
   const { actor, target } = bench.fight;
   const action = helper.dataset.action;
   if (actor && fieldsOf(helper, "actor").length) fighter(bench.fight, actor).actions[action] = valuesOf(helper, "actor");
@@ -141,7 +139,7 @@ function tabOf(helper) {
   return set.querySelectorAll(":scope > .tabbed-labels > label")[index] || null;
 }
 
-function openHelper(helper) {
+export function openHelper(helper) {
   const tab = tabOf(helper);
   if (tab) tab.click();
   helper.scrollIntoView({ block: "start" });
@@ -157,7 +155,7 @@ function followUps(bench, helper, items) {
     const button = el("button", "md-button", `${item.title} ▸`);
     button.type = "button";
     button.addEventListener("click", () => {
-      RW.fill(next, item.params || {});
+      fill(next, item.params || {});
       openHelper(next);
       next.querySelector(".rw-submit").focus({ preventScroll: true });
     });
@@ -165,6 +163,3 @@ function followUps(bench, helper, items) {
   }
   if (bar.children.length > 1) helper.querySelector(".rw-result").appendChild(bar);
 }
-
-internal.fight = { load, save, fighter, names, fillAll, afterRoll, openHelper, key };
-})();

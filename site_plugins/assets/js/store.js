@@ -1,5 +1,4 @@
 // Regelwerk – store.js: what a reader keeps in the browser, kept safely.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns: reading and writing localStorage ("regelwerk:…" keys) so that nothing is lost:
 // - read(key, check): parses the stored JSON and checks its shape with `check` (returns a
@@ -9,11 +8,8 @@
 //   or blocked) – the caller shows it; nothing pretends to be saved;
 // - peek(key): the stored text as it is (or null), to notice that another tab changed it;
 // - downloads of text files (exports, backups) and reading a chosen file with a size limit.
-// Exposes: RW.store = {read, peek, write, remove, setAside, backup, dropBackup, download,
-//   readFile}.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
+
+import { germanNumber } from "./util.js";
 
 const PREFIX = "regelwerk:";
 const BACKUP = `${PREFIX}sicherung:`;
@@ -23,7 +19,7 @@ const REFUSED =
 
 function storage() {
   try {
-    return window.localStorage;
+    return globalThis.localStorage || null;
   } catch (error) {
     return null; // blocked (e.g. cookies off): everything works for this visit only
   }
@@ -31,7 +27,7 @@ function storage() {
 
 // → {value, problem}: value is null when nothing (usable) is stored; problem is a German text
 // when something was stored but could not be used (it is then kept as a backup).
-function read(key, check) {
+export function read(key, check) {
   const box = storage();
   let raw = null;
   try {
@@ -58,7 +54,7 @@ function read(key, check) {
   return { value: null, problem };
 }
 
-function peek(key) {
+export function peek(key) {
   const box = storage();
   try {
     return box ? box.getItem(PREFIX + key) : null;
@@ -73,13 +69,13 @@ function keepBackup(key, raw) {
     box.setItem(BACKUP + key, JSON.stringify({ at: new Date().toISOString(), raw }));
   } catch (error) {
     // too big or refused: keep it at least for this visit
-    memoryBackups[key] = raw;
+    memoryBackups.set(key, raw);
   }
 }
-const memoryBackups = {};
+const memoryBackups = new Map(); // key → raw text, for this visit only
 
-function backup(key) {
-  if (memoryBackups[key] !== undefined) return memoryBackups[key];
+export function backup(key) {
+  if (memoryBackups.has(key)) return memoryBackups.get(key);
   const box = storage();
   try {
     const saved = box && box.getItem(BACKUP + key);
@@ -89,8 +85,8 @@ function backup(key) {
   }
 }
 
-function dropBackup(key) {
-  delete memoryBackups[key];
+export function dropBackup(key) {
+  memoryBackups.delete(key);
   const box = storage();
   try {
     if (box) box.removeItem(BACKUP + key);
@@ -100,7 +96,7 @@ function dropBackup(key) {
 }
 
 // Moves what is stored under `key` aside as the backup (e.g. a state the engine refused).
-function setAside(key) {
+export function setAside(key) {
   const box = storage();
   try {
     const raw = box && box.getItem(PREFIX + key);
@@ -111,7 +107,7 @@ function setAside(key) {
   }
 }
 
-function write(key, value) {
+export function write(key, value) {
   const box = storage();
   if (!box) return REFUSED;
   try {
@@ -122,7 +118,7 @@ function write(key, value) {
   }
 }
 
-function remove(key) {
+export function remove(key) {
   const box = storage();
   try {
     if (box) box.removeItem(PREFIX + key);
@@ -131,7 +127,7 @@ function remove(key) {
   }
 }
 
-function download(filename, text, type = "application/json") {
+export function download(filename, text, type = "application/json") {
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([text], { type }));
   link.download = filename;
@@ -145,10 +141,10 @@ function download(filename, text, type = "application/json") {
 
 // The text of a file the reader chose, or a German problem; files over maxBytes are refused
 // before they are read.
-async function readFile(file, maxBytes) {
+export async function readFile(file, maxBytes) {
   const name = file.name.length > 40 ? `${file.name.slice(0, 39)}…` : file.name;
   if (file.size > maxBytes) {
-    const limit = Math.round(maxBytes / 1000).toLocaleString("de-DE");
+    const limit = germanNumber(Math.round(maxBytes / 1000));
     return { text: null, problem: `„${name}“ ist zu groß (höchstens ${limit} KB).` };
   }
   try {
@@ -157,6 +153,3 @@ async function readFile(file, maxBytes) {
     return { text: null, problem: `„${name}“ lässt sich nicht lesen.` };
   }
 }
-
-RW.store = { read, peek, write, remove, setAside, backup, dropBackup, download, readFile };
-})();

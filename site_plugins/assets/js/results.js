@@ -1,5 +1,4 @@
-// Regelwerk roll helpers 2/6 – results.js: an engine answer as DOM.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+// Regelwerk – results.js: an engine answer as DOM.
 //
 // Owns: the small element helper el(), rendering the engine's `display` block (headline,
 // outcome, the sections table/rolls/chances/notes, the seed) and marking the rolled row of a
@@ -9,19 +8,8 @@
 // visually hidden live region (the result block itself is not live: it is read on demand).
 // A table that scrolls sideways (a narrow screen) can be scrolled with the keys: while it
 // overflows, its wrapper is a focusable region named after the table.
-// Exposes: RW.el, RW.resultNodes; RW._internal.renderResult, .markTableRow, .notice, .ask, .askText,
-//          .announce, .outcomeText, .watchScrolling.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./util.js";
 
 function markScrollable(wrap) {
   const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
@@ -47,7 +35,7 @@ const sizes = typeof ResizeObserver === "function"
   }))
   : null;
 
-function watchScrolling(root) {
+export function watchScrolling(root) {
   root.querySelectorAll(WRAPS).forEach(watchOne);
 }
 
@@ -133,7 +121,7 @@ function renderNotes(section) {
 
 const RENDERERS = { table: renderTable, rolls: renderRolls, chances: renderChances, notes: renderNotes };
 
-function resultNodes(body) {
+export function resultNodes(body) {
   const display = body.result.display;
   const out = [el("p", "rw-headline", display.headline), el("p", "rw-outcome", display.outcome)];
   for (const section of display.sections) {
@@ -146,7 +134,7 @@ function resultNodes(body) {
 
 // A result that names a row of a rule table (e.g. the Patzertabelle) marks that row on the
 // page; returns the marked row (or null).
-function markTableRow(helper, body) {
+export function markTableRow(helper, body) {
   const row = body.result.row;
   document.querySelectorAll(".rw-rule-table tr.rw-row-hit").forEach((tr) => {
     tr.classList.remove("rw-row-hit");
@@ -165,7 +153,7 @@ function markTableRow(helper, body) {
 
 // The sentence a screen reader hears after a roll: the outcome first; with a marked table row
 // that row's first cells (e.g. „Markierte Tabellenzeile: 12–13, schwer.“).
-function outcomeText(body, hit) {
+export function outcomeText(body, hit) {
   const display = body.result && body.result.display;
   let text = display ? display.outcome || display.headline || "" : "";
   if (hit) {
@@ -177,7 +165,7 @@ function outcomeText(body, hit) {
 
 // Puts `text` into a live region (emptied first and filled a moment later, so the same
 // sentence after a second roll is read again).
-function announce(region, text) {
+export function announce(region, text) {
   if (!region) return;
   clearTimeout(region.rwTimer);
   region.textContent = "";
@@ -188,7 +176,7 @@ function announce(region, text) {
 
 // A message inside `host` (it replaces the previous one there): kind "info" or "error";
 // buttons: [{label, onClick}]. Errors are announced at once (role=alert).
-function notice(host, text, kind = "info", buttons = []) {
+export function notice(host, text, kind = "info", buttons = []) {
   const box = el("div", `rw-notice rw-notice--${kind}`);
   if (kind === "error") box.setAttribute("role", "alert");
   box.appendChild(el("p", "", text));
@@ -207,7 +195,7 @@ function notice(host, text, kind = "info", buttons = []) {
 }
 
 // Asks in the page (no browser dialog): resolves true when the reader confirms.
-function ask(host, text, yesLabel) {
+export function ask(host, text, yesLabel) {
   return new Promise((resolve) => {
     const done = (answer) => (box) => {
       box.remove();
@@ -224,7 +212,7 @@ function ask(host, text, yesLabel) {
 }
 
 // Asks for a short text in the page: resolves with the text, or null when cancelled.
-function askText(host, question, suggestion, yesLabel) {
+export function askText(host, question, suggestion, yesLabel) {
   return new Promise((resolve) => {
     const box = el("form", "rw-notice rw-notice--question");
     const id = `rw-frage-${Math.random().toString(36).slice(2, 8)}`;
@@ -261,18 +249,6 @@ function askText(host, question, suggestion, yesLabel) {
   });
 }
 
-function renderResult(helper, body) {
+export function renderResult(helper, body) {
   helper.querySelector(".rw-result").replaceChildren(...resultNodes(body));
 }
-
-RW.el = el;
-RW.resultNodes = resultNodes;
-internal.renderResult = renderResult;
-internal.notice = notice;
-internal.ask = ask;
-internal.askText = askText;
-internal.markTableRow = markTableRow;
-internal.outcomeText = outcomeText;
-internal.announce = announce;
-internal.watchScrolling = watchScrolling;
-})();

@@ -1,21 +1,39 @@
-// Regelwerk roll helpers 6/6 – page.js: the page wiring (last of the six, after dice.js).
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
+// Regelwerk – page.js: the wiring of every page.
 //
 // Owns: setting up each helper (.rw-helper) once: list buttons, „Erneut versuchen“, and either
 // a custom widget or the plain form (submit → engine → result, marked table row, roll log,
-// a regelwerk:result event); the custom-widget registry window.RegelwerkWidgets; initPage,
-// run for every page (Material's document$ under instant navigation, else on DOM ready).
-// Exposes: RW.refresh (= initPage) and completes the public API window.Regelwerk:
-//   refresh, engineReady, collect, runEngine, resultNodes, showError, clearErrors, newSeed,
-//   logRoll, el   (tests and tickleiste.js use it)
-// Uses: all of the above and RW._internal from the five scripts before it.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { engineReady, runEngine, newSeed, collect, showError, clearErrors, logRoll, el } = RW;
-const { showState, scheduleBoot, retryBoot, timing, renderResult, markTableRow } = internal;
-const { renumber, addRow, removeRow, closePopover, remember, share } = internal;
+// a regelwerk:result event); the custom-widget registry (registerWidget); initPage, run for
+// every page (Material's document$ under instant navigation, else on DOM ready): helpers,
+// the fight bar, the page „Meine Werte“, a shared roll in the address.
+
+import {
+  engineReady,
+  newSeed,
+  retryBoot,
+  runEngine,
+  scheduleBoot,
+  showState,
+  timing,
+} from "./engine-client.js";
+import { closePopover } from "./dice.js";
+import { initFightBar } from "./fight-bar.js";
+import {
+  addRow,
+  applyConditions,
+  clearErrors,
+  collect,
+  keepInitialRows,
+  removeRow,
+  renumber,
+  showError,
+} from "./forms.js";
+import { logRoll } from "./log.js";
+import * as remember from "./remember.js";
+import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./results.js";
+import { setupValues } from "./saved.js";
+import { initSavedPage } from "./saved-page.js";
+import * as share from "./share.js";
+import { el } from "./util.js";
 
 // One roll of a plain helper. options: {shared: true, note} for a roll opened from a link
 // (it is shown as replayed and does not replace the reader's remembered input).
@@ -43,10 +61,10 @@ async function submit(helper, request, options = {}) {
   if (options.note) {
     result.prepend(el("p", "rw-replayed", options.note));
   } else {
-    remember.store(helper, request.params, body);
+    remember.keepRoll(helper, request.params, body);
   }
   const hit = markTableRow(helper, body);
-  internal.announce(helper.querySelector(".rw-announce"), internal.outcomeText(body, hit));
+  announce(helper.querySelector(".rw-announce"), outcomeText(body, hit));
   share.addButton(helper, request.params, body.seed);
   const title = helper.querySelector(".rw-title");
   logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
@@ -55,13 +73,21 @@ async function submit(helper, request, options = {}) {
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
 }
 
-// Custom widgets (e.g. the Tickleiste) register in window.RegelwerkWidgets from their own
-// script, as name → function(helper, api); load order does not matter (see refresh()).
-const WIDGETS = (window.RegelwerkWidgets = window.RegelwerkWidgets || {});
+// Custom widgets (e.g. the Tickleiste): a helper whose block names `widget: <name>` is set up
+// by the function registered under that name, as function(helper, api) – api is the facade
+// window.Regelwerk (see bundle.js). A widget registered after the page was set up (from a
+// script of its own) is set up at once.
+const WIDGETS = new Map();
+let pagesStarted = false;
+
+export function registerWidget(name, setupWidget) {
+  WIDGETS.set(name, setupWidget);
+  if (pagesStarted) document.querySelectorAll(".rw-helper").forEach(setup);
+}
 
 function setup(helper) {
   if (helper.dataset.rwReady) return;
-  if (helper.dataset.widget && !WIDGETS[helper.dataset.widget]) return; // its script comes later
+  if (helper.dataset.widget && !WIDGETS.has(helper.dataset.widget)) return; // registered later
   helper.dataset.rwReady = "1";
   const form = helper.querySelector(".rw-form");
   form.querySelectorAll(".rw-list").forEach(renumber);
@@ -73,20 +99,20 @@ function setup(helper) {
     if (button.classList.contains("rw-remove") && list) removeRow(list, button.closest(".rw-row"));
     if (button.classList.contains("rw-retry")) retryBoot();
   });
-  const custom = helper.dataset.widget && WIDGETS[helper.dataset.widget];
+  const custom = helper.dataset.widget && WIDGETS.get(helper.dataset.widget);
   if (custom) {
-    internal.setupValues(helper);
+    setupValues(helper);
     custom(helper, window.Regelwerk);
     showState(helper);
     return;
   }
-  internal.keepInitialRows(helper);
-  const conditions = () => internal.applyConditions(helper);
+  keepInitialRows(helper);
+  const conditions = () => applyConditions(helper);
   form.addEventListener("change", conditions);
   form.addEventListener("rw-filled", conditions);
   conditions();
   helper.rwDefaults = collect(helper); // as the page built it: what shared links leave out
-  internal.setupValues(helper);
+  setupValues(helper);
   const remembered = remember.restore(helper);
   if (remembered && remembered.shown) share.addButton(helper, remembered.values, remembered.shown.seed);
   helper.querySelector(".rw-reset").addEventListener("click", () => remember.reset(helper));
@@ -105,21 +131,21 @@ function setup(helper) {
   showState(helper);
 }
 
-function initPage() {
+export function initPage() {
   const started = performance.now();
   closePopover(false);
   const helpers = document.querySelectorAll(".rw-helper");
   helpers.forEach(setup);
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
-  internal.fightBar.initPage();
+  initFightBar();
+  initSavedPage();
   share.openFromAddress(submit, takePastedLink() || location.hash);
   // after Material has wrapped the page's tables (its own subscriber to the same page event)
-  setTimeout(() => internal.watchScrolling(document), 0);
+  setTimeout(() => watchScrolling(document), 0);
   // our longest stretch on the main thread while a page loads (scripts/benchmark*.py)
   timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - started);
 }
 
-RW.refresh = () => initPage();
 
 // A shared roll pasted into the address bar of the page already open only changes the
 // fragment: no load, no new page for initPage – so it is opened here (other fragments,
@@ -139,17 +165,21 @@ function takePastedLink() {
   return fresh ? pasted.hash : null;
 }
 
-window.addEventListener("hashchange", (event) => {
+function onHashChange(event) {
   const hash = new URL(event.newURL).hash;
   if (share.isLink(hash)) pastedLink = { hash, path: location.pathname, at: performance.now() };
   share.openFromAddress(submit, hash);
-});
-
-if (window.document$ && typeof window.document$.subscribe === "function") {
-  window.document$.subscribe(initPage);
-} else if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", initPage);
-} else {
-  initPage();
 }
-})();
+
+// initPage for this page and every page instant navigation brings.
+export function startPages() {
+  pagesStarted = true;
+  window.addEventListener("hashchange", onHashChange);
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(initPage);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", initPage);
+  } else {
+    initPage();
+  }
+}

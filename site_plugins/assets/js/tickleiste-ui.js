@@ -1,5 +1,4 @@
 // Regelwerk – tickleiste-ui.js: wires the Tickleiste's form and tools (registers the widget).
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns: setting up a .rw-tickleiste once per page: the stored board is checked and shown at
 // once, then checked by the engine („anzeigen“; a refused state is set aside); the buttons
@@ -8,13 +7,15 @@
 // movement) and the add form go back to their defaults, the next actor is preselected;
 // the tools: undo/redo, removing the selected fighter (asks), file save/load (versioned,
 // checked, asks before replacing), starting anew (asks; undoable).
-// Registers: window.RegelwerkWidgets.tickleiste; RW._internal.tickleisteLoad (= load).
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const T = internal.tickleisteState;
-const A = internal.tickleisteActions;
+// Exposes: setupTickleiste (the custom widget „tickleiste“, registered by bundle.js) and
+// offerSurprisedOnBoard (the Überraschung helper's button to mark them on the board).
+
+import { runEngine } from "./engine-client.js";
+import { ask, notice } from "./results.js";
+import * as store from "./store.js";
+import * as tickleiste from "./tickleiste.js";
+import * as boardState from "./tickleiste-state.js";
+import { el } from "./util.js";
 
 function fieldsOf(container) {
   const params = {};
@@ -40,42 +41,9 @@ function rememberDefaults(helper) {
   });
 }
 
-async function load(helper) {
-  const key = T.key(helper);
-  const { value, problem } = RW.store.read(key, T.check);
-  let saved = T.normalize(value);
-  try {
-    A.show(helper, saved);
-  } catch (error) {
-    RW.store.setAside(key);
-    saved = T.normalize(null);
-    A.show(helper, saved);
-    A.setAsideNotice(helper, "die Anzeige war beschädigt");
-  }
-  helper.rwSaved = saved;
-  A.remember(helper);
-  if (problem) A.setAsideNotice(helper, problem);
-  if (saved.state.started) A.boardIntoView(helper);
-  if (Object.keys(saved.state).length === 0) return;
-  // the engine checks the stored state in full (the browser only checks its outline)
-  const body = await RW.runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: saved.state }, seed: 0 }).catch(() => null);
-  if (!body || !helper.isConnected) return;
-  if (!body.ok) {
-    RW.store.setAside(key);
-    helper.rwSaved = T.normalize(null);
-    A.remember(helper);
-    A.show(helper, helper.rwSaved);
-    A.setAsideNotice(helper, body.error.message);
-    return;
-  }
-  // the engine's view of the stored state (a stored display may be from an older version)
-  const refreshed = { ...helper.rwSaved, shown: A.shownOf(body) };
-  A.persist(helper, refreshed);
-  A.show(helper, refreshed);
-}
 
 async function run(helper, command, fieldset) {
-  const body = await A.send(helper, command, fieldsOf(fieldset));
+  const body = await tickleiste.send(helper, command, fieldsOf(fieldset));
   if (!body) return;
   if (command === "hinzufuegen") {
     resetFields(fieldset);
@@ -86,44 +54,44 @@ async function run(helper, command, fieldset) {
 }
 
 async function importFile(helper, file) {
-  const host = A.notices(helper);
-  const { text, problem } = await RW.store.readFile(file, T.FILE_MAX_BYTES);
-  const parsed = problem ? { problem } : T.parseFile(text, file.name);
+  const host = tickleiste.notices(helper);
+  const { text, problem } = await store.readFile(file, boardState.FILE_MAX_BYTES);
+  const parsed = problem ? { problem } : boardState.parseFile(text, file.name);
   if (parsed.problem) {
-    internal.notice(host, `Laden nicht möglich: ${parsed.problem}`, "error");
+    notice(host, `Laden nicht möglich: ${parsed.problem}`, "error");
     return;
   }
   // the engine checks the board before anything is replaced
-  const check = await RW.runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: parsed.state }, seed: 0 }).catch((e) => ({ ok: false, error: { message: e.message } }));
+  const check = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: parsed.state }, seed: 0 }).catch((e) => ({ ok: false, error: { message: e.message } }));
   if (!check.ok) {
-    internal.notice(host, `Laden nicht möglich: ${check.error.message}`, "error");
+    notice(host, `Laden nicht möglich: ${check.error.message}`, "error");
     return;
   }
-  if (!(await A.replace(helper, "Die Tickleiste hat schon Kämpfer. Durch den Stand aus der Datei ersetzen? (Mit „Rückgängig“ umkehrbar.)"))) return;
-  const body = await A.send(helper, "anzeigen", {}, { state: parsed.state, label: "vor dem Laden der Datei" });
-  if (body) internal.notice(host, `Tickleiste aus „${file.name.slice(0, 40)}“ geladen.`);
+  if (!(await tickleiste.replace(helper, "Die Tickleiste hat schon Kämpfer. Durch den Stand aus der Datei ersetzen? (Mit „Rückgängig“ umkehrbar.)"))) return;
+  const body = await tickleiste.send(helper, "anzeigen", {}, { state: parsed.state, label: "vor dem Laden der Datei" });
+  if (body) notice(host, `Tickleiste aus „${file.name.slice(0, 40)}“ geladen.`);
 }
 
 async function startAnew(helper) {
-  if (!(await A.replace(helper, "Alle Kämpfer von der Tickleiste nehmen und neu beginnen? (Mit „Rückgängig“ umkehrbar.)"))) return;
-  const body = await A.send(helper, "anzeigen", {}, { state: {}, label: "vor dem Neubeginn" });
-  if (body) internal.notice(A.notices(helper), "Die Tickleiste ist leer.");
+  if (!(await tickleiste.replace(helper, "Alle Kämpfer von der Tickleiste nehmen und neu beginnen? (Mit „Rückgängig“ umkehrbar.)"))) return;
+  const body = await tickleiste.send(helper, "anzeigen", {}, { state: {}, label: "vor dem Neubeginn" });
+  if (body) notice(tickleiste.notices(helper), "Die Tickleiste ist leer.");
 }
 
 async function removeSelected(helper) {
   const name = helper.querySelector("select[data-path='fighter']").value;
   if (!name) {
-    internal.notice(A.notices(helper), "Bitte zuerst einen Kämpfer auswählen (im Zeitstrahl oder in der Liste „Kämpfer“).", "error");
+    notice(tickleiste.notices(helper), "Bitte zuerst einen Kämpfer auswählen (im Zeitstrahl oder in der Liste „Kämpfer“).", "error");
     return;
   }
-  if (!(await internal.ask(A.notices(helper), `${name} aus dem Kampf nehmen? (Mit „Rückgängig“ umkehrbar.)`, "Ja, entfernen"))) return;
-  await A.send(helper, "entfernen", { fighter: name });
+  if (!(await ask(tickleiste.notices(helper), `${name} aus dem Kampf nehmen? (Mit „Rückgängig“ umkehrbar.)`, "Ja, entfernen"))) return;
+  await tickleiste.send(helper, "entfernen", { fighter: name });
 }
 
-function tickleiste(helper) {
+export function setupTickleiste(helper) {
   const form = helper.querySelector(".rw-form");
   rememberDefaults(helper);
-  load(helper);
+  tickleiste.loadBoard(helper);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const active = document.activeElement;
@@ -134,12 +102,12 @@ function tickleiste(helper) {
     const button = event.target.closest("button.rw-command[type=button]");
     if (button) run(helper, button.dataset.command, button.closest("fieldset"));
   });
-  helper.querySelector(".rw-tl-undo").addEventListener("click", () => A.step(helper, "undo", "redo"));
-  helper.querySelector(".rw-tl-redo").addEventListener("click", () => A.step(helper, "redo", "undo"));
+  helper.querySelector(".rw-tl-undo").addEventListener("click", () => tickleiste.step(helper, "undo", "redo"));
+  helper.querySelector(".rw-tl-redo").addEventListener("click", () => tickleiste.step(helper, "redo", "undo"));
   helper.querySelector(".rw-tl-remove").addEventListener("click", () => removeSelected(helper));
   helper.querySelector(".rw-tl-reset").addEventListener("click", () => startAnew(helper));
   helper.querySelector(".rw-tl-export").addEventListener("click", () => {
-    RW.store.download("tickleiste.json", T.fileText(A.current(helper).state));
+    store.download("tickleiste.json", boardState.fileText(tickleiste.current(helper).state));
   });
   helper.querySelector(".rw-tl-import").addEventListener("change", (event) => {
     const file = event.target.files && event.target.files[0];
@@ -150,20 +118,24 @@ function tickleiste(helper) {
 
 // The Überraschung helper on the same page: its surprised defenders can be marked on the
 // Tickleiste with one click (before the start; those not on it are named).
-document.addEventListener("regelwerk:result", (event) => {
+export function offerSurprisedOnBoard() {
+  document.addEventListener("regelwerk:result", markSurprised);
+}
+
+function markSurprised(event) {
   const source = event.target.closest && event.target.closest(".rw-helper[data-action='surprise']");
   const names = event.detail && event.detail.result && event.detail.result.surprised;
   const board = document.querySelector(".rw-tickleiste[data-rw-ready]");
   if (!source || !board || !Array.isArray(names) || !names.length) return;
-  const button = RW.el("button", "md-button rw-to-tickleiste", "Überraschte in der Tickleiste markieren");
+  const button = el("button", "md-button rw-to-tickleiste", "Überraschte in der Tickleiste markieren");
   button.type = "button";
-  const note = RW.el("p", "rw-fight-note");
+  const note = el("p", "rw-fight-note");
   note.setAttribute("aria-live", "polite");
   button.addEventListener("click", async () => {
-    const known = new Set(((A.current(board).state || {}).fighters || []).map((f) => f.name));
+    const known = new Set(((tickleiste.current(board).state || {}).fighters || []).map((f) => f.name));
     const done = [];
     for (const name of names.filter((n) => known.has(n))) {
-      if (await A.send(board, "ueberraschen", { fighter: name })) done.push(name);
+      if (await tickleiste.send(board, "ueberraschen", { fighter: name })) done.push(name);
     }
     const missing = names.filter((n) => !known.has(n));
     const parts = [];
@@ -172,10 +144,4 @@ document.addEventListener("regelwerk:result", (event) => {
     note.textContent = parts.join(" ") || "Nichts zu markieren.";
   });
   source.querySelector(".rw-result").append(button, note);
-});
-
-internal.tickleisteLoad = load; // tickleiste.js reads a board again that another tab changed
-window.RegelwerkWidgets = window.RegelwerkWidgets || {};
-window.RegelwerkWidgets.tickleiste = tickleiste;
-if (RW.refresh) RW.refresh();
-})();
+}

@@ -1,16 +1,14 @@
 // Regelwerk – saved-page.js: the page „Meine Werte“ – every saved set, and their file.
-// Load order, namespace convention (RW = window.Regelwerk, RW._internal): see engine-client.js.
 //
 // Owns: the list in .rw-werte-verwaltung (built by the plugin's ```meine-werte``` block, which
 // names every helper in data-titles): sets grouped by system and helper, renamed or deleted
 // in place (deleting offers „Rückgängig“); all sets saved to one file and loaded from one
 // (checked; sets that would replace existing ones are named and replaced only when asked).
-// Uses: RW.saved (saved.js), RW.store, RW._internal.notice / ask / askText.
-(function () {
-"use strict";
-const RW = (window.Regelwerk = window.Regelwerk || {});
-const internal = RW._internal;
-const { el } = RW;
+
+import { ask, askText, notice } from "./results.js";
+import * as savedValues from "./saved.js";
+import * as store from "./store.js";
+import { el } from "./util.js";
 
 const FILE_MAX_BYTES = 1000000;
 
@@ -29,7 +27,7 @@ function when(iso) {
 function render(root) {
   const titles = JSON.parse(root.dataset.titles || "{}");
   const list = root.querySelector(".rw-werte-list");
-  const entries = RW.saved.entries();
+  const entries = savedValues.entries();
   if (!entries.length) {
     list.replaceChildren(el("p", "rw-help", "Noch keine Werte gespeichert. In jedem Würfelhelfer speichert „Werte speichern …“ die Eingaben unter einem Namen."));
     return;
@@ -64,46 +62,46 @@ function notices(root) {
 }
 
 async function renameEntry(root, entry) {
-  const name = await internal.askText(notices(root), `Neuer Name für „${entry.name}“:`, entry.name, "Umbenennen");
+  const name = await askText(notices(root), `Neuer Name für „${entry.name}“:`, entry.name, "Umbenennen");
   if (name === null) return;
-  const failure = RW.saved.rename(entry.id, name);
-  internal.notice(notices(root), failure ? `Nicht umbenannt: ${failure}` : "Umbenannt.", failure ? "error" : "info");
+  const failure = savedValues.rename(entry.id, name);
+  notice(notices(root), failure ? `Nicht umbenannt: ${failure}` : "Umbenannt.", failure ? "error" : "info");
 }
 
 function deleteEntry(root, entry) {
-  const before = RW.saved.entries();
-  const failure = RW.saved.remove(entry.id);
+  const before = savedValues.entries();
+  const failure = savedValues.remove(entry.id);
   if (failure) {
-    internal.notice(notices(root), `Nicht gelöscht: ${failure}`, "error");
+    notice(notices(root), `Nicht gelöscht: ${failure}`, "error");
     return;
   }
-  internal.notice(notices(root), `„${entry.name}“ gelöscht.`, "info", [
-    { label: "Rückgängig", onClick: (box) => { RW.saved.commit(before); box.remove(); } },
+  notice(notices(root), `„${entry.name}“ gelöscht.`, "info", [
+    { label: "Rückgängig", onClick: (box) => { savedValues.commit(before); box.remove(); } },
   ]);
 }
 
 async function importFile(root, file) {
   const host = notices(root);
-  const { text, problem } = await RW.store.readFile(file, FILE_MAX_BYTES);
-  const parsed = problem ? { problem } : RW.saved.importText(text, file.name);
+  const { text, problem } = await store.readFile(file, FILE_MAX_BYTES);
+  const parsed = problem ? { problem } : savedValues.importText(text, file.name);
   if (parsed.problem) {
-    internal.notice(host, `Laden nicht möglich: ${parsed.problem}`, "error");
+    notice(host, `Laden nicht möglich: ${parsed.problem}`, "error");
     return;
   }
   if (parsed.clashes.length) {
     const names = parsed.clashes.slice(0, 5).map((e) => `„${e.name}“`).join(", ");
     const more = parsed.clashes.length > 5 ? ` und ${parsed.clashes.length - 5} weitere` : "";
-    const ok = await internal.ask(host, `${parsed.clashes.length} der ${parsed.incoming.length} Einträge gibt es schon (${names}${more}). Durch die aus der Datei ersetzen?`, "Ja, ersetzen");
+    const ok = await ask(host, `${parsed.clashes.length} der ${parsed.incoming.length} Einträge gibt es schon (${names}${more}). Durch die aus der Datei ersetzen?`, "Ja, ersetzen");
     if (!ok) return;
   }
-  const before = RW.saved.entries();
-  const failure = RW.saved.commit(parsed.merged);
+  const before = savedValues.entries();
+  const failure = savedValues.commit(parsed.merged);
   if (failure) {
-    internal.notice(host, `Nicht gespeichert: ${failure}`, "error");
+    notice(host, `Nicht gespeichert: ${failure}`, "error");
     return;
   }
-  internal.notice(host, `${parsed.incoming.length} Einträge aus „${file.name.slice(0, 40)}“ geladen.`, "info", [
-    { label: "Rückgängig", onClick: (box) => { RW.saved.commit(before); box.remove(); } },
+  notice(host, `${parsed.incoming.length} Einträge aus „${file.name.slice(0, 40)}“ geladen.`, "info", [
+    { label: "Rückgängig", onClick: (box) => { savedValues.commit(before); box.remove(); } },
   ]);
 }
 
@@ -123,24 +121,15 @@ function setup(root) {
     input.value = "";
     if (file) importFile(root, file);
   });
-  bar.append(button("Alle als Datei sichern", () => RW.store.download("meine-werte.json", RW.saved.fileText())), label, input);
+  bar.append(button("Alle als Datei sichern", () => store.download("meine-werte.json", savedValues.fileText())), label, input);
   const live = el("div", "rw-werte-notices");
   live.setAttribute("aria-live", "polite");
   const heading = root.querySelector(":scope > h2");
   root.replaceChildren(...(heading ? [heading] : []), bar, live, el("div", "rw-werte-list"));
   render(root);
-  RW.saved.onChange(() => root.isConnected && render(root));
+  savedValues.onChange(() => root.isConnected && render(root));
 }
 
-function initPage() {
+export function initSavedPage() {
   document.querySelectorAll(".rw-werte-verwaltung").forEach(setup);
 }
-
-if (window.document$ && typeof window.document$.subscribe === "function") {
-  window.document$.subscribe(initPage);
-} else if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", initPage);
-} else {
-  initPage();
-}
-})();

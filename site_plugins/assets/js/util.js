@@ -1,0 +1,21 @@
+// Regelwerk – util.js: small helpers every part of the browser code uses.
+//
+// Owns: el() (an element with a class and text – user text only ever as textContent),
+// isObject() (a plain record, not null, not an array: what stored and imported JSON is checked
+// against), germanNumber() (numbers as German readers write them: „1.000“, „62,5“).
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+// options: Intl.NumberFormat's (e.g. {maximumFractionDigits: 1})
+export function germanNumber(value, options = {}) {
+  return Number(value).toLocaleString("de-DE", options);
+}

@@ -1,0 +1,44 @@
+// Bundles the browser code (ES modules in site_plugins/assets/js/) with rollup into classic
+// scripts (IIFE): classic, because the offline export runs them from file://, where module
+// scripts do not load. Called by site_plugins/bundle.py while MkDocs builds:
+//   node site_plugins/bundle.mjs   → one JSON object on stdout: {output name: code}
+// A circular import or any other rollup warning fails the bundle: no module may rely on
+// the order in which another one runs. The output is minified (terser); the sources are
+// what a maintainer reads.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import terser from "@rollup/plugin-terser";
+import { rollup } from "rollup";
+
+const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets", "js");
+
+// output file → entry module; see site_plugins/bundle.py for where each one goes
+const ENTRIES = {
+  "regelwerk.js": "bundle.js", // the page: every page's helpers, dice buttons, fight bar …
+  "engine-start.js": "engine-start.js", // inlined into <head>: starts the worker early
+  "worker.js": "worker.js", // the engine worker (online a module worker, offline a Blob)
+  "search-hold-worker.js": "search-hold-worker.js", // Material's search, held during the boot
+};
+
+async function bundle(entry) {
+  const problems = [];
+  const build = await rollup({
+    input: path.join(SOURCE, entry),
+    onwarn(warning) {
+      problems.push(`${warning.code}: ${warning.message}`);
+    },
+  });
+  const { output } = await build.generate({
+    format: "iife",
+    inlineDynamicImports: true,
+    plugins: [terser({ format: { comments: false } })],
+  });
+  await build.close();
+  if (problems.length) throw new Error(`${entry}: ${problems.join("; ")}`);
+  return output[0].code;
+}
+
+const result = {};
+for (const [name, entry] of Object.entries(ENTRIES)) result[name] = await bundle(entry);
+process.stdout.write(JSON.stringify(result));

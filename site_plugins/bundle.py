@@ -1,0 +1,96 @@
+"""The browser code as the site serves it: ES modules bundled into classic scripts.
+
+The sources are ES modules in ``site_plugins/assets/js/``; ``site_plugins/bundle.mjs`` bundles
+them with rollup (from npm, like everything the build runs in Node) into four scripts:
+
+- ``regelwerk.js``: the page's code, the one script ``mkdocs.yml`` lists;
+- ``engine-start.js``: inlined into the ``<head>`` of online pages that boot the engine;
+- ``worker.js``: the engine worker (online a module worker; the offline export splices
+  Pyodide in front of it and starts it from a Blob);
+- ``search-hold-worker.js``: Material's search worker wrapped so it waits for the boot.
+
+Bundling takes a few seconds (rollup + terser), and a test run builds the site several times:
+the result is kept in ``.cache/bundle/``, named by a hash of every input (the sources, the
+bundler, ``package-lock.json``), so a change of any of them bundles afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SOURCES = HERE / "assets" / "js"
+BUNDLER = HERE / "bundle.mjs"
+CACHE_DIR = ROOT / ".cache" / "bundle"
+KEEP_CACHED = 4
+BUNDLE_TIMEOUT_S = 120
+OUTPUTS = ("regelwerk.js", "engine-start.js", "worker.js", "search-hold-worker.js")
+
+
+class BundleError(Exception):
+    """The browser code could not be bundled (the message is German)."""
+
+
+def _inputs_key() -> str:
+    digest = hashlib.sha256()
+    inputs = [*sorted(SOURCES.rglob("*.js")), BUNDLER, ROOT / "package-lock.json"]
+    for path in inputs:
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes() if path.exists() else b"-")
+    return digest.hexdigest()[:20]
+
+
+def bundles() -> dict[str, str]:
+    """Output name → the bundled script (see the module's docstring)."""
+    return _bundles(_inputs_key())
+
+
+@cache
+def _bundles(key: str) -> dict[str, str]:
+    cached = CACHE_DIR / f"{key}.json"
+    if cached.exists():
+        return _checked(json.loads(cached.read_text(encoding="utf-8")))
+    if shutil.which("node") is None:
+        raise BundleError("Node.js fehlt (wird zum Bündeln des Browsercodes gebraucht)")
+    try:
+        proc = subprocess.run(
+            ["node", str(BUNDLER)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=BUNDLE_TIMEOUT_S,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise BundleError(f"Bündeln dauerte über {BUNDLE_TIMEOUT_S} s") from error
+    if proc.returncode != 0:
+        detail = (proc.stderr.strip() or proc.stdout.strip())[-2000:] or "unbekannter Fehler"
+        raise BundleError(f"Browsercode nicht gebündelt (rollup): {detail}")
+    result = _checked(json.loads(proc.stdout))
+    _store(key, proc.stdout)
+    return result
+
+
+def _checked(result: object) -> dict[str, str]:
+    if not isinstance(result, dict) or sorted(result) != sorted(OUTPUTS):
+        raise BundleError(f"Bündel unvollständig: erwartet {', '.join(OUTPUTS)}")
+    return {str(name): str(code) for name, code in result.items()}
+
+
+def _store(key: str, text: str) -> None:
+    """Write atomically (parallel builds share the cache) and keep the newest few."""
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=CACHE_DIR, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(tmp, CACHE_DIR / f"{key}.json")
+    kept = sorted(CACHE_DIR.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in kept[KEEP_CACHED:]:
+        old.unlink(missing_ok=True)
