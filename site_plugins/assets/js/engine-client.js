@@ -20,6 +20,11 @@ const ASSET_BASE = new URL("./", document.currentScript.src);
 // Failures of the files themselves are reported by the worker at once; this only catches a
 // boot that hangs. Generous: a phone on a slow line downloads about 20 MB the first time.
 const BOOT_TIMEOUT_MS = 120000;
+// A boot still not ready after this long is said to be slow, with what already works and a
+// retry (a phone on a slow line may still finish: nothing is stopped unless the reader asks).
+// (A test may shorten it before the page loads: window.__regelwerkSlowBootMs.)
+const SLOW_BOOT_MS = Number(window.__regelwerkSlowBootMs) || 10000;
+const STILL_WORKS = "Regeltext, Tabellen und Suche funktionieren schon.";
 // The engine refuses work over its budget (0.5 s on a PC), so this means a stuck worker.
 // (A test may shorten it before the page loads: window.__regelwerkRequestTimeoutMs.)
 const REQUEST_TIMEOUT_MS = Number(window.__regelwerkRequestTimeoutMs) || 20000;
@@ -30,12 +35,15 @@ const STATUS_TEXT = {
   ready: "Bereit.",
   failed: "Fehler: Die Würfelhelfer konnten nicht geladen werden.",
 };
+const SLOW_TEXT = `Der Würfelhelfer lädt noch (seit über ${Math.round(SLOW_BOOT_MS / 1000)} s). ${STILL_WORKS}`;
 
 const engine = {
   state: "idle",
   worker: null,
   error: "",
   notice: "",
+  slow: false, // loading for longer than SLOW_BOOT_MS
+  slowTimer: null,
   nextId: 1,
   pending: new Map(), // id → entry, sent to the worker, in sending order
   queue: [], // entries waiting for the worker to be ready
@@ -71,18 +79,22 @@ export function showState(helper) {
   const status = helper.querySelector(".rw-status");
   const retry = helper.querySelector(".rw-retry");
   status.dataset.state = engine.state;
-  let text = STATUS_TEXT[engine.state];
-  if (engine.state === "failed" && engine.error) {
-    text += ` (${engine.error}) Der Regeltext bleibt lesbar.`;
+  const slow = engine.state === "loading" && engine.slow;
+  let text = slow ? SLOW_TEXT : STATUS_TEXT[engine.state];
+  if (engine.state === "failed") {
+    text += `${engine.error ? ` (${engine.error})` : ""} Regeltext, Tabellen und Suche funktionieren weiter.`;
   } else if (engine.notice) {
     text += ` ${engine.notice}`;
   }
   status.textContent = text;
-  retry.hidden = engine.state !== "failed";
+  status.dataset.slow = slow ? "1" : "";
+  retry.hidden = engine.state !== "failed" && !slow;
 }
 
 function stopWorker() {
   clearTimeout(engine.timer);
+  clearTimeout(engine.slowTimer);
+  engine.slow = false;
   if (engine.worker) engine.worker.terminate();
   engine.worker = null;
 }
@@ -109,6 +121,8 @@ function onMessage(event) {
   const message = event.data;
   if (message.type === MESSAGE.READY) {
     clearTimeout(engine.timer);
+    clearTimeout(engine.slowTimer);
+    engine.slow = false;
     engine.timing.ready = performance.now();
     engine.timing.workerMs = message.ms;
     engine.timing.mode = message.mode;
@@ -171,6 +185,11 @@ function ensureBoot() {
     () => failBoot("Zeitüberschreitung: nach 2 Minuten noch nicht geladen"),
     BOOT_TIMEOUT_MS,
   );
+  engine.slow = false;
+  engine.slowTimer = setTimeout(() => {
+    engine.slow = true;
+    everyHelper(showState);
+  }, SLOW_BOOT_MS);
   worker.addEventListener("error", onWorkerError);
   worker.addEventListener("message", onMessage);
   if (early) {
@@ -185,10 +204,11 @@ function ensureBoot() {
   worker.postMessage(bootMessage(ASSET_BASE.href, runtimeKey()));
 }
 
-// The „Erneut versuchen“ button (its click is wired in page.js with the form's other buttons).
+// The „Erneut versuchen“ button (its click is wired in page.js with the form's other buttons):
+// after a failure, or while a slow boot still loads – then that worker is stopped and the
+// requests waiting for it go to the new one.
 export function retryBoot() {
-  engine.state = "idle";
-  ensureBoot();
+  restart();
 }
 
 // A page with a helper or a dice button starts the engine at once: the boot runs in the

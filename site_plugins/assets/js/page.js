@@ -27,12 +27,14 @@ import {
   renumber,
   showError,
 } from "./forms.js";
+import { keepJumpsClear } from "./jump-offset.js";
 import { logRoll } from "./log.js";
 import * as remember from "./remember.js";
 import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./results.js";
 import { setupValues } from "./saved.js";
 import { initSavedPage } from "./saved-page.js";
 import * as share from "./share.js";
+import * as store from "./store.js";
 import { el } from "./util.js";
 
 // One roll of a plain helper. options: {shared: true, note} for a roll opened from a link
@@ -131,14 +133,30 @@ function setup(helper) {
   showState(helper);
 }
 
+// Where the browser keeps nothing, the page says so once, above what would be lost.
+const NOT_KEPT =
+  "Dieser Browser lässt die Seite nichts speichern: Eingaben, Kampf, Tickleiste und „Meine " +
+  "Werte“ gelten nur, solange die Seite offen ist.";
+
+function sayIfNothingIsKept(helpers) {
+  if (store.available() || document.querySelector(".rw-not-kept")) return;
+  const first = helpers[0] || document.querySelector(".rw-werte-verwaltung");
+  if (!first) return;
+  const box = el("p", "rw-notice rw-notice--info rw-not-kept", NOT_KEPT);
+  box.setAttribute("role", "status");
+  first.before(box);
+}
+
 export function initPage() {
   const started = performance.now();
   closePopover(false);
   const helpers = document.querySelectorAll(".rw-helper");
   helpers.forEach(setup);
+  sayIfNothingIsKept(helpers);
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
   initFightBar();
   initSavedPage();
+  keepJumpsClear(); // before a shared roll scrolls to its helper
   share.openFromAddress(submit, takePastedLink() || location.hash);
   // after Material has wrapped the page's tables (its own subscriber to the same page event)
   setTimeout(() => watchScrolling(document), 0);

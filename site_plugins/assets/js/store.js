@@ -25,6 +25,24 @@ function storage() {
   }
 }
 
+// Can this browser keep anything for the next visit? (No: cookies/storage blocked, some private
+// modes, or no localStorage at all.) Asked once per visit.
+let usable = null;
+
+export function available() {
+  if (usable === null) {
+    const box = storage();
+    try {
+      box.setItem(`${PREFIX}probe`, "1");
+      box.removeItem(`${PREFIX}probe`);
+      usable = true;
+    } catch (error) {
+      usable = false;
+    }
+  }
+  return usable;
+}
+
 // → {value, problem}: value is null when nothing (usable) is stored; problem is a German text
 // when something was stored but could not be used (it is then kept as a backup).
 export function read(key, check) {

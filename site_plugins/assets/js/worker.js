@@ -59,15 +59,24 @@ function isGzip(bytes) {
   return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-// A Response's body, not a Blob's stream: WebKit refuses to read a Blob built from bytes in
-// a worker started from file:// („NotReadableError: The I/O read operation failed.“).
-function inflating(bytes) {
-  return new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
-}
+// Inflating failed (no DecompressionStream in this browser, or the bytes were unreadable):
+// offline every file needs it, so the plain boot could not succeed either.
+class InflateError extends Error {}
 
+// Read through a Response's body, not a Blob's stream: WebKit refuses to read a Blob built
+// from bytes in a worker started from file:// („NotReadableError: The I/O read operation
+// failed.“). Inflated in full here, so that a failure surfaces as this boot's error – a
+// stream handed to Pyodide that failed later left it waiting for ever.
 async function gunzip(bytes) {
-  const stream = inflating(bytes);
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  if (typeof DecompressionStream !== "function") {
+    throw new InflateError("dieser Browser kann nicht entpacken (DecompressionStream fehlt)");
+  }
+  try {
+    const stream = new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch (error) {
+    throw new InflateError(`Entpacken fehlgeschlagen (${describe(error)})`);
+  }
 }
 
 // A file of ours (snapshot, engine archive), gzip-compressed or not: a server may already
@@ -84,6 +93,27 @@ async function ourFile(config, name) {
     bytes = new Uint8Array(await response.arrayBuffer());
   }
   return isGzip(bytes) ? gunzip(bytes) : bytes;
+}
+
+// A wasm that arrives but does not compile: Pyodide 314.0.7 (pyodide.mjs,
+// getInstantiateWasmFunc) only warns – console.warn("wasm instantiation failed!"), then the
+// error – and waits for ever. This worker's console (nothing of the page's) passes every
+// warning on and ends the boot at once, naming the file and the browser's reason.
+const WASM_FAILED = "wasm instantiation failed!";
+
+function watchWasmCompile(onFailure) {
+  const warn = console.warn.bind(console);
+  let failing = false;
+  console.warn = (...args) => {
+    warn(...args);
+    if (args[0] === WASM_FAILED) {
+      failing = true;
+      setTimeout(() => onFailure(new AssetError("pyodide.asm.wasm nicht ausführbar")), 0);
+    } else if (failing) {
+      failing = false;
+      onFailure(new AssetError(`pyodide.asm.wasm nicht ausführbar (${describe(args[0])})`));
+    }
+  };
 }
 
 // Pyodide fetches its own files. Offline they come from the parts (a virtual address that
@@ -108,17 +138,16 @@ function watchFetch(onFailure) {
   };
 }
 
-function offlineFetch(input) {
+async function offlineFetch(input) {
   const url = String(input && input.url !== undefined ? input.url : input);
   const types = { "pyodide.asm.wasm": "application/wasm", "python_stdlib.zip": "application/zip" };
   const part = { "pyodide.asm.wasm": "wasm", "python_stdlib.zip": "stdlib" }[fileName(url)];
   if (url.startsWith(OFFLINE.virtualIndex) && part && parts.has(part)) {
-    const bytes = decodeBase64(parts.get(part));
-    const body = inflating(bytes);
+    const body = await gunzip(decodeBase64(parts.get(part)));
     const headers = { "Content-Type": types[fileName(url)] };
-    return Promise.resolve(new Response(body, { headers }));
+    return new Response(body, { headers });
   }
-  return Promise.reject(new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`));
+  throw new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`);
 }
 
 // ------------------------------------------------------------------ the inflated snapshot, kept
@@ -254,6 +283,7 @@ async function boot(config) {
   });
   failure.catch(() => {}); // also rejected after a boot that already failed otherwise
   watchFetch(failed);
+  watchWasmCompile(failed);
   const guarded = (promise) => Promise.race([promise, failure]);
   // the snapshot is fetched and inflated while Pyodide's scripts load; a failure of either
   // surfaces where the snapshot is used
@@ -278,9 +308,12 @@ async function boot(config) {
     } catch (error) {
       const found = await snapshot.catch(() => null);
       if (found && found.kept) await forgetSnapshot(config);
+      // the plain boot is tried only where it can succeed: it needs the same essential files,
+      // and offline it inflates its files just as the snapshot was (online it does not)
       if (error instanceof AssetError && ESSENTIAL.some((n) => error.message.startsWith(n))) {
-        throw error; // the plain boot needs the same file
+        throw error;
       }
+      if (error instanceof InflateError && OFFLINE) throw error;
       const text =
         `Schnellstart nicht möglich (${describe(error)}) – Python startet ohne ihn, ` +
         "das dauert einige Sekunden länger.";
@@ -297,6 +330,14 @@ function internalError(error) {
   const message = `Interner Fehler der Regel-Engine: ${describe(error).slice(0, 200)}`;
   return JSON.stringify({ ok: false, error: { field: "", message } });
 }
+
+// A failure nothing awaited (inside Pyodide's loader, say) would leave the boot waiting: while
+// booting it ends the boot at once, in German, instead of after the page's timeout.
+self.addEventListener("unhandledrejection", (event) => {
+  if (!booting || runJson) return;
+  event.preventDefault();
+  self.postMessage(failedMessage(`Start abgebrochen (${describe(event.reason)})`));
+});
 
 self.onmessage = async (event) => {
   const message = event.data;
