@@ -271,3 +271,36 @@ def test_a_won_ambush_carries_on_to_the_tickleiste_and_the_attack(reader: Shared
     surprise.get_by_role("button", name="Angriff mit Taktischem Vorteil ▸").click()
     attack = page.locator("section.rw-helper[data-action='attack']")
     assert attack.locator("[data-path='taktischer_vorteil']").input_value() == "1"
+
+
+@pytest.mark.parametrize("names", [("constructor", "__proto__"), ("toString", "hasOwnProperty")])
+def test_fighters_named_like_objects_properties_keep_their_values(
+    reader: SharedVisit, names: tuple[str, str]
+) -> None:
+    """Fighters may be called anything (issue „Outside data never reaches the page's
+    prototypes“, points 1 and 4): before, a fighter named „constructor“ threw on every roll
+    and the fight was not saved – after a reload neither fighter's values were there."""
+    t = open_bench(reader, "pathfinder")
+    page = t.page
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    initiative(t, {names[0]: {"dexterity": "3"}, names[1]: {"dexterity": "1"}})
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    bab: dict[str, str] = {}
+    for value in ("6", "2"):  # each fighter attacks the other once, in the rolled order
+        actor = str(bar(page).locator(".rw-fight-actor").input_value())
+        assert actor in names
+        bar(page).locator(".rw-fight-target").select_option(next(n for n in names if n != actor))
+        t.fill(attack.locator("[data-path='bab']"), value)
+        t.roll(attack)
+        bab[actor] = value
+        next_turn(page)
+    assert sorted(bab) == sorted(names)
+    page.reload()
+    wait_engine_ready(page)
+    page.locator(".rw-fight-bar").wait_for()
+    for name, value in bab.items():
+        bar(page).locator(".rw-fight-actor").select_option(name)
+        assert attack.locator("[data-path='bab']").input_value() == value, name
+    assert errors == []
+    assert page.evaluate("() => Object.keys(Object.prototype).length") == 0

@@ -19,7 +19,7 @@ import { defaultValue, fill } from "./forms.js";
 import { notice } from "./results.js";
 import * as savedValues from "./saved.js";
 import * as store from "./store.js";
-import { el, isObject } from "./util.js";
+import { el, isObject, ownValue } from "./util.js";
 
 const VERSION = 1;
 
@@ -43,9 +43,14 @@ export function save(bench) {
   if (problem) notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
 }
 
+// A fighter's record, made on first use; fighters may be called anything (ownValue).
 export function fighter(fight, name) {
-  if (!fight.fighters[name]) fight.fighters[name] = { actions: {}, stats: {} };
-  return fight.fighters[name];
+  let record = ownValue(fight.fighters, name);
+  if (!record) {
+    record = { actions: {}, stats: {} };
+    Object.defineProperty(fight.fighters, name, { value: record, enumerable: true, writable: true, configurable: true });
+  }
+  return record;
 }
 
 export function names(bench) {
@@ -84,12 +89,14 @@ function fillHelper(bench, helper, changed) {
     .filter((input) => input.dataset.type !== "seed" && !presets.includes(input.dataset.path) && !input.closest(".rw-list"));
   if (changed.actor && !changed.initial && situation.length) setFields(helper, situation, null);
   if (changed.actor && actor) {
-    const known = bench.fight.fighters[actor] && bench.fight.fighters[actor].actions[action];
+    const record = ownValue(bench.fight.fighters, actor);
+    const known = record && ownValue(record.actions, action);
     const set = known ? null : savedSet(bench, action, actor);
     setFields(helper, fieldsOf(helper, "actor"), known || (set && set.values) || null, actor);
   }
   if (changed.target && target) {
-    const stats = bench.fight.fighters[target] ? bench.fight.fighters[target].stats : {};
+    const record = ownValue(bench.fight.fighters, target);
+    const stats = record ? record.stats : {};
     setFields(helper, fieldsOf(helper, "target"), stats, target);
   }
   const note = helper.querySelector(".rw-fight-note") || el("p", "rw-fight-note");

@@ -19,6 +19,9 @@ const FORMAT = "1";
 
 class LinkError extends Error {}
 
+// names no helper field has, and that would reach an object's prototype
+const RESERVED = new Set(["__proto__", "constructor", "prototype"]);
+
 function engineKey() {
   return runtimeKey().slice(0, 6);
 }
@@ -70,7 +73,8 @@ export function parse(fragment) {
   const match = /^([a-z]+)\.([a-z_]+)(?:@([A-Za-z0-9_-]+))?$/.exec(target);
   if (!match) throw new LinkError("der Helfer fehlt oder ist unlesbar");
   if (!/^[0-9]{1,16}$/.test(seed)) throw new LinkError("die Wurfnummer fehlt oder ist keine Zahl");
-  const values = {};
+  // prototype-free: names from the link never reach Object.prototype
+  const values = Object.create(null);
   for (const pair of body ? body.split(";") : []) {
     const at = pair.indexOf("=");
     if (at < 1) throw new LinkError("ein Feld ist unlesbar");
@@ -83,6 +87,9 @@ export function parse(fragment) {
       throw new LinkError("ein Feld ist falsch kodiert");
     }
     const row = /^([a-z_]+)\.([0-9]{1,2})\.([a-z_0-9]+)$/.exec(name);
+    if ((row ? [row[1], row[3]] : [name]).some((part) => RESERVED.has(part))) {
+      throw new LinkError(`unbekanntes Feld „${name.slice(0, 40)}“`);
+    }
     if (row) {
       const list = (values[row[1]] = values[row[1]] || []);
       list[Number(row[2])] = { ...(list[Number(row[2])] || {}), [row[3]]: value };

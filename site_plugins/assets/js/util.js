@@ -2,7 +2,9 @@
 //
 // Owns: el() (an element with a class and text – user text only ever as textContent),
 // isObject() (a plain record, not null, not an array: what stored and imported JSON is checked
-// against), germanNumber() (numbers as German readers write them: „1.000“, „62,5“).
+// against), ownValue() (a map's own entry only: outside text – a fighter's name, a field from a
+// link – never reaches Object.prototype), germanNumber() (numbers as German readers write
+// them: „1.000“, „62,5“).
 
 export function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -13,6 +15,12 @@ export function el(tag, className, text) {
 
 export function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+// map[key] if the map itself has it: a fighter called „constructor“ or „__proto__“ is just a
+// name, not Object.prototype's function or the prototype itself.
+export function ownValue(map, key) {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
 // options: Intl.NumberFormat's (e.g. {maximumFractionDigits: 1})
