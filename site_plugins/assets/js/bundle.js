@@ -9,7 +9,7 @@
 // window.__regelwerkEarlyWorker (engine-start.js) and Material's window.document$.
 import { listenForDice } from "./dice.js";
 import { bootIsOver, engineReady, newSeed, runEngine, startEngineClient } from "./engine-client.js";
-import { collect, fill } from "./forms.js";
+import { collect, fill, listenForFieldHelp } from "./forms.js";
 import { initPage, registerWidget, startPages } from "./page.js";
 import { startSearchHold } from "./search-hold.js";
 import { offerSurprisedOnBoard, setupTickleiste } from "./tickleiste-ui.js";
@@ -27,6 +27,7 @@ window.Regelwerk = Object.freeze({
 startSearchHold(bootIsOver);
 startEngineClient();
 listenForDice();
+listenForFieldHelp();
 offerSurprisedOnBoard();
 registerWidget("tickleiste", setupTickleiste);
 startPages();

@@ -7,7 +7,7 @@
 // button, the timings read by the tests and scripts/benchmark*.py (window.__regelwerk: bootStart,
 // ready, workerMs, mode, kept, startedInHead, scriptsStart, lastRoundTrip, initPageMs).
 // Requests are answered in the order they were made. A request the engine does not answer
-// within REQUEST_TIMEOUT_MS fails with a German message; the worker is then started afresh
+// within requestTimeoutMs fails with a German message; the worker is then started afresh
 // (from the snapshot: well under a second) and the other waiting requests go to the new one.
 // The messages to and from the worker: protocol.js.
 
@@ -15,19 +15,20 @@ import { MESSAGE, bootMessage, runMessage, runtimeKey } from "./protocol.js";
 import { releaseSearch } from "./search-hold.js";
 
 
-// document.currentScript is only set while the bundle first runs: compute the base now.
-const ASSET_BASE = new URL("./", document.currentScript.src);
+// The folder of the bundle (and of worker.js): set by startEngineClient while the bundle first
+// runs – document.currentScript is only set then.
+let assetBase = null;
 // Failures of the files themselves are reported by the worker at once; this only catches a
 // boot that hangs. Generous: a phone on a slow line downloads about 20 MB the first time.
 const BOOT_TIMEOUT_MS = 120000;
 // A boot still not ready after this long is said to be slow, with what already works and a
 // retry (a phone on a slow line may still finish: nothing is stopped unless the reader asks).
 // (A test may shorten it before the page loads: window.__regelwerkSlowBootMs.)
-const SLOW_BOOT_MS = Number(window.__regelwerkSlowBootMs) || 10000;
+let slowBootMs = 10000;
 const STILL_WORKS = "Regeltext, Tabellen und Suche funktionieren schon.";
 // The engine refuses work over its budget (0.5 s on a PC), so this means a stuck worker.
 // (A test may shorten it before the page loads: window.__regelwerkRequestTimeoutMs.)
-const REQUEST_TIMEOUT_MS = Number(window.__regelwerkRequestTimeoutMs) || 20000;
+let requestTimeoutMs = 20000;
 
 const STATUS_TEXT = {
   idle: "Würfelhelfer wird vorbereitet …",
@@ -35,14 +36,14 @@ const STATUS_TEXT = {
   ready: "Bereit.",
   failed: "Fehler: Die Würfelhelfer konnten nicht geladen werden.",
 };
-const SLOW_TEXT = `Der Würfelhelfer lädt noch (seit über ${Math.round(SLOW_BOOT_MS / 1000)} s). ${STILL_WORKS}`;
+
 
 const engine = {
   state: "idle",
   worker: null,
   error: "",
   notice: "",
-  slow: false, // loading for longer than SLOW_BOOT_MS
+  slow: false, // loading for longer than slowBootMs
   slowTimer: null,
   nextId: 1,
   pending: new Map(), // id → entry, sent to the worker, in sending order
@@ -80,7 +81,9 @@ export function showState(helper) {
   const retry = helper.querySelector(".rw-retry");
   status.dataset.state = engine.state;
   const slow = engine.state === "loading" && engine.slow;
-  let text = slow ? SLOW_TEXT : STATUS_TEXT[engine.state];
+  let text = slow
+    ? `Der Würfelhelfer lädt noch (seit über ${Math.round(slowBootMs / 1000)} s). ${STILL_WORKS}`
+    : STATUS_TEXT[engine.state];
   if (engine.state === "failed") {
     text += `${engine.error ? ` (${engine.error})` : ""} Regeltext, Tabellen und Suche funktionieren weiter.`;
   } else if (engine.notice) {
@@ -173,8 +176,8 @@ function ensureBoot() {
     // The offline export installs its own transport (a Blob worker with the runtime inlined).
     if (!worker) {
       worker = window.RegelwerkTransport
-        ? window.RegelwerkTransport.createWorker(ASSET_BASE)
-        : new Worker(new URL("worker.js", ASSET_BASE), { type: "module" });
+        ? window.RegelwerkTransport.createWorker(assetBase)
+        : new Worker(new URL("worker.js", assetBase), { type: "module" });
     }
   } catch (error) {
     failBoot(String(error));
@@ -189,7 +192,7 @@ function ensureBoot() {
   engine.slowTimer = setTimeout(() => {
     engine.slow = true;
     everyHelper(showState);
-  }, SLOW_BOOT_MS);
+  }, slowBootMs);
   worker.addEventListener("error", onWorkerError);
   worker.addEventListener("message", onMessage);
   if (early) {
@@ -201,7 +204,7 @@ function ensureBoot() {
     }
     return;
   }
-  worker.postMessage(bootMessage(ASSET_BASE.href, runtimeKey()));
+  worker.postMessage(bootMessage(assetBase.href, runtimeKey()));
 }
 
 // The „Erneut versuchen“ button (its click is wired in page.js with the form's other buttons):
@@ -225,7 +228,7 @@ function send(entry) {
     engine.pending.delete(id);
     entry.fail(new Error("Die Berechnung hat zu lange gedauert und wurde abgebrochen"));
     restart();
-  }, REQUEST_TIMEOUT_MS);
+  }, requestTimeoutMs);
   engine.worker.postMessage(runMessage(id, entry.request));
 }
 
@@ -273,6 +276,9 @@ export function newSeed() {
 // The bundle runs at the end of the page: a page with a helper or a dice button starts the
 // engine right now, before Material has even announced the page (document$).
 export function startEngineClient() {
+  assetBase = new URL("./", document.currentScript.src);
+  requestTimeoutMs = Number(window.__regelwerkRequestTimeoutMs) || requestTimeoutMs;
+  slowBootMs = Number(window.__regelwerkSlowBootMs) || slowBootMs;
   window.__regelwerk = engine.timing; // read by the tests and the benchmarks
   if (document.querySelector(".rw-helper, .rw-dice")) scheduleBoot();
 }

@@ -237,12 +237,17 @@ export function showError(helper, error) {
   result.replaceChildren(box);
 }
 
-// The „?“ next to a label opens and closes that field's help (any helper, any page).
-document.addEventListener("click", (event) => {
+// The „?“ next to a label opens and closes that field's help (any helper, any page): one
+// listener on the document for the whole visit (bundle.js).
+export function listenForFieldHelp() {
+  document.addEventListener("click", toggleFieldHelp);
+}
+
+function toggleFieldHelp(event) {
   const toggle = event.target.closest && event.target.closest(".rw-help-toggle");
   if (!toggle) return;
   const help = document.getElementById(toggle.getAttribute("aria-controls"));
   if (!help) return;
   help.hidden = !help.hidden;
   toggle.setAttribute("aria-expanded", String(!help.hidden));
-});
+}

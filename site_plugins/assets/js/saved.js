@@ -63,6 +63,10 @@ export function commit(next) {
   return failure;
 }
 
+function newId() {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+}
+
 function cleanName(name) {
   return String(name).split(/\s+/).join(" ").trim().slice(0, 60);
 }
@@ -73,7 +77,7 @@ export function save(system, action, name, values) {
   if (!clean) return "Bitte einen Namen eingeben.";
   const rest = entries().filter((e) => !(e.system === system && e.action === action && e.name === clean));
   if (rest.length >= MAX_ENTRIES) return `Höchstens ${MAX_ENTRIES} gespeicherte Werte.`;
-  const entry = { id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`, name: clean, system, action, values, saved: new Date().toISOString() };
+  const entry = { id: newId(), name: clean, system, action, values, saved: new Date().toISOString() };
   return commit([...rest, entry]);
 }
 
@@ -106,10 +110,21 @@ export function importText(text, fileName) {
   if (!Array.isArray(data.entries)) return { problem: `In „${label}“ fehlt die Liste „entries“.` };
   const bad = data.entries.findIndex((e) => !checkEntry(e));
   if (bad >= 0) return { problem: `In „${label}“ ist Eintrag ${bad + 1} unvollständig (Name, System, Helfer und Werte nötig).` };
-  const incoming = data.entries.map((e) => ({ ...e, name: cleanName(e.name), id: e.id || `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}` }));
   const same = (a, b) => a.system === b.system && a.action === b.action && a.name === b.name;
-  const clashes = incoming.filter((e) => entries().some((old) => same(old, e)));
-  const merged = [...entries().filter((old) => !incoming.some((e) => same(old, e))), ...incoming];
+  const kept = entries();
+  // an id is the set's handle in the page (choosing, deleting): one that is not text, or that
+  // another set already has (here, or earlier in the file), gets a new one
+  const ids = new Set(kept.filter((old) => !data.entries.some((e) => same(old, { ...e, name: cleanName(e.name) }))).map((old) => old.id));
+  const incoming = data.entries.map((e) => {
+    const id = typeof e.id === "string" && e.id && !ids.has(e.id) ? e.id : newId();
+    ids.add(id);
+    return { ...e, name: cleanName(e.name), id };
+  });
+  const clashes = incoming.filter((e) => kept.some((old) => same(old, e)));
+  const merged = [...kept.filter((old) => !incoming.some((e) => same(old, e))), ...incoming];
+  if (merged.length > MAX_ENTRIES) {
+    return { problem: `Mit „${label}“ wären es ${merged.length} gespeicherte Werte; höchstens ${MAX_ENTRIES} gehen.` };
+  }
   return { incoming, clashes, merged, problem: "" };
 }
 

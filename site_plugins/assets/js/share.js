@@ -92,9 +92,12 @@ export function parse(fragment) {
     }
     if (row) {
       const list = (values[row[1]] = values[row[1]] || []);
+      if (!Array.isArray(list)) throw new LinkError(`das Feld „${row[1]}“ steht doppelt darin`);
       list[Number(row[2])] = { ...(list[Number(row[2])] || {}), [row[3]]: value };
-    } else if (/^[a-z_0-9]+$/.test(name)) values[name] = value;
-    else throw new LinkError(`unbekanntes Feld „${name.slice(0, 40)}“`);
+    } else if (/^[a-z_0-9]+$/.test(name)) {
+      if (name in values) throw new LinkError(`das Feld „${name.slice(0, 40)}“ steht doppelt darin`);
+      values[name] = value;
+    } else throw new LinkError(`unbekanntes Feld „${name.slice(0, 40)}“`);
   }
   for (const value of Object.values(values)) {
     // (Array.from: `some` would skip the holes a missing row leaves)

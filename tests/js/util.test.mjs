@@ -1,0 +1,43 @@
+// Covers util.js's pure helpers: germanNumber (numbers as German readers write them) and
+// isObject (the plain record every stored or imported value is checked against), ownValue (a
+// map's own entry only: outside text never reaches Object.prototype).
+// el() needs a document and is left to the browser tests.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { germanNumber, isObject, ownValue } from "../../site_plugins/assets/js/util.js";
+
+test("util.js: germanNumber writes a decimal comma and a thousands point („62,5“, „1.000“) (CONTRIBUTING.md: what players see is German – numbers too)", () => {
+  assert.equal(germanNumber(62.5), "62,5");
+  assert.equal(germanNumber(1000), "1.000");
+  assert.equal(germanNumber(1234567.25), "1.234.567,25");
+  assert.equal(germanNumber(0), "0");
+});
+
+test("util.js: germanNumber takes numbers given as text and Intl options (e.g. one decimal)", () => {
+  assert.equal(germanNumber("1000"), "1.000");
+  assert.equal(germanNumber(62.456, { maximumFractionDigits: 1 }), "62,5");
+  assert.equal(germanNumber(200, { minimumFractionDigits: 1 }), "200,0");
+});
+
+test("util.js: isObject accepts a plain record, refuses null, arrays and primitives (the shape checks of stored values rely on it)", () => {
+  assert.equal(isObject({}), true);
+  assert.equal(isObject({ state: {} }), true);
+  assert.equal(isObject(Object.create(null)), true);
+  for (const value of [null, undefined, [], [1], "x", 3, true, () => {}]) {
+    assert.equal(isObject(value), false, String(value));
+  }
+});
+
+test("util.js: ownValue gives a map's own entry only – „constructor“, „__proto__“, „toString“ are just names (the issue „Outside data never reaches the page's prototypes“)", () => {
+  const fighters = { Alrik: { stats: {} } };
+  assert.equal(ownValue(fighters, "Alrik"), fighters.Alrik);
+  for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "Bruna"]) {
+    assert.equal(ownValue(fighters, name), undefined, name);
+  }
+  const named = JSON.parse('{"__proto__": {"lep": 3}, "constructor": {"lep": 4}}'); // own entries
+  assert.deepEqual(ownValue(named, "__proto__"), { lep: 3 });
+  assert.deepEqual(ownValue(named, "constructor"), { lep: 4 });
+  assert.equal(ownValue(Object.create(null), "x"), undefined);
+});
