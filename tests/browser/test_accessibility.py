@@ -34,13 +34,13 @@ import pytest
 
 from tests.browser.a11y import Findings, check, set_scheme
 from tests.browser.conftest import (
+    Browsers,
+    PageErrors,
     Unzipped,
-    csp_violations,
     navigate,
     resize,
     review_screenshot,
     wait_engine_ready,
-    window_size,
 )
 
 pytestmark = pytest.mark.browser
@@ -53,8 +53,6 @@ RULE_PAGE = "pathfinder/angriffswurf-und-ruestungsklasse/"  # four helpers, dice
 
 GENERIC_LINK_TEXT = {"hier", "link", "mehr", "regel", "regeltext", "quelle", "siehe"}
 
-REPORT: list[Findings] = []
-
 
 def colours_only(scheme: str) -> bool:
     """Every scheme after the first shows the same DOM in other colours (see above)."""
@@ -66,15 +64,14 @@ class Visit:
     state is checked at both widths: the window is resized (as a phone is turned), and
     Material's layout follows by media queries; the states are made at alternating widths."""
 
-    def __init__(self, browser: Any, site_url: str, scheme: str) -> None:
+    def __init__(
+        self, browsers: Browsers, site_url: str, scheme: str, report: list[Findings]
+    ) -> None:
         self.scheme, self.width, self.site_url = scheme, WIDTHS[0], site_url
         self.colours_only = colours_only(scheme)
-        self.context = browser.new_context(locale="de-DE", viewport=window_size(self.width))
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(60_000)
-        self.messages: list[str] = []
-        self.page.on("console", lambda msg: self.messages.append(f"{msg.type}: {msg.text}"))
-        self.page.on("pageerror", lambda err: self.messages.append(f"pageerror: {err}"))
+        self.report = report
+        # with the web app's service worker, as a reader has it
+        self.page = browsers.page(self.width, service_workers="allow")
         self.loaded = False
 
     def open(self, path: str) -> Any:
@@ -113,28 +110,30 @@ class Visit:
             one = check(
                 self.page, f"{self.scheme} {width}px: {state}", colours_only=self.colours_only
             )
-            REPORT.append(one)
+            self.report.append(one)
             found.append(one)
             if screenshot:
                 review_screenshot(self.page, screenshot.format(width=width))
         return found
 
 
-@pytest.fixture(scope="module", params=SCHEMES)
-def visit(request: pytest.FixtureRequest, browser: Any, site_url: str) -> Iterator[Visit]:
-    instance = Visit(browser, site_url, request.param)
-    yield instance
-    instance.context.close()
-    assert csp_violations(instance.messages) == []
-
-
 @pytest.fixture(scope="module", autouse=True)
-def report() -> Iterator[None]:
-    """At the end of the module: everything that did not fail the tests, summed up."""
-    REPORT.clear()
-    yield
-    if REPORT:
-        warnings.warn(summary(REPORT), UserWarning, stacklevel=1)
+def report() -> Iterator[list[Findings]]:
+    """Every page state's findings; at the end of the module what did not fail the tests is
+    summed up."""
+    found: list[Findings] = []
+    yield found
+    if found:
+        warnings.warn(summary(found), UserWarning, stacklevel=1)
+
+
+@pytest.fixture(scope="module", params=SCHEMES)
+def visit(
+    request: pytest.FixtureRequest, browsers: Browsers, site_url: str, report: list[Findings]
+) -> Iterator[Visit]:
+    instance = Visit(browsers, site_url, request.param, report)
+    yield instance
+    instance.page.context.close()
 
 
 def summary(found: list[Findings]) -> str:
@@ -344,28 +343,28 @@ def test_meine_werte(visit: Visit) -> None:
 # ------------------------------------------------------------------------------ offline export
 
 
-@pytest.fixture(scope="module")
-def offline_visit(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-
-    def make(width: int) -> Any:
-        context = browser.new_context(locale="de-DE", viewport=window_size(width))
-        context.route("http://**/*", lambda route: route.abort())
-        context.route("https://**/*", lambda route: route.abort())
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(60_000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+@pytest.fixture
+def offline_page(browsers: Browsers) -> Iterator[Any]:
+    page = browsers.page(network=False)
+    yield page
+    page.context.close()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_offline_export(offline_visit: Any, export: Unzipped, scheme: str) -> None:
+def test_offline_export(
+    offline_page: Any,
+    export: Unzipped,
+    scheme: str,
+    report: list[Findings],
+    page_errors: PageErrors,
+) -> None:
     """The export from file://: one page per scheme (Patzertabelle, rolled), at both widths."""
-    page = offline_visit(1280)
+    # axe (with all its rules) reads every stylesheet once more by XMLHttpRequest, which
+    # Chromium refuses from file://; the console names our CSS files as failed to load
+    page_errors.expect(
+        r"^console\.error: Failed to load resource: net::ERR_FAILED \(file:.*\.css\)$"
+    )
+    page = offline_page
     page.goto(export.url("ryssea/patzertabelle.html"))
     set_scheme(page, scheme)
     wait_engine_ready(page)
@@ -378,5 +377,5 @@ def test_offline_export(offline_visit: Any, export: Unzipped, scheme: str) -> No
             f"{scheme} {width}px: offline export, Patzertabelle rolled",
             colours_only=colours_only(scheme),
         )
-        REPORT.append(found)
+        report.append(found)
         assert_clean([found])

@@ -2,8 +2,9 @@
 violation while a reader uses the site (the reliability issue, deliverable 5).
 
 The policy has no 'unsafe-inline' and no 'unsafe-eval'; the hashes of Material's inline
-scripts are computed at build time (site_plugins/csp.py). Every other browser test fails on a
-violation too (the ``page``/``offline`` fixtures); this one walks through everything once.
+scripts are computed at build time (site_plugins/csp.py). Every browser test fails on a
+violation Chromium reports on the console (the harness, ``page_errors`` in conftest.py); this
+one walks through everything once and also records the page's securitypolicyviolation events.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Unzipped, csp_violations, navigate
+from tests.browser.conftest import Unzipped, navigate
 
 pytestmark = pytest.mark.browser
 
@@ -96,7 +97,6 @@ def test_no_violation_online(page: Any, site_url: str) -> None:
         lambda path: site_url + ("" if path == "index" else path + "/"),
         lambda target: navigate(page, target),
     )
-    assert csp_violations(page.console_messages) == []
 
 
 def test_no_violation_offline(offline: tuple[Any, list[str]], export: Unzipped) -> None:

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 
 from engine import api
-from tests.browser.conftest import ENGINE_READY_MS, SharedVisit
+from tests.browser.conftest import ENGINE_READY_MS, PageErrors, SharedVisit
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -147,8 +147,13 @@ def test_bad_input_gets_a_german_message_at_the_field(reader: SharedVisit) -> No
     assert field.get_attribute("aria-invalid") is None
 
 
-def test_failed_boot_shows_error_and_retry_works(page: Any, site_url: str) -> None:
+def test_failed_boot_shows_error_and_retry_works(
+    page: Any, site_url: str, page_errors: PageErrors
+) -> None:
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    # the worker's fetch hands the failed request on to Pyodide (after ending the boot with
+    # the message checked below), where nobody catches it any more
+    page_errors.expect(r"^pageerror: \w*Error: Failed to fetch \(.*/assets/regelwerk/worker\.js:")
     page.goto(site_url + PAGE)
     status = page.locator(".rw-status").first
     page.wait_for_selector(".rw-status[data-state='failed']", timeout=ENGINE_READY_MS)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LOCAL_SCHEMES, Unzipped
+from tests.browser.conftest import LOCAL_SCHEMES, Browsers, Unzipped
 from tests.parity.batch import expected, requests
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,9 @@ def test_online_from_the_snapshot(page: Any, site_url: str) -> None:
     assert page.evaluate("window.__regelwerk.mode") == "snapshot"
 
 
-def test_online_fallback_when_the_snapshot_is_missing(page: Any, site_url: str) -> None:
+def test_online_fallback_when_the_snapshot_is_missing(
+    page: Any, site_url: str, browsers: Browsers
+) -> None:
     """A missing snapshot is announced (status line and console), then the plain boot answers
     the same."""
     page.route("**/*.snap", lambda route: route.fulfill(status=404, body="fehlt"))
@@ -57,8 +59,9 @@ def test_online_fallback_when_the_snapshot_is_missing(page: Any, site_url: str) 
     status = page.locator(".rw-status").first.inner_text()
     assert status.startswith("Bereit.") and "Schnellstart nicht möglich (engine-" in status
     assert "HTTP 404" in status
-    warnings = [m for m in page.console_messages if m.startswith("warning:")]
-    assert any("Schnellstart nicht möglich" in m for m in warnings), page.console_messages
+    console = browsers.console(page)
+    warnings = [m for m in console if m.startswith("warning:")]
+    assert any("Schnellstart nicht möglich" in m for m in warnings), console
 
 
 def test_offline_from_the_snapshot(offline: tuple[Any, list[str]], export: Unzipped) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import navigate, review_screenshot, screenshots_wanted, window_size
+from tests.browser.conftest import Browsers, navigate, review_screenshot, screenshots_wanted
 
 pytestmark = pytest.mark.browser
 
@@ -48,19 +48,12 @@ LEAKED_FENCE = """() => [...document.querySelectorAll('article pre code')]
 
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"{w}px")
-def sized_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+def sized_page(request: pytest.FixtureRequest, browsers: Browsers) -> Iterator[Any]:
     """One page per width for the module, as one reader's visit: the first page is loaded, the
     others are reached by Material's instant navigation (no service worker)."""
-    width = int(request.param)
-    context = browser.new_context(
-        locale="de-DE",
-        viewport=window_size(width),
-        service_workers="block",
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = browsers.page(int(request.param))
     yield page
-    context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize(("path", "has_table"), PAGES.items(), ids=list(PAGES))

@@ -16,7 +16,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 import yaml
 
-from tests.browser.conftest import LOCAL_SCHEMES, Unzipped, navigate
+from tests.browser.conftest import LOCAL_SCHEMES, Browsers, Unzipped, navigate
 
 pytestmark = pytest.mark.browser
 
@@ -127,17 +127,13 @@ def label_of(path: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def search_page(browser: Any, site_url: str) -> Any:
-    context = browser.new_context(
-        locale="de-DE", viewport={"width": 1280, "height": 900}, service_workers="block"
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+def search_page(browsers: Browsers, site_url: str) -> Any:
+    page = browsers.page()
     page.goto(site_url)
     page.locator(INPUT).click()
     page.wait_for_function("() => !!window.regelwerkSuche")
     yield page
-    context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize(
