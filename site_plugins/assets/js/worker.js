@@ -331,14 +331,6 @@ function internalError(error) {
   return JSON.stringify({ ok: false, error: { field: "", message } });
 }
 
-// A failure nothing awaited (inside Pyodide's loader, say) would leave the boot waiting: while
-// booting it ends the boot at once, in German, instead of after the page's timeout.
-self.addEventListener("unhandledrejection", (event) => {
-  if (!booting || runJson) return;
-  event.preventDefault();
-  self.postMessage(failedMessage(`Start abgebrochen (${describe(event.reason)})`));
-});
-
 self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === MESSAGE.PART) {
