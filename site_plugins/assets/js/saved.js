@@ -11,7 +11,7 @@
 import { collect, fill } from "./forms.js";
 import { ask, askText, notice } from "./results.js";
 import * as store from "./store.js";
-import { el, isObject } from "./util.js";
+import { el, isObject, versionText } from "./util.js";
 
 const KEY = "werte";
 const VERSION = 1;
@@ -106,7 +106,7 @@ export function importText(text, fileName) {
     return { problem: `„${label}“ ist keine lesbare Datei (der Inhalt ist beschädigt).` };
   }
   if (!isObject(data) || data.format !== FORMAT) return { problem: `„${label}“ ist keine Datei von „Meine Werte“ (es fehlt „format: ${FORMAT}“).` };
-  if (data.version !== VERSION) return { problem: `„${label}“ hat die Version ${String(data.version).slice(0, 10)}; diese Seite liest Version ${VERSION}.` };
+  if (data.version !== VERSION) return { problem: `„${label}“ ${versionText(data.version)}; diese Seite liest Version ${VERSION}.` };
   if (!Array.isArray(data.entries)) return { problem: `In „${label}“ fehlt die Liste „entries“.` };
   const bad = data.entries.findIndex((e) => !checkEntry(e));
   if (bad >= 0) return { problem: `In „${label}“ ist Eintrag ${bad + 1} unvollständig (Name, System, Helfer und Werte nötig).` };

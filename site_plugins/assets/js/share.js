@@ -86,7 +86,7 @@ export function parse(fragment) {
     } catch (error) {
       throw new LinkError("ein Feld ist falsch kodiert");
     }
-    const row = /^([a-z_]+)\.([0-9]{1,2})\.([a-z_0-9]+)$/.exec(name);
+    const row = /^([a-z_][a-z_0-9]*)\.([0-9]{1,2})\.([a-z_0-9]+)$/.exec(name);
     if ((row ? [row[1], row[3]] : [name]).some((part) => RESERVED.has(part))) {
       throw new LinkError(`unbekanntes Feld „${name.slice(0, 40)}“`);
     }
@@ -147,15 +147,23 @@ export function isLink(hash) {
 
 // A page opened with #wurf=… (`hash`: the address's fragment, or the one a hashchange brought,
 // see page.js): fill, roll with that seed, mark as replayed.
+// → {shared, problem}: the checked link, or a German reason why it cannot be opened; never
+// throws, whatever the address holds.
+export function readLink(fragment) {
+  try {
+    return { shared: parse(String(fragment)), problem: "" };
+  } catch (error) {
+    return { shared: null, problem: error instanceof LinkError ? error.message : "er ist beschädigt" };
+  }
+}
+
 export function openFromAddress(submit, hash) {
   if (!isLink(hash)) return;
-  let shared;
-  try {
-    shared = parse(hash);
-  } catch (error) {
+  const { shared, problem } = readLink(hash);
+  if (problem) {
     const first = document.querySelector(".rw-helper:not([data-widget])");
     if (first) resetForm(first);
-    showProblem(first, error instanceof LinkError ? error.message : "er ist beschädigt");
+    showProblem(first, problem);
     return;
   }
   const helpers = [...document.querySelectorAll(`.rw-helper[data-system="${CSS.escape(shared.system)}"][data-action="${CSS.escape(shared.action)}"]:not([data-widget])`)];

@@ -10,7 +10,7 @@
 // - the file a reader saves and loads: {format: "regelwerk-tickleiste", version: 1, saved,
 //   state}; loading accepts nothing else and says in German what is wrong.
 
-import { isObject } from "./util.js";
+import { isObject, versionText } from "./util.js";
 
 const VERSION = 2;
 const FILE_FORMAT = "regelwerk-tickleiste";
@@ -53,7 +53,7 @@ export function check(value) {
   if (!isObject(value)) return "kein Speicherstand der Tickleiste";
   if (!isObject(value.state)) return "der Stand der Tickleiste fehlt";
   if (value.version === undefined) return ""; // version 1: {state, next, body}; see normalize
-  if (value.version !== VERSION) return `unbekannte Version ${String(value.version).slice(0, 10)}`;
+  if (value.version !== VERSION) return `der Speicherstand ${versionText(value.version)}, erwartet ist ${VERSION}`;
   const fighters = value.state.fighters;
   if (fighters !== undefined && !Array.isArray(fighters)) return "die Kämpferliste ist beschädigt";
   return checkShown(value.shown) || checkStack(value.undo) || checkStack(value.redo);
@@ -103,8 +103,7 @@ export function parseFile(text, name) {
     return { state: null, problem: `„${label}“ ist keine Tickleisten-Datei (es fehlt die Angabe „format: ${FILE_FORMAT}“).` };
   }
   if (data.version !== FILE_VERSION) {
-    const version = String(data.version).slice(0, 10);
-    return { state: null, problem: `„${label}“ hat die Version ${version}; diese Seite liest Version ${FILE_VERSION}.` };
+    return { state: null, problem: `„${label}“ ${versionText(data.version)}; diese Seite liest Version ${FILE_VERSION}.` };
   }
   if (!isObject(data.state)) return { state: null, problem: `In „${label}“ fehlt der Stand der Tickleiste („state“).` };
   return { state: data.state, problem: "" };

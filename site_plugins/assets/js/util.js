@@ -23,6 +23,24 @@ export function ownValue(map, key) {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
+// Outside data quoted in a message: cut short, and never a throw (String() of a record whose
+// „toString“ is no function throws; such a value is quoted as JSON).
+export function quoted(value, max = 10) {
+  let text;
+  try {
+    text = value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
+  } catch (error) {
+    text = "?";
+  }
+  return String(text).slice(0, max);
+}
+
+// „hat die Version 7“ – or, where a file or a stored value names none, „gibt keine Version an“
+export function versionText(version) {
+  if (version === undefined || version === null) return "gibt keine Version an";
+  return `hat die Version ${quoted(version)}`;
+}
+
 // options: Intl.NumberFormat's (e.g. {maximumFractionDigits: 1})
 export function germanNumber(value, options = {}) {
   return Number(value).toLocaleString("de-DE", options);
