@@ -3,14 +3,16 @@
 Used by the ``regelwerk`` plugin (:mod:`site_plugins.plugin`), for the online build only:
 
 - every page's ``<head>`` gets the manifest link, the apple-touch-icon, the theme colour and
-  ``assets/pwa/pwa.js`` (a classic script of ours: registers ``sw.js`` on http(s) pages,
-  shows how much is stored, „Offline bereit“, „Trotzdem offline speichern“ and „Neue
-  Version – neu laden“) with its stylesheet;
+  ``assets/pwa/pwa.js`` (registers ``sw.js`` on http(s) pages with workbox-window, shows how
+  much is stored, „Offline bereit“, „Trotzdem offline speichern“ and „Neue Version – neu
+  laden“) with its stylesheet;
 - after the build (:func:`build`) ``manifest.webmanifest`` is written, and
   ``site_plugins/pwa/build.mjs`` (Node, pinned npm packages) renders the icons from the
-  project's logo and generates ``sw.js`` with Workbox: the precache list (what a visit needs
-  first: start page, search, scripts, styles, Pyodide, the engine archive and snapshot) and
-  the list of every other page, fetched in the background (see ``site_plugins/pwa/sw.js``).
+  project's logo, bundles ``site_plugins/pwa/pwa.js`` (an ES module) with workbox-window
+  into that classic script, and generates ``sw.js`` with Workbox: the precache list (what a
+  visit needs first: start page, search, scripts (pwa.js among them), styles, Pyodide, the
+  engine archive and snapshot) and the list of every other page, fetched in the background
+  (see ``site_plugins/pwa/sw.js``).
 
 Not in the offline export (``file://`` has no service workers) and not under ``mkdocs
 serve``: there :func:`write_unregister` puts a ``sw.js`` that removes itself, so a browser
@@ -38,7 +40,9 @@ MANIFEST = "manifest.webmanifest"
 SW_FILE = "sw.js"
 BUILD_TIMEOUT_S = 300
 # Shipped to the site as assets/pwa/<name>; the other files of pwa/ are build inputs.
-PAGE_FILES = ("pwa.js", "pwa.css")
+PAGE_FILES = ("pwa.css",)
+# The page script: site_plugins/pwa/pwa.js, bundled by build.mjs (after the pages are built).
+PAGE_SCRIPT = f"{PREFIX}/pwa.js"
 
 NAME = "Regelwerk – Hausregeln unserer Spielrunde"
 SHORT_NAME = "Regelwerk"
@@ -113,7 +117,7 @@ def manifest(config: MkDocsConfig) -> dict[str, Any]:
 
 
 def add_files(files: Files, config: MkDocsConfig) -> None:
-    """The page script and its stylesheet (online build only)."""
+    """The page script's stylesheet (online build only; the script comes with :func:`build`)."""
     for name in PAGE_FILES:
         files.append(File.generated(config, f"{PREFIX}/{name}", abs_src_path=str(HERE / name)))
 
@@ -128,7 +132,7 @@ def head_tags(root: str, color: str) -> str:
             f'<link rel="apple-touch-icon" href="{root}{PREFIX}/apple-touch-icon.png">',
             f'<meta name="apple-mobile-web-app-title" content="{SHORT_NAME}">',
             f'<link rel="stylesheet" href="{root}{PREFIX}/pwa.css">',
-            f'<script src="{root}{PREFIX}/pwa.js" defer></script>',
+            f'<script src="{root}{PAGE_SCRIPT}" defer></script>',
         )
     )
 
@@ -172,6 +176,7 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
     return {
         "site": str(site_dir),
         "logo": str(LOGO),
+        "pageScript": {"source": str(HERE / "pwa.js"), "file": PAGE_SCRIPT},
         "swSource": str(HERE / "sw.js"),
         "swFile": SW_FILE,
         "icons": [
@@ -198,7 +203,8 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
 
 
 def build(site_dir: Path, config: MkDocsConfig) -> dict[str, Any]:
-    """Manifest, icons and service worker into the finished site; returns build.mjs' figures."""
+    """Manifest, icons, page script and service worker into the finished site; returns
+    build.mjs' figures."""
     if shutil.which("node") is None:
         raise PwaError("Node.js fehlt (wird für Icons und Service Worker gebraucht)")
     color = theme_color(config)

@@ -1,9 +1,12 @@
 // Builds the installable, offline-capable part of the online site into the finished site
 // folder (called by site_plugins/pwa.py in on_post_build, after every page is final):
 //   1. the app icons, rendered from the project's logo (SVG) with @resvg/resvg-js;
-//   2. the service worker: site_plugins/pwa/sw.js bundled with Workbox's modules (rollup,
-//      from node_modules – nothing from a CDN), then Workbox's injectManifest writes the
-//      precache list into it; the list of the other pages goes in at bundle time.
+//   2. the page script: site_plugins/pwa/pwa.js (an ES module) bundled with workbox-window
+//      into assets/pwa/pwa.js, a classic script (IIFE) – before the lists, which take it in;
+//   3. the service worker: site_plugins/pwa/sw.js bundled with Workbox's modules, then
+//      Workbox's injectManifest writes the precache list into it; the list of the other
+//      pages goes in at bundle time.
+// Both bundles: rollup with terser, from node_modules – nothing from a CDN.
 // Each list entry: url, revision (Workbox: MD5 of the file, null for URLs already named by
 // a hash), integrity (SHA-256 of the file: the browser refuses other bytes) and bytes.
 //
@@ -77,20 +80,17 @@ function listOptions(list) {
   };
 }
 
-// ------------------------------------------------------------------ service worker
+// ------------------------------------------------------------------ bundles
 
-async function bundle(pages, version, target) {
+// `input` with its npm imports into one classic script; `values`: replaced at bundle time.
+async function bundle(input, target, values = {}) {
   const build = await rollup({
-    input: config.swSource,
+    input,
     plugins: [
       nodeResolve({ browser: true }),
       replace({
         preventAssignment: true,
-        values: {
-          "process.env.NODE_ENV": JSON.stringify("production"),
-          __REGELWERK_PAGES__: JSON.stringify(pages),
-          __REGELWERK_VERSION__: JSON.stringify(version),
-        },
+        values: { "process.env.NODE_ENV": JSON.stringify("production"), ...values },
       }),
       terser({ format: { comments: false } }),
     ],
@@ -101,8 +101,13 @@ async function bundle(pages, version, target) {
 
 async function main() {
   const started = performance.now();
-  await renderIcons();
-  const pages = await getManifest(listOptions(config.pages));
+  // the page script's minification runs in a worker thread (terser): beside the icons and
+  // the list of pages; the core list takes the finished script in
+  const [pages] = await Promise.all([
+    getManifest(listOptions(config.pages)),
+    renderIcons(),
+    bundle(config.pageScript.source, path.join(site, config.pageScript.file)),
+  ]);
   const core = await getManifest(listOptions(config.core));
   for (const result of [pages, core]) {
     if (result.warnings.length) throw new Error(result.warnings.join("\n"));
@@ -114,7 +119,10 @@ async function main() {
   const tmp = await mkdtemp(path.join(tmpdir(), "regelwerk-sw-"));
   try {
     const source = path.join(tmp, "sw.js");
-    await bundle(pages.manifestEntries, version, source);
+    await bundle(config.swSource, source, {
+      __REGELWERK_PAGES__: JSON.stringify(pages.manifestEntries),
+      __REGELWERK_VERSION__: JSON.stringify(version),
+    });
     const injected = await injectManifest({
       ...listOptions(config.core),
       swSrc: source,

@@ -1,5 +1,7 @@
-// Regelwerk web app – pwa.js: the page side of the service worker (online site only; a
-// classic script, loaded with `defer` from <head>, see site_plugins/pwa.py).
+// Regelwerk web app – pwa.js: the page side of the service worker (online site only).
+// An ES module using workbox-window; site_plugins/pwa/build.mjs bundles it (rollup, IIFE,
+// from node_modules – nothing from a CDN) into the site as assets/pwa/pwa.js, a classic
+// script loaded with `defer` from <head> (see site_plugins/pwa.py).
 //
 // Owns: registering sw.js (site root, only on http(s) pages), after the page has loaded and
 // its engine has started, so the first visit does not compete with itself; asking the worker
@@ -7,25 +9,34 @@
 // (navigator.connection.saveData), unless the reader presses „Trotzdem offline speichern“ –
 // and showing what is stored: a line in the footer („Offline bereit · 24,6 MB gespeichert“)
 // and a small dismissible notice (aria-live polite) when something changes; the update:
-// a new deployment's worker waits (Workbox's waiting-worker pattern) until the reader presses
-// „Neue Version – neu laden“, then takes over and every open page of the site reloads, so a
-// page never runs next to the engine of another version.
+// a new deployment's worker waits (workbox-window's "waiting" event) until the reader presses
+// „Neue Version – neu laden“; then workbox-window sends it {type: "SKIP_WAITING"}, it takes
+// over, and every open page of the site reloads ("controlling"), so a page never runs next
+// to the engine of another version.
 // Exposes: window.RegelwerkOffline.status (the worker's last status; for tests/benchmarks).
-(function () {
-  "use strict";
-  const script = document.currentScript;
-  if (!script || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+// its ES modules, like sw.js takes Workbox's: the package's "module" entry is an ES5 build
+// (the bundle 10.3 KB instead of 8.9 KB)
+import { Workbox, messageSW } from "workbox-window/index.mjs";
 
-  const ROOT = new URL("../../", script.src); // assets/pwa/pwa.js → the site root
-  const SW_URL = new URL("sw.js", ROOT);
-  const TRUST_KEY = "regelwerk-offline-trotzdem"; // localStorage: the reader said „trotzdem“
-  const SAVE_DATA_SHOWN = "regelwerk-offline-datensparen"; // sessionStorage: notice shown
-  const UPDATE_EVERY_MS = 60 * 60 * 1000;
-  const ENGINE_WAIT_MS = 20000;
-  const READY_NOTICE_MS = 12000;
+const TRUST_KEY = "regelwerk-offline-trotzdem"; // localStorage: the reader said „trotzdem“
+const SAVE_DATA_SHOWN = "regelwerk-offline-datensparen"; // sessionStorage: notice shown
+const UPDATE_EVERY_MS = 60 * 60 * 1000;
+const ENGINE_WAIT_MS = 20000;
+const READY_NOTICE_MS = 12000;
 
+// The bundle runs as a classic script, so document.currentScript is this file.
+const script = document.currentScript;
+if (script && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+  webApp(new URL("../../", script.src)); // assets/pwa/pwa.js → the site root
+}
+
+function webApp(root) {
   const api = (window.RegelwerkOffline = { status: null });
-  const view = { registering: false, waiting: null, notice: null, wasIncomplete: false };
+  const view = { registering: false, notice: null, wasIncomplete: false };
+  const wb = new Workbox(new URL("sw.js", root).href, {
+    scope: root.pathname,
+    updateViaCache: "none",
+  });
 
   // ------------------------------------------------------------------ display
 
@@ -137,16 +148,10 @@
     line.replaceChildren(...parts);
   }
 
-  // ------------------------------------------------------------------ the worker
+  // ------------------------------------------------------------------ the stored files
 
-  function ask(worker) {
-    return new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = (event) => resolve(event.data);
-      worker.postMessage({ type: "status" }, [channel.port2]);
-    });
-  }
-
+  // The status and the filling are asked of the active worker, the one that serves this
+  // page (not of a new version's worker that installs or waits).
   function fill(worker) {
     worker.postMessage({ type: "fill" });
   }
@@ -174,7 +179,7 @@
   }
 
   async function refresh(registration) {
-    const status = await ask(registration.active);
+    const status = await messageSW(registration.active, { type: "status" });
     show(status);
     if (status.complete || status.filling) return;
     if (!saveData() || trusted()) {
@@ -188,53 +193,56 @@
     }
   }
 
+  // The worker's progress reaches every window of the site. Not workbox-window's "message"
+  // event: that passes only messages of a worker this instance counts as its own (a new
+  // version's worker that an update check found later is not).
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && event.data.type === "regelwerk-offline") show(event.data.status);
+  });
+
   // ------------------------------------------------------------------ updates
 
-  function offerUpdate(worker) {
+  // A new deployment's worker has installed and waits (also one that already waited when
+  // this page loaded, or one a later update check found). workbox-window stops following
+  // the registration's updates after the first one its register() did not start: a page
+  // kept open whose notice was closed learns of a deployment after that one only when it is
+  // loaded again (the notice's button always takes the newest waiting worker).
+  wb.addEventListener("waiting", () => {
     if (!navigator.serviceWorker.controller) return; // the first install takes over by itself
-    view.waiting = worker;
     notify(
       "update",
       "Eine neue Version des Regelwerks ist da.",
-      button("Neue Version – neu laden", () => {
-        view.waiting.postMessage({ type: "skip-waiting" });
-      }, "rw-pwa-reload"),
+      button("Neue Version – neu laden", () => wb.messageSkipWaiting(), "rw-pwa-reload"),
     );
-  }
+  });
 
-  function watchUpdates(registration) {
-    if (registration.waiting) offerUpdate(registration.waiting);
-    registration.addEventListener("updatefound", () => {
-      const worker = registration.installing;
-      if (!worker) return;
-      worker.addEventListener("statechange", () => {
-        if (worker.state === "installed") offerUpdate(worker);
-      });
-    });
+  // A worker took over. If another one controlled this page before, a new version is now
+  // active (this page or another tab said „neu laden“): this page is of the old version.
+  let controller = navigator.serviceWorker.controller;
+  function controllerChanged() {
+    const now = navigator.serviceWorker.controller;
+    if (now === controller) return false;
+    const reload = Boolean(controller);
+    controller = now;
+    if (reload) location.reload();
+    return reload;
+  }
+  wb.addEventListener("controlling", controllerChanged);
+
+  function watchUpdates() {
+    const update = () => wb.update().catch(() => {});
     let lastCheck = Date.now();
     const check = () => {
       if (Date.now() - lastCheck < 60000) return;
       lastCheck = Date.now();
-      registration.update().catch(() => {});
+      update();
     };
-    setInterval(() => registration.update().catch(() => {}), UPDATE_EVERY_MS);
+    setInterval(update, UPDATE_EVERY_MS);
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") check();
     });
     window.addEventListener("online", check);
   }
-
-  // A worker took over. If another one controlled this page before, a new version is now
-  // active (this page or another tab said „neu laden“): this page is of the old version.
-  let controlled = Boolean(navigator.serviceWorker.controller);
-  navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (controlled) location.reload();
-    controlled = true;
-  });
-
-  navigator.serviceWorker.addEventListener("message", (event) => {
-    if (event.data && event.data.type === "regelwerk-offline") show(event.data.status);
-  });
 
   // ------------------------------------------------------------------ start
 
@@ -260,21 +268,20 @@
     await engineSettled();
     let registration;
     try {
-      registration = await navigator.serviceWorker.register(SW_URL.href, {
-        scope: ROOT.pathname,
-        updateViaCache: "none",
-      });
+      registration = await wb.register();
     } catch (error) {
       console.warn("[regelwerk] Service Worker nicht registriert:", error);
       return;
     }
-    if (!registration) return; // registration refused without an error (e.g. blocked)
+    // workbox-window watches the controller from register() on: a new version that took
+    // over while this page waited for its engine (another tab said „neu laden“) counts too
+    if (controllerChanged()) return;
     if (!registration.active) {
       view.registering = true;
       view.wasIncomplete = true;
       renderFooter();
     }
-    watchUpdates(registration);
+    watchUpdates();
     await navigator.serviceWorker.ready;
     await refresh(registration);
   }
@@ -283,4 +290,4 @@
     window.document$.subscribe(renderFooter);
   }
   start();
-})();
+}

@@ -17,11 +17,13 @@
 // worker only ever answers from its own lists. A new deployment's worker installs next to
 // the old one (same caches, other revisions) – including the pages, if the reader kept them
 // – and waits: no skipWaiting until the page says the reader agreed („Neue Version – neu
-// laden“). Then it activates, deletes what only the old lists named, and the pages reload.
+// laden“: workbox-window's messageSkipWaiting() in pwa.js). Then it activates, deletes what
+// only the old lists named, and the pages reload.
 //
 // Messages (from the page, with a MessagePort for the answer where noted):
 //   {type: "status"} → port: status()        {type: "fill"} → progress to every window
-//   {type: "skip-waiting"}                   (only a waiting worker acts on it)
+//   {type: "SKIP_WAITING"}                   (workbox-window's convention; only a waiting
+//                                            worker acts on it)
 // Broadcast to every window: {type: "regelwerk-offline", status} while filling and after.
 import { cacheNames, clientsClaim } from "workbox-core";
 import {
@@ -197,8 +199,11 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   const message = event.data || {};
-  if (message.type === "skip-waiting") {
-    self.skipWaiting(); // the page sends it to the waiting worker only
+  // pwa.js sends it to the waiting worker only. "skip-waiting" is what the pages of earlier
+  // deployments send (their pwa.js had its own handshake): a page still open from before
+  // this one must still be able to take it.
+  if (message.type === "SKIP_WAITING" || message.type === "skip-waiting") {
+    self.skipWaiting();
   } else if (message.type === "status" && event.ports[0]) {
     event.waitUntil(status().then((answer) => event.ports[0].postMessage(answer)));
   } else if (message.type === "fill") {

@@ -8,7 +8,8 @@ publish (site_plugins/pwa.py, site_plugins/pwa/).
   direct loads), search, tooltips, rolls in three systems, the Tickleiste and a reload work
   with no request that the service worker did not answer;
 - a new deployment with another engine is offered („Neue Version – neu laden“), the old pages
-  keep their old engine until the reader agrees, then the new engine answers;
+  keep their old engine until the reader agrees, then the new engine answers – in every open
+  tab of the site;
 - no web app in the offline export (file://) and none under `mkdocs serve`, where a worker
   installed earlier on the same address removes itself.
 """
@@ -315,6 +316,11 @@ def test_a_new_deployment_is_offered_and_never_mixed(
         navigate(page, site_url + "dsa/kampfhelfer/")  # still the old version everywhere
         assert page.evaluate(ENGINE_KEY) == old_key
         roll(page, "attack")
+        # another tab of the site, opened now, is of the old version too
+        other = context.new_page()
+        other.goto(site_url)
+        assert other.evaluate(ENGINE_KEY) == old_key
+        other.locator(TOAST).get_by_role("button", name="Neue Version – neu laden").wait_for()
         reload_button.click()
         # the page reloads by itself once the new version has taken over (poll across it)
         page.wait_for_function(
@@ -327,6 +333,14 @@ def test_a_new_deployment_is_offered_and_never_mixed(
             timeout=STORE_WAIT_MS,
         )
         assert page.evaluate(ENGINE_KEY) == new_key
+        # the other tab reloaded by itself as well
+        other.wait_for_function(
+            """key => {
+                const meta = document.querySelector("meta[name=regelwerk-engine]");
+                return Boolean(meta && meta.content.startsWith(key));
+            }""",
+            arg=new_key,
+        )
         assert page.evaluate("window.__regelwerk.mode") == "snapshot"
         roll(page, "attack")
         wait_offline_ready(page)  # the new version's pages came with it
