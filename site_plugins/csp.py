@@ -11,6 +11,13 @@ so it must already allow what any later page brings. The regelwerk plugin puts a
 into each page (``on_post_page``) and collects the hashes; after the build it writes the
 finished policy into every page (``on_post_build``).
 
+``default-src`` is ``'self'``, and every fetch directive is given on its own (``media-src``
+``'none'``; ``child-src`` as ``worker-src``), so it decides only for loads without a
+directive of their own: Firefox prefetches the next page named by Material's
+``<link rel="next">`` (its keys n/p follow those links, so they stay), and CSP 3 has no
+``prefetch-src`` for that. With ``default-src 'none'`` every online page reported a
+violation in Firefox (issue #33).
+
 The online site's web app (:mod:`site_plugins.pwa`) needs nothing beyond ``'self'``:
 ``manifest-src`` for the manifest, ``worker-src`` for ``sw.js``, ``img-src`` for the icons,
 ``script-src`` for ``assets/pwa/pwa.js`` (no inline script).
@@ -110,15 +117,18 @@ def shim_script_hash(shim_source: str, worker_url: str) -> str:
 def policy(hashes: Iterable[str], *, offline: bool) -> str:
     """The policy text for every page."""
     scripts = ["'self'", *(["'wasm-unsafe-eval'"] if offline else []), *sorted(set(hashes))]
+    workers = ["'self'", "blob:"] if offline else ["'self'"]
     directives = {
-        "default-src": ["'none'"],
+        "default-src": ["'self'"],  # only Firefox's prefetch of <link rel="next"> (above)
         "script-src": scripts,
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
+        "media-src": ["'none'"],
         "connect-src": ["'self'"],
-        "worker-src": ["'self'", "blob:"] if offline else ["'self'"],
+        "worker-src": workers,
         "frame-src": ["'self'"],
+        "child-src": workers,  # what a browser without worker-src reads (Safari < 15.5)
         "manifest-src": ["'self'"],
         "base-uri": ["'none'"],
         "form-action": ["'none'"],

@@ -71,6 +71,8 @@ class SiteServer:
         self.thread: threading.Thread | None = None
 
     def start(self) -> None:
+        if self.thread:  # already serving (tests/browser and tests/crossbrowser share it)
+            return
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
