@@ -450,7 +450,7 @@ class PageErrors:
 
     def expect(self, pattern: str) -> None:
         """Incidents matching ``pattern`` (``re.search`` over „kind: text (source)“, e.g.
-        "pageerror: TypeError: Failed to fetch (…/worker.js:98)") are what this test causes on
+        "pageerror: TypeError: Failed to fetch (…/worker.js)") are what this test causes on
         purpose – a file it blocks, storage it corrupts; they may come, they need not."""
         self.expected.append(re.compile(pattern))
 

@@ -153,7 +153,7 @@ def test_failed_boot_shows_error_and_retry_works(
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
     # the worker's fetch hands the failed request on to Pyodide (after ending the boot with
     # the message checked below), where nobody catches it any more
-    page_errors.expect(r"^pageerror: \w*Error: Failed to fetch \(.*/assets/regelwerk/worker\.js:")
+    page_errors.expect(r"^pageerror: \w*Error: Failed to fetch \(.*/assets/regelwerk/worker\.js\b")
     page.goto(site_url + PAGE)
     status = page.locator(".rw-status").first
     page.wait_for_selector(".rw-status[data-state='failed']", timeout=ENGINE_READY_MS)
