@@ -98,6 +98,8 @@ function wire(bench, root) {
       bench.fight.turn = 0;
       bench.roster = [...new Set(bench.fight.turns.map((t) => t.name))];
       choose(bench, bench.fight.turns.length ? bench.fight.turns[0].name : null);
+    } else if (event.detail.shared) {
+      fight.offerSharedRoll(bench, helper, event.detail);
     } else {
       fight.afterRoll(bench, helper, event.detail);
     }

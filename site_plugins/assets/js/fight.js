@@ -138,6 +138,26 @@ export function afterRoll(bench, helper, body) {
   followUps(bench, helper, body.result.follow_ups);
 }
 
+// A shared roll (a link) is shown beside the fight: the form goes back to the fighters' values
+// at once, and only „In den Kampf übernehmen“ writes the link's values for the fighters now
+// chosen (the same step as one of their own rolls).
+export function offerSharedRoll(bench, helper, detail) {
+  fillHelper(bench, helper, { actor: true, target: true });
+  const { actor, target } = bench.fight;
+  if (!actor && !target) return;
+  const who = [actor && `Werte für ${actor}`, target && `Ziel ${target}`].filter(Boolean).join(", ");
+  const bar = el("div", "rw-follow-ups rw-shared-take");
+  const button = el("button", "md-button", "In den Kampf übernehmen");
+  button.type = "button";
+  button.addEventListener("click", () => {
+    fill(helper, detail.params || {});
+    afterRoll(bench, helper, detail);
+    bar.replaceChildren(el("span", "rw-fight-note", `In den Kampf übernommen (${who}).`));
+  });
+  bar.append(el("span", "rw-follow-ups-title", `Geteilter Wurf – der Kampf bleibt, wie er ist (${who}).`), button);
+  helper.querySelector(".rw-result").appendChild(bar);
+}
+
 function tabOf(helper) {
   const block = helper.closest(".tabbed-block");
   if (!block) return null;
@@ -152,6 +172,24 @@ export function openHelper(helper) {
   helper.scrollIntoView({ block: "start" });
 }
 
+// A follow-up carries the rolling helper's values on (the rolled TP, its RS field …); where
+// the next helper's field belongs to a fighter whose value the fight knows (the target's RS
+// from an earlier damage roll), the fighter's value stays – a follow-up never overwrites it with
+// a default from a collapsed field it was not typed into.
+function knownValuesWin(bench, next, params) {
+  const out = {};
+  for (const [name, value] of Object.entries(params)) {
+    const field = next.querySelector(`.rw-form .rw-field[data-subject] [data-path="${CSS.escape(name)}"]`);
+    const subject = field && field.closest(".rw-field").dataset.subject;
+    const who = subject === "target" ? bench.fight.target : subject === "actor" ? bench.fight.actor : null;
+    const record = who ? ownValue(bench.fight.fighters, who) : undefined;
+    const known = record && (subject === "target" ? record.stats : ownValue(record.actions, next.dataset.action) || {});
+    if (known && Object.hasOwn(known, name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
 function followUps(bench, helper, items) {
   if (!Array.isArray(items) || !items.length) return;
   const bar = el("div", "rw-follow-ups");
@@ -162,7 +200,7 @@ function followUps(bench, helper, items) {
     const button = el("button", "md-button", `${item.title} ▸`);
     button.type = "button";
     button.addEventListener("click", () => {
-      fill(next, item.params || {});
+      fill(next, knownValuesWin(bench, next, item.params || {}));
       openHelper(next);
       next.querySelector(".rw-submit").focus({ preventScroll: true });
     });

@@ -60,6 +60,7 @@ async function submit(helper, request, options = {}) {
     return;
   }
   renderResult(helper, body);
+  clearSeed(helper);
   if (options.note) {
     result.prepend(el("p", "rw-replayed", options.note));
   } else {
@@ -72,7 +73,17 @@ async function submit(helper, request, options = {}) {
   logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
     submit(helper, { ...request, seed: body.seed }),
   );
-  helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
+  // a shared roll is shown beside the fight, never written into it (fight-bar.js offers
+  // „In den Kampf übernehmen“ with the link's values: request.params)
+  const detail = options.shared ? { ...body, shared: true, params: request.params } : body;
+  helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail, bubbles: true }));
+}
+
+// A typed Wurfnummer repeats one roll, once: the next roll – maybe another fighter's – gets
+// its own dice (the log's „Wiederholen“ and a shared link keep their number themselves).
+export function clearSeed(helper) {
+  const seed = helper.querySelector(".rw-form [data-type='seed']");
+  if (seed) seed.value = "";
 }
 
 // Custom widgets (e.g. the Tickleiste): a helper whose block names `widget: <name>` is set up

@@ -1,0 +1,117 @@
+"""Nothing in the fight changes by itself (the issue „One trusted fight“, bugs B1–B3).
+
+A game master who catches one number the page changed on its own goes back to paper. Three
+ways it did, each checked here on the DSA Kampfhelfer page (001_240b8e52c108db7c.txt, „Crits
+und Patzer“: the attack and the damage with RS and wounds):
+- B1: a typed „Wurfnummer“ stayed after the roll, so the next fighter's attack repeated the
+  same dice;
+- B2: „Schaden, falls nicht abgewehrt ▸“ copied the attack's collapsed „RS des Ziels“ (0) over
+  the armour the fight knew for the target (RS 2);
+- B3: opening a shared roll while a fight ran wrote the link's values into the fighter „Am Zug“.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engine import api
+from tests.browser.conftest import SharedVisit, reveal
+from tests.browser.test_fight import bar, initiative, open_bench
+
+pytestmark = pytest.mark.browser
+
+FIGHTERS = {
+    "Alrik": {"seite": "Helden", "ini_basis": "14"},
+    "Bruna": {"seite": "Helden", "ini_basis": "11"},
+    "Ork": {"seite": "Gegner", "ini_basis": "8"},
+}
+ATTACK = "section.rw-helper[data-action='attack']"
+DAMAGE = "section.rw-helper[data-action='damage']"
+
+
+def stored_fight(page: Any) -> dict[str, Any]:
+    return dict(json.loads(page.evaluate("localStorage.getItem('regelwerk:kampf:dsa')")))
+
+
+def start_fight(reader: SharedVisit) -> Any:
+    t = open_bench(reader, "dsa")
+    initiative(t, FIGHTERS)
+    page = t.page
+    bar(page).locator(".rw-fight-actor").select_option("Alrik")
+    bar(page).locator(".rw-fight-target").select_option("Ork")
+    return t
+
+
+def roll_with_number(t: Any, helper: Any, seed: int) -> None:
+    helper.locator("details.rw-advanced > summary").click()
+    helper.locator("[data-type='seed']").fill(str(seed))
+    t.roll(helper)
+
+
+def a_hitting_seed(helper: Any) -> int:
+    """A Wurfnummer with which this form's attack hits (CPython's engine, same request)."""
+    params = helper.evaluate("(h) => window.Regelwerk.collect(h)")
+    for seed in range(1, 500):
+        answer = api.run("dsa", "attack", params, seed=seed)
+        assert answer["ok"], answer
+        if answer["result"].get("follow_ups"):
+            return seed
+    raise AssertionError("no hitting seed")
+
+
+def test_a_typed_wurfnummer_rolls_once(reader: SharedVisit) -> None:
+    # B1: the number typed to repeat a roll is gone after that roll; the next roll has its own
+    t = start_fight(reader)
+    attack = reveal(t.page.locator(ATTACK))
+    t.fill(attack.locator("[data-path='wert']"), "12")
+    roll_with_number(t, attack, 4242)
+    assert "Wurfnummer 4242" in attack.locator(".rw-result").inner_text()
+    assert attack.locator("[data-type='seed']").input_value() == ""
+    t.roll(attack)
+    assert "Wurfnummer 4242" not in attack.locator(".rw-result").inner_text()
+
+
+def test_a_follow_up_keeps_the_armour_the_fight_knows(reader: SharedVisit) -> None:
+    # B2: the target's RS 2, known from its last damage roll, survives the attack's follow-up
+    t = start_fight(reader)
+    page = t.page
+    damage = reveal(page.locator(DAMAGE))
+    t.fill(damage.locator("[data-path='rs']"), "2")
+    t.fill(damage.locator("[data-path='lep']"), "30")
+    t.roll(damage)
+    assert stored_fight(page)["fighters"]["Ork"]["stats"]["rs"] == "2"
+    attack = reveal(page.locator(ATTACK))
+    t.fill(attack.locator("[data-path='wert']"), "18")
+    roll_with_number(t, attack, a_hitting_seed(attack))
+    attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸").click()
+    assert damage.locator("[data-path='rs']").input_value() == "2"
+    rolled = attack.evaluate("(h) => h.querySelector('.rw-result').textContent")
+    assert damage.locator("[data-path='tp']").input_value() in rolled  # the rolled TP came along
+
+
+def test_a_shared_roll_leaves_the_fight_until_taken_over(reader: SharedVisit) -> None:
+    # B3: a link opened during a fight is shown as „Geteilter Wurf“; the fighter's values stay
+    # until „In den Kampf übernehmen“ – then they are the link's, as one named step
+    t = start_fight(reader)
+    page = t.page
+    attack = reveal(page.locator(ATTACK))
+    t.fill(attack.locator("[data-path='wert']"), "18")
+    t.roll(attack)
+    assert stored_fight(page)["fighters"]["Alrik"]["actions"]["attack"]["wert"] == "18"
+    link = page.evaluate(
+        """() => location.pathname + '#wurf=1/'
+            + document.querySelector('meta[name=regelwerk-engine]').content.slice(0, 6)
+            + '/dsa.attack/4242/wert=9'"""
+    )
+    page.goto(page.url.split("#")[0].split("/dsa/")[0] + link)
+    attack.locator(".rw-replayed").wait_for(timeout=10_000)
+    assert "Wurfnummer 4242" in attack.locator(".rw-result").inner_text()
+    assert stored_fight(page)["fighters"]["Alrik"]["actions"]["attack"]["wert"] == "18"
+    assert attack.locator("[data-path='wert']").input_value() == "18"  # the fighter's again
+    take = attack.get_by_role("button", name="In den Kampf übernehmen")
+    take.click()
+    assert stored_fight(page)["fighters"]["Alrik"]["actions"]["attack"]["wert"] == "9"
+    assert "In den Kampf übernommen" in attack.locator(".rw-result").inner_text()
