@@ -1,13 +1,14 @@
-"""Nothing in the fight changes by itself (the issue „One trusted fight“, bugs B1–B3).
+"""Nothing in the fight changes by itself (the issue „One trusted fight“: B1–B3 and the target).
 
-A game master who catches one number the page changed on its own goes back to paper. Three
+A game master who catches one number the page changed on its own goes back to paper. Four
 ways it did, each checked here on the DSA Kampfhelfer page (001_240b8e52c108db7c.txt, „Crits
 und Patzer“: the attack and the damage with RS and wounds):
 - B1: a typed „Wurfnummer“ stayed after the roll, so the next fighter's attack repeated the
   same dice;
 - B2: „Schaden, falls nicht abgewehrt ▸“ copied the attack's collapsed „RS des Ziels“ (0) over
   the armour the fight knew for the target (RS 2);
-- B3: opening a shared roll while a fight ran wrote the link's values into the fighter „Am Zug“.
+- B3: opening a shared roll while a fight ran wrote the link's values into the fighter „Am Zug“;
+- the target carried over when the actor changed.
 """
 
 from __future__ import annotations
@@ -115,3 +116,22 @@ def test_a_shared_roll_leaves_the_fight_until_taken_over(reader: SharedVisit) ->
     take.click()
     assert stored_fight(page)["fighters"]["Alrik"]["actions"]["attack"]["wert"] == "9"
     assert "In den Kampf übernommen" in attack.locator(".rw-result").inner_text()
+
+
+def test_the_target_belongs_to_the_actor(reader: SharedVisit) -> None:
+    # a new actor does not inherit the last actor's target (Bruna ended up attacking her ally
+    # Alrik); each actor gets back the target he had last
+    t = start_fight(reader)  # Alrik against Ork
+    page = t.page
+    actor, target = bar(page).locator(".rw-fight-actor"), bar(page).locator(".rw-fight-target")
+    actor.select_option("Bruna")
+    assert target.input_value() == ""
+    target.select_option("Ork")
+    actor.select_option("Ork")
+    assert target.input_value() == ""
+    target.select_option("Bruna")
+    actor.select_option("Alrik")
+    assert target.input_value() == "Ork"
+    actor.select_option("Ork")
+    assert target.input_value() == "Bruna"
+    assert stored_fight(page)["target"] == "Bruna"

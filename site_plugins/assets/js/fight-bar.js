@@ -8,8 +8,7 @@
 // initiative roll, and tells fight.js when the actor or target changes or a helper rolled.
 
 import * as fight from "./fight.js";
-import * as store from "./store.js";
-import { el } from "./util.js";
+import { el, ownValue } from "./util.js";
 
 function turnsFrom(result) {
   if (Array.isArray(result.turns)) return result.turns;
@@ -50,10 +49,22 @@ function render(bench) {
   bench.turnText.textContent = turn ? `${turn.label} von ${turns.length}` : "";
 }
 
+// The target belongs to the actor: a new actor gets the target he had last (if still in the
+// fight), never the previous actor's – Bruna does not inherit Alrik's opponent, or end up
+// attacking Alrik. The game master's choice of a target is kept for that actor.
+function lastTargetOf(bench, actor) {
+  const record = actor ? ownValue(bench.fight.fighters, actor) : undefined;
+  const last = record && typeof record.lastTarget === "string" ? record.lastTarget : null;
+  return last && last !== actor && fight.names(bench).includes(last) ? last : null;
+}
+
 function choose(bench, actor, target) {
   const changed = { actor: actor !== undefined && actor !== bench.fight.actor, target: false };
-  if (changed.actor) bench.fight.actor = actor || null;
-  if (target !== undefined && target !== bench.fight.target) {
+  if (changed.actor) {
+    bench.fight.actor = actor || null;
+    if (target === undefined) target = lastTargetOf(bench, bench.fight.actor) || "";
+  }
+  if (target !== undefined && (target || null) !== bench.fight.target) {
     bench.fight.target = target || null;
     changed.target = true;
   }
@@ -62,6 +73,9 @@ function choose(bench, actor, target) {
     changed.target = true;
   }
   if (changed.actor && !bench.fight.target) changed.target = true;
+  if (bench.fight.actor && bench.fight.target) {
+    fight.fighter(bench.fight, bench.fight.actor).lastTarget = bench.fight.target;
+  }
   fight.save(bench);
   render(bench);
   if (changed.actor || changed.target) fight.fillAll(bench, changed);

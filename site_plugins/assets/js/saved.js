@@ -11,7 +11,7 @@
 import { collect, fill } from "./forms.js";
 import { ask, askText, notice } from "./results.js";
 import * as store from "./store.js";
-import { el, isObject, versionText } from "./util.js";
+import { isObject, versionText } from "./util.js";
 
 const KEY = "werte";
 const VERSION = 1;
