@@ -33,8 +33,8 @@ ATTACK = "section.rw-helper[data-action='attack']"
 DAMAGE = "section.rw-helper[data-action='damage']"
 
 
-def stored_fight(page: Any) -> dict[str, Any]:
-    return dict(json.loads(page.evaluate("localStorage.getItem('regelwerk:kampf:dsa')")))
+def stored_fight(page: Any, system: str = "dsa") -> dict[str, Any]:
+    return dict(json.loads(page.evaluate(f"localStorage.getItem('regelwerk:kampf:{system}')")))
 
 
 def start_fight(reader: SharedVisit) -> Any:
@@ -135,3 +135,34 @@ def test_the_target_belongs_to_the_actor(reader: SharedVisit) -> None:
     actor.select_option("Ork")
     assert target.input_value() == "Bruna"
     assert stored_fight(page)["target"] == "Bruna"
+
+
+def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> None:
+    # B6 (Pathfinder, 004_019b513a861ec26f.txt L95: tot at the negative Konstitutionswert): a
+    # goblin the page itself reported as „tot“ came up „Am Zug“ and rolled; now „Weiter“ passes
+    # him over and says so, and the lists mark him (the game master can still choose him)
+    t = open_bench(reader, "pathfinder")
+    page = t.page
+    initiative(
+        t, {"Alrik": {"dexterity": "3"}, "Bruna": {"dexterity": "2"}, "Goblin": {"dexterity": "1"}}
+    )
+    bar(page).locator(".rw-fight-actor").select_option("Alrik")
+    bar(page).locator(".rw-fight-target").select_option("Goblin")
+    points = reveal(page.locator("section.rw-helper[data-action='hit_points']"))
+    t.fill(points.locator("[data-path='hp']"), "5")
+    t.fill(points.locator("[data-path='constitution']"), "10")
+    t.fill(points.locator("[data-path='damage']"), "20")
+    t.roll(points)
+    assert "Goblin ist jetzt tot" in points.locator(".rw-result").inner_text()
+    assert stored_fight(page, "pathfinder")["fighters"]["Goblin"]["state"]["zustand"] == "tot"
+    labels = bar(page).locator(".rw-fight-actor option").all_inner_texts()
+    assert "Goblin (tot)" in labels
+    acting, said = set(), set()
+    for _ in range(6):
+        bar(page).get_by_role("button", name="Weiter ▶").click()
+        acting.add(bar(page).locator(".rw-fight-actor").input_value())
+        said.add(bar(page).locator(".rw-fight-notices").inner_text())
+    assert acting == {"Alrik", "Bruna"}
+    assert "Übersprungen: Goblin (tot)." in said
+    bar(page).locator(".rw-fight-actor").select_option("Goblin")  # still choosable
+    assert bar(page).locator(".rw-fight-actor").input_value() == "Goblin"

@@ -27,6 +27,7 @@ from typing import Any
 from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
+from engine.fight_state import DEAD, DOWN, FIT, target_state
 from engine.formatting import decimal, fraction_text, number, signed
 from engine.params import BoolParam, DiceParam, IntParam
 from engine.systems.dsa.common import (
@@ -46,6 +47,16 @@ STATUS_TEXT = {
     "kampfunfaehig": "kampfunfähig",
     "lebensbedrohlich": "lebensbedrohlich verletzt",
     "tot": "tot",
+}
+
+
+# lep_status → the state every Kampfhelfer page reads (engine.fight_state): a lebensbedrohlich
+# verletzter fighter cannot act any more (he dies within KO × W6 KR unless helped)
+FIGHT_STATES = {
+    "kampffaehig": (FIT, "kampffähig"),
+    "kampfunfaehig": (DOWN, "kampfunfähig"),
+    "lebensbedrohlich": (DOWN, "lebensbedrohlich verletzt"),
+    "tot": (DEAD, "tot"),
 }
 
 
@@ -349,5 +360,6 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "expected_sp": str(odds.expected_sp),
         "expected_wounds": str(odds.expected_wounds),
         "target_update": {"lep": hit.lep, "wunden": hit.total_wounds},
+        "target_state": target_state(*FIGHT_STATES[hit.status]),
         "display": display.to_dict(),
     }

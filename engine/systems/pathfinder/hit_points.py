@@ -19,6 +19,7 @@ from typing import Any
 from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
+from engine.fight_state import DEAD, DOWN, FIT, target_state
 from engine.formatting import number
 from engine.params import DiceParam, IntParam
 from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_for, forecast
@@ -26,6 +27,11 @@ from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_f
 # ---------------------------------------------------------------------------------------------
 # Action: hit_points (L69–L95)
 # ---------------------------------------------------------------------------------------------
+
+# hp_state → the state every Kampfhelfer page reads (engine.fight_state); L95 calls the fighter
+# at 0 TP „kampfunfähig“ and says no more of what he may do, so he counts as not acting (the
+# game master can still choose him)
+FIGHT_STATES = {"bei_kraeften": FIT, "kampfunfaehig": DOWN, "sterbend": DOWN, "tot": DEAD}
 
 HP_STATES = {
     "bei_kraeften": "über 0 Trefferpunkte",
@@ -167,5 +173,6 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "chances": {k: str(p) for k, p in chances.items()} | {"minimum": str(p_minimum)},
         "expected_lethal": str(exact.fraction(lethal_sum)),
         "target_update": {"hp": new_hp},
+        "target_state": target_state(FIGHT_STATES[state], HP_STATES[state]),
         "display": display.to_dict(),
     }

@@ -34,15 +34,20 @@ function button(label, css, onClick) {
   return b;
 }
 
-function options(box, names, chosen, empty) {
-  box.replaceChildren(new Option(empty, ""), ...names.map((n) => new Option(n, n)));
+// A fighter who cannot act is marked in the lists („Ork (tot)“) and still choosable.
+function options(bench, box, names, chosen, empty) {
+  const label = (name) => {
+    const state = fight.stateOf(bench.fight, name);
+    return state && state.zustand !== "kampffähig" ? `${name} (${state.text})` : name;
+  };
+  box.replaceChildren(new Option(empty, ""), ...names.map((n) => new Option(label(n), n)));
   box.value = names.includes(chosen) ? chosen : "";
 }
 
 function render(bench) {
   const names = fight.names(bench);
-  options(bench.actorBox, names, bench.fight.actor, names.length ? "—" : "noch niemand im Kampf");
-  options(bench.targetBox, names.filter((n) => n !== bench.fight.actor), bench.fight.target, "—");
+  options(bench, bench.actorBox, names, bench.fight.actor, names.length ? "—" : "noch niemand im Kampf");
+  options(bench, bench.targetBox, names.filter((n) => n !== bench.fight.actor), bench.fight.target, "—");
   const turns = bench.fight.turns || [];
   bench.turnBox.hidden = bench.system === "ryssea" || !turns.length;
   const turn = turns[bench.fight.turn];
@@ -81,11 +86,27 @@ function choose(bench, actor, target) {
   if (changed.actor || changed.target) fight.fillAll(bench, changed);
 }
 
+// „Weiter“/„Zurück“ pass over the turns of fighters who cannot act (kampfunfähig, tot – the
+// fight knows it from a damage result) and say whom they passed; if nobody can act, the next
+// turn is taken all the same. The game master can still choose anyone in „Am Zug“.
 function step(bench, by) {
   const turns = bench.fight.turns || [];
   if (!turns.length) return;
-  bench.fight.turn = (bench.fight.turn + by + turns.length) % turns.length;
-  choose(bench, turns[bench.fight.turn].name);
+  const passed = [];
+  let turn = bench.fight.turn;
+  for (let tries = 0; tries < turns.length; tries++) {
+    turn = (turn + by + turns.length) % turns.length;
+    const name = turns[turn].name;
+    if (fight.canAct(bench.fight, name)) break;
+    passed.push(`${name} (${fight.stateOf(bench.fight, name).text})`);
+  }
+  if (passed.length === turns.length) {
+    passed.length = 0;
+    turn = (bench.fight.turn + by + turns.length) % turns.length;
+  }
+  bench.fight.turn = turn;
+  bench.notices.replaceChildren(...(passed.length ? [el("p", "rw-fight-note", `Übersprungen: ${[...new Set(passed)].join(", ")}.`)] : []));
+  choose(bench, turns[turn].name);
 }
 
 function fromTickleiste(bench, board) {
@@ -116,6 +137,7 @@ function wire(bench, root) {
       fight.offerSharedRoll(bench, helper, event.detail);
     } else {
       fight.afterRoll(bench, helper, event.detail);
+      render(bench); // a fighter the roll put down is marked in the lists at once
     }
   });
   root.addEventListener("regelwerk:fighter", (event) => choose(bench, event.detail.name));

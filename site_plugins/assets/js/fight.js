@@ -122,6 +122,26 @@ function valuesOf(helper, subject) {
   return out;
 }
 
+// A result's target_state (engine/fight_state.py): {zustand: kampffähig | kampfunfähig | tot,
+// text: the system's word}, or null.
+const STATES = ["kampffähig", "kampfunfähig", "tot"];
+
+function checkedState(state) {
+  if (!isObject(state) || !STATES.includes(state.zustand) || typeof state.text !== "string") return null;
+  return { zustand: state.zustand, text: state.text.slice(0, 40) };
+}
+
+// The fighter's state as the fight knows it (null: nothing known, so he acts).
+export function stateOf(fight, name) {
+  const record = ownValue(fight.fighters, name);
+  return record ? checkedState(record.state) : null;
+}
+
+export function canAct(fight, name) {
+  const state = stateOf(fight, name);
+  return !state || state.zustand === "kampffähig";
+}
+
 export function afterRoll(bench, helper, body) {
   const { actor, target } = bench.fight;
   const action = helper.dataset.action;
@@ -131,7 +151,10 @@ export function afterRoll(bench, helper, body) {
   if (target && isObject(update)) {
     Object.assign(fighter(bench.fight, target).stats, update);
     const shown = Object.entries(update).map(([k, v]) => `${k} ${v}`).join(", ");
-    helper.querySelector(".rw-result").appendChild(el("p", "rw-fight-note", `Für ${target} übernommen: ${shown}.`));
+    const state = checkedState(body.result.target_state);
+    fighter(bench.fight, target).state = state;
+    const said = state && state.zustand !== "kampffähig" ? ` ${target} ist jetzt ${state.text}.` : "";
+    helper.querySelector(".rw-result").appendChild(el("p", "rw-fight-note", `Für ${target} übernommen: ${shown}.${said}`));
     fillAll(bench, { target: true });
   }
   save(bench);

@@ -186,3 +186,22 @@ def test_damage_names_only_the_assumptions_its_hit_rests_on() -> None:
     assert r["status"] == "kampfunfaehig" and assumed(r) == [annahme("wunden.schwellen")]
     r = run("damage", {"tp": "13", "ko": 12, "lep": 40})
     assert r["wounds"] == 1 and assumed(r) == [annahme("wunden.hoechstens_pro_treffer")]
+
+
+@pytest.mark.parametrize(
+    ("lep", "zustand", "text"),
+    [
+        (30, "kampffähig", "kampffähig"),
+        (4, "kampfunfähig", "kampfunfähig"),
+        (0, "kampfunfähig", "lebensbedrohlich verletzt"),
+        (-4, "tot", "tot"),
+    ],
+)
+def test_damage_says_whether_the_target_can_still_act(lep: int, zustand: str, text: str) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer", Absatz zu Wunden (kampfunfähig ab
+    5 LeP, lebensbedrohlich ab 0 LeP, tot bei −KO): ``target_state`` names it in the fight's one
+    vocabulary (engine.fight_state), so the Kampfhelfer page passes over a fighter who cannot
+    act. 9 TP without RS: 9 SP."""
+    r = run("damage", {"tp": "9", "rs": 0, "ko": 4, "lep": lep + 9, "wunden": 0})
+    assert r["lep"] == lep
+    assert r["target_state"] == {"zustand": zustand, "text": text}

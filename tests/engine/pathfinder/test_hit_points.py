@@ -94,3 +94,16 @@ def test_hit_points_name_only_the_assumptions_the_hit_rests_on() -> None:
     minimum = run("hit_points", {"hp": 20, "constitution": 12, "damage": "0"})
     assert minimum["hp_after"] == 20
     assert assumed(minimum) == [annahme("trefferpunkte.nichttoedlich")]
+
+
+@pytest.mark.parametrize(
+    ("hp", "zustand", "text"),
+    [(20, "kampffähig", "über 0 Trefferpunkte"), (7, "kampfunfähig", "kampfunfähig"),
+     (6, "kampfunfähig", "sterbend"), (-5, "tot", "tot")],
+)  # fmt: skip
+def test_hit_points_say_whether_the_target_can_still_act(hp: int, zustand: str, text: str) -> None:
+    """L95: at 0 TP „kampfunfähig“, from −1 „sterbend“, at the negative Konstitutionswert „tot“
+    – ``target_state`` names it in the fight's one vocabulary (engine.fight_state): the
+    Kampfhelfer page passes over a fighter who cannot act. 7 damage, Konstitution 12 (−12 tot)."""
+    r = run("hit_points", {"hp": hp, "constitution": 12, "damage": "7"})
+    assert r["target_state"] == {"zustand": zustand, "text": text}
