@@ -1,13 +1,15 @@
-"""Nothing in the fight changes by itself (the issue „One trusted fight“: B1–B3 and the target).
+"""Nothing in the fight changes by itself (the issue „One trusted fight“, first steps).
 
-A game master who catches one number the page changed on its own goes back to paper. Four
-ways it did, each checked here on the DSA Kampfhelfer page (001_240b8e52c108db7c.txt, „Crits
-und Patzer“: the attack and the damage with RS and wounds):
+A game master who catches one number the page changed on its own goes back to paper. The ways
+it did that are checked here, on the DSA Kampfhelfer page (001_240b8e52c108db7c.txt, „Crits
+und Patzer“: the attack and the damage with RS and wounds) unless named otherwise:
 - B1: a typed „Wurfnummer“ stayed after the roll, so the next fighter's attack repeated the
   same dice;
 - B2: „Schaden, falls nicht abgewehrt ▸“ copied the attack's collapsed „RS des Ziels“ (0) over
   the armour the fight knew for the target (RS 2);
 - B3: opening a shared roll while a fight ran wrote the link's values into the fighter „Am Zug“;
+- B5: the wounds a fighter took did not reach his own next attack;
+- B6 (Pathfinder): a fighter the page reported as „tot“ still came up „Am Zug“;
 - the target carried over when the actor changed.
 """
 
@@ -166,3 +168,21 @@ def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> 
     assert "Übersprungen: Goblin (tot)." in said
     bar(page).locator(".rw-fight-actor").select_option("Goblin")  # still choosable
     assert bar(page).locator(".rw-fight-actor").input_value() == "Goblin"
+
+
+def test_an_attackers_own_wounds_reach_his_attack(reader: SharedVisit) -> None:
+    # B5 (001_240b8e52c108db7c.txt, „Crits und Patzer“: each wound makes every Probe 2 harder):
+    # the wounds the Ork took as a target are his own wounds when he attacks next – before,
+    # his attack said „Eigene Wunden 0“
+    t = start_fight(reader)  # Alrik against Ork
+    page = t.page
+    damage = reveal(page.locator(DAMAGE))
+    t.fill(damage.locator("[data-path='tp']"), "14")
+    t.fill(damage.locator("[data-path='ko']"), "8")
+    t.fill(damage.locator("[data-path='lep']"), "30")
+    t.roll(damage)
+    wounds = stored_fight(page)["fighters"]["Ork"]["stats"]["wunden"]
+    assert int(wounds) >= 1
+    bar(page).locator(".rw-fight-actor").select_option("Ork")
+    attack = reveal(page.locator(ATTACK))
+    assert attack.locator("[data-path='wunden']").input_value() == str(wounds)

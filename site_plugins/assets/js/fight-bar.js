@@ -51,7 +51,8 @@ function render(bench) {
   const turns = bench.fight.turns || [];
   bench.turnBox.hidden = bench.system === "ryssea" || !turns.length;
   const turn = turns[bench.fight.turn];
-  bench.turnText.textContent = turn ? `${turn.label} von ${turns.length}` : "";
+  // „Phase 16 – Zug 1 von 8“: the phase names the initiative, the count the turns of the round
+  bench.turnText.textContent = turn ? `${turn.label} – Zug ${bench.fight.turn + 1} von ${turns.length}` : "";
 }
 
 // The target belongs to the actor: a new actor gets the target he had last (if still in the

@@ -92,7 +92,11 @@ function fillHelper(bench, helper, changed) {
     const record = ownValue(bench.fight.fighters, actor);
     const known = record && ownValue(record.actions, action);
     const set = known ? null : savedSet(bench, action, actor);
-    setFields(helper, fieldsOf(helper, "actor"), known || (set && set.values) || null, actor);
+    // what happened to the fighter since (his wounds, taken as a target) wins over the value
+    // of his last roll: a field of the same name is the same value of the same fighter
+    const current = record ? record.stats : {};
+    const values = { ...(known || (set && set.values) || {}), ...current };
+    setFields(helper, fieldsOf(helper, "actor"), values, actor);
   }
   if (changed.target && target) {
     const record = ownValue(bench.fight.fighters, target);
