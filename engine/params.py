@@ -54,8 +54,11 @@ class Param:
     # Applies only when each named sibling field has one of the given values; the form hides
     # the field otherwise and does not send it (the engine then takes the default).
     when: tuple[tuple[str, tuple[JSONValue, ...]], ...] = ()
-    # A target value that a result changes (life points, wounds …; see ``target_update``).
+    # A target value that a result changes (life points, wounds …; see ``target_update``), and
+    # its short name where a page says what the result changed („LeP 22, Wunden 2“ – the label
+    # names the field's input, e.g. „LeP vor dem Treffer“).
     resource: bool = False
+    resource_name: str = ""
 
     kind = "param"
     missing_hint = "bitte einen Wert eintragen"
@@ -78,6 +81,8 @@ class Param:
             out["when"] = {other: list(values) for other, values in self.when}
         if self.resource:
             out["resource"] = True
+        if self.resource_name:
+            out["resource_name"] = self.resource_name
         return out
 
     def default_value(self) -> JSONValue:

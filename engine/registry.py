@@ -82,6 +82,8 @@ def _check_hints(where: str, params: tuple[Param, ...]) -> None:
             raise ValueError(f"{where}.{param.name}: subject {param.subject!r} not in {SUBJECTS}")
         if param.resource and param.subject != "target":
             raise ValueError(f"{where}.{param.name}: a resource is a target value")
+        if param.resource_name and not param.resource:
+            raise ValueError(f"{where}.{param.name}: resource_name without resource")
         for other, values in param.when:
             if other not in names or other == param.name:
                 raise ValueError(f"{where}.{param.name}: when names unknown field {other!r}")

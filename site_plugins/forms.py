@@ -106,7 +106,7 @@ def _hints(field: dict[str, Any]) -> str:
     if field.get("when"):
         out += f' data-when="{_attr(json.dumps(field["when"], ensure_ascii=False))}"'
     if field.get("resource"):
-        out += ' data-resource=""'
+        out += f' data-resource="{_attr(field.get("resource_name", ""))}"'
     return out
 
 

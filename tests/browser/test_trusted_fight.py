@@ -155,7 +155,9 @@ def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> 
     t.fill(points.locator("[data-path='constitution']"), "10")
     t.fill(points.locator("[data-path='damage']"), "20")
     t.roll(points)
-    assert "Goblin ist jetzt tot" in points.locator(".rw-result").inner_text()
+    shown = points.locator(".rw-result").inner_text()
+    # what the roll wrote, in the rules' words (before: the raw key, „hp -15“)
+    assert "Für Goblin übernommen: Trefferpunkte -15. Goblin ist jetzt tot." in shown
     assert stored_fight(page, "pathfinder")["fighters"]["Goblin"]["state"]["zustand"] == "tot"
     labels = bar(page).locator(".rw-fight-actor option").all_inner_texts()
     assert "Goblin (tot)" in labels

@@ -56,13 +56,14 @@ def test_hints_are_in_describe() -> None:
     params = (
         ChoiceParam("art", "Art", choices=(("nah", "Nah"), ("fern", "Fern"))),
         IntParam("at", "AT", subject="actor", required=True),
-        IntParam("lep", "LeP", subject="target", resource=True),
+        IntParam("lep", "LeP vorher", subject="target", resource=True, resource_name="LeP"),
         IntParam("weite", "Weite", when=(("art", ("fern",)),)),
     )
     system.action("a", title="A", summary="", source="", params=params)(lambda p, r: {})
     fields = {f["name"]: f for f in system.actions["a"].describe()["params"]}
     assert fields["at"]["subject"] == "actor"
     assert fields["lep"]["subject"] == "target" and fields["lep"]["resource"] is True
+    assert fields["lep"]["resource_name"] == "LeP"  # what a result changed, in the page's words
     assert fields["weite"]["when"] == {"art": ["fern"]}
     assert "subject" not in fields["art"] and "when" not in fields["art"]
 
@@ -72,6 +73,7 @@ def test_hints_are_in_describe() -> None:
     [
         (IntParam("x", "X", subject="gegner"), "subject"),
         (IntParam("x", "X", resource=True), "resource"),
+        (IntParam("x", "X", subject="target", resource_name="X"), "resource_name"),
         (IntParam("x", "X", when=(("gibtsnicht", (1,)),)), "unknown field"),
         (IntParam("x", "X", when=(("art", ("mittel",)),)), "has no"),
     ],

@@ -198,6 +198,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         required_when=("angriffsart", DAMAGE_KINDS),
         subject="target",
         resource=True,
+        resource_name="Gesundheit",
         when=DAMAGES,
     ),
     IntParam(
@@ -210,6 +211,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         group="Ziel",
         subject="target",
         resource=True,
+        resource_name="kritische Wunden",
         when=DAMAGES,
     ),
 )

@@ -148,6 +148,7 @@ DAMAGE_PARAMS = (
         required=True,
         subject="target",
         resource=True,
+        resource_name="LeP",
     ),
     IntParam(
         "wunden",
@@ -158,6 +159,7 @@ DAMAGE_PARAMS = (
         group="Getroffener",
         subject="target",
         resource=True,
+        resource_name="Wunden",
     ),
 )
 

@@ -76,6 +76,7 @@ def hp_state(hp: int, constitution: int) -> str:
             required=True,
             subject="target",
             resource=True,
+            resource_name="Trefferpunkte",
         ),
         IntParam(
             "constitution",

@@ -19,7 +19,7 @@ import { defaultValue, fill } from "./forms.js";
 import { notice } from "./results.js";
 import * as savedValues from "./saved.js";
 import * as store from "./store.js";
-import { el, isObject, ownValue } from "./util.js";
+import { el, germanNumber, isObject, ownValue } from "./util.js";
 
 const VERSION = 1;
 
@@ -126,6 +126,16 @@ function valuesOf(helper, subject) {
   return out;
 }
 
+// What a result changed, in the words of the rules: the resource's own name from the schema
+// (data-resource, e.g. „LeP“), else the field's label – never the raw key („lep“, „hp“).
+function resourceName(helper, key) {
+  const input = helper.querySelector(`.rw-form [data-path="${CSS.escape(key)}"]`);
+  const field = input && input.closest(".rw-field");
+  if (field && field.dataset.resource) return field.dataset.resource;
+  const label = input && input.id ? helper.querySelector(`label[for="${CSS.escape(input.id)}"]`) : null;
+  return label ? label.textContent.replace(/\u00ad/g, "").trim() : key;
+}
+
 // A result's target_state (engine/fight_state.py): {zustand: kampffähig | kampfunfähig | tot,
 // text: the system's word}, or null.
 const STATES = ["kampffähig", "kampfunfähig", "tot"];
@@ -154,7 +164,7 @@ export function afterRoll(bench, helper, body) {
   const update = body.result.target_update;
   if (target && isObject(update)) {
     Object.assign(fighter(bench.fight, target).stats, update);
-    const shown = Object.entries(update).map(([k, v]) => `${k} ${v}`).join(", ");
+    const shown = Object.entries(update).map(([k, v]) => `${resourceName(helper, k)} ${typeof v === "number" ? germanNumber(v) : v}`).join(", ");
     const state = checkedState(body.result.target_state);
     fighter(bench.fight, target).state = state;
     const said = state && state.zustand !== "kampffähig" ? ` ${target} ist jetzt ${state.text}.` : "";

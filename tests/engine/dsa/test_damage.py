@@ -165,6 +165,7 @@ def test_damage_hints_and_the_targets_new_lep_and_wounds() -> None:
         "wunden",
     }
     assert {n for n, x in f.items() if x.get("resource")} == {"lep", "wunden"}
+    assert (f["lep"]["resource_name"], f["wunden"]["resource_name"]) == ("LeP", "Wunden")
     r = run("damage", {"tp": "9", "rs": 1, "ko": 12, "lep": 30, "wunden": 1})
     assert r["target_update"] == {"lep": 22, "wunden": 2}
     again = run("damage", {"tp": "9", "rs": 1, "ko": 12, **r["target_update"]})
