@@ -24,6 +24,26 @@ from typing import Any, ClassVar
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def search_labels() -> dict[str, str]:
+    """Each system folder's label in the search (mkdocs.yml, regelwerk-suche: systeme)."""
+    from mkdocs.utils.yaml import yaml_load
+
+    with (ROOT / "mkdocs.yml").open(encoding="utf-8") as handle:
+        config = yaml_load(handle)
+    return {str(k): str(v) for k, v in config["plugins"]["regelwerk-suche"]["systeme"].items()}
+
+
+def rule_systems() -> tuple[str, ...]:
+    """The engine's rule systems that have pages (a folder in docs/), in the engine's order –
+    read, never listed: another group's system is covered by every test without an edit."""
+    import engine
+
+    names = [system["name"] for system in engine.catalog()["systems"]]
+    return tuple(name for name in names if (ROOT / "docs" / name).is_dir())
+
+
 SOURCES = ROOT / "quellen"  # the canonical source texts, unchanged bytes (quellen/README.md)
 
 

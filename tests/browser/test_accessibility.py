@@ -42,12 +42,13 @@ from tests.browser.conftest import (
     review_screenshot,
     wait_engine_ready,
 )
+from tests.conftest import rule_systems
 
 pytestmark = pytest.mark.browser
 
 SCHEMES = ("default", "slate")
 WIDTHS = (1280, 375)
-SYSTEMS = ("ryssea", "dsa", "guete", "aktionswuerfel", "pathfinder")
+SYSTEMS = rule_systems()  # every system with pages, read from the engine
 RULE_PAGE = "pathfinder/angriffswurf-und-ruestungsklasse/"  # four helpers, dice in the text
 
 

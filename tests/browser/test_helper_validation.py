@@ -22,10 +22,11 @@ import pytest
 import engine
 from tests.browser.conftest import SharedVisit, reveal
 from tests.browser.test_all_helpers import form_helper
+from tests.conftest import rule_systems
 
 pytestmark = pytest.mark.browser
 
-SYSTEMS = ("ryssea", "dsa", "guete", "aktionswuerfel", "pathfinder")
+SYSTEMS = rule_systems()  # every system with pages, read from the engine
 PAGES = [f"{system}/kampfhelfer/" for system in SYSTEMS]
 
 # expected German wording of the engine's messages, per kind of bad input

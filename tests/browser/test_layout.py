@@ -26,11 +26,12 @@ import pytest
 
 from tests.browser.conftest import SharedVisit, resize, reveal, review_screenshot, roll_seeded
 from tests.browser.test_all_helpers import form_helper
+from tests.conftest import rule_systems
 
 pytestmark = pytest.mark.browser
 
 
-SYSTEMS = ("ryssea", "dsa", "guete", "aktionswuerfel", "pathfinder")
+SYSTEMS = rule_systems()  # every system with pages, read from the engine
 WIDTHS = (1920, 1280, 375, 320)
 
 # every piece of a word between the allowed break points (spaces, soft hyphens, „-“, „/“, „–“)

@@ -21,6 +21,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from site_plugins.search_de import SCRIPT, index_words, system_labels
+from tests.conftest import search_labels
 
 QUERIES = Path(__file__).with_name("search_queries.yml")
 
@@ -94,14 +95,8 @@ TRANSFORMS = {
     "Angriff und*": "angriff und*",  # … unless asked for as a prefix
     "über": "uber",  # a stop word alone stays
 }
-# The system labels the issue asked for (mkdocs.yml, regelwerk-suche: systeme).
-LABELS = {
-    "ryssea": "Ryssea",
-    "dsa": "DSA 4.1",
-    "guete": "Güte-System",
-    "aktionswuerfel": "Aktionswürfel",
-    "pathfinder": "Pathfinder 1",
-}
+# The system labels (mkdocs.yml, regelwerk-suche: systeme).
+LABELS = search_labels()  # read: another group's system is covered without an edit
 GENERAL = "Allgemein"
 LABEL = '<span class="rw-suche-system">{}</span>'
 
