@@ -81,6 +81,18 @@ function savedSet(bench, action, name) {
   return sets.find((e) => e.name === name) || sets.find((e) => e.name.startsWith(`${name} `)) || null;
 }
 
+// What the fight knows of the fighter whose `subject` fields a helper has: the target's values
+// (stats); for the actor his values of his last roll of this helper, and what happened to him
+// since (his wounds, taken as a target) winning – a field of the same name is the same value of
+// the same fighter. Empty when that fighter is not chosen or not known yet.
+function knownValues(bench, helper, subject) {
+  const name = subject === "target" ? bench.fight.target : bench.fight.actor;
+  const record = name ? ownValue(bench.fight.fighters, name) : undefined;
+  if (!record) return {};
+  if (subject === "target") return { ...record.stats };
+  return { ...(ownValue(record.actions, helper.dataset.action) || {}), ...record.stats };
+}
+
 function fillHelper(bench, helper, changed) {
   const action = helper.dataset.action;
   const { actor, target } = bench.fight;
@@ -90,18 +102,13 @@ function fillHelper(bench, helper, changed) {
   if (changed.actor && !changed.initial && situation.length) setFields(helper, situation, null);
   if (changed.actor && actor) {
     const record = ownValue(bench.fight.fighters, actor);
-    const known = record && ownValue(record.actions, action);
-    const set = known ? null : savedSet(bench, action, actor);
-    // what happened to the fighter since (his wounds, taken as a target) wins over the value
-    // of his last roll: a field of the same name is the same value of the same fighter
-    const current = record ? record.stats : {};
-    const values = { ...(known || (set && set.values) || {}), ...current };
+    const rolled = record && ownValue(record.actions, action);
+    const set = rolled ? null : savedSet(bench, action, actor);
+    const values = { ...((set && set.values) || {}), ...knownValues(bench, helper, "actor") };
     setFields(helper, fieldsOf(helper, "actor"), values, actor);
   }
   if (changed.target && target) {
-    const record = ownValue(bench.fight.fighters, target);
-    const stats = record ? record.stats : {};
-    setFields(helper, fieldsOf(helper, "target"), stats, target);
+    setFields(helper, fieldsOf(helper, "target"), knownValues(bench, helper, "target"), target);
   }
   const note = helper.querySelector(".rw-fight-note") || el("p", "rw-fight-note");
   const parts = [];
@@ -215,13 +222,11 @@ export function openHelper(helper) {
 // a default from a collapsed field it was not typed into.
 function knownValuesWin(bench, next, params) {
   const out = {};
+  const known = { actor: knownValues(bench, next, "actor"), target: knownValues(bench, next, "target") };
   for (const [name, value] of Object.entries(params)) {
     const field = next.querySelector(`.rw-form .rw-field[data-subject] [data-path="${CSS.escape(name)}"]`);
     const subject = field && field.closest(".rw-field").dataset.subject;
-    const who = subject === "target" ? bench.fight.target : subject === "actor" ? bench.fight.actor : null;
-    const record = who ? ownValue(bench.fight.fighters, who) : undefined;
-    const known = record && (subject === "target" ? record.stats : ownValue(record.actions, next.dataset.action) || {});
-    if (known && Object.hasOwn(known, name)) continue;
+    if (subject && known[subject] && Object.hasOwn(known[subject], name)) continue;
     out[name] = value;
   }
   return out;

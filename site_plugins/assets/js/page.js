@@ -81,7 +81,7 @@ async function submit(helper, request, options = {}) {
 
 // A typed Wurfnummer repeats one roll, once: the next roll – maybe another fighter's – gets
 // its own dice (the log's „Wiederholen“ and a shared link keep their number themselves).
-export function clearSeed(helper) {
+function clearSeed(helper) {
   const seed = helper.querySelector(".rw-form [data-type='seed']");
   if (seed) seed.value = "";
 }
