@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
-import tempfile
 from functools import cache
 from pathlib import Path
+
+from site_plugins.build_cache import keep_newest, write_atomically
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -86,11 +86,5 @@ def _checked(result: object) -> dict[str, str]:
 
 def _store(key: str, text: str) -> None:
     """Write atomically (parallel builds share the cache) and keep the newest few."""
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=CACHE_DIR, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, CACHE_DIR / f"{key}.json")
-    kept = sorted(CACHE_DIR.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in kept[KEEP_CACHED:]:
-        old.unlink(missing_ok=True)
+    write_atomically(CACHE_DIR, f"{key}.json", text.encode("utf-8"))
+    keep_newest(CACHE_DIR, "*.json", KEEP_CACHED)

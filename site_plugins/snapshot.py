@@ -17,7 +17,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import tempfile
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from site_plugins.build_cache import keep_newest, write_atomically
 
 MAKER = Path(__file__).resolve().parent / "make_snapshot.mjs"
 CACHE_DIR = Path(__file__).resolve().parent.parent / ".cache" / "snapshots"
@@ -139,13 +139,6 @@ def build_snapshot(archive: bytes, pyodide_dir: Path, cache_dir: Path = CACHE_DI
 
 def _store(cache_dir: Path, key: str, compressed: bytes, figures: dict[str, Any]) -> None:
     """Write atomically (parallel builds may share the cache) and keep the newest few."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    for suffix, content in ((".gz", compressed), (".json", json.dumps(figures).encode())):
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-        os.replace(tmp, cache_dir / f"{key}{suffix}")
-    snapshots = sorted(cache_dir.glob("*.gz"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in snapshots[KEEP_CACHED:]:
-        old.unlink(missing_ok=True)
-        old.with_suffix(".json").unlink(missing_ok=True)
+    write_atomically(cache_dir, f"{key}.gz", compressed)
+    write_atomically(cache_dir, f"{key}.json", json.dumps(figures).encode())
+    keep_newest(cache_dir, "*.gz", KEEP_CACHED, companions=(".json",))
