@@ -15,7 +15,6 @@ und Patzer“: the attack and the damage with RS and wounds) unless named otherw
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -36,7 +35,8 @@ DAMAGE = "section.rw-helper[data-action='damage']"
 
 
 def stored_fight(page: Any, system: str = "dsa") -> dict[str, Any]:
-    return dict(json.loads(page.evaluate(f"localStorage.getItem('regelwerk:kampf:{system}')")))
+    """The fight as it stands (the stored journal of steps, reduced by the page's fight.js)."""
+    return dict(page.evaluate("(system) => window.Regelwerk.fight(system)", system))
 
 
 def start_fight(reader: SharedVisit) -> Any:
@@ -157,7 +157,7 @@ def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> 
     t.roll(points)
     shown = points.locator(".rw-result").inner_text()
     # what the roll wrote, in the rules' words (before: the raw key, „hp -15“)
-    assert "Für Goblin übernommen: Trefferpunkte -15. Goblin ist jetzt tot." in shown
+    assert "Für Goblin übernommen: Trefferpunkte 5 → -15. Goblin ist jetzt tot." in shown
     assert stored_fight(page, "pathfinder")["fighters"]["Goblin"]["state"]["zustand"] == "tot"
     labels = bar(page).locator(".rw-fight-actor option").all_inner_texts()
     assert "Goblin (tot)" in labels

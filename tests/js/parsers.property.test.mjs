@@ -185,10 +185,13 @@ test("store.js read: whatever is stored, the Tickleiste, a fight and the saved v
       assert.ok(board.value !== null || board.problem === "" || germanProblem(board.problem));
       const normal = boardState.normalize(board.value);
       assert.equal(typeof normal.state, "object");
-      const kept = fight.load("test");
-      assert.equal(typeof kept.fighters, "object");
-      fight.fighter(kept, "constructor");
-      fight.fighter(kept, "__proto__");
+      const bench = { system: "test", roster: [], notices: null, changed: () => {} };
+      const problem = fight.load(bench);
+      assert.ok(problem === "" || germanProblem(problem));
+      assert.equal(typeof bench.fight.fighters, "object");
+      fight.dispatch(bench, "constructor", { type: "correct", fighter: "constructor", field: "lep", value: 3 });
+      fight.dispatch(bench, "__proto__", { type: "values", fighter: "__proto__", action: "toString", values: { lep: 1 } });
+      assert.equal(fight.undo(bench, "undo").label, "__proto__");
       assert.ok(Array.isArray(saved.entries()));
       return true;
     }),

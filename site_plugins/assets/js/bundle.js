@@ -9,6 +9,7 @@
 // window.__regelwerkEarlyWorker (engine-start.js) and Material's window.document$.
 import { listenForDice } from "./dice.js";
 import { bootIsOver, engineReady, newSeed, runEngine, startEngineClient } from "./engine-client.js";
+import { current as currentFight } from "./fight.js";
 import { collect, fill, listenForFieldHelp } from "./forms.js";
 import { initPage, registerWidget, startPages } from "./page.js";
 import { startSearchHold } from "./search-hold.js";
@@ -21,6 +22,7 @@ window.Regelwerk = Object.freeze({
   collect, // (helper) → its form's params
   fill, // (helper, values) → fields it does not know
   registerWidget, // (name, function (helper, api))
+  fight: currentFight, // (system) → the fight as it stands (a copy: fight.js is its one writer)
   refresh: () => initPage(),
 });
 

@@ -2,12 +2,18 @@
 //
 // Owns: the bar above the page's helpers – „Am Zug“ (the acting fighter), „Ziel“ (the
 // target), for the systems with an initiative order „Zurück“/„Weiter“ through the acting
-// order of the round, and on narrow screens two jumps: to the fight and to the open helper's
-// „Würfeln“ (the bar stays at the top of the window). It takes the fighters from the
-// Tickleiste (Ryssea; the actor follows the fighter chosen there) or from the page's
-// initiative roll, and tells fight.js when the actor or target changes or a helper rolled.
+// order of the round, „Rückgängig“/„Wiederherstellen“ for every step of the fight (named:
+// „Rückgängig: Schaden: Ork LeP 30 → 24“), and on narrow screens two jumps: to the fight and
+// to the open helper's „Würfeln“. It takes the fighters from the Tickleiste (Ryssea; the actor
+// follows the fighter chosen there) or from the page's initiative roll. Every change is a step
+// given to fight.js (the fight's one writer); the overview (fight-overview.js) shows the
+// fighters. A fight changed in another tab is read again and shown.
 
 import * as fight from "./fight.js";
+import { renderOverview, setupOverview } from "./fight-overview.js";
+import * as journalOf from "./fight-journal.js";
+import { collect } from "./forms.js";
+import { announce, notice } from "./results.js";
 import { el, ownValue } from "./util.js";
 
 function turnsFrom(result) {
@@ -44,15 +50,40 @@ function options(bench, box, names, chosen, empty) {
   box.value = names.includes(chosen) ? chosen : "";
 }
 
+// The actor's opponents first (where the fight knows the sides, e.g. DSA's „Seite“), then his
+// companions – the order of the fight otherwise.
+function opponentsFirst(bench, names) {
+  const sideOf = (name) => {
+    const record = ownValue(bench.fight.fighters, name);
+    return record && typeof record.side === "string" ? record.side : null;
+  };
+  const own = bench.fight.actor ? sideOf(bench.fight.actor) : null;
+  if (!own) return names;
+  return [...names.filter((n) => sideOf(n) !== own), ...names.filter((n) => sideOf(n) === own)];
+}
+
+function renderHistoryButtons(bench) {
+  const last = journalOf.lastStep(bench.journal);
+  const next = journalOf.nextRedo(bench.journal);
+  bench.undoButton.disabled = !last;
+  bench.undoButton.title = last ? `Rückgängig: ${last.label}` : "Nichts rückgängig zu machen";
+  bench.undoButton.setAttribute("aria-label", bench.undoButton.title);
+  bench.redoButton.disabled = !next;
+  bench.redoButton.title = next ? `Wiederherstellen: ${next.label}` : "Nichts wiederherzustellen";
+  bench.redoButton.setAttribute("aria-label", bench.redoButton.title);
+}
+
 function render(bench) {
   const names = fight.names(bench);
   options(bench, bench.actorBox, names, bench.fight.actor, names.length ? "—" : "noch niemand im Kampf");
-  options(bench, bench.targetBox, names.filter((n) => n !== bench.fight.actor), bench.fight.target, "—");
+  options(bench, bench.targetBox, opponentsFirst(bench, names.filter((n) => n !== bench.fight.actor)), bench.fight.target, "—");
   const turns = bench.fight.turns || [];
-  bench.turnBox.hidden = bench.system === "ryssea" || !turns.length;
+  bench.turnBox.hidden = bench.hasBoard || !turns.length;
   const turn = turns[bench.fight.turn];
   // „Phase 16 – Zug 1 von 8“: the phase names the initiative, the count the turns of the round
   bench.turnText.textContent = turn ? `${turn.label} – Zug ${bench.fight.turn + 1} von ${turns.length}` : "";
+  renderHistoryButtons(bench);
+  renderOverview(bench);
 }
 
 // The target belongs to the actor: a new actor gets the target he had last (if still in the
@@ -64,32 +95,38 @@ function lastTargetOf(bench, actor) {
   return last && last !== actor && fight.names(bench).includes(last) ? last : null;
 }
 
-function choose(bench, actor, target) {
-  const changed = { actor: actor !== undefined && actor !== bench.fight.actor, target: false };
-  if (changed.actor) {
-    bench.fight.actor = actor || null;
-    if (target === undefined) target = lastTargetOf(bench, bench.fight.actor) || "";
-  }
-  if (target !== undefined && (target || null) !== bench.fight.target) {
-    bench.fight.target = target || null;
-    changed.target = true;
-  }
-  if (bench.fight.target && bench.fight.target === bench.fight.actor) {
-    bench.fight.target = null;
-    changed.target = true;
-  }
-  if (changed.actor && !bench.fight.target) changed.target = true;
-  if (bench.fight.actor && bench.fight.target) {
-    fight.fighter(bench.fight, bench.fight.actor).lastTarget = bench.fight.target;
-  }
-  fight.save(bench);
-  render(bench);
+function who(actor, target) {
+  if (!actor) return target ? `Ziel: ${target}` : "niemand gewählt";
+  return target ? `${actor} gegen ${target}` : `${actor} am Zug`;
+}
+
+// Gives a step and fills the helpers for whoever is chosen now.
+function change(bench, label, event) {
+  const before = { actor: bench.fight.actor, target: bench.fight.target };
+  fight.dispatch(bench, label, event);
+  refill(bench, before);
+}
+
+function refill(bench, before, initial = false) {
+  const changed = {
+    actor: before.actor !== bench.fight.actor,
+    target: before.target !== bench.fight.target || before.actor !== bench.fight.actor,
+    initial,
+  };
   if (changed.actor || changed.target) fight.fillAll(bench, changed);
 }
 
+export function choose(bench, actor, target) {
+  const nextActor = actor === undefined ? bench.fight.actor : actor || null;
+  let nextTarget = target === undefined ? bench.fight.target : target || null;
+  if (actor !== undefined && nextActor !== bench.fight.actor && target === undefined) nextTarget = lastTargetOf(bench, nextActor);
+  if (nextTarget === nextActor) nextTarget = null;
+  change(bench, who(nextActor, nextTarget), { type: "choose", actor: nextActor, target: nextTarget });
+}
+
 // „Weiter“/„Zurück“ pass over the turns of fighters who cannot act (kampfunfähig, tot – the
-// fight knows it from a damage result) and say whom they passed; if nobody can act, the next
-// turn is taken all the same. The game master can still choose anyone in „Am Zug“.
+// fight knows it from a damage result or the overview) and say whom they passed; if nobody
+// can act, the next turn is taken all the same. The game master can still choose anyone.
 function step(bench, by) {
   const turns = bench.fight.turns || [];
   if (!turns.length) return;
@@ -105,19 +142,89 @@ function step(bench, by) {
     passed.length = 0;
     turn = (bench.fight.turn + by + turns.length) % turns.length;
   }
-  bench.fight.turn = turn;
+  const actor = turns[turn].name;
+  const target = actor === bench.fight.actor ? bench.fight.target : lastTargetOf(bench, actor);
+  const label = `${by > 0 ? "Weiter" : "Zurück"}: ${actor} am Zug (${turns[turn].label})`;
+  change(bench, label, { type: "turn", turn, actor, target });
   bench.notices.replaceChildren(...(passed.length ? [el("p", "rw-fight-note", `Übersprungen: ${[...new Set(passed)].join(", ")}.`)] : []));
-  choose(bench, turns[turn].name);
 }
 
 function fromTickleiste(bench, board) {
   const inBoard = [];
+  const positions = new Map();
   if (board) {
-    for (const field of board.fields || []) for (const m of field.markers) inBoard.push(m.name);
-    for (const w of board.waiting || []) inBoard.push(w.name);
-    for (const name of board.ready || []) inBoard.push(name);
+    for (const field of board.fields || []) {
+      for (const m of field.markers) {
+        inBoard.push(m.name);
+        positions.set(m.name, `Tick ${String(field.tick).replace("-", "−")}`);
+      }
+    }
+    for (const w of board.waiting || []) {
+      inBoard.push(w.name);
+      positions.set(w.name, w.status === "bereithalten" ? "hält bereit" : "wartet ab");
+    }
+    for (const name of board.ready || []) {
+      inBoard.push(name);
+      positions.set(name, "vor Kampfbeginn");
+    }
   }
   bench.roster = inBoard;
+  bench.positions = positions;
+}
+
+function fromTurns(bench) {
+  const turns = bench.fight.turns || [];
+  bench.roster = [...new Set(turns.map((t) => t.name))];
+  bench.positions = new Map();
+  // his first turn of the round names his place (a second action follows from the rules)
+  for (const t of turns) if (!bench.positions.has(t.name)) bench.positions.set(t.name, t.label);
+}
+
+function newOrder(bench, helper, result) {
+  const turns = turnsFrom(result);
+  const actor = turns.length ? turns[0].name : null;
+  const sides = {};
+  const values = collect(helper);
+  for (const f of Array.isArray(values.fighters) ? values.fighters : []) {
+    if (f && typeof f.name === "string" && typeof f.seite === "string") sides[f.name.trim()] = f.seite;
+  }
+  const order = turns.map((t) => t.name).filter((n, i, all) => all.indexOf(n) === i);
+  const listed = order.length > 4 ? `${order.slice(0, 4).join(", ")} …` : order.join(", ");
+  const before = { actor: bench.fight.actor, target: bench.fight.target };
+  fight.dispatch(bench, `Neue Reihenfolge: ${listed}`, { type: "order", turns, actor, target: lastTargetOf(bench, actor), sides });
+  refill(bench, before);
+}
+
+// The step a result's own „Rückgängig“ names, if it is still the last one; else the reader is
+// told where to find it (nothing is taken back that came after it).
+function undoStep(bench, label) {
+  const last = journalOf.lastStep(bench.journal);
+  if (!last || last.label !== label) {
+    notice(bench.notices, `„${label}“ ist nicht mehr der letzte Schritt – „Rückgängig“ oben nimmt die späteren zuerst zurück.`, "info");
+    return;
+  }
+  history(bench, "undo");
+}
+
+function history(bench, direction) {
+  const before = { actor: bench.fight.actor, target: bench.fight.target };
+  const moved = fight.undo(bench, direction);
+  if (!moved) return;
+  bench.changed();
+  fight.fillAll(bench, { actor: true, target: true, initial: true });
+  refill(bench, before, true);
+  const said = `${direction === "redo" ? "Wiederhergestellt" : "Rückgängig gemacht"}: ${moved.label}`;
+  bench.notices.replaceChildren(el("p", "rw-fight-note", `${said}.`));
+  announce(bench.announcer, said);
+}
+
+// Another tab changed the fight: read it again and show it (a typed value here was already
+// kept as a step; the situation fields stay as they are).
+function followOtherTab(bench, event) {
+  if (event.key !== `regelwerk:${fight.key(bench.system)}` || !fight.changedElsewhere(bench)) return;
+  fight.load(bench);
+  bench.changed();
+  fight.fillAll(bench, { actor: true, target: true, initial: true });
 }
 
 function wire(bench, root) {
@@ -128,22 +235,28 @@ function wire(bench, root) {
     if (helper.dataset.widget === "tickleiste") {
       fromTickleiste(bench, result.board);
       render(bench);
-      if (result.next) choose(bench, result.next);
+      if (result.next && result.next !== bench.fight.actor) choose(bench, result.next);
     } else if (helper.dataset.action === "initiative") {
-      bench.fight.turns = turnsFrom(result);
-      bench.fight.turn = 0;
-      bench.roster = [...new Set(bench.fight.turns.map((t) => t.name))];
-      choose(bench, bench.fight.turns.length ? bench.fight.turns[0].name : null);
+      newOrder(bench, helper, result);
     } else if (event.detail.shared) {
       fight.offerSharedRoll(bench, helper, event.detail);
     } else {
       fight.afterRoll(bench, helper, event.detail);
-      render(bench); // a fighter the roll put down is marked in the lists at once
     }
   });
-  root.addEventListener("regelwerk:fighter", (event) => choose(bench, event.detail.name));
+  // a value typed into a fighter's field (not a fill: fill() sends no change event)
+  root.addEventListener("change", (event) => {
+    const helper = event.target.closest(".rw-workbench .rw-helper:not([data-widget])");
+    if (helper && event.target.matches("[data-path][data-type]")) fight.keepTyped(bench, helper, event.target);
+  });
+  root.addEventListener("regelwerk:fighter", (event) => {
+    if (event.detail.name !== bench.fight.actor) choose(bench, event.detail.name);
+  });
   bench.actorBox.addEventListener("change", () => choose(bench, bench.actorBox.value));
   bench.targetBox.addEventListener("change", () => choose(bench, undefined, bench.targetBox.value));
+  window.addEventListener("storage", (event) => {
+    if (root.isConnected) followOtherTab(bench, event);
+  });
 }
 
 function setup(root) {
@@ -151,8 +264,20 @@ function setup(root) {
   root.dataset.rwFight = "1";
   const first = root.querySelector(".rw-helper");
   if (!first) return;
-  const bench = { system: first.dataset.system, roster: [], helpers: () => [...root.querySelectorAll(".rw-helper:not([data-widget])")] };
-  bench.fight = fight.load(bench.system);
+  const board = root.querySelector(".rw-tickleiste");
+  const bench = {
+    system: first.dataset.system,
+    roster: [],
+    positions: new Map(),
+    hasBoard: !!board,
+    helpers: () => [...root.querySelectorAll(".rw-helper:not([data-widget])")],
+  };
+  bench.changed = () => {
+    if (!bench.hasBoard) fromTurns(bench);
+    render(bench);
+  };
+  bench.undoStep = (label) => undoStep(bench, label);
+  bench.choose = (actor, target) => choose(bench, actor, target);
   const bar = el("div", "rw-fight-bar");
   bar.setAttribute("role", "region");
   bar.setAttribute("aria-label", "Kampf: wer handelt, gegen wen");
@@ -160,7 +285,11 @@ function setup(root) {
   const [targetWrap, targetBox] = select("Ziel", "rw-fight-target");
   const turnBox = el("span", "rw-fight-turn");
   const turnText = el("span", "rw-fight-turn-text");
-  Object.assign(bench, { actorBox, targetBox, turnBox, turnText });
+  const steps = el("span", "rw-fight-steps");
+  const undoButton = button("↶ Rückgängig", "rw-fight-undo", () => history(bench, "undo"));
+  const redoButton = button("↷ Wiederherstellen", "rw-fight-redo", () => history(bench, "redo"));
+  steps.append(undoButton, redoButton);
+  Object.assign(bench, { actorBox, targetBox, turnBox, turnText, undoButton, redoButton });
   turnBox.append(button("◀ Zurück", "rw-fight-prev", () => step(bench, -1)), turnText, button("Weiter ▶", "rw-fight-next", () => step(bench, 1)));
   const jumps = el("span", "rw-fight-jumps");
   jumps.append(
@@ -175,13 +304,16 @@ function setup(root) {
   );
   bench.notices = el("div", "rw-fight-notices");
   bench.notices.setAttribute("aria-live", "polite");
-  bar.append(actorWrap, targetWrap, turnBox, jumps, bench.notices);
+  bench.announcer = el("p", "rw-sr-only");
+  bench.announcer.setAttribute("aria-live", "polite");
+  bar.append(actorWrap, targetWrap, turnBox, steps, jumps, bench.notices, bench.announcer);
   root.prepend(bar);
-  const board = root.querySelector(".rw-tickleiste");
+  const problem = fight.load(bench);
+  if (problem) notice(bench.notices, `Der gespeicherte Kampf ließ sich nicht verwenden (${problem}). Er wurde als Sicherung beiseitegelegt.`, "error");
   if (board && board.rwSaved && board.rwSaved.shown) fromTickleiste(bench, board.rwSaved.shown.board);
-  if (!board) bench.roster = [...new Set((bench.fight.turns || []).map((t) => t.name))];
+  setupOverview(bench, root.querySelector(".rw-workbench-fight") || root);
   wire(bench, root);
-  render(bench);
+  bench.changed();
   // on opening the page: the fighters' values, but the situation as remembered
   fight.fillAll(bench, { actor: !!bench.fight.actor, target: !!bench.fight.target, initial: true });
 }

@@ -1,56 +1,78 @@
-// Regelwerk – fight.js: connected helpers on a Kampfhelfer page – a fighter is entered once.
+// Regelwerk – fight.js: the one writer of a system's fight, and the helpers it fills.
 //
-// Owns the fight of a system (localStorage "regelwerk:kampf:<system>", version 1):
-//   {version, fighters: {<name>: {actions: {<action>: {field: value}}, stats: {field: value}}},
-//    actor, target, turns: [{name, label}], turn}
-// - who fights: the Tickleiste's fighters (Ryssea) or the last initiative roll (the others:
-//   its `turns`, the acting order of a round, stepped through with „Weiter“);
-// - the fight bar above the page's helpers: who acts, against whom, and (on narrow screens)
-//   jumps to the fight and to the open helper's „Würfeln“;
+// Owns the fight of a system (fight-journal.js: a journal of named steps, localStorage
+// "regelwerk:kampf:<system>"). Everything that changes the fight goes through `dispatch` as a
+// step the game master can see in „Verlauf“ and take back („Rückgängig“) – choosing actor and
+// target, „Weiter“, a new acting order, a value typed for a fighter, a roll's consequence, a
+// shared roll taken over, a correction in the overview. Nothing writes it by a side door.
+// - who fights: the Tickleiste's fighters (Ryssea) or the last initiative roll's acting order;
+// - the bench (fight-bar.js) holds the page's view: bench.journal, bench.fight (its state);
 // - when the actor or the target changes, every helper on the page is filled: fields the
-//   schema marks `subject: actor` with that fighter's values for this helper (what was rolled
-//   last for them, else a saved set named after them), `subject: target` with the target's
-//   values; the situation fields go back to their defaults (nothing stale carries over);
+//   schema marks `subject: actor` with that fighter's values for this helper (what was typed
+//   or rolled last for them, else a saved set named after them), `subject: target` with the
+//   target's values; the situation fields go back to their defaults (nothing stale carries
+//   over); a value typed into a fighter's field is kept for him at once (a step);
 // - after a roll the values are kept for those fighters; a result's `target_update` (e.g. LeP
-//   after damage) is written to the target; its `follow_ups` become buttons that open the
-//   next helper filled (damage after a hit, the Patzertabelle after a Patzer …).
+//   after damage) is written to the target as a step shown in the result with its own
+//   „Rückgängig“; its `follow_ups` become buttons that open the next helper filled.
 
 import { defaultValue, fill } from "./forms.js";
+import * as journalOf from "./fight-journal.js";
 import { notice } from "./results.js";
 import * as savedValues from "./saved.js";
 import * as store from "./store.js";
 import { el, germanNumber, isObject, ownValue } from "./util.js";
 
-const VERSION = 1;
-
 export function key(system) {
   return `kampf:${system}`;
 }
 
-function check(value) {
-  if (!isObject(value) || value.version !== VERSION || !isObject(value.fighters)) return "unbekannte Form";
-  if (value.turns !== undefined && !Array.isArray(value.turns)) return "die Reihenfolge ist beschädigt";
-  return "";
+// The stored journal, checked (an unusable one is kept as a backup, with a notice).
+export function load(bench) {
+  const { value, problem } = store.read(key(bench.system), journalOf.check);
+  bench.journal = journalOf.fromStored(value);
+  bench.fight = journalOf.stateOf(bench.journal);
+  bench.source = store.peek(key(bench.system));
+  return problem;
 }
 
-export function load(system) {
-  const { value } = store.read(key(system), check);
-  return value || { version: VERSION, fighters: {}, actor: null, target: null, turns: [], turn: 0 };
+// The fight of a system as it stands (a copy, read from what is stored): for the tests and
+// custom widgets (the facade's Regelwerk.fight); changing it changes nothing.
+export function current(system) {
+  const bench = { system };
+  load(bench);
+  return bench.fight;
 }
 
-export function save(bench) {
-  const problem = store.write(key(bench.system), bench.fight);
+// Another tab (the same fight on another page) may have written since this page read it.
+export function changedElsewhere(bench) {
+  return store.peek(key(bench.system)) !== bench.source;
+}
+
+function write(bench, journal) {
+  bench.journal = journal;
+  bench.fight = journalOf.stateOf(journal);
+  const problem = store.write(key(bench.system), journal);
+  bench.source = store.peek(key(bench.system));
   if (problem) notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
 }
 
-// A fighter's record, made on first use; fighters may be called anything (ownValue).
-export function fighter(fight, name) {
-  let record = ownValue(fight.fighters, name);
-  if (!record) {
-    record = { actions: {}, stats: {} };
-    Object.defineProperty(fight.fighters, name, { value: record, enumerable: true, writable: true, configurable: true });
-  }
-  return record;
+// The one way to change the fight: a named step. → true when it changed something.
+export function dispatch(bench, label, event) {
+  if (changedElsewhere(bench)) load(bench); // the newest fight, then this step on top
+  const { journal, changed } = journalOf.record(bench.journal, label, event);
+  if (changed) write(bench, journal);
+  bench.changed();
+  return changed;
+}
+
+// Undo/redo: → the step taken back (or put back), or null.
+export function undo(bench, direction) {
+  if (changedElsewhere(bench)) load(bench);
+  const moved = direction === "redo" ? journalOf.redo(bench.journal) : journalOf.undo(bench.journal);
+  if (!moved) return null;
+  write(bench, moved.journal);
+  return moved.step;
 }
 
 export function names(bench) {
@@ -58,10 +80,23 @@ export function names(bench) {
   return seen.filter((name) => bench.roster.length === 0 || bench.roster.includes(name));
 }
 
+export function stateOf(fight, name) {
+  return journalOf.stateOfFighter(fight, name);
+}
+
+export function canAct(fight, name) {
+  return journalOf.canAct(fight, name);
+}
+
 // ------------------------------------------------------------------ filling the helpers
 
 function fieldsOf(helper, subject) {
   return [...helper.querySelectorAll(`.rw-form .rw-field[data-subject="${subject}"] [data-path][data-type]`)];
+}
+
+export function titleOf(helper) {
+  const title = helper.querySelector(".rw-title");
+  return title ? title.textContent.replace("Würfelhelfer: ", "").trim() : helper.dataset.action;
 }
 
 // A text field of a fighter (the Güte attack's „Angreifer“/„Ziel“) is that fighter's name.
@@ -82,10 +117,10 @@ function savedSet(bench, action, name) {
 }
 
 // What the fight knows of the fighter whose `subject` fields a helper has: the target's values
-// (stats); for the actor his values of his last roll of this helper, and what happened to him
-// since (his wounds, taken as a target) winning – a field of the same name is the same value of
-// the same fighter. Empty when that fighter is not chosen or not known yet.
-function knownValues(bench, helper, subject) {
+// (stats); for the actor his values of this helper, and what happened to him since (his
+// wounds, taken as a target) winning – a field of the same name is the same value of the same
+// fighter. Empty when that fighter is not chosen or not known yet.
+export function knownValues(bench, helper, subject) {
   const name = subject === "target" ? bench.fight.target : bench.fight.actor;
   const record = name ? ownValue(bench.fight.fighters, name) : undefined;
   if (!record) return {};
@@ -100,12 +135,12 @@ function fillHelper(bench, helper, changed) {
   const situation = [...helper.querySelectorAll(".rw-form .rw-field:not([data-subject]) [data-path][data-type]")]
     .filter((input) => input.dataset.type !== "seed" && !presets.includes(input.dataset.path) && !input.closest(".rw-list"));
   if (changed.actor && !changed.initial && situation.length) setFields(helper, situation, null);
-  if (changed.actor && actor) {
-    const record = ownValue(bench.fight.fighters, actor);
+  if (changed.actor) {
+    const record = actor ? ownValue(bench.fight.fighters, actor) : undefined;
     const rolled = record && ownValue(record.actions, action);
-    const set = rolled ? null : savedSet(bench, action, actor);
+    const set = actor && !rolled ? savedSet(bench, action, actor) : null;
     const values = { ...((set && set.values) || {}), ...knownValues(bench, helper, "actor") };
-    setFields(helper, fieldsOf(helper, "actor"), values, actor);
+    if (actor) setFields(helper, fieldsOf(helper, "actor"), values, actor);
   }
   if (changed.target && target) {
     setFields(helper, fieldsOf(helper, "target"), knownValues(bench, helper, "target"), target);
@@ -123,62 +158,116 @@ export function fillAll(bench, changed) {
   bench.helpers().forEach((helper) => fillHelper(bench, helper, changed));
 }
 
-// ------------------------------------------------------------------ after a roll
+// ------------------------------------------------------------------ values typed for a fighter
+
+function valueOf(input) {
+  return input.dataset.type === "bool" ? input.checked : input.value;
+}
 
 function valuesOf(helper, subject) {
   const out = {};
   for (const input of fieldsOf(helper, subject)) {
-    if (!input.disabled) out[input.dataset.path] = input.dataset.type === "bool" ? input.checked : input.value;
+    if (!input.disabled) out[input.dataset.path] = valueOf(input);
   }
   return out;
 }
 
+// The label of a field as the reader sees it (soft hyphens out).
+function labelOf(helper, input) {
+  const label = input && input.id ? helper.querySelector(`label[for="${CSS.escape(input.id)}"]`) : null;
+  return label ? label.textContent.replace(/\u00ad/g, "").trim() : input ? input.dataset.path : "";
+}
+
 // What a result changed, in the words of the rules: the resource's own name from the schema
 // (data-resource, e.g. „LeP“), else the field's label – never the raw key („lep“, „hp“).
-function resourceName(helper, key) {
+export function resourceName(helper, key) {
   const input = helper.querySelector(`.rw-form [data-path="${CSS.escape(key)}"]`);
   const field = input && input.closest(".rw-field");
   if (field && field.dataset.resource) return field.dataset.resource;
-  const label = input && input.id ? helper.querySelector(`label[for="${CSS.escape(input.id)}"]`) : null;
-  return label ? label.textContent.replace(/\u00ad/g, "").trim() : key;
+  return input ? labelOf(helper, input) : key;
 }
 
-// A result's target_state (engine/fight_state.py): {zustand: kampffähig | kampfunfähig | tot,
-// text: the system's word}, or null.
-const STATES = ["kampffähig", "kampfunfähig", "tot"];
-
-function checkedState(state) {
-  if (!isObject(state) || !STATES.includes(state.zustand) || typeof state.text !== "string") return null;
-  return { zustand: state.zustand, text: state.text.slice(0, 40) };
+function shown(value) {
+  if (typeof value === "number") return germanNumber(value);
+  if (typeof value === "boolean") return value ? "ja" : "nein";
+  const text = String(value);
+  return /^-?\d+(\.\d+)?$/.test(text) ? germanNumber(Number(text)) : text.slice(0, 30);
 }
 
-// The fighter's state as the fight knows it (null: nothing known, so he acts).
-export function stateOf(fight, name) {
-  const record = ownValue(fight.fighters, name);
-  return record ? checkedState(record.state) : null;
+// A value typed into a fighter's field is his at once (one step per fighter and helper while
+// typing goes on), so changing the target and back never throws it away.
+export function keepTyped(bench, helper, input) {
+  const field = input.closest(".rw-field[data-subject]");
+  if (!field || input.dataset.type === "seed" || input.closest(".rw-list")) return;
+  const subject = field.dataset.subject;
+  const name = subject === "target" ? bench.fight.target : bench.fight.actor;
+  if (!name) return;
+  const values = { [input.dataset.path]: valueOf(input) };
+  const where = subject === "actor" ? ` (${titleOf(helper)})` : "";
+  const label = `${name}${where}: ${labelOf(helper, input)} ${shown(valueOf(input))}`;
+  const event = subject === "actor"
+    ? { type: "values", fighter: name, action: helper.dataset.action, values }
+    : { type: "values", fighter: name, values };
+  dispatch(bench, label, event);
 }
 
-export function canAct(fight, name) {
-  const state = stateOf(fight, name);
-  return !state || state.zustand === "kampffähig";
+// ------------------------------------------------------------------ after a roll
+
+// „LeP 30 → 24, Wunden 0 → 1“: what a result writes for the target, with the value before.
+function changesText(helper, before, update) {
+  return Object.entries(update)
+    .map(([k, v]) => {
+      const was = ownValue(before, k);
+      const from = was === undefined || was === "" || String(was) === String(v) ? "" : `${shown(was)} → `;
+      return `${resourceName(helper, k)} ${from}${shown(v)}`;
+    })
+    .join(", ");
 }
 
-export function afterRoll(bench, helper, body) {
+function undoButton(bench, label) {
+  const button = el("button", "md-button rw-step-undo", "Rückgängig");
+  button.type = "button";
+  button.setAttribute("aria-label", `Rückgängig: ${label}`);
+  button.addEventListener("click", () => bench.undoStep(label));
+  return button;
+}
+
+export function afterRoll(bench, helper, body, how = "") {
   const { actor, target } = bench.fight;
-  const action = helper.dataset.action;
-  if (actor && fieldsOf(helper, "actor").length) fighter(bench.fight, actor).actions[action] = valuesOf(helper, "actor");
-  if (target && fieldsOf(helper, "target").length) Object.assign(fighter(bench.fight, target).stats, valuesOf(helper, "target"));
-  const update = body.result.target_update;
-  if (target && isObject(update)) {
-    Object.assign(fighter(bench.fight, target).stats, update);
-    const shown = Object.entries(update).map(([k, v]) => `${resourceName(helper, k)} ${typeof v === "number" ? germanNumber(v) : v}`).join(", ");
-    const state = checkedState(body.result.target_state);
-    fighter(bench.fight, target).state = state;
-    const said = state && state.zustand !== "kampffähig" ? ` ${target} ist jetzt ${state.text}.` : "";
-    helper.querySelector(".rw-result").appendChild(el("p", "rw-fight-note", `Für ${target} übernommen: ${shown}.${said}`));
+  const update = isObject(body.result.target_update) ? body.result.target_update : null;
+  const event = {
+    type: "roll",
+    action: helper.dataset.action,
+    actor: actor && fieldsOf(helper, "actor").length ? actor : null,
+    target: target && (fieldsOf(helper, "target").length || update) ? target : null,
+    actorValues: valuesOf(helper, "actor"),
+    targetValues: valuesOf(helper, "target"),
+    update: target ? update : null,
+    state: body.result.target_state || null,
+  };
+  if (!event.actor && !event.target) {
+    followUps(bench, helper, body.result.follow_ups);
+    return;
+  }
+  // what the roll started from: the target's values as the fight knew them and as the form sent them
+  const before = event.target ? { ...(ownValue(bench.fight.fighters, target) || { stats: {} }).stats, ...event.targetValues } : {};
+  let label = `${how}${titleOf(helper)}: Werte von ${[event.actor, event.target].filter(Boolean).join(" und ")}`;
+  let said = "";
+  if (event.update) {
+    const changes = changesText(helper, before, event.update);
+    const state = journalOf.apply(bench.fight, event);
+    const now = stateOf(state, target);
+    const down = now && now.zustand !== "kampffähig" ? ` – ${target} ist jetzt ${now.text}` : "";
+    label = `${how}${titleOf(helper)}: ${target} ${changes}${down}`;
+    said = `Für ${target} übernommen: ${changes}.${down ? ` ${target} ist jetzt ${now.text}.` : ""}`;
+  }
+  const changed = dispatch(bench, label, event);
+  if (said) {
+    const note = el("p", "rw-fight-note rw-fight-written", `${said} `);
+    if (changed) note.appendChild(undoButton(bench, label));
+    helper.querySelector(".rw-result").appendChild(note);
     fillAll(bench, { target: true });
   }
-  save(bench);
   followUps(bench, helper, body.result.follow_ups);
 }
 
@@ -195,7 +284,7 @@ export function offerSharedRoll(bench, helper, detail) {
   button.type = "button";
   button.addEventListener("click", () => {
     fill(helper, detail.params || {});
-    afterRoll(bench, helper, detail);
+    afterRoll(bench, helper, detail, "Geteilter Wurf – ");
     bar.replaceChildren(el("span", "rw-fight-note", `In den Kampf übernommen (${who}).`));
   });
   bar.append(el("span", "rw-follow-ups-title", `Geteilter Wurf – der Kampf bleibt, wie er ist (${who}).`), button);

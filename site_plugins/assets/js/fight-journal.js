@@ -1,0 +1,292 @@
+// Regelwerk – fight-journal.js: the one fight of a system, as a journal of named steps.
+//
+// Pure logic, no page: fight.js is its one writer. The fight is never edited in place; every
+// change – choosing who acts and against whom, a new acting order, „Weiter“, a roll's
+// consequence, a value typed for a fighter, a correction in the overview – is a step
+// {label, event}. `apply(state, event)` is the one function that turns a step into the next
+// state; the state is `base` with every step applied in order. So:
+// - undo takes the last step off (onto `redo`), redo puts it back; a new step clears `redo`;
+// - at most STEPS_MAX steps are kept: the oldest is then folded into `base` (undo reaches back
+//   STEPS_MAX steps; the reader's roll log keeps the rolls themselves);
+// - two tabs with the same fight (the rule page, the Kampfhelfer page) append to the stored
+//   journal they read last (fight.js reads it again before every step), so no step is lost.
+//
+// The state (shape of version 1, which is taken over as `base`):
+//   {fighters: {<name>: {actions: {<action>: {field: value}}, stats: {field: value},
+//                        state: {zustand, text} | null,
+//                        side, lastTarget},
+//    actor, target, turns: [{name, label}], turn}
+// Stored (localStorage "regelwerk:kampf:<system>", version 2):
+//   {version: 2, base: <state>, steps: [{label, event}], redo: [{label, event}]}
+//
+// Events (each carries the values it writes; none depends on the page):
+//   choose     {actor, target}                       who acts, against whom
+//   turn       {turn, actor, target}                 „Weiter“/„Zurück“ in the acting order
+//   order      {turns, sides, actor, target}         a new acting order (an initiative roll;
+//                                                    sides: {<name>: „Helden“ …} where known)
+//   values     {fighter, action?, values}            values typed for a fighter (action: his
+//                                                    values for that helper, else his stats)
+//   roll       {action, actor, target, actorValues, targetValues, update, state}
+//                                                    what a roll keeps and changes
+//   correct    {fighter, field, value}               a value set in the overview (null: unknown)
+//   condition  {fighter, state}                      kampffähig / kampfunfähig / tot, by hand
+//   end        {}                                    a new fight: states, resources and the order
+//                                                    go, each fighter's own values stay
+
+import { isObject, ownValue } from "./util.js";
+
+export const VERSION = 2;
+export const STEPS_MAX = 100;
+export const STATES = ["kampffähig", "kampfunfähig", "tot"];
+const LABEL_MAX = 120;
+
+export function emptyState() {
+  return { fighters: {}, actor: null, target: null, turns: [], turn: 0 };
+}
+
+export function emptyJournal() {
+  return { version: VERSION, base: emptyState(), steps: [], redo: [] };
+}
+
+// ------------------------------------------------------------------ checking what is stored
+
+function checkState(state) {
+  if (!isObject(state) || !isObject(state.fighters)) return "die Kämpfer fehlen";
+  if (state.turns !== undefined && !Array.isArray(state.turns)) return "die Reihenfolge ist beschädigt";
+  for (const record of Object.values(state.fighters)) {
+    if (!isObject(record)) return "ein Kämpfer ist beschädigt";
+  }
+  return "";
+}
+
+function checkSteps(steps) {
+  if (!Array.isArray(steps)) return "die Liste der Schritte ist beschädigt";
+  if (!steps.every((s) => isObject(s) && typeof s.label === "string" && isObject(s.event) && typeof s.event.type === "string")) {
+    return "ein Schritt ist beschädigt";
+  }
+  return "";
+}
+
+// "" when a stored value can be used (version 2, or version 1: the fight without steps), else
+// a German description of what is wrong (store.read then keeps it as a backup).
+export function check(value) {
+  if (!isObject(value)) return "kein Speicherstand eines Kampfes";
+  if (value.version === 1) return checkState(value);
+  if (value.version !== VERSION) return "unbekannte Version des Speicherstands";
+  return checkState(value.base) || checkSteps(value.steps) || checkSteps(value.redo);
+}
+
+export function fromStored(value) {
+  if (!value) return emptyJournal();
+  if (value.version === 1) {
+    const { version, ...state } = value;
+    return { version: VERSION, base: normalState(state), steps: [], redo: [] };
+  }
+  return { version: VERSION, base: normalState(value.base), steps: value.steps, redo: value.redo };
+}
+
+function normalState(state) {
+  const out = { ...emptyState(), ...copy(state) };
+  if (!Array.isArray(out.turns)) out.turns = [];
+  if (!Number.isInteger(out.turn) || out.turn < 0 || out.turn >= Math.max(out.turns.length, 1)) out.turn = 0;
+  return out;
+}
+
+// ------------------------------------------------------------------ the one reducer
+
+function copy(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+// A fighter's record in `fighters` (a fresh copy of the state is changed, never the input);
+// fighters may be called anything, „__proto__“ too (ownValue / defineProperty).
+function fighterIn(fighters, name) {
+  let record = ownValue(fighters, name);
+  if (!isObject(record)) {
+    record = { actions: {}, stats: {}, state: null };
+    Object.defineProperty(fighters, name, { value: record, enumerable: true, writable: true, configurable: true });
+  }
+  if (!isObject(record.actions)) record.actions = {};
+  if (!isObject(record.stats)) record.stats = {};
+  return record;
+}
+
+function setOwn(object, key, value) {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function checkedState(state) {
+  if (!isObject(state) || !STATES.includes(state.zustand) || typeof state.text !== "string") return null;
+  return { zustand: state.zustand, text: state.text.slice(0, 40) };
+}
+
+// Kept only when the fighter cannot act: kampffähig is the normal case (no state).
+function downState(state) {
+  const known = checkedState(state);
+  return known && known.zustand !== "kampffähig" ? known : null;
+}
+
+function choose(next, actor, target) {
+  next.actor = typeof actor === "string" && actor ? actor : null;
+  next.target = typeof target === "string" && target && target !== next.actor ? target : null;
+  if (next.actor && next.target) fighterIn(next.fighters, next.actor).lastTarget = next.target;
+}
+
+function merge(into, values) {
+  if (!isObject(values)) return;
+  for (const [key, value] of Object.entries(values)) {
+    if (value === null) delete into[key];
+    else setOwn(into, key, value);
+  }
+}
+
+export function apply(state, event) {
+  const next = copy(state);
+  switch (event.type) {
+    case "choose":
+      choose(next, event.actor, event.target);
+      break;
+    case "turn":
+      next.turn = Number.isInteger(event.turn) && event.turn >= 0 && event.turn < next.turns.length ? event.turn : 0;
+      choose(next, event.actor, event.target);
+      break;
+    case "order":
+      next.turns = Array.isArray(event.turns)
+        ? event.turns.filter((t) => isObject(t) && typeof t.name === "string").map((t) => ({ name: t.name, label: String(t.label || "") }))
+        : [];
+      next.turn = 0;
+      if (isObject(event.sides)) {
+        for (const [name, side] of Object.entries(event.sides)) {
+          if (typeof side === "string" && side) fighterIn(next.fighters, name).side = side.slice(0, 30);
+        }
+      }
+      choose(next, event.actor, event.target);
+      break;
+    case "values": {
+      if (typeof event.fighter !== "string" || !event.fighter) break;
+      const record = fighterIn(next.fighters, event.fighter);
+      if (event.action) {
+        const kept = isObject(ownValue(record.actions, event.action)) ? ownValue(record.actions, event.action) : {};
+        merge(kept, event.values);
+        setOwn(record.actions, event.action, kept);
+      } else {
+        merge(record.stats, event.values);
+      }
+      break;
+    }
+    case "roll": {
+      if (event.actor && isObject(event.actorValues)) {
+        setOwn(fighterIn(next.fighters, event.actor).actions, event.action, { ...event.actorValues });
+      }
+      if (event.target) {
+        const record = fighterIn(next.fighters, event.target);
+        merge(record.stats, event.targetValues);
+        if (isObject(event.update)) {
+          merge(record.stats, event.update);
+          record.state = downState(event.state);
+        }
+      }
+      break;
+    }
+    case "correct":
+      if (typeof event.fighter === "string" && event.fighter && typeof event.field === "string") {
+        merge(fighterIn(next.fighters, event.fighter).stats, { [event.field]: event.value === undefined ? null : event.value });
+      }
+      break;
+    case "condition":
+      if (typeof event.fighter === "string" && event.fighter) {
+        fighterIn(next.fighters, event.fighter).state = downState(event.state);
+      }
+      break;
+    case "end":
+      for (const record of Object.values(next.fighters)) {
+        if (!isObject(record)) continue;
+        record.stats = {};
+        record.state = null;
+        delete record.lastTarget;
+      }
+      next.turns = [];
+      next.turn = 0;
+      next.actor = null;
+      next.target = null;
+      break;
+    default:
+      break; // a step of a newer page: kept in the journal, changes nothing here
+  }
+  return next;
+}
+
+export function stateOf(journal) {
+  return journal.steps.reduce((state, step) => apply(state, step.event), journal.base);
+}
+
+// ------------------------------------------------------------------ recording, undo, redo
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// Consecutive values typed for the same fighter in the same helper are one step: undo takes
+// back the typing, not each keystroke's field.
+function continues(last, event) {
+  return (
+    last && event.type === "values" && last.event.type === "values" &&
+    last.event.fighter === event.fighter && (last.event.action || "") === (event.action || "")
+  );
+}
+
+// → {journal, changed}: the journal with the step appended (redo cleared), or the same journal
+// when the step changes nothing.
+export function record(journal, label, event) {
+  const before = stateOf(journal);
+  const after = apply(before, event);
+  if (same(before, after)) return { journal, changed: false };
+  const text = String(label).slice(0, LABEL_MAX);
+  let steps;
+  const last = journal.steps[journal.steps.length - 1];
+  if (continues(last, event)) {
+    const values = { ...last.event.values, ...event.values };
+    steps = [...journal.steps.slice(0, -1), { label: text, event: { ...event, values } }];
+  } else {
+    steps = [...journal.steps, { label: text, event }];
+  }
+  let base = journal.base;
+  while (steps.length > STEPS_MAX) {
+    base = apply(base, steps[0].event);
+    steps = steps.slice(1);
+  }
+  return { journal: { version: VERSION, base, steps, redo: [] }, changed: true };
+}
+
+export function lastStep(journal) {
+  return journal.steps[journal.steps.length - 1] || null;
+}
+
+export function nextRedo(journal) {
+  return journal.redo[journal.redo.length - 1] || null;
+}
+
+// → {journal, step} | null when there is nothing to undo.
+export function undo(journal) {
+  const step = lastStep(journal);
+  if (!step) return null;
+  return { journal: { ...journal, steps: journal.steps.slice(0, -1), redo: [...journal.redo, step] }, step };
+}
+
+export function redo(journal) {
+  const step = nextRedo(journal);
+  if (!step) return null;
+  return { journal: { ...journal, steps: [...journal.steps, step], redo: journal.redo.slice(0, -1) }, step };
+}
+
+// ------------------------------------------------------------------ reading the state
+
+export function stateOfFighter(state, name) {
+  const record = ownValue(state.fighters, name);
+  return isObject(record) ? checkedState(record.state) : null;
+}
+
+export function canAct(state, name) {
+  const known = stateOfFighter(state, name);
+  return !known || known.zustand === "kampffähig";
+}

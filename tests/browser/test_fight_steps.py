@@ -1,0 +1,173 @@
+"""Every change of the fight is a named step the game master can see and take back (the issue
+„One trusted fight“, Deliver 1–4), on the DSA Kampfhelfer page unless named otherwise.
+
+The rules the numbers come from: 001_240b8e52c108db7c.txt L1 („Für Schaden, der größer als die
+Wundschwelle (KO/2) ist, erleiden Kämpfer eine (regeltechnische) Wunde“, „Ab 5 LeP ist ein
+Kämpfer kampfunfähig“) – the damage helper writes the target's LeP and Wunden. Checked here:
+- a damage roll's LeP/Wunden are shown as what was written, in the overview, and undone by
+  one click (the result's own „Rückgängig“ or the bar's, named „Rückgängig: …“), redone too;
+- undo survives a reload, and a second tab with the same fight follows it (storage event);
+- the overview: one row per fighter, an edit there is a checked step (a German message naming
+  the field for a bad value, nothing written), a state set by hand is passed over by „Weiter“;
+- B4: a value typed for the target in a helper is his – changing the target and back keeps it;
+- opponents are offered first as the target (DSA's „Seite“ from the initiative roll).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import SharedVisit, reveal
+from tests.browser.test_fight import bar, initiative, open_bench
+from tests.browser.test_trusted_fight import stored_fight
+
+pytestmark = pytest.mark.browser
+
+FIGHTERS = {
+    "Alrik": {"seite": "Helden", "ini_basis": "14"},
+    "Bruna": {"seite": "Helden", "ini_basis": "11"},
+    "Ork": {"seite": "Gegner", "ini_basis": "8"},
+}
+DAMAGE = "section.rw-helper[data-action='damage']"
+
+
+def start(reader: SharedVisit) -> Any:
+    t = open_bench(reader, "dsa")
+    initiative(t, FIGHTERS)
+    bar(t.page).locator(".rw-fight-actor").select_option("Alrik")
+    bar(t.page).locator(".rw-fight-target").select_option("Ork")
+    return t
+
+
+def overview_value(page: Any, fighter: str, resource: str) -> str:
+    return str(page.get_by_label(f"{resource} von {fighter}", exact=True).input_value())
+
+
+def hit_ork(t: Any) -> Any:
+    damage = reveal(t.page.locator(DAMAGE))
+    t.fill(damage.locator("[data-path='tp']"), "14")
+    t.fill(damage.locator("[data-path='ko']"), "8")
+    t.fill(damage.locator("[data-path='lep']"), "30")
+    t.roll(damage)
+    return damage
+
+
+def test_a_damage_roll_is_a_step_shown_in_the_overview_and_undone_by_one_click(
+    reader: SharedVisit,
+) -> None:
+    t = start(reader)
+    page = t.page
+    damage = hit_ork(t)
+    # 14 TP, RS 0: LeP 30 → 16, and 14 > KO/2 = 4: wounds (L1)
+    written = damage.locator(".rw-fight-written").inner_text()
+    assert "Für Ork übernommen: LeP 30 → 16" in written
+    assert overview_value(page, "Ork", "LeP") == "16"
+    wounds = overview_value(page, "Ork", "Wunden")
+    assert int(wounds) >= 1
+    undo = bar(page).locator(".rw-fight-undo")
+    assert (undo.get_attribute("title") or "").startswith("Rückgängig: Schaden")
+    assert "Ork LeP 30 → 16" in (undo.get_attribute("title") or "")
+    damage.locator(".rw-step-undo").click()  # the result's own „Rückgängig“
+    # before the roll the fight knew no LeP of Ork (30 is the form's default, never typed)
+    assert overview_value(page, "Ork", "LeP") == ""
+    assert damage.locator("[data-path='lep']").input_value() == "30"
+    assert "Rückgängig gemacht: Schaden" in bar(page).locator(".rw-fight-notices").inner_text()
+    bar(page).locator(".rw-fight-redo").click()
+    assert overview_value(page, "Ork", "LeP") == "16"
+    assert damage.locator("[data-path='lep']").input_value() == "16"
+
+
+def test_undo_survives_a_reload_and_reaches_the_other_tab(reader: SharedVisit) -> None:
+    t = start(reader)
+    page = t.page
+    hit_ork(t)
+    other = reader.context.new_page()
+    try:
+        other.goto(page.url)
+        other.locator(".rw-overview-table").wait_for()
+        assert overview_value(other, "Ork", "LeP") == "16"
+        page.reload()
+        page.locator(".rw-overview-table").wait_for()
+        assert overview_value(page, "Ork", "LeP") == "16"
+        bar(page).locator(".rw-fight-undo").click()  # after the reload: still the damage
+        assert overview_value(page, "Ork", "LeP") == ""
+        # the other tab follows at once, and its redo puts the step back
+        other.wait_for_function(
+            "() => document.querySelector('[aria-label=\"LeP von Ork\"]').value === ''"
+        )
+        assert "lep" not in stored_fight(other)["fighters"]["Ork"]["stats"]
+        redo = bar(other).locator(".rw-fight-redo")
+        assert (redo.get_attribute("title") or "").startswith("Wiederherstellen: Schaden")
+        redo.click()
+        page.wait_for_function(
+            "() => document.querySelector('[aria-label=\"LeP von Ork\"]').value === '16'"
+        )
+    finally:
+        other.close()
+
+
+def test_an_edit_in_the_overview_is_a_checked_step(reader: SharedVisit) -> None:
+    t = start(reader)
+    page = t.page
+    lep = page.get_by_label("LeP von Bruna", exact=True)
+    lep.fill("drei")
+    lep.press("Enter")
+    error = page.locator(".rw-overview-error")
+    assert error.inner_text() == "LeP von Bruna: bitte eine ganze Zahl eintragen (z. B. 12)."
+    assert "lep" not in stored_fight(page)["fighters"].get("Bruna", {}).get("stats", {})
+    lep.fill("27")
+    lep.press("Enter")
+    assert error.is_hidden()
+    assert stored_fight(page)["fighters"]["Bruna"]["stats"]["lep"] == 27
+    title = bar(page).locator(".rw-fight-undo").get_attribute("title")
+    assert title == "Rückgängig: Bruna: LeP – → 27 (von Hand)"
+    bar(page).locator(".rw-fight-target").select_option("Bruna")
+    assert reveal(page.locator(DAMAGE)).locator("[data-path='lep']").input_value() == "27"
+    history = page.locator(".rw-history")
+    history.locator("summary").click()
+    assert "Bruna: LeP – → 27 (von Hand)" in history.inner_text()
+
+
+def test_a_fighter_put_down_by_hand_is_passed_over_until_undone(reader: SharedVisit) -> None:
+    t = start(reader)  # turns: Alrik, Bruna, Ork, then the second actions
+    page = t.page
+    page.get_by_label("Zustand von Bruna", exact=True).select_option("kampfunfähig")
+    assert "Bruna (kampfunfähig)" in bar(page).locator(".rw-fight-actor option").all_inner_texts()
+    next_button = bar(page).get_by_role("button", name="Weiter ▶")
+    next_button.click()
+    assert bar(page).locator(".rw-fight-actor").input_value() == "Ork"
+    assert (
+        "Übersprungen: Bruna (kampfunfähig)." in bar(page).locator(".rw-fight-notices").inner_text()
+    )
+    bar(page).locator(".rw-fight-undo").click()  # „Weiter“
+    bar(page).locator(".rw-fight-undo").click()  # the state
+    assert page.get_by_label("Zustand von Bruna", exact=True).input_value() == "kampffähig"
+    next_button.click()
+    assert bar(page).locator(".rw-fight-actor").input_value() == "Bruna"
+
+
+def test_a_value_typed_for_the_target_stays_his(reader: SharedVisit) -> None:
+    # B4: a hand-corrected LeP was thrown away when the target changed and back
+    t = start(reader)
+    page = t.page
+    damage = reveal(page.locator(DAMAGE))
+    t.fill(damage.locator("[data-path='lep']"), "22")
+    damage.locator("[data-path='lep']").press("Tab")
+    bar(page).locator(".rw-fight-target").select_option("Bruna")
+    assert damage.locator("[data-path='lep']").input_value() != "22"
+    bar(page).locator(".rw-fight-target").select_option("Ork")
+    assert damage.locator("[data-path='lep']").input_value() == "22"
+    assert overview_value(page, "Ork", "LeP") == "22"
+
+
+def test_opponents_are_offered_first(reader: SharedVisit) -> None:
+    t = start(reader)
+    page = t.page
+    bar(page).locator(".rw-fight-actor").select_option("Bruna")
+    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
+    assert options[1:] == ["Ork", "Alrik"]
+    bar(page).locator(".rw-fight-actor").select_option("Ork")
+    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
+    assert options[1:] == ["Alrik", "Bruna"]

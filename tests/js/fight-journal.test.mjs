@@ -1,0 +1,227 @@
+// Covers fight-journal.js: the one fight of a system as a journal of named steps – apply (the
+// one reducer: each event's change, a fresh state every time, names like „__proto__“),
+// record (a step appended, redo cleared, a step that changes nothing not kept, typing in one
+// helper for one fighter is one step, at most STEPS_MAX steps with the oldest folded into the
+// base so the state stays the same), undo/redo (every step, in order, the state before each),
+// check/fromStored (version 2, the version-1 fight taken over, damaged values refused).
+// Rules: the issue „One trusted fight“ (Deliver 1–3: one writer, undo for everything ≥ 50
+// steps, kampffähig / kampfunfähig / tot), fight-journal.js's header; the states are the
+// engine's (engine/fight_state.py).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  STEPS_MAX,
+  apply,
+  canAct,
+  check,
+  emptyJournal,
+  emptyState,
+  fromStored,
+  lastStep,
+  nextRedo,
+  record,
+  redo,
+  stateOf,
+  stateOfFighter,
+  undo,
+} from "../../site_plugins/assets/js/fight-journal.js";
+
+const ORDER = {
+  type: "order",
+  turns: [
+    { name: "Alrik", label: "Phase 14" },
+    { name: "Ork", label: "Phase 8" },
+    { name: "Alrik", label: "Phase 6, 2. Aktion" },
+  ],
+  sides: { Alrik: "Helden", Ork: "Gegner" },
+  actor: "Alrik",
+  target: null,
+};
+const HIT = {
+  type: "roll",
+  action: "damage",
+  actor: "Alrik",
+  target: "Ork",
+  actorValues: { tp: "1W6+4" },
+  targetValues: { rs: "2", lep: "30", wunden: "0" },
+  update: { lep: 24, wunden: 1 },
+  state: { zustand: "kampffähig", text: "kampffähig" },
+};
+
+function play(...events) {
+  let journal = emptyJournal();
+  events.forEach((event, i) => {
+    journal = record(journal, `Schritt ${i + 1}`, event).journal;
+  });
+  return journal;
+}
+
+test("fight-journal: a new acting order chooses its first fighter and keeps the sides", () => {
+  const state = apply(emptyState(), ORDER);
+  assert.equal(state.turns.length, 3);
+  assert.equal(state.turn, 0);
+  assert.equal(state.actor, "Alrik");
+  assert.equal(state.fighters.Ork.side, "Gegner");
+});
+
+test("fight-journal: apply never changes the state it is given", () => {
+  const before = apply(emptyState(), ORDER);
+  const frozen = JSON.stringify(before);
+  apply(before, HIT);
+  apply(before, { type: "end" });
+  assert.equal(JSON.stringify(before), frozen);
+});
+
+test("fight-journal: a roll keeps the actor's values for that helper and writes the target's update and state", () => {
+  const state = apply(apply(emptyState(), ORDER), HIT);
+  assert.deepEqual(state.fighters.Alrik.actions.damage, { tp: "1W6+4" });
+  assert.deepEqual(state.fighters.Ork.stats, { rs: "2", lep: 24, wunden: 1 });
+  assert.equal(stateOfFighter(state, "Ork"), null); // kampffähig is the normal case
+  const down = apply(state, { ...HIT, update: { lep: -3, wunden: 3 }, state: { zustand: "tot", text: "tot" } });
+  assert.deepEqual(stateOfFighter(down, "Ork"), { zustand: "tot", text: "tot" });
+  assert.equal(canAct(down, "Ork"), false);
+  assert.equal(canAct(down, "Alrik"), true);
+});
+
+test("fight-journal: choosing an actor and a target remembers the target for that actor; the target is never the actor", () => {
+  const state = apply(emptyState(), { type: "choose", actor: "Bruna", target: "Ork" });
+  assert.equal(state.fighters.Bruna.lastTarget, "Ork");
+  const same = apply(state, { type: "choose", actor: "Bruna", target: "Bruna" });
+  assert.equal(same.target, null);
+});
+
+test("fight-journal: a correction in the overview sets one value, an empty one forgets it; a state by hand", () => {
+  let state = apply(emptyState(), HIT);
+  state = apply(state, { type: "correct", fighter: "Ork", field: "lep", value: 20 });
+  assert.equal(state.fighters.Ork.stats.lep, 20);
+  state = apply(state, { type: "correct", fighter: "Ork", field: "lep", value: null });
+  assert.equal("lep" in state.fighters.Ork.stats, false);
+  state = apply(state, { type: "condition", fighter: "Ork", state: { zustand: "kampfunfähig", text: "kampfunfähig" } });
+  assert.equal(canAct(state, "Ork"), false);
+  state = apply(state, { type: "condition", fighter: "Ork", state: { zustand: "kampffähig", text: "kampffähig" } });
+  assert.equal(canAct(state, "Ork"), true);
+  // a state the engine does not know is not taken
+  state = apply(state, { type: "condition", fighter: "Ork", state: { zustand: "halbtot", text: "x" } });
+  assert.equal(stateOfFighter(state, "Ork"), null);
+});
+
+test("fight-journal: „Neuer Kampf“ clears states, resources and the order and keeps each fighter's own values", () => {
+  const state = apply(apply(apply(emptyState(), ORDER), HIT), { type: "end" });
+  assert.deepEqual(state.turns, []);
+  assert.equal(state.actor, null);
+  assert.deepEqual(state.fighters.Ork.stats, {});
+  assert.deepEqual(state.fighters.Alrik.actions.damage, { tp: "1W6+4" });
+});
+
+test("fight-journal: fighters called „__proto__“ or „constructor“ are fighters, not Object's properties", () => {
+  const state = apply(emptyState(), { ...HIT, target: "__proto__", actor: "constructor" });
+  assert.deepEqual(Object.keys(state.fighters).sort(), ["__proto__", "constructor"]);
+  assert.equal(Object.getPrototypeOf(state.fighters), Object.prototype);
+  assert.equal(state.fighters.__proto__.stats.lep, 24); // eslint-disable-line no-proto
+  assert.equal({}.stats, undefined);
+});
+
+test("fight-journal: every step can be taken back and put back, in order, each to the state before it", () => {
+  const events = [ORDER, { type: "choose", actor: "Alrik", target: "Ork" }, HIT, { type: "turn", turn: 1, actor: "Ork", target: "Alrik" }];
+  const journal = play(...events);
+  const states = [emptyState()];
+  for (const event of events) states.push(apply(states[states.length - 1], event));
+  let now = journal;
+  for (let i = events.length; i > 0; i--) {
+    assert.deepEqual(stateOf(now), states[i]);
+    assert.equal(lastStep(now).label, `Schritt ${i}`);
+    now = undo(now).journal;
+  }
+  assert.deepEqual(stateOf(now), states[0]);
+  assert.equal(undo(now), null);
+  for (let i = 1; i <= events.length; i++) {
+    assert.equal(nextRedo(now).label, `Schritt ${i}`);
+    now = redo(now).journal;
+    assert.deepEqual(stateOf(now), states[i]);
+  }
+  assert.equal(redo(now), null);
+});
+
+test("fight-journal: a new step after an undo clears what could be redone", () => {
+  const journal = undo(play(ORDER, HIT)).journal;
+  assert.equal(journal.redo.length, 1);
+  const { journal: after } = record(journal, "Weiter", { type: "turn", turn: 1, actor: "Ork", target: null });
+  assert.equal(after.redo.length, 0);
+});
+
+test("fight-journal: a step that changes nothing is not kept (no empty „Rückgängig“)", () => {
+  const journal = play(ORDER);
+  const again = record(journal, "Nochmal", { type: "choose", actor: "Alrik", target: null });
+  assert.equal(again.changed, false);
+  assert.equal(again.journal, journal);
+});
+
+test("fight-journal: values typed for one fighter in one helper are one step; another fighter's are the next", () => {
+  let journal = emptyJournal();
+  journal = record(journal, "Alrik: AT 14", { type: "values", fighter: "Alrik", action: "attack", values: { at: "14" } }).journal;
+  journal = record(journal, "Alrik: TP 1W6+4", { type: "values", fighter: "Alrik", action: "attack", values: { tp: "1W6+4" } }).journal;
+  assert.equal(journal.steps.length, 1);
+  assert.deepEqual(stateOf(journal).fighters.Alrik.actions.attack, { at: "14", tp: "1W6+4" });
+  journal = record(journal, "Ork: RS 2", { type: "values", fighter: "Ork", values: { rs: "2" } }).journal;
+  assert.equal(journal.steps.length, 2);
+  assert.equal(stateOf(undo(journal).journal).fighters.Ork, undefined);
+});
+
+test(`fight-journal: at most ${STEPS_MAX} steps (≥ 50) – older ones are folded into the base, the fight stays the same`, () => {
+  assert.ok(STEPS_MAX >= 50);
+  let journal = play(ORDER);
+  const expected = [apply(emptyState(), ORDER)];
+  for (let i = 0; i < STEPS_MAX + 20; i++) {
+    const event = { type: "correct", fighter: "Ork", field: "lep", value: 100 - i };
+    journal = record(journal, `Ork: LeP ${100 - i}`, event).journal;
+    expected.push(apply(expected[expected.length - 1], event));
+  }
+  assert.equal(journal.steps.length, STEPS_MAX);
+  assert.deepEqual(stateOf(journal), expected[expected.length - 1]);
+  for (let i = 0; i < STEPS_MAX; i++) journal = undo(journal).journal;
+  assert.deepEqual(stateOf(journal), expected[expected.length - 1 - STEPS_MAX]);
+  assert.equal(undo(journal), null);
+});
+
+test("fight-journal: a stored journal of version 2 is read back as it was written", () => {
+  const journal = undo(play(ORDER, HIT)).journal;
+  const stored = JSON.parse(JSON.stringify(journal));
+  assert.equal(check(stored), "");
+  assert.deepEqual(fromStored(stored), journal);
+});
+
+test("fight-journal: the fight of version 1 (no steps) is taken over as the base", () => {
+  const v1 = { version: 1, fighters: { Ork: { actions: {}, stats: { lep: "12" } } }, actor: "Alrik", target: "Ork", turns: [{ name: "Alrik", label: "x" }], turn: 0 };
+  assert.equal(check(v1), "");
+  const journal = fromStored(v1);
+  assert.deepEqual(journal.steps, []);
+  assert.equal(stateOf(journal).fighters.Ork.stats.lep, "12");
+  assert.equal(stateOf(journal).target, "Ork");
+});
+
+const DAMAGED = [
+  ["no object", "kaputt"],
+  ["a newer version", { version: 3, base: emptyState(), steps: [], redo: [] }],
+  ["no base", { version: 2, steps: [], redo: [] }],
+  ["fighters that are a list", { version: 2, base: { ...emptyState(), fighters: [] }, steps: [], redo: [] }],
+  ["steps that are no list", { version: 2, base: emptyState(), steps: "x", redo: [] }],
+  ["a step without a label", { version: 2, base: emptyState(), steps: [{ event: { type: "end" } }], redo: [] }],
+  ["a step without an event", { version: 2, base: emptyState(), steps: [{ label: "x" }], redo: [] }],
+  ["a damaged redo list", { version: 2, base: emptyState(), steps: [], redo: [null] }],
+  ["a fighter that is no object", { version: 2, base: { ...emptyState(), fighters: { Ork: 3 } }, steps: [], redo: [] }],
+];
+
+for (const [what, value] of DAMAGED) {
+  test(`fight-journal: a stored fight with ${what} is refused with a German reason`, () => {
+    const problem = check(value);
+    assert.notEqual(problem, "");
+    assert.match(problem, /[a-zäöü]/);
+  });
+}
+
+test("fight-journal: a step of an unknown kind (a newer page) is kept and changes nothing", () => {
+  const state = apply(apply(emptyState(), ORDER), { type: "zauber", fighter: "Alrik" });
+  assert.deepEqual(state, apply(emptyState(), ORDER));
+});
