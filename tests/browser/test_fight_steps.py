@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SharedVisit, reveal
-from tests.browser.test_fight import bar, initiative, open_bench
+from tests.browser.test_fight import TICK_OF, bar, initiative, open_bench
 from tests.browser.test_trusted_fight import stored_fight
 
 pytestmark = pytest.mark.browser
@@ -131,21 +131,30 @@ def test_an_edit_in_the_overview_is_a_checked_step(reader: SharedVisit) -> None:
 
 
 def test_a_fighter_put_down_by_hand_is_passed_over_until_undone(reader: SharedVisit) -> None:
-    t = start(reader)  # turns: Alrik, Bruna, Ork, then the second actions
+    t = start(reader)  # the order of the round is rolled (INI-Basis + 1W6)
     page = t.page
-    page.get_by_label("Zustand von Bruna", exact=True).select_option("kampfunfähig")
+    turns = len(stored_fight(page)["turns"])
+    state = page.get_by_label("Zustand von Bruna", exact=True)
+    state.select_option("kampfunfähig")
     assert "Bruna (kampfunfähig)" in bar(page).locator(".rw-fight-actor option").all_inner_texts()
     next_button = bar(page).get_by_role("button", name="Weiter ▶")
-    next_button.click()
-    assert bar(page).locator(".rw-fight-actor").input_value() == "Ork"
-    assert (
-        "Übersprungen: Bruna (kampfunfähig)." in bar(page).locator(".rw-fight-notices").inner_text()
-    )
-    bar(page).locator(".rw-fight-undo").click()  # „Weiter“
-    bar(page).locator(".rw-fight-undo").click()  # the state
-    assert page.get_by_label("Zustand von Bruna", exact=True).input_value() == "kampffähig"
-    next_button.click()
-    assert bar(page).locator(".rw-fight-actor").input_value() == "Bruna"
+    acting, said = set(), ""
+    for _ in range(turns):
+        next_button.click()
+        acting.add(bar(page).locator(".rw-fight-actor").input_value())
+        said += bar(page).locator(".rw-fight-notices").inner_text()
+    assert acting == {"Alrik", "Ork"}
+    assert "Übersprungen: Bruna (kampfunfähig)." in said
+    for _ in range(turns):  # every „Weiter“ is a step of its own …
+        bar(page).locator(".rw-fight-undo").click()
+    undo = bar(page).locator(".rw-fight-undo")
+    assert undo.get_attribute("title") == "Rückgängig: Bruna: kampfunfähig (von Hand)"
+    undo.click()  # … and so is the state set by hand
+    assert state.input_value() == "kampffähig"
+    for _ in range(turns):
+        next_button.click()
+        acting.add(bar(page).locator(".rw-fight-actor").input_value())
+    assert "Bruna" in acting
 
 
 def test_a_value_typed_for_the_target_stays_his(reader: SharedVisit) -> None:
@@ -171,3 +180,30 @@ def test_opponents_are_offered_first(reader: SharedVisit) -> None:
     bar(page).locator(".rw-fight-actor").select_option("Ork")
     options = bar(page).locator(".rw-fight-target option").all_inner_texts()
     assert options[1:] == ["Alrik", "Bruna"]
+
+
+def test_ryssea_active_defence_is_offered_as_a_tickleiste_step(reader: SharedVisit) -> None:
+    # 000_5fbfd0ad384a0921.txt L245: „Aktive Abwehr … eine sofortige Reaktion und kostet 4 Ticks“
+    # – after an attack the defender answered with an Aktive Abwehr, the page offers the 4 Ticks
+    # for him on the Tickleiste; nothing moves until the game master chooses it
+    t = open_bench(reader, "ryssea")
+    page = t.page
+    board = page.locator("section.rw-tickleiste")
+    for name, ini in (("Alrik", "14"), ("Ork", "6")):
+        board.locator("[data-path='name']").fill(name)
+        board.locator("[data-path='ini']").fill(ini)
+        board.get_by_role("button", name="Kämpfer hinzufügen").click()
+        board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
+    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
+    board.locator(".rw-tl-field--now").wait_for()
+    bar(page).locator(".rw-fight-actor").select_option("Alrik")
+    bar(page).locator(".rw-fight-target").select_option("Ork")
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    attack.locator("[data-path='aktive_abwehr']").check()
+    t.roll(attack)
+    before = page.evaluate(TICK_OF, "Ork")
+    offer = attack.get_by_role("button", name="Aktive Abwehr auf die Tickleiste (4 Ticks): Ork ▸")
+    assert page.evaluate(TICK_OF, "Ork") == before  # offered, not done
+    offer.click()
+    page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) === b + 4", arg=["Ork", before])
+    assert "Ork: Aktive Abwehr (4 Ticks)" in board.locator(".rw-result").inner_text()

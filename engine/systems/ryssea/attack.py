@@ -346,7 +346,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     show_chances(display, chances, need_range, need_cover)
     display.notes("Hinweise", notes)
-    follow_ups = follow_ups_for(hit, plan, by_defence)
+    follow_ups = follow_ups_for(hit, plan, by_defence, defended=target.roll is not None)
     return attack_result(
         kind, hit, target, need_range, need_cover, chances, display, by_defence, follow_ups
     )

@@ -16,7 +16,7 @@ from typing import Any
 from engine import dice
 from engine.display import Display
 from engine.formatting import decimal, number
-from engine.systems.ryssea.common import ProbeRoll, probe_flags
+from engine.systems.ryssea.common import DATA, ProbeRoll, probe_flags
 from engine.systems.ryssea.defence import Difficulty
 from engine.systems.ryssea.manoeuvres import Allocation, AttackChances, DamagePlan
 
@@ -42,10 +42,16 @@ class AttackRoll:
         return "Betäubungsschaden" if stun else "Schaden"
 
 
-def follow_ups_for(hit: AttackRoll, plan: DamagePlan, by_defence: bool) -> list[dict[str, Any]]:
+def follow_ups_for(
+    hit: AttackRoll, plan: DamagePlan, by_defence: bool, defended: bool
+) -> list[dict[str, Any]]:
     """Where the rules go on: the Patzertabelle after a Patzer (L406), the Unterbrechung of a
-    continuous action after damage (L120, with the Störender Angriff's Erfolge, L192)."""
+    continuous action after damage (L120, with the Störender Angriff's Erfolge, L192), and the
+    defender's Aktive Abwehr on the Tickleiste: „eine sofortige Reaktion und kostet 4 Ticks“
+    (L245) – offered as a step for the target (``fighter: "target"``), never made by itself."""
     out: list[dict[str, Any]] = []
+    if defended:
+        out.append(active_defence_step())
     if hit.category == "patzer" and not by_defence:
         out.append(
             {
@@ -67,6 +73,18 @@ def follow_ups_for(hit: AttackRoll, plan: DamagePlan, by_defence: bool) -> list[
             }
         )
     return out
+
+
+def active_defence_step() -> dict[str, Any]:
+    """The Tickleiste's „Handlung ausführen“ with the Aktive Abwehr's duration from its table."""
+    rows = DATA.table("tabellen.handlungsdauern.zeilen", ("schluessel", "dauer"))
+    row = next(r for r in rows if r["schluessel"] == "aktive_abwehr")
+    return {
+        "action": "tickleiste",
+        "title": f"Aktive Abwehr auf die Tickleiste ({row['dauer']} Ticks)",
+        "params": {"command": "handeln", "action": "aktive_abwehr"},
+        "fighter": "target",
+    }
 
 
 def outcome_line(hit: AttackRoll, target_text: str, by_defence: bool) -> str:

@@ -271,6 +271,7 @@ function setup(root) {
     positions: new Map(),
     hasBoard: !!board,
     helpers: () => [...root.querySelectorAll(".rw-helper:not([data-widget])")],
+    widgets: () => [...root.querySelectorAll(".rw-helper[data-widget]")],
   };
   bench.changed = () => {
     if (!bench.hasBoard) fromTurns(bench);

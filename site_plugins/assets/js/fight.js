@@ -321,11 +321,33 @@ function knownValuesWin(bench, next, params) {
   return out;
 }
 
+// A follow-up for a widget (the Tickleiste: the defender's Aktive Abwehr costs him 4 Ticks) is
+// a proposed step for a fighter of the fight (`fighter`: "actor" or "target"): its button names
+// him, and only a click gives the widget the command (regelwerk:follow-up), as its own step.
+function widgetStep(bench, helper, item) {
+  const widget = bench.widgets().find((h) => h.dataset.action === item.action);
+  const name = item.fighter === "target" || item.fighter === "actor" ? bench.fight[item.fighter] : null;
+  if (!widget || !name) return null;
+  const button = el("button", "md-button", `${item.title}: ${name} ▸`);
+  button.type = "button";
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    widget.dispatchEvent(new CustomEvent("regelwerk:follow-up", { detail: { params: { ...(item.params || {}), fighter: name } } }));
+  });
+  return button;
+}
+
 function followUps(bench, helper, items) {
   if (!Array.isArray(items) || !items.length) return;
   const bar = el("div", "rw-follow-ups");
   bar.appendChild(el("span", "rw-follow-ups-title", "Weiter nach den Regeln:"));
   for (const item of items) {
+    if (!isObject(item)) continue;
+    const proposed = item.fighter ? widgetStep(bench, helper, item) : null;
+    if (proposed) {
+      bar.appendChild(proposed);
+      continue;
+    }
     const next = bench.helpers().find((h) => h.dataset.action === item.action);
     if (!next) continue;
     const button = el("button", "md-button", `${item.title} ▸`);

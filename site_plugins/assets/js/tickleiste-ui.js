@@ -102,6 +102,12 @@ export function setupTickleiste(helper) {
     const button = event.target.closest("button.rw-command[type=button]");
     if (button) run(helper, button.dataset.command, button.closest("fieldset"));
   });
+  // a step another helper proposed and the reader chose (e.g. the defender's Aktive Abwehr,
+  // fight.js): the same path as a command given here, with its own undo
+  helper.addEventListener("regelwerk:follow-up", (event) => {
+    const { command, ...fields } = (event.detail && event.detail.params) || {};
+    if (typeof command === "string") tickleiste.send(helper, command, fields);
+  });
   helper.querySelector(".rw-tl-undo").addEventListener("click", () => tickleiste.step(helper, "undo", "redo"));
   helper.querySelector(".rw-tl-redo").addEventListener("click", () => tickleiste.step(helper, "redo", "undo"));
   helper.querySelector(".rw-tl-remove").addEventListener("click", () => removeSelected(helper));

@@ -200,6 +200,25 @@ def test_aktive_abwehr_chances_brute_force() -> None:
     check_attack(result, expected)
 
 
+def test_aktive_abwehr_offers_its_ticks_for_the_defender() -> None:
+    """000_5fbfd0ad384a0921.txt L245: „eine Aktive Abwehr [ist] eine sofortige Reaktion und kostet
+    4 Ticks“ – an attack the target answered with an Aktive Abwehr offers that Tickleiste step
+    for him (its duration from the table, L245); without one, no such step."""
+    defended = {**BASE, "aktive_abwehr": True, "abwehr_taw": 3}
+    for seed in range(20):
+        steps = [f for f in run("attack", defended, seed)["follow_ups"] if "fighter" in f]
+        assert steps == [
+            {
+                "action": "tickleiste",
+                "title": "Aktive Abwehr auf die Tickleiste (4 Ticks)",
+                "params": {"command": "handeln", "action": "aktive_abwehr"},
+                "fighter": "target",
+            }
+        ]
+        plain = run("attack", BASE, seed)["follow_ups"]
+        assert all(f["action"] != "tickleiste" for f in plain)
+
+
 def test_attack_tie_rules() -> None:
     """000_5fbfd0ad384a0921.txt L186: reaching the Verteidigung hits; L247: a tie with the
     Aktive Abwehr goes to the defender."""

@@ -337,10 +337,25 @@ FOLLOW_CASES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+def running_board(*names: str) -> dict[str, Any]:
+    """A started Tickleiste with these fighters (the state the browser keeps)."""
+    state: dict[str, Any] = {}
+    for command, params in [
+        *(("hinzufuegen", {"name": name, "ini": 10, "intuition": 3}) for name in names),
+        ("start", {}),
+    ]:
+        answer = api.run("ryssea", "tickleiste", {"state": state, "command": command, **params}, 3)
+        assert answer["ok"], answer
+        state = answer["result"]["state"]
+    return state
+
+
 @pytest.mark.parametrize(("action", "params"), FOLLOW_CASES)
 def test_follow_ups_open_a_valid_helper(action: str, params: dict[str, Any]) -> None:
     """Every follow-up names a Ryssea helper, a German button text, and params that helper
-    accepts (filled into its form, they roll)."""
+    accepts (filled into its form, they roll). A follow-up for a fighter of the fight (the
+    defender's Aktive Abwehr on the Tickleiste, L245: ``fighter: "target"``) names him: the
+    page puts his name into ``fighter`` when the game master chooses the step."""
     actions = {
         a["name"] for s in api.catalog()["systems"] if s["name"] == "ryssea" for a in s["actions"]
     }
@@ -348,14 +363,22 @@ def test_follow_ups_open_a_valid_helper(action: str, params: dict[str, Any]) -> 
     for seed in range(150):
         result = api.run("ryssea", action, with_sample(action, params), seed)["result"]
         for follow in result.get("follow_ups", []):
-            assert set(follow) == {"action", "title", "params"}
+            assert set(follow) in (
+                {"action", "title", "params"},
+                {"action", "title", "params", "fighter"},
+            )
             assert follow["action"] in actions and follow["title"]
             assert not FORBIDDEN.search(follow["title"])
             names = {f["name"] for f in api.describe("ryssea", follow["action"])["params"]}
-            assert set(follow["params"]) <= names
-            answer = api.run(
-                "ryssea", follow["action"], with_sample(follow["action"], follow["params"]), 1
-            )
+            given = dict(follow["params"])
+            if "fighter" in follow:
+                assert follow["fighter"] in {"actor", "target"}
+                given["fighter"] = "Verteidiger"
+            assert set(given) <= names
+            sample = with_sample(follow["action"], given)
+            if follow["action"] == "tickleiste":  # a reaction of a fighter on a running board
+                sample["state"] = running_board("Angreifer", "Verteidiger")
+            answer = api.run("ryssea", follow["action"], sample, 1)
             assert answer["ok"], (follow, answer.get("error"))
             seen.add(follow["action"])
     assert seen
