@@ -130,9 +130,11 @@ def test_add_roll_act_reload_keeps_the_state(reader: SharedVisit) -> None:
     table = next(s for s in expected["display"]["sections"] if s["kind"] == "table")
     assert shown == table["rows"]
     assert stored(page)["state"] == expected["state"]
-    # the stored value keeps the state once (no echo of the request) and the undo list
+    # the stored value keeps the state once (no echo of the request); every command is a
+    # step of the fight, named by what it did (fight-journal.js: the one undo)
     assert "params" not in json.dumps(stored(page)["shown"])
-    assert len(stored(page)["undo"]) == len(commands)
+    steps = json.loads(page.evaluate("localStorage.getItem('regelwerk:kampf:ryssea')"))["steps"]
+    assert [s["label"].startswith("Tickleiste: ") for s in steps] == [True] * len(commands)
 
     page.reload()
     helper = page.locator(".rw-tickleiste")
@@ -405,9 +407,10 @@ def test_out_of_turn_action_is_refused_in_german(reader: SharedVisit) -> None:
 def test_a_board_changed_in_another_tab_is_read_again_before_a_command(
     reader: SharedVisit,
 ) -> None:
-    """Nothing lost: the rule page and the Kampfhelfer page both carry the board. A tab that
-    read it before another tab saved does not write its older board over the newer one: it
-    shows the stored board and asks for the command again."""
+    """Nothing lost: the rule page and the Kampfhelfer page both carry the board, and both are
+    views of the one fight (fight.js). A step another tab made is shown here at once (the
+    storage event); a command given here applies to the board as it now stands, never writes
+    this tab's older board over the newer one."""
     page = reader.arrive(PAGE)
     here = open_board(page)
     add(here, FIGHTERS[0])
@@ -420,12 +423,10 @@ def test_a_board_changed_in_another_tab_is_read_again_before_a_command(
         add(there, FIGHTERS[1])
     finally:
         other.close()
-    for key in ("name", "ini", "intuition", "modifier"):
-        here.locator(f"[data-path='{key}']").fill(FIGHTERS[2][key])
-    here.get_by_role("button", name="Kämpfer hinzufügen").click()
-    here.locator(".rw-tl-notices").get_by_text("in einem anderen Tab geändert").wait_for()
-    here.locator(".rw-tl-marker[data-name='Bruna']").wait_for()
-    assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik", "Bruna"]
-    # given again, the command applies to the board as it now stands
+    here.locator(".rw-tl-marker[data-name='Bruna']").wait_for()  # without a reload
     add(here, FIGHTERS[2])
     assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik", "Bruna", "Cim"]
+    # and „Rückgängig“ here takes back the newest step of the fight, Cim's
+    here.get_by_role("button", name="Rückgängig").click()
+    here.locator(".rw-tl-notices").get_by_text("Rückgängig gemacht").wait_for()
+    assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik", "Bruna"]

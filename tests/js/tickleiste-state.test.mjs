@@ -1,7 +1,6 @@
 // Covers tickleiste-state.js: the shapes the browser keeps of a Tickleiste and its files –
 // check (the stored value, version 2, and the accepted version 1), normalize (version 1
-// taken over, missing parts filled in), withUndo (the undo list capped at UNDO_MAX, redo
-// cleared), isEmpty, key, and the file format (fileText/parseFile round trip, every German
+// taken over, missing parts filled in; the undo lists of earlier pages dropped), isEmpty, key, and the file format (fileText/parseFile round trip, every German
 // refusal of parseFile). Rules: the module's header, the „Nothing lost, nothing stuck“ issue
 // (tests/browser/test_tickleiste.py: corrupt storage set aside, undo across reloads,
 // versioned files); the Zeitstrahl itself is the engine's (000_5fbfd0ad384a0921.txt L9–L45).
@@ -11,14 +10,12 @@ import { test } from "node:test";
 
 import {
   FILE_MAX_BYTES,
-  UNDO_MAX,
   check,
   fileText,
   isEmpty,
   key,
   normalize,
   parseFile,
-  withUndo,
 } from "../../site_plugins/assets/js/tickleiste-state.js";
 
 const FIGHTER = { name: "Alrik", ini: 12, intuition: 4, modifier: 0, surprised: false, status: "aktiv", tick: 3, order: 1 };
@@ -103,35 +100,9 @@ test("tickleiste-state.js: normalize of version 1 drops an incomplete or missing
   }
 });
 
-test("tickleiste-state.js: normalize of version 2 keeps what is there and fills in missing lists", () => {
-  assert.deepEqual(normalize(V2), V2);
+test("tickleiste-state.js: normalize of version 2 keeps the board and what was shown; the undo lists of earlier pages are not kept (the fight's history is the one undo, fight-journal.js)", () => {
+  assert.deepEqual(normalize(V2), { ...V2, undo: [] });
   assert.deepEqual(normalize({ version: 2, state: STATE }), { version: 2, state: STATE, shown: null, undo: [], redo: [] });
-});
-
-test("tickleiste-state.js: withUndo keeps the state before the command with its label and clears redo", () => {
-  const saved = { version: 2, state: { fighters: [] }, shown: null, undo: [], redo: [{ state: { fighters: [FIGHTER] }, label: "x" }] };
-  const next = withUndo(saved, STATE, SHOWN, "Alrik hinzugefügt");
-  assert.deepEqual(next, {
-    version: 2,
-    state: STATE,
-    shown: SHOWN,
-    undo: [{ state: { fighters: [] }, label: "Alrik hinzugefügt" }],
-    redo: [],
-  });
-  assert.deepEqual(saved.undo, []); // the value before is not changed
-  assert.equal(check(next), "");
-});
-
-test(`tickleiste-state.js: withUndo keeps at most UNDO_MAX (${UNDO_MAX}) earlier states, dropping the oldest`, () => {
-  let saved = normalize(null);
-  const commands = UNDO_MAX + 5;
-  for (let step = 1; step <= commands; step += 1) {
-    saved = withUndo(saved, { seq: step }, null, `Befehl ${step}`);
-  }
-  assert.equal(saved.undo.length, UNDO_MAX);
-  assert.deepEqual(saved.undo.at(-1), { state: { seq: commands - 1 }, label: `Befehl ${commands}` });
-  assert.deepEqual(saved.undo[0], { state: { seq: commands - UNDO_MAX }, label: `Befehl ${commands - UNDO_MAX + 1}` });
-  assert.deepEqual(saved.state, { seq: commands });
 });
 
 test("tickleiste-state.js: isEmpty is true for a board without fighters", () => {

@@ -218,11 +218,9 @@ function history(bench, direction) {
   announce(bench.announcer, said);
 }
 
-// Another tab changed the fight: read it again and show it (a typed value here was already
-// kept as a step; the situation fields stay as they are).
-function followOtherTab(bench, event) {
-  if (event.key !== `regelwerk:${fight.key(bench.system)}` || !fight.changedElsewhere(bench)) return;
-  fight.load(bench);
+// The fight changed elsewhere (the Tickleiste, another tab; fight.js has read it again): show
+// it – a value typed here was already kept as a step; the situation fields stay as they are.
+function follow(bench) {
   bench.changed();
   fight.fillAll(bench, { actor: true, target: true, initial: true });
 }
@@ -233,9 +231,9 @@ function wire(bench, root) {
     const result = event.detail && event.detail.result;
     if (!helper || !result) return;
     if (helper.dataset.widget === "tickleiste") {
+      // the command was a step of the fight with who is next on the board (fight-journal.js)
       fromTickleiste(bench, result.board);
       render(bench);
-      if (result.next && result.next !== bench.fight.actor) choose(bench, result.next);
     } else if (helper.dataset.action === "initiative") {
       newOrder(bench, helper, result);
     } else if (event.detail.shared) {
@@ -249,14 +247,16 @@ function wire(bench, root) {
     const helper = event.target.closest(".rw-workbench .rw-helper:not([data-widget])");
     if (helper && event.target.matches("[data-path][data-type]")) fight.keepTyped(bench, helper, event.target);
   });
+  // the board shown again (a step taken back, another tab): its fighters are the roster
+  root.addEventListener("regelwerk:board-shown", (event) => {
+    fromTickleiste(bench, event.detail.board);
+    render(bench);
+  });
   root.addEventListener("regelwerk:fighter", (event) => {
     if (event.detail.name !== bench.fight.actor) choose(bench, event.detail.name);
   });
   bench.actorBox.addEventListener("change", () => choose(bench, bench.actorBox.value));
   bench.targetBox.addEventListener("change", () => choose(bench, undefined, bench.targetBox.value));
-  window.addEventListener("storage", (event) => {
-    if (root.isConnected) followOtherTab(bench, event);
-  });
 }
 
 function setup(root) {
@@ -279,6 +279,8 @@ function setup(root) {
   };
   bench.undoStep = (label) => undoStep(bench, label);
   bench.choose = (actor, target) => choose(bench, actor, target);
+  bench.connected = () => root.isConnected;
+  bench.follow = () => follow(bench);
   const bar = el("div", "rw-fight-bar");
   bar.setAttribute("role", "region");
   bar.setAttribute("aria-label", "Kampf: wer handelt, gegen wen");
@@ -313,6 +315,7 @@ function setup(root) {
   if (problem) notice(bench.notices, `Der gespeicherte Kampf ließ sich nicht verwenden (${problem}). Er wurde als Sicherung beiseitegelegt.`, "error");
   if (board && board.rwSaved && board.rwSaved.shown) fromTickleiste(bench, board.rwSaved.shown.board);
   setupOverview(bench, root.querySelector(".rw-workbench-fight") || root);
+  fight.attach(bench);
   wire(bench, root);
   bench.changed();
   // on opening the page: the fighters' values, but the situation as remembered

@@ -15,7 +15,7 @@
 //   {fighters: {<name>: {actions: {<action>: {field: value}}, stats: {field: value},
 //                        state: {zustand, text} | null,
 //                        side, lastTarget},
-//    actor, target, turns: [{name, label}], turn}
+//    actor, target, turns: [{name, label}], turn, board: <the Tickleiste's engine state> | null}
 // Stored (localStorage "regelwerk:kampf:<system>", version 2):
 //   {version: 2, base: <state>, steps: [{label, event}], redo: [{label, event}]}
 //
@@ -30,8 +30,12 @@
 //                                                    what a roll keeps and changes
 //   correct    {fighter, field, value}               a value set in the overview (null: unknown)
 //   condition  {fighter, state}                      kampffähig / kampfunfähig / tot, by hand
+//   board      {state, next}                         the Tickleiste after a command (Ryssea): the
+//                                                    engine's state of the board ({}: empty);
+//                                                    next (who is next on it) is then „Am Zug“
 //   end        {}                                    a new fight: states, resources and the order
-//                                                    go, each fighter's own values stay
+//                                                    go, each fighter's own values stay (the
+//                                                    Tickleiste has its own „Neu beginnen“)
 
 import { isObject, ownValue } from "./util.js";
 
@@ -41,7 +45,7 @@ export const STATES = ["kampffähig", "kampfunfähig", "tot"];
 const LABEL_MAX = 120;
 
 export function emptyState() {
-  return { fighters: {}, actor: null, target: null, turns: [], turn: 0 };
+  return { fighters: {}, actor: null, target: null, turns: [], turn: 0, board: null };
 }
 
 export function emptyJournal() {
@@ -53,6 +57,7 @@ export function emptyJournal() {
 function checkState(state) {
   if (!isObject(state) || !isObject(state.fighters)) return "die Kämpfer fehlen";
   if (state.turns !== undefined && !Array.isArray(state.turns)) return "die Reihenfolge ist beschädigt";
+  if (state.board !== undefined && state.board !== null && !isObject(state.board)) return "die Tickleiste ist beschädigt";
   for (const record of Object.values(state.fighters)) {
     if (!isObject(record)) return "ein Kämpfer ist beschädigt";
   }
@@ -196,6 +201,14 @@ export function apply(state, event) {
     case "condition":
       if (typeof event.fighter === "string" && event.fighter) {
         fighterIn(next.fighters, event.fighter).state = downState(event.state);
+      }
+      break;
+    case "board":
+      next.board = isObject(event.state) && Object.keys(event.state).length ? copy(event.state) : null;
+      if (typeof event.next === "string" && event.next && event.next !== next.actor) {
+        const record = ownValue(next.fighters, event.next);
+        const last = isObject(record) && typeof record.lastTarget === "string" ? record.lastTarget : null;
+        choose(next, event.next, last);
       }
       break;
     case "end":

@@ -49,12 +49,50 @@ export function changedElsewhere(bench) {
   return store.peek(key(bench.system)) !== bench.source;
 }
 
+// The views of a fight in this tab (the fight bar of a Kampfhelfer page, a Tickleiste): each
+// {system, connected(), follow()} – follow() reads the fight again and shows it. A step one
+// view writes is shown by the others at once; a step another tab wrote arrives by the
+// browser's storage event.
+const views = new Set();
+
+export function attach(view) {
+  views.add(view);
+  if (views.size === 1) window.addEventListener("storage", fromOtherTab);
+}
+
+function connectedViews() {
+  for (const view of [...views]) if (!view.connected()) views.delete(view);
+  return [...views];
+}
+
+function others(view) {
+  return connectedViews().filter((other) => other !== view && other.system === view.system);
+}
+
+function fromOtherTab(event) {
+  for (const view of connectedViews()) {
+    if (event.key === `regelwerk:${key(view.system)}` && changedElsewhere(view)) {
+      load(view);
+      view.follow();
+    }
+  }
+}
+
 function write(bench, journal) {
   bench.journal = journal;
   bench.fight = journalOf.stateOf(journal);
   const problem = store.write(key(bench.system), journal);
   bench.source = store.peek(key(bench.system));
-  if (problem) notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
+  if (problem && bench.notices) notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
+  for (const other of others(bench)) {
+    if (problem) {
+      // not stored: the other view of this tab takes the fight as it is here
+      Object.assign(other, { journal: bench.journal, fight: bench.fight, source: bench.source });
+    } else {
+      load(other);
+    }
+    other.follow();
+  }
 }
 
 // The one way to change the fight: a named step. → true when it changed something.
@@ -62,7 +100,7 @@ export function dispatch(bench, label, event) {
   if (changedElsewhere(bench)) load(bench); // the newest fight, then this step on top
   const { journal, changed } = journalOf.record(bench.journal, label, event);
   if (changed) write(bench, journal);
-  bench.changed();
+  if (bench.changed) bench.changed();
   return changed;
 }
 

@@ -2,11 +2,12 @@
 //
 // Owns the shapes, checked before anything is used or written:
 // - the stored value (localStorage "regelwerk:tickleiste:<name>", version 2):
-//     {version: 2, state, shown, undo: [{state, label}], redo: [{state, label}]}
-//   `state` is the engine's state (the only truth about the board); `shown` is the engine's
-//   last answer as displayed ({display, board, next, event, seed}) so a reload shows the board
-//   at once; undo/redo keep at most UNDO_MAX earlier states (a reload keeps them). The stored
-//   value of version 1 ({state, next, body}) is taken over.
+//     {version: 2, state, shown, undo: [], redo: []}
+//   the board as last shown: `state` is the engine's state, `shown` the engine's last answer
+//   as displayed ({display, board, next, event, seed}) so a reload draws the board at once.
+//   The board's truth is the fight's (fight.js: its `board`, with the fight's undo/redo); the
+//   undo/redo lists of earlier pages are read and no longer kept. The stored value of
+//   version 1 ({state, next, body}) is taken over.
 // - the file a reader saves and loads: {format: "regelwerk-tickleiste", version: 1, saved,
 //   state}; loading accepts nothing else and says in German what is wrong.
 
@@ -15,7 +16,6 @@ import { isObject, versionText } from "./util.js";
 const VERSION = 2;
 const FILE_FORMAT = "regelwerk-tickleiste";
 const FILE_VERSION = 1;
-export const UNDO_MAX = 30;
 export const FILE_MAX_BYTES = 200000;
 
 
@@ -72,13 +72,7 @@ export function normalize(value) {
     const usable = shown && checkShown(shown) === "" ? shown : null;
     return { version: VERSION, state: value.state, shown: usable, undo: [], redo: [] };
   }
-  return { version: VERSION, state: value.state, shown: value.shown || null, undo: value.undo || [], redo: value.redo || [] };
-}
-
-// The stored value after a command that changed the board (undo gets the state before).
-export function withUndo(saved, state, shown, label) {
-  const undo = [...saved.undo, { state: saved.state, label }].slice(-UNDO_MAX);
-  return { version: VERSION, state, shown, undo, redo: [] };
+  return { version: VERSION, state: value.state, shown: value.shown || null, undo: [], redo: [] };
 }
 
 export function isEmpty(state) {

@@ -68,13 +68,13 @@ async function importFile(helper, file) {
     return;
   }
   if (!(await tickleiste.replace(helper, "Die Tickleiste hat schon Kämpfer. Durch den Stand aus der Datei ersetzen? (Mit „Rückgängig“ umkehrbar.)"))) return;
-  const body = await tickleiste.send(helper, "anzeigen", {}, { state: parsed.state, label: "vor dem Laden der Datei" });
+  const body = await tickleiste.send(helper, "anzeigen", {}, { state: parsed.state, label: `aus „${file.name.slice(0, 40)}“ geladen` });
   if (body) notice(host, `Tickleiste aus „${file.name.slice(0, 40)}“ geladen.`);
 }
 
 async function startAnew(helper) {
   if (!(await tickleiste.replace(helper, "Alle Kämpfer von der Tickleiste nehmen und neu beginnen? (Mit „Rückgängig“ umkehrbar.)"))) return;
-  const body = await tickleiste.send(helper, "anzeigen", {}, { state: {}, label: "vor dem Neubeginn" });
+  const body = await tickleiste.send(helper, "anzeigen", {}, { state: {}, label: "neu begonnen (leer)" });
   if (body) notice(tickleiste.notices(helper), "Die Tickleiste ist leer.");
 }
 
@@ -108,8 +108,8 @@ export function setupTickleiste(helper) {
     const { command, ...fields } = (event.detail && event.detail.params) || {};
     if (typeof command === "string") tickleiste.send(helper, command, fields);
   });
-  helper.querySelector(".rw-tl-undo").addEventListener("click", () => tickleiste.step(helper, "undo", "redo"));
-  helper.querySelector(".rw-tl-redo").addEventListener("click", () => tickleiste.step(helper, "redo", "undo"));
+  helper.querySelector(".rw-tl-undo").addEventListener("click", () => tickleiste.step(helper, "undo"));
+  helper.querySelector(".rw-tl-redo").addEventListener("click", () => tickleiste.step(helper, "redo"));
   helper.querySelector(".rw-tl-remove").addEventListener("click", () => removeSelected(helper));
   helper.querySelector(".rw-tl-reset").addEventListener("click", () => startAnew(helper));
   helper.querySelector(".rw-tl-export").addEventListener("click", () => {

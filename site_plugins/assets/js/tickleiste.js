@@ -1,17 +1,23 @@
 // Regelwerk – tickleiste.js: the Ryssea Tickleiste widget (a custom widget, see page.js).
 //
-// Owns the one path every command takes: load (checked) → the engine applies the command to
-// the state → the answer's state (one the engine accepts again) → save → show. Nothing is
-// written that the engine refused; a stored state the engine refuses is set aside as a
-// backup (downloadable) with a German notice, and the board starts empty. „Rückgängig“ and
-// „Wiederherstellen“ step through the last 30 states (kept across reloads); replacing a board
-// with fighters (loading a file, repeating a logged command, starting anew) asks first and
-// can be undone; a repeated command uses its logged seed; a refused save says so; a board
-// another tab saved meanwhile is read again before a command here could overwrite it.
+// Owns the one path every command takes: the engine applies the command to the board → the
+// answer's state (one the engine accepts again) is a step of the fight (fight.js, the fight's
+// one writer: {type: "board", state, next}) → shown. The board's truth is the fight's `board`;
+// the widget keeps the last answer as shown (localStorage "regelwerk:tickleiste:<name>",
+// tickleiste-state.js) so a reload draws it at once. „Rückgängig“ and „Wiederherstellen“ are
+// the fight's – the same history as the fight bar's, 100 steps, kept across reloads; a step
+// taken back that changed the board shows the board as it was. Nothing is written that the
+// engine refused; a stored board the engine refuses is set aside as a backup (downloadable)
+// with a German notice, and the board starts empty (a step too). Replacing a board with
+// fighters (loading a file, starting anew) asks first and can be undone; a refused save says
+// so; the board follows a step another tab made (the storage event) and, should a command
+// race it, is read again before the command could overwrite it.
 // (tickleiste-ui.js), RW.runEngine.
 
 import { newSeed, runEngine } from "./engine-client.js";
 import { clearErrors, showError } from "./forms.js";
+import * as fight from "./fight.js";
+import { lastStep, nextRedo } from "./fight-journal.js";
 import { logRoll } from "./log.js";
 import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
 import * as store from "./store.js";
@@ -27,28 +33,59 @@ export function current(helper) {
   return helper.rwSaved || boardState.normalize(null);
 }
 
-// Keeps the value for this visit and in the browser; a refused save is reported, not hidden.
+// Keeps the last answer as shown, for this visit and in the browser; a refused save is
+// reported, not hidden.
 export function persist(helper, saved) {
   helper.rwSaved = saved;
   const problem = store.write(boardState.key(helper), saved);
   helper.rwSaveProblem = problem;
-  remember(helper);
   if (problem) notice(notices(helper), `Nicht gespeichert: ${problem}`, "error");
 }
 
-// The stored text this board was read from or last wrote. Another tab (the rule page and the
-// Kampfhelfer page both carry the board) may have saved since: then a command here would
-// write this tab's older board over it. When the browser refuses to store, the stored text
-// stays as it was and the board lives on for this visit.
-export function remember(helper) {
-  helper.rwSource = store.peek(boardState.key(helper));
+// The fight this board belongs to (fight.js), as this widget's view of it.
+function viewOf(helper) {
+  if (!helper.rwFight) {
+    const view = { system: helper.dataset.system, notices: notices(helper) };
+    view.connected = () => helper.isConnected;
+    view.follow = () => followFight(helper);
+    fight.load(view);
+    helper.rwFight = view;
+    fight.attach(view);
+  }
+  return helper.rwFight;
 }
 
-// → true when the board was changed in another tab: it is read again and shown, with a
-// notice; the command is not given (it was meant for the board as it stood here).
+function same(a, b) {
+  return JSON.stringify(a || {}) === JSON.stringify(b || {});
+}
+
+// The fight's board, shown: after a step taken back or put back, or one from another tab.
+// Only a board different from the one shown is shown anew (the engine draws it).
+export async function followFight(helper) {
+  const view = viewOf(helper);
+  const board = view.fight.board || {};
+  if (same(board, current(helper).state)) {
+    showSteps(helper);
+    return;
+  }
+  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: board }, seed: 0 }).catch(() => null);
+  if (!body || !body.ok || !helper.isConnected) return;
+  const saved = { ...boardState.normalize(null), state: body.result.state, shown: shownOf(body) };
+  persist(helper, saved);
+  show(helper, saved);
+  helper.dispatchEvent(new CustomEvent("regelwerk:board-shown", { detail: { board: body.result.board }, bubbles: true }));
+}
+
+// → true when the fight was changed in another tab and this page has not shown it yet: it is
+// read again and shown, with a notice; the command is not given (it was meant for the board
+// as it stood here).
 async function changedElsewhere(helper) {
-  if (helper.rwSource === undefined || store.peek(boardState.key(helper)) === helper.rwSource) return false;
-  await loadBoard(helper);
+  const view = viewOf(helper);
+  if (!fight.changedElsewhere(view)) return false;
+  const before = view.fight.board;
+  fight.load(view);
+  if (same(before, view.fight.board)) return false;
+  await followFight(helper);
   notice(notices(helper), "Die Tickleiste wurde inzwischen in einem anderen Tab geändert. Hier steht jetzt ihr aktueller Stand; bitte den Befehl noch einmal geben.", "error");
   return true;
 }
@@ -106,13 +143,20 @@ export function show(helper, saved, preferred) {
   const board = helper.querySelector(".rw-tl-board");
   drawTimeline(board, shown && shown.board, select.value, redraw);
   helper.dataset.started = saved.state && saved.state.started ? "1" : "";
+  showSteps(helper);
+}
+
+// „Rückgängig“/„Wiederherstellen“ name the fight's last step and the next to put back.
+function showSteps(helper) {
+  const view = viewOf(helper);
   const undo = helper.querySelector(".rw-tl-undo");
   const redo = helper.querySelector(".rw-tl-redo");
-  const last = saved.undo[saved.undo.length - 1];
+  const last = lastStep(view.journal);
+  const next = nextRedo(view.journal);
   undo.disabled = !last;
   undo.title = last ? `Rückgängig: ${last.label}` : "";
-  redo.disabled = !saved.redo.length;
-  redo.title = saved.redo.length ? `Wiederherstellen: ${saved.redo[saved.redo.length - 1].label}` : "";
+  redo.disabled = !next;
+  redo.title = next ? `Wiederherstellen: ${next.label}` : "";
 }
 
 export function shownOf(body) {
@@ -163,11 +207,8 @@ export async function send(helper, command, fields, options = {}) {
   }
   if (!helper.isConnected) return null;
   if (!body.ok && body.error.field === "state" && options.state === undefined) {
-    // the stored board itself is refused (e.g. changed in another tab): keep it as a backup
-    store.setAside(boardState.key(helper));
-    helper.rwSaved = boardState.normalize(null);
-    show(helper, helper.rwSaved);
-    setAsideNotice(helper, body.error.message);
+    // the fight's board itself is refused: keep it as a backup, the board starts empty
+    refused(helper, state, body.error.message);
     return null;
   }
   if (!body.ok) {
@@ -177,8 +218,11 @@ export async function send(helper, command, fields, options = {}) {
   const shown = shownOf(body);
   const changed = command !== "anzeigen" || options.state !== undefined;
   const label = body.result.event || options.label || "Befehl";
-  const next = changed ? boardState.withUndo(saved, body.result.state, shown, label) : { ...saved, shown };
+  const next = { ...saved, state: body.result.state, shown };
   persist(helper, next);
+  if (changed) {
+    fight.dispatch(viewOf(helper), `Tickleiste: ${label}`, { type: "board", state: body.result.state, next: body.result.next || null });
+  }
   show(helper, next, body.result.next);
   boardIntoView(helper);
   // heard once: what happened, then who is next
@@ -199,26 +243,36 @@ export async function replace(helper, question) {
 
 async function replay(helper, command, fields, stateBefore, seed, event) {
   const ok = await replace(helper, `„${event}“ mit derselben Wurfnummer wiederholen? Die Tickleiste springt dafür auf den Stand davor zurück (mit „Rückgängig“ umkehrbar).`);
-  if (ok) await send(helper, command, fields, { state: stateBefore, seed, label: `vor der Wiederholung von „${event}“` });
+  if (ok) await send(helper, command, fields, { state: stateBefore, seed, label: `„${event}“ wiederholt` });
 }
 
-// Undo/redo: the engine shows the restored state again (nothing new is rolled).
-export async function step(helper, from, to) {
+// Undo/redo: the fight's step is taken back or put back; the board shows the fight's board
+// again (nothing new is rolled).
+export async function step(helper, direction) {
   if (await changedElsewhere(helper)) return;
-  const saved = current(helper);
-  const entry = saved[from][saved[from].length - 1];
-  if (!entry) return;
-  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: entry.state }, seed: 0 }).catch(() => null);
-  if (!body || !body.ok) return;
-  const moved = { state: saved.state, label: entry.label };
-  const next = { ...saved, state: entry.state, shown: shownOf(body), [from]: saved[from].slice(0, -1), [to]: [...saved[to], moved].slice(-boardState.UNDO_MAX) };
-  persist(helper, next);
-  show(helper, next);
-  notice(notices(helper), `${from === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${entry.label}`);
+  const moved = fight.undo(viewOf(helper), direction);
+  if (!moved) return;
+  await followFight(helper);
+  notice(notices(helper), `${direction === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${moved.label}`);
 }
 
-// The stored board, checked, shown at once, then checked by the engine („anzeigen“; a refused
-// state is set aside). Also when another tab changed it (see reloadIfChanged).
+// A board the engine refuses (damaged, from an older page): kept as the backup, said in
+// German, and the board starts empty – as a step of the fight, so nothing goes unseen.
+// `kept`: the board is the one stored for this widget (then the stored text is the backup).
+function refused(helper, state, why, kept = false) {
+  const key = boardState.key(helper);
+  if (!kept) store.write(key, { ...boardState.normalize(null), state });
+  store.setAside(key);
+  helper.rwSaved = boardState.normalize(null);
+  persist(helper, helper.rwSaved);
+  fight.dispatch(viewOf(helper), "Tickleiste geleert (gespeicherter Stand unbrauchbar)", { type: "board", state: {} });
+  show(helper, helper.rwSaved);
+  setAsideNotice(helper, why);
+}
+
+// The board as last shown, checked, drawn at once; then the fight's board (the truth), checked
+// by the engine („anzeigen“; a refused one is set aside). A board kept before the fight held
+// it (an older page) becomes the fight's board as a step of its own.
 export async function loadBoard(helper) {
   const key = boardState.key(helper);
   const { value, problem } = store.read(key, boardState.check);
@@ -232,23 +286,26 @@ export async function loadBoard(helper) {
     setAsideNotice(helper, "die Anzeige war beschädigt");
   }
   helper.rwSaved = saved;
-  remember(helper);
   if (problem) setAsideNotice(helper, problem);
   if (saved.state.started) boardIntoView(helper);
-  if (Object.keys(saved.state).length === 0) return;
-  // the engine checks the stored state in full (the browser only checks its outline)
-  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: saved.state }, seed: 0 }).catch(() => null);
-  if (!body || !helper.isConnected) return;
-  if (!body.ok) {
-    store.setAside(key);
-    helper.rwSaved = boardState.normalize(null);
-    remember(helper);
-    show(helper, helper.rwSaved);
-    setAsideNotice(helper, body.error.message);
+  const view = viewOf(helper);
+  const taken = !view.fight.board && Object.keys(saved.state).length > 0;
+  const board = taken ? saved.state : view.fight.board || {};
+  if (Object.keys(board).length === 0) {
+    if (!boardState.isEmpty(saved.state)) await followFight(helper);
     return;
   }
-  // the engine's view of the stored state (a stored display may be from an older version)
-  const refreshed = { ...helper.rwSaved, shown: shownOf(body) };
+  // the engine checks the board in full (the browser only checks its outline)
+  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: board }, seed: 0 }).catch(() => null);
+  if (!body || !helper.isConnected) return;
+  if (!body.ok) {
+    refused(helper, board, body.error.message, taken);
+    return;
+  }
+  if (taken) fight.dispatch(view, "Tickleiste übernommen", { type: "board", state: body.result.state });
+  // the engine's view of the board (a stored display may be from an older version)
+  const refreshed = { ...boardState.normalize(null), state: body.result.state, shown: shownOf(body) };
   persist(helper, refreshed);
   show(helper, refreshed);
+  helper.dispatchEvent(new CustomEvent("regelwerk:board-shown", { detail: { board: body.result.board }, bubbles: true }));
 }
