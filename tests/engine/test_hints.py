@@ -128,3 +128,24 @@ def test_the_form_marks_the_fields_of_one_roll() -> None:
     assert "data-subject" not in fields["angriffswurf"]
     assert 'data-subject="target"' in fields["verteidigungswert"]
     assert "data-per-roll" not in fields["verteidigungswert"]
+
+
+def test_a_fighters_value_of_one_name_is_one_kind_of_value_in_every_helper() -> None:
+    """The fight keeps a fighter's values by field name and fills a field of the same name in
+    another helper of the system with it (fight.js knownValues: his wounds as a target are his
+    own wounds when he attacks, issue 26 B5). So two fighter's fields (``subject``) of one name
+    in one system must be the same kind of value: same type, same choices – else a defender's
+    „Waffenparade“ would land in the attack's „Angriffsart“, a choice it does not have."""
+    for system in api.catalog()["systems"]:
+        seen: dict[str, tuple[str, str, Any]] = {}
+        for action in system["actions"]:
+            for field in api.describe(system["name"], action["name"])["params"]:
+                if not field.get("subject"):
+                    continue
+                kind = (
+                    field["type"],
+                    sorted(c["value"] for c in field.get("choices", [])),
+                )
+                where = f"{system['name']}.{action['name']}.{field['name']}"
+                first = seen.setdefault(field["name"], (where, field["type"], kind))
+                assert first[2] == kind, (first[0], where)

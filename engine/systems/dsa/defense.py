@@ -14,18 +14,19 @@ defender's own Initiativphase: „Ausnahmen sind hier Paraden und Ausweichen, di
 Reaktion erfolgen“ (Abschnitt "Ablauf einer Kampfrunde"). So when a game master rolls a
 defence, the fighter „am Zug“ is the attacker and the defender is his target; the attack's
 follow-up opens this helper for that target, and the target's wounds after „Schaden und
-Wunden“ (the same field ``wunden``) arrive here too; so is his kind of defence (it goes with
-his weapon and shield). The halved value after a glücklicher/kritischer Angriff, the attacker's
-Finte, a failed manoeuvre's „nächste Probe“ and the hit being parried (its TP, bonus TP, crit,
-Gezielter Stich – the attack's follow-up brings them) are this roll's only (``per_roll``); the
-Erschwernisse and a Meisterparade are the situation. Fields that count for one kind of defence
-only have a ``when`` (Waffen-PA: Waffenparade; Schild-PA: Schildparade; Bonus aus SF:
-Schildparade and Ausweichen; eBE: the parades; BE and SF Ausweichen: Ausweichen; Meisterparade:
-the parades; Schild-/Stabkämpfer: a second defence; the crit of the hit: after a glücklicher or
-kritischer Angriff); the checks still refuse them from the API. A failed defence (also an
-unglückliche or gepatzte) continues with „Schaden und Wunden“ for the defender, with the hit it
-carried; a Patzer has no follow-up of its own (the confirmation is rolled here; the house rules
-have no Patzer table).
+Wunden“ (the same field ``wunden``) arrive here too. The kind of defence stays the situation:
+the fight keeps a fighter's values by name, and ``art`` is the attack's Attacke/Schuss there
+(a defender's „Waffenparade“ would land in his next attack). The halved value after a
+glücklicher/kritischer Angriff, the attacker's Finte, a failed manoeuvre's „nächste Probe“ and
+the hit being parried (its TP, bonus TP, crit, Gezielter Stich – the attack's follow-up brings
+them) are this roll's only (``per_roll``); the Erschwernisse and a Meisterparade are the
+situation. Fields that count for one kind of defence only have a ``when`` (Waffen-PA:
+Waffenparade; Schild-PA: Schildparade; Bonus aus SF: Schildparade and Ausweichen; eBE: the
+parades; BE and SF Ausweichen: Ausweichen; Meisterparade: the parades; Schild-/Stabkämpfer: a
+second defence; the crit of the hit: after a glücklicher or kritischer Angriff); the checks
+still refuse them from the API. A failed defence (also an unglückliche or gepatzte) continues
+with „Schaden und Wunden“ for the defender, with the hit it carried; a Patzer has no follow-up
+of its own (the confirmation is rolled here; the house rules have no Patzer table).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ DEFENSE_KINDS = (
 DEFENSE_NAMES = dict(DEFENSE_KINDS)
 
 DEFENSE_PARAMS = (
-    ChoiceParam("art", "Abwehraktion", choices=DEFENSE_KINDS, group="Abwehr", subject="target"),
+    ChoiceParam("art", "Abwehraktion", choices=DEFENSE_KINDS, group="Abwehr"),
     IntParam(
         "pa_basis",
         "Parade-Basis",

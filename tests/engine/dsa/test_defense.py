@@ -143,7 +143,6 @@ def test_defense_values_are_the_defenders_the_target_of_the_attacker() -> None:
     phase, so his values are the target's; each value of one kind of defence names its kind."""
     f = fields("defense")
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {
-        "art",  # the defender's kind of defence goes with his weapon and shield
         "pa_basis",
         "waffe_pa",
         "schild_pa",
@@ -162,7 +161,7 @@ def test_defense_values_are_the_defenders_the_target_of_the_attacker() -> None:
     assert f["be"]["when"] == f["sf_ausweichen"]["when"] == {"art": ["ausweichen"]}
     assert f["meisterparade"]["when"] == {"art": ["waffenparade", "schildparade"]}
     assert f["schild_oder_stab"]["when"] == {"zweite_abwehr": [True]}
-    for name in ("erschwernis", "halbe_abwehr", "finte", "nachwirkung"):
+    for name in ("art", "erschwernis", "halbe_abwehr", "finte", "nachwirkung"):
         assert "subject" not in f[name]
 
 
