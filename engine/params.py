@@ -59,6 +59,12 @@ class Param:
     # names the field's input, e.g. „LeP vor dem Treffer“).
     resource: bool = False
     resource_name: str = ""
+    # A value rolled or decided at the table for this one roll – a die result typed in, the
+    # outcome of another roll („Abwehr gelungen“, its Güte), what the attack being parried
+    # brought along (its TP, „glücklich“), a bonus the rules spend on this roll only (Zielen,
+    # „seine nächste Probe“). It belongs to no fighter (never with ``subject``): the page puts
+    # it back to its default after every roll and does not bring it back on a reload.
+    per_roll: bool = False
 
     kind = "param"
     missing_hint = "bitte einen Wert eintragen"
@@ -83,6 +89,8 @@ class Param:
             out["resource"] = True
         if self.resource_name:
             out["resource_name"] = self.resource_name
+        if self.per_roll:
+            out["per_roll"] = True
         return out
 
     def default_value(self) -> JSONValue:

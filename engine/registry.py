@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.params import Param
+from engine.params import ListParam, Param
 
 Result = dict[str, Any]
 ActionFunc = Callable[[dict[str, Any], random.Random], Result]
@@ -84,6 +84,7 @@ def _check_hints(where: str, params: tuple[Param, ...]) -> None:
             raise ValueError(f"{where}.{param.name}: a resource is a target value")
         if param.resource_name and not param.resource:
             raise ValueError(f"{where}.{param.name}: resource_name without resource")
+        _check_per_roll(where, param)
         for other, values in param.when:
             if other not in names or other == param.name:
                 raise ValueError(f"{where}.{param.name}: when names unknown field {other!r}")
@@ -92,6 +93,20 @@ def _check_hints(where: str, params: tuple[Param, ...]) -> None:
                 unknown = set(values) - {c["value"] for c in allowed}
                 if unknown:
                     raise ValueError(f"{where}.{param.name}: when {other} has no {unknown}")
+
+
+def _check_per_roll(where: str, param: Param) -> None:
+    """A value of one roll (``per_roll``) belongs to no fighter: the page clears it after the
+    roll, a fight would keep it for the fighter – a field is the one or the other (also in a
+    list's rows)."""
+    if param.per_roll and param.subject:
+        raise ValueError(
+            f"{where}.{param.name}: per_roll and subject {param.subject!r} exclude each other – "
+            "a value rolled or decided for one roll belongs to no fighter"
+        )
+    if isinstance(param, ListParam):
+        for item in param.item:
+            _check_per_roll(f"{where}.{param.name}", item)
 
 
 SYSTEMS: dict[str, System] = {}

@@ -98,11 +98,15 @@ def _input(helper_id: str, field: dict[str, Any], path: str, value: Any) -> str:
 
 def _hints(field: dict[str, Any]) -> str:
     """The schema's hints for the browser: whose value a field is (``subject``: the acting
-    fighter or the target, for connected helpers), when it applies (``when``: the form hides
-    and does not send it otherwise) and whether a result changes it (``resource``)."""
+    fighter or the target, for connected helpers), whether it belongs to one roll only
+    (``per_roll``: page.js puts it back to its default after the roll, remember.js does not
+    keep it), when it applies (``when``: the form hides and does not send it otherwise) and
+    whether a result changes it (``resource``)."""
     out = ""
     if field.get("subject"):
         out += f' data-subject="{_attr(field["subject"])}"'
+    if field.get("per_roll"):
+        out += " data-per-roll"
     if field.get("when"):
         out += f' data-when="{_attr(json.dumps(field["when"], ensure_ascii=False))}"'
     if field.get("resource"):

@@ -4,13 +4,14 @@ table“, item 4, and „A fight without retyping“, items 1 and 4)."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 
 from engine import api
 from engine.data_files import assumptions_used, note_assumption
-from engine.params import BoolParam, ChoiceParam, IntParam
+from engine.params import BoolParam, ChoiceParam, IntParam, ListParam, Param, TextParam
 from engine.registry import System
 
 
@@ -66,6 +67,18 @@ def test_hints_are_in_describe() -> None:
     assert fields["lep"]["resource_name"] == "LeP"  # what a result changed, in the page's words
     assert fields["weite"]["when"] == {"art": ["fern"]}
     assert "subject" not in fields["art"] and "when" not in fields["art"]
+    assert "per_roll" not in fields["at"]
+
+
+def test_per_roll_is_in_describe() -> None:
+    # issue 26, point 5: a value rolled at the table for one roll (here a typed Angriffswurf,
+    # 003_3ac4060591b07c19.txt L52) is marked, so the page clears it after the roll
+    system = System("probe-hints-4", "Probe", "keine Quelle")
+    params = (IntParam("angriffswurf", "Angriffswurf", default=12, per_roll=True),)
+    system.action("a", title="A", summary="", source="", params=params)(lambda p, r: {})
+    fields = {f["name"]: f for f in system.actions["a"].describe()["params"]}
+    assert fields["angriffswurf"]["per_roll"] is True
+    assert "subject" not in fields["angriffswurf"]
 
 
 @pytest.mark.parametrize(
@@ -76,10 +89,63 @@ def test_hints_are_in_describe() -> None:
         (IntParam("x", "X", subject="target", resource_name="X"), "resource_name"),
         (IntParam("x", "X", when=(("gibtsnicht", (1,)),)), "unknown field"),
         (IntParam("x", "X", when=(("art", ("mittel",)),)), "has no"),
+        # a value of one roll belongs to no fighter: the fight would keep what the page clears
+        (IntParam("x", "X", subject="actor", per_roll=True), "per_roll and subject"),
+        (IntParam("x", "X", subject="target", per_roll=True), "per_roll and subject"),
+        (
+            ListParam(
+                "x",
+                "X",
+                item=(
+                    TextParam("name", "Name"),
+                    IntParam("w", "W", subject="actor", per_roll=True),
+                ),
+            ),
+            "per_roll and subject",
+        ),
     ],
 )
-def test_a_slip_in_the_hints_fails_at_registration(param: IntParam, problem: str) -> None:
+def test_a_slip_in_the_hints_fails_at_registration(param: Param, problem: str) -> None:
     system = System("probe-hints-3", "Probe", "keine Quelle")
     art = ChoiceParam("art", "Art", choices=(("nah", "Nah"), ("fern", "Fern")))
     with pytest.raises(ValueError, match=problem):
         system.action("a", title="A", summary="", source="", params=(art, param))(lambda p, r: {})
+
+
+def test_the_form_marks_the_fields_of_one_roll() -> None:
+    """The form carries the schema's hints for page.js and fight.js (site_plugins/forms.py): a
+    value of one roll (the Angriffswurf typed at the table, 003_3ac4060591b07c19.txt L52) is
+    ``data-per-roll`` on its ``.rw-field`` – the page clears it after the roll – and a fighter's
+    value (the target's Verteidigungswert) is ``data-subject``, never both."""
+    from site_plugins.forms import render_helper
+
+    html = render_helper("aktionswuerfel", "attack", "h", {})
+    fields = {
+        m.group(2): m.group(1)
+        for m in re.finditer(r'<div class="rw-field ([^>]*)>.*?data-path="([a-z_]+)"', html)
+    }
+    assert "data-per-roll" in fields["angriffswurf"]
+    assert "data-subject" not in fields["angriffswurf"]
+    assert 'data-subject="target"' in fields["verteidigungswert"]
+    assert "data-per-roll" not in fields["verteidigungswert"]
+
+
+def test_a_fighters_value_of_one_name_is_one_kind_of_value_in_every_helper() -> None:
+    """The fight keeps a fighter's values by field name and fills a field of the same name in
+    another helper of the system with it (fight.js knownValues: his wounds as a target are his
+    own wounds when he attacks, issue 26 B5). So two fighter's fields (``subject``) of one name
+    in one system must be the same kind of value: same type, same choices – else a defender's
+    „Waffenparade“ would land in the attack's „Angriffsart“, a choice it does not have."""
+    for system in api.catalog()["systems"]:
+        seen: dict[str, tuple[str, str, Any]] = {}
+        for action in system["actions"]:
+            for field in api.describe(system["name"], action["name"])["params"]:
+                if not field.get("subject"):
+                    continue
+                kind = (
+                    field["type"],
+                    sorted(c["value"] for c in field.get("choices", [])),
+                )
+                where = f"{system['name']}.{action['name']}.{field['name']}"
+                first = seen.setdefault(field["name"], (where, field["type"], kind))
+                assert first[2] == kind, (first[0], where)

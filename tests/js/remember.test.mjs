@@ -4,7 +4,9 @@
 // value of another shape is set aside (kept as the backup) and nothing is put back.
 // Rules: remember.js's header and the „A fight without retyping“ issue (tests/browser/
 // test_table_companion.py: a helper remembers its input and result between pages).
-// Not here: restoring an accepted value (restore fills the form at once) and reset.
+// Values of one roll (data-per-roll) are left out of what is kept.
+// Not here: restoring an accepted value (restore fills the form at once; that it leaves out the
+// values of one roll: tests/browser/test_per_roll.py) and reset.
 
 
 import assert from "node:assert/strict";
@@ -16,8 +18,14 @@ import { stored, useStorage } from "./support/storage.mjs";
 
 const DISPLAY = { headline: "Treffer", sections: [{ kind: "dice", dice: [14] }] };
 
-function helperOf(action, preset = "") {
-  return { dataset: { system: "ryssea", action, preset } };
+// A helper as remember.js sees it: its dataset and the fields of one roll (data-per-roll), by
+// their paths – a plain field or a field of a list's rows.
+function helperOf(action, preset = "", perRoll = []) {
+  const inputs = perRoll.map((path) => ({ dataset: { path, type: "int" } }));
+  return {
+    dataset: { system: "ryssea", action, preset },
+    querySelectorAll: (selector) => (selector.includes("[data-per-roll]") ? inputs : []),
+  };
 }
 
 test("remember.js: a helper's last input is kept under „helfer:<system>.<action>“, shared by every page with that helper", () => {
@@ -44,6 +52,24 @@ test("remember.js: a page's presets are not carried to other pages (the Schildst
   assert.deepEqual(kept.values, { eig1: "14" });
   assert.equal(kept.shown.row, null);
   assert.deepEqual(params, { angriffsart: "schildstoss", eig1: "14" }); // the caller's params stay
+});
+
+test("remember.js: a value of one roll is not kept – the typed Angriffswurf, „Abwehr gelungen“, a list row's Willens-Wurf (issue 26: a reload brought the last roll's back, a believable wrong result)", () => {
+  const box = useStorage();
+  const helper = helperOf("attack", "", ["angriffswurf", "abwehr_gelungen", "fighters.0.willenswurf", "fighters.1.willenswurf"]);
+  const params = {
+    angriffswurf: "17",
+    abwehr_gelungen: true,
+    verteidigungswert: "12",
+    fighters: [{ name: "Alrik", willenswurf: "9" }, { name: "Ork", willenswurf: "4" }],
+  };
+  keepRoll(helper, params, { seed: 1, result: { display: DISPLAY } });
+  assert.deepEqual(JSON.parse(box.getItem("regelwerk:helfer:ryssea.attack")).values, {
+    verteidigungswert: "12",
+    fighters: [{ name: "Alrik" }, { name: "Ork" }],
+  });
+  assert.equal(params.angriffswurf, "17"); // the caller's params (the shared link's) stay
+  assert.equal(params.fighters[0].willenswurf, "9");
 });
 
 test("remember.js: a refused write is reported on the console, the roll itself is not affected", (t) => {

@@ -133,8 +133,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         help="gewürfelt (beim Kampfmanöver: der Kampfmanöverwurf)",
         group="Angriff",
         required_when=("ziel_verteidigt", (True,)),
-        subject="actor",
         when=DEFENDS,
+        per_roll=True,
     ),
     IntParam(
         "verteidigungswert",

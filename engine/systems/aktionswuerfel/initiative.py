@@ -36,6 +36,7 @@ FIGHTER_FIELDS = (
         maximum=999,
         help="Die gewürfelte Augenzahl des Willens-Wurfs.",
         required=True,
+        per_roll=True,
     ),
     BoolParam(
         "zuerst",

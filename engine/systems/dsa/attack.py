@@ -7,15 +7,19 @@ outcome texts of Abschnitt "Crits und Patzer" (a crit doubles the damage), the d
 the exact chances and expected damage. The manoeuvres come from ``manoeuvres.py``, distance,
 Zielen and Kampfgetümmel from ``ranged.py``, the probe itself from ``common.py``.
 
-Connected helpers: the attacker's own values are ``subject="actor"`` (AT/FK value, own wounds,
-the weapon's TP, Stabkämpfer, GS for a Sturmangriff), the target's are ``"target"`` (RS, shield
-and Schild-PA), the rest is this roll's situation. Every field that applies only in some case
+Connected helpers: the attacker's own values are ``subject="actor"`` (Attacke or Schuss, AT/FK
+value, own wounds, the weapon's TP, Stabkämpfer, GS for a Sturmangriff), the target's are
+``"target"`` (RS, shield and Schild-PA); what counts for this one attack only is ``per_roll``
+(a failed manoeuvre's „nächste Probe“, a Passierschlag, the actions spent aiming), the rest is
+the situation – among it the second attack action (+4, the result cites the rule), which the
+fight sets for an actor's second action. Every field that applies only in some case
 has its ``when`` (manoeuvres and Passierschlag only for an Attacke, X only for Wuchtschlag and
 Finte, GS only for a Sturmangriff, the shield only for a Gezielter Stich, distance, Zielen and
 Kampfgetümmel only for a Schuss); the checks still refuse such a value from the API. A hit on
 the target continues (``follow_ups``) with the target's defence (halved after a glücklicher or
-kritischer Angriff, + X after a Finte) and with „Schaden und Wunden“ (the rolled TP as a
-constant, the bonus TP, ``kritisch`` after a confirmed 1). A Patzer has no follow-up: the
+kritischer Angriff, + X after a Finte, carrying the hit on to the damage should it fail) and
+with „Schaden und Wunden“ (the rolled TP as a constant, the bonus TP, ``kritisch`` after a
+confirmed 1). A Patzer has no follow-up: the
 confirmation is rolled here already, and the house rules have no Patzer table to roll on (the
 „Patzer“ helper *is* that confirmation, for a 20 rolled at the table).
 """
@@ -50,6 +54,7 @@ from engine.systems.dsa.common import (
     ProbeRoll,
     assumptions_for,
     combination,
+    combination_row,
     damage_points,
     forecast,
     modifier_rows,
@@ -78,6 +83,7 @@ ATTACK_PARAMS = (
         "Angriffsart",
         choices=(("nahkampf", "Attacke (Nahkampf)"), ("fernkampf", "Schuss (Fernkampf)")),
         group="Angriff",
+        subject="actor",
     ),
     IntParam(
         "wert",
@@ -116,13 +122,13 @@ ATTACK_PARAMS = (
         maximum=30,
         help="Aus einem misslungenen Manöver zuvor: „seine nächste Probe ist um X erschwert“.",
         group="Angriff",
+        per_roll=True,
     ),
     BoolParam(
         "zweite_angriffsaktion",
         "Zweite Angriffsaktion in dieser KR",
         help="Die zweite Angriffsaktion ist um 4 erschwert (Ausnahme Stabkämpfer).",
         group="Angriff",
-        advanced=True,
     ),
     BoolParam(
         "stabkaempfer",
@@ -140,6 +146,7 @@ ATTACK_PARAMS = (
         group="Angriff",
         advanced=True,
         when=(("art", ("nahkampf",)),),
+        per_roll=True,
     ),
     *MANOEUVRE_PARAMS,
     *RANGED_PARAMS,
@@ -364,11 +371,25 @@ def _damage_roll_display(display: Display, setup: AttackSetup, rolls: AttackRoll
         display.roll("Schaden (SP)", rolls.damage_roll, mods, total=rolls.sp)
 
 
+def _second_attack_note(staff_fighter: bool) -> str:
+    """The rule behind the second attack action's Erschwernis, in the table's words (Abschnitt
+    "Auswahl von durchzuführenden Aktionen": „2 Angriffsaktionen -> Die zweite Angriffsaktion
+    ist um 4 erschwert ** Ausnahme Stabkämpfer“)."""
+    row = combination_row("zwei_angriff")
+    if staff_fighter:
+        return f"Zweite Angriffsaktion: keine Erschwernis – „{row['ausnahme']}“."
+    return (
+        f"Zweite Angriffsaktion: „{row['einschraenkung']}“ ({signed(combination('zwei_angriff'))})."
+    )
+
+
 def _attack_notes(
     params: dict[str, Any], setup: AttackSetup, outcome: str, next_penalty: int
 ) -> list[str]:
     missed = outcome not in HITS_TARGET
     notes = []
+    if params["zweite_angriffsaktion"]:
+        notes.append(_second_attack_note(params["stabkaempfer"]))
     if setup.melee_free is not None:
         notes.append(
             f"Kampfgetümmel: bis {number(setup.target)} trifft das Ziel, "
@@ -442,17 +463,19 @@ def follow_ups(
     outcome = rolls.probe.outcome
     if outcome not in HITS_TARGET or rolls.damage_roll is None:
         return []
-    defense = {
-        "halbe_abwehr": outcome in (KRITISCH, GLUECKLICH),
-        "finte": params["manoever_x"] if setup.manoeuvre == "finte" else 0,
-    }
-    damage = {
+    hit = {
         "tp": str(rolls.damage_roll.total),
         "zusatz": sum(v for _, v in setup.bonus_damage),
         "kritisch": outcome == KRITISCH,
         "gezielter_stich": setup.manoeuvre == "gezielter_stich",
-        "rs": params["ziel_rs"],
     }
+    # the defence carries the hit on: a failed defence continues with this very damage
+    defense = {
+        "halbe_abwehr": outcome in (KRITISCH, GLUECKLICH),
+        "finte": params["manoever_x"] if setup.manoeuvre == "finte" else 0,
+        **hit,
+    }
+    damage = {**hit, "rs": params["ziel_rs"]}
     return [
         {"action": "defense", "title": "Abwehr des Ziels würfeln", "params": defense},
         {"action": "damage", "title": "Schaden, falls nicht abgewehrt", "params": damage},

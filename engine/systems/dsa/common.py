@@ -82,18 +82,24 @@ def halve(value: int, key: str) -> int:
     raise DataError(DATA.file, f"halbieren.{key}", f"muss „auf“ oder „ab“ sein, ist {mode!r}")
 
 
-def combination(key: str) -> int:
-    """Erschwernis of the action combination ``key`` (table "Auswahl von … Aktionen")."""
+def combination_row(key: str) -> dict[str, Any]:
+    """The row ``key`` of the table "Auswahl von … Aktionen" (its cells verbatim)."""
     rows = DATA.table(
-        "tabellen.aktionskombinationen.zeilen", ("schluessel", "kombination", "erschwernis")
+        "tabellen.aktionskombinationen.zeilen",
+        ("schluessel", "kombination", "einschraenkung", "ausnahme", "erschwernis"),
     )
     for row in rows:
         if row["schluessel"] == key:
-            value = row["erschwernis"]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise DataError(DATA.file, "tabellen.aktionskombinationen", "erschwernis")
-            return value
+            return row
     raise DataError(DATA.file, f"tabellen.aktionskombinationen.{key}", "fehlt")
+
+
+def combination(key: str) -> int:
+    """Erschwernis of the action combination ``key`` (table "Auswahl von … Aktionen")."""
+    value = combination_row(key)["erschwernis"]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(DATA.file, "tabellen.aktionskombinationen", "erschwernis")
+    return value
 
 
 def assumptions_for(*prefixes: str) -> tuple[str, ...]:

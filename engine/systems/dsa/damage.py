@@ -6,11 +6,12 @@ lebensbedrohlich verletzt (dies within KO × W6 KR) and tot; a crit doubles the 
 Stich ignores RS, causes an automatic wound and lowers the Wundschwelle by 2 (Abschnitt
 "Geläufigste aktive Kampfsonderfertigkeiten"). ``damage_points`` itself is in ``common.py``.
 
-Connected helpers: the TP are the attacker's weapon (``subject="actor"``); RS, KO, LeP and wounds
-are the target's, LeP and wounds its ``resource``s – the result's ``target_update`` gives their
-new values (``lep``, ``wunden``). The bonus TP, crit and Gezielter Stich are this hit's
-situation (a Wuchtschlag's X must not come back with the next hit), usually prefilled by the
-attack's follow-up. Assumptions are read only where they decide the rolled hit: the
+Connected helpers: RS, KO, LeP and wounds are the target's, LeP and wounds its ``resource``s –
+the result's ``target_update`` gives their new values (``lep``, ``wunden``). The TP, bonus TP,
+crit and Gezielter Stich are this hit's (``per_roll``: the attack's or the failed defence's
+follow-up brings the rolled TP; the page clears them after the roll, so neither a Wuchtschlag's
+X nor the last hit's TP come back with the next hit – the weapon's TP stay the attacker's in the
+attack helper). Assumptions are read only where they decide the rolled hit: the
 Wundschwelle's missing rounding only for an odd KO when the SP sit exactly on the rounded
 value, the number of wounds per hit only above twice the Wundschwelle, the RS rule only with
 RS, the reading of „ab … LeP“ only when the LeP land exactly on a threshold.
@@ -99,7 +100,7 @@ DAMAGE_PARAMS = (
         help="Schaden der Waffe, z. B. 1W6+4.",
         group="Treffer",
         required=True,
-        subject="actor",
+        per_roll=True,
     ),
     IntParam(
         "zusatz",
@@ -109,15 +110,21 @@ DAMAGE_PARAMS = (
         maximum=40,
         help="Z. B. Wuchtschlag X oder Sturmangriff 4 + GS/2.",
         group="Treffer",
+        per_roll=True,
     ),
     BoolParam(
-        "kritisch", "Kritischer Angriff", help="Der Schaden verdoppelt sich.", group="Treffer"
+        "kritisch",
+        "Kritischer Angriff",
+        help="Der Schaden verdoppelt sich.",
+        group="Treffer",
+        per_roll=True,
     ),
     BoolParam(
         "gezielter_stich",
         "Gezielter Stich",
         help="Ignoriert RS, richtet eine automatische Wunde an, Wundschwelle um 2 gesenkt.",
         group="Treffer",
+        per_roll=True,
     ),
     IntParam(
         "rs",

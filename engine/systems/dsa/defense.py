@@ -14,13 +14,19 @@ defender's own Initiativphase: „Ausnahmen sind hier Paraden und Ausweichen, di
 Reaktion erfolgen“ (Abschnitt "Ablauf einer Kampfrunde"). So when a game master rolls a
 defence, the fighter „am Zug“ is the attacker and the defender is his target; the attack's
 follow-up opens this helper for that target, and the target's wounds after „Schaden und
-Wunden“ (the same field ``wunden``) arrive here too. The choice of defence, the Erschwernisse of
-this roll, the halved value after a glücklicher/kritischer Angriff, the attacker's Finte and a
-Meisterparade are the situation. Fields that count for one kind of defence only have a ``when``
-(Waffen-PA: Waffenparade; Schild-PA: Schildparade; Bonus aus SF: Schildparade and Ausweichen;
-eBE: the parades; BE and SF Ausweichen: Ausweichen; Meisterparade: the parades; Schild-/Stabkämpfer:
-a second defence); the checks still refuse them from the API. A Patzer has no follow-up (the
-confirmation is rolled here; the house rules have no Patzer table).
+Wunden“ (the same field ``wunden``) arrive here too. The kind of defence stays the situation:
+the fight keeps a fighter's values by name, and ``art`` is the attack's Attacke/Schuss there
+(a defender's „Waffenparade“ would land in his next attack). The halved value after a
+glücklicher/kritischer Angriff, the attacker's Finte, a failed manoeuvre's „nächste Probe“ and
+the hit being parried (its TP, bonus TP, crit, Gezielter Stich – the attack's follow-up brings
+them) are this roll's only (``per_roll``); the Erschwernisse and a Meisterparade are the
+situation. Fields that count for one kind of defence only have a ``when`` (Waffen-PA:
+Waffenparade; Schild-PA: Schildparade; Bonus aus SF: Schildparade and Ausweichen; eBE: the
+parades; BE and SF Ausweichen: Ausweichen; Meisterparade: the parades; Schild-/Stabkämpfer: a
+second defence; the crit of the hit: after a glücklicher or kritischer Angriff); the checks
+still refuse them from the API. A failed defence (also an unglückliche or gepatzte) continues
+with „Schaden und Wunden“ for the defender, with the hit it carried; a Patzer has no follow-up
+of its own (the confirmation is rolled here; the house rules have no Patzer table).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from typing import Any
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.params import BoolParam, ChoiceParam, IntParam
+from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam
 from engine.systems.dsa.common import (
     CITE_ABWEHR,
     CITE_AUSWAHL,
@@ -164,6 +170,7 @@ DEFENSE_PARAMS = (
         maximum=30,
         help="Aus einem misslungenen Manöver zuvor (z. B. Wuchtschlag, Meisterparade).",
         group="Erschwernisse",
+        per_roll=True,
     ),
     BoolParam(
         "zweite_abwehr",
@@ -186,6 +193,7 @@ DEFENSE_PARAMS = (
         "Angriff war glücklich oder kritisch",
         help="Der Verteidiger hat nur halbe PA/AW zur Reaktion.",
         group="Erschwernisse",
+        per_roll=True,
     ),
     IntParam(
         "finte",
@@ -196,6 +204,7 @@ DEFENSE_PARAMS = (
         help="Eine getroffene Finte erschwert die Reaktion um X.",
         group="Sonderfertigkeiten",
         advanced=True,
+        per_roll=True,
     ),
     IntParam(
         "meisterparade",
@@ -210,6 +219,41 @@ DEFENSE_PARAMS = (
         group="Sonderfertigkeiten",
         advanced=True,
         when=(("art", ("waffenparade", "schildparade")),),
+    ),
+    # the hit being parried, as the attack's follow-up brings it: a failed defence continues
+    # with it to „Schaden und Wunden“ (the damage helper's fields of the same names)
+    DiceParam(
+        "tp",
+        "TP des Angriffs",
+        default="1W6+4",
+        help="Die Trefferpunkte des abzuwehrenden Angriffs; misslingt die Abwehr, zählen sie.",
+        group="Treffer, falls die Abwehr misslingt",
+        per_roll=True,
+    ),
+    IntParam(
+        "zusatz",
+        "Zusätzliche TP des Angriffs",
+        default=0,
+        minimum=-20,
+        maximum=40,
+        help="Z. B. Wuchtschlag X oder Sturmangriff 4 + GS/2.",
+        group="Treffer, falls die Abwehr misslingt",
+        per_roll=True,
+    ),
+    BoolParam(
+        "kritisch",
+        "Kritischer Angriff",
+        help="Der Schaden verdoppelt sich.",
+        group="Treffer, falls die Abwehr misslingt",
+        when=(("halbe_abwehr", (True,)),),
+        per_roll=True,
+    ),
+    BoolParam(
+        "gezielter_stich",
+        "Gezielter Stich",
+        help="Ignoriert RS, richtet eine automatische Wunde an, Wundschwelle um 2 gesenkt.",
+        group="Treffer, falls die Abwehr misslingt",
+        per_roll=True,
     ),
 )
 
@@ -265,6 +309,12 @@ def _defense_setup(params: dict[str, Any]) -> DefenseSetup:
         raise EngineError("eBE der Waffe: beim Gezielten Ausweichen zählt die BE (Feld BE).", "ebe")
     if kind != "ausweichen" and params["be"]:
         raise EngineError("BE: zählt nur beim Gezielten Ausweichen (sonst eBE der Waffe).", "be")
+    if params["kritisch"] and not params["halbe_abwehr"]:
+        raise EngineError(
+            "Kritischer Angriff: nach einem kritischen Angriff hat der Verteidiger nur halbe "
+            "PA/AW – bitte auch „Angriff war glücklich oder kritisch“ ankreuzen.",
+            "kritisch",
+        )
 
     base: list[tuple[str, int]] = [("Parade-Basis", params["pa_basis"])]
     if kind == "waffenparade":
@@ -301,6 +351,17 @@ def _defense_setup(params: dict[str, Any]) -> DefenseSetup:
     start = value if halved is None else halved
     target = start - sum(v for _, v in mods)
     return DefenseSetup(base, value, halved, mods, target)
+
+
+def follow_ups(params: dict[str, Any], success: bool) -> list[dict[str, Any]]:
+    """A failed defence: the hit lands on the defender – „Schaden und Wunden“ with the hit this
+    defence carried (the attack's TP, bonus TP, crit, Gezielter Stich). The defender stays the
+    target there (a defence is a reaction in the attacker's phase); his RS, KO, LeP and wounds
+    are the fight's, so none of them is passed on."""
+    if success:
+        return []
+    hit = {key: params[key] for key in ("tp", "zusatz", "kritisch", "gezielter_stich")}
+    return [{"action": "damage", "title": "Schaden am Verteidiger", "params": hit}]
 
 
 @SYSTEM.action(
@@ -374,5 +435,6 @@ def defense(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "costs_action": outcome != KRITISCH,
         "next_probe_modifier": next_modifier,
         "chances": chance_out,
+        "follow_ups": follow_ups(params, success),
         "display": display.to_dict(),
     }

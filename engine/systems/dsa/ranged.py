@@ -54,6 +54,7 @@ RANGED_PARAMS = (
         help="Pro 2 Aktionen Zielen 1 Erleichterung, höchstens 4.",
         group="Fernkampf",
         when=(RANGED,),
+        per_roll=True,
     ),
     IntParam(
         "getuemmel",

@@ -70,7 +70,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         help="FP auf die Waffenkategorie",
         group="Angriff",
         required=True,
-        subject="actor",
+        per_roll=True,
     ),
     IntParam(
         "angriff_guete",
@@ -80,8 +80,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         maximum=GUETE_MAX,
         group="Angriff",
         required_when=("angriff_gelungen", (True,)),
-        subject="actor",
         when=(("angriff_gelungen", (True,)),),
+        per_roll=True,
     ),
     DiceParam(
         "schaden",
@@ -114,8 +114,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         help="Der gleichzeitige Angriff des Ziels.",
         group="Gegenangriff (direkte Konfrontation)",
         required_when=("konfrontation", (True,)),
-        subject="target",
         when=CONFRONTATION,
+        per_roll=True,
     ),
     IntParam(
         "gegner_guete",
@@ -125,8 +125,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         maximum=GUETE_MAX,
         group="Gegenangriff (direkte Konfrontation)",
         required_when=("konfrontation", (True,)),
-        subject="target",
         when=CONFRONTATION,
+        per_roll=True,
     ),
     DiceParam(
         "gegner_schaden",
@@ -142,8 +142,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         "Abwehr gelungen",
         help="FP(Abwehren) dessen, der getroffen wird.",
         group="Abwehr des Ziels",
-        subject="target",
         when=NOT_DEFENCELESS,
+        per_roll=True,
     ),
     IntParam(
         "abwehr_guete",
@@ -153,8 +153,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         maximum=GUETE_MAX,
         group="Abwehr des Ziels",
         required_when=("abwehr_gelungen", (True,)),
-        subject="target",
         when=(("abwehr_gelungen", (True,)), *NOT_DEFENCELESS),
+        per_roll=True,
     ),
     BoolParam(
         "parade",

@@ -29,6 +29,7 @@ INITIATIVE_FIELDS = (
         maximum=999,
         help="am Tisch gewürfelt",
         required=True,
+        per_roll=True,
     ),
     BoolParam("hinterhalt", "Springt aus dem Hinterhalt", help="Erste Runde: handelt zuerst."),
     BoolParam("ueberrascht", "Überrascht", help="Erste Runde: keine Aktionen, Abwehr +1."),

@@ -140,6 +140,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         "Gezielter Hieb: zweiter Angriffswurf gelungen",
         group="Nahkampfoption",
         when=for_option("gezielt"),
+        per_roll=True,
     ),
     IntParam(
         "sturzflug_hoehe",

@@ -109,6 +109,8 @@ def _attack_notes(params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls
         notes.append("Natürliche 20: immer ein Treffer und eine Bedrohung.")
     if natural == auto_miss():
         notes.append("Natürliche 1: immer ein Fehlschlag, gleich wie hoch der Angriffsbonus ist.")
+        # L10 ends there: no fumble rule to follow up with (issue 26: none is invented)
+        notes.append("Weitere Folgen nennt der Text nicht – es gibt keine Patzerregel.")
     if rolls.threat and confirmation is not None and confirmation["mode"] == "zweiter_angriffswurf":
         notes.append(
             "Bestätigung (Annahme): zweiter Angriffswurf mit demselben Bonus gegen dieselbe RK – "

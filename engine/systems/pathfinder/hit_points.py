@@ -94,6 +94,7 @@ def hp_state(hp: int, constitution: int) -> str:
             default="1W8+2",
             help="Schadenswurf samt Modifikatoren, z. B. 2W6+3, oder eine feste Zahl.",
             required=True,
+            per_roll=True,
         ),
     ),
     assumptions=assumptions_for("trefferpunkte", "schaden.mindestschaden_je_treffer"),

@@ -147,7 +147,9 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if natural == auto_fail:
         notes.append(
             "Eine natürliche 1 bei einem Rettungswurf ist nach dem Text „immer ein Patzer (und "
-            "kann Gegenstände beschädigen, die der Wirkung ausgesetzt sind …)“."
+            "kann Gegenstände beschädigen, die der Wirkung ausgesetzt sind …)“. Wie, steht im "
+            "Abschnitt „Schaden an Gegenständen nach einem Rettungswurf“, der nicht in diesem "
+            "Text ist."
         )
     display.notes("Hinweise", notes)
     display.chances(

@@ -95,6 +95,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         maximum=60,
         help="Je 2 Ticks +1, höchstens +3 (Lücke suchen im Nahkampf, Zielen im Fernkampf).",
         group="Modifikatoren",
+        per_roll=True,
     ),
     IntParam(
         "zusammenarbeit",
@@ -106,6 +107,7 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         help="Gesammelter Bonus oder Malus der Helfer (Aktion Zusammenarbeit).",
         group="Modifikatoren",
         advanced=True,
+        per_roll=True,
     ),
     IntParam(
         "modifikator",

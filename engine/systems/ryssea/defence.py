@@ -71,6 +71,7 @@ TARGET_PARAMS: tuple[Param, ...] = (
             "Probe + 2 × Erfolge des Verteidigers wird zur Schwierigkeit; Gleichstand: Verteidiger."
         ),
         group="Ziel und Abwehr",
+        per_roll=True,
     ),
     *probe_fields(
         "abwehr_",

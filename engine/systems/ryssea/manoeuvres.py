@@ -97,6 +97,7 @@ MANOEUVRE_PARAMS: tuple[Param, ...] = (
         group="Manöver",
         # (with a Schildstoß a hidden leftover count may hide it; it changes no number there)
         when=(MELEE, ("meisterschafts_manoever", (0,))),
+        per_roll=True,
     ),
 )
 

@@ -93,6 +93,7 @@ def _simple_probe_result(
             help="Der Schaden, den der Effekt eigentlich anrichtet.",
             group="Schaden",
             required=True,
+            per_roll=True,
         ),
     ),
     assumptions=assumptions_for("probe."),
@@ -170,6 +171,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             maximum=MAX_DAMAGE,
             group="Schaden",
             required=True,
+            per_roll=True,
         ),
         IntParam(
             "stoerend",
@@ -179,6 +181,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             maximum=MAX_TAW,
             help="Vom Angreifer für den Störenden Angriff verwendete Erfolge: je +3.",
             group="Schaden",
+            per_roll=True,
         ),
     ),
     assumptions=assumptions_for("probe."),
@@ -437,6 +440,7 @@ def _teamwork_follow_ups(helpers: list[dict[str, Any]], total: int) -> list[dict
             maximum=500,
             help="Wie viel Betäubungsschaden der Kämpfer gerade hat.",
             required=True,
+            subject="actor",
         ),
     ),
 )

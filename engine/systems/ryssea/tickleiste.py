@@ -412,6 +412,7 @@ def board_view(board: Board, limit: int) -> dict[str, Any]:
             default=0,
             minimum=0,
             maximum=200,
+            subject="actor",
         ),
         BoolParam(
             "free_movement", "mit freier Bewegung", "Kürzere Handlungen dauern dann 3 Ticks."

@@ -5,7 +5,8 @@
 // field left out), list rows (add, remove, renumber paths, ids, labels and the +/− buttons'
 // limits) and field errors (showError at the field, else as an alert in the result; clearErrors).
 // Also filling a form from values (saved values, shared links, remembered input, a fighter's
-// values) and resetting it to what the page built.
+// values), resetting it to what the page built, and the values of one roll (data-per-roll:
+// cleared after the roll, left out of what is remembered).
 
 import { el } from "./util.js";
 
@@ -92,6 +93,55 @@ export function collect(helper) {
 function writeValue(input, value) {
   if (input.dataset.type === "bool") input.checked = value === true || value === "true" || value === "ja";
   else input.value = value === null || value === undefined ? "" : String(value);
+}
+
+// Values of one roll (the schema's per_roll, rendered as data-per-roll on the field: a die
+// result typed in, „Abwehr gelungen“ and its Güte, the TP a follow-up brought …): page.js puts
+// them back to their defaults after every roll, remember.js never keeps them – the next roll,
+// maybe another fighter's, and a reload start without them.
+function perRollInputs(helper) {
+  return [...helper.querySelectorAll(".rw-form .rw-field[data-per-roll] [data-path][data-type]")];
+}
+
+// A field's path split into its name, or its list, row and name („fighters.0.willenswurf“).
+function pathParts(path) {
+  const [name, index, key] = path.split(".");
+  return key === undefined ? { name } : { name, index: Number(index), key };
+}
+
+// `values` (the engine's params) without the helper's values of one roll, also in list rows.
+export function withoutPerRoll(helper, values) {
+  const out = { ...(values || {}) };
+  for (const input of perRollInputs(helper)) {
+    const { name, key } = pathParts(input.dataset.path);
+    if (key === undefined) delete out[name];
+    else if (Array.isArray(out[name])) {
+      out[name] = out[name].map((row) => {
+        if (!row || typeof row !== "object") return row;
+        const kept = { ...row };
+        delete kept[key];
+        return kept;
+      });
+    }
+  }
+  return out;
+}
+
+// After a roll: every value of one roll back to the form's default (what the page built).
+export function clearPerRoll(helper) {
+  const values = {};
+  for (const input of perRollInputs(helper)) {
+    const { name, index, key } = pathParts(input.dataset.path);
+    if (key === undefined) {
+      values[name] = defaultValue(input);
+      continue;
+    }
+    // a list is filled row by row: every row is named, so none is added or removed
+    const rows = input.closest(".rw-rows").children.length;
+    if (!values[name]) values[name] = Array.from({ length: rows }, () => ({}));
+    values[name][index][key] = defaultValue(input);
+  }
+  if (Object.keys(values).length) fill(helper, values);
 }
 
 // Puts `values` (the engine's params) into the form: lists get as many rows as needed.

@@ -21,6 +21,7 @@ import {
   addRow,
   applyConditions,
   clearErrors,
+  clearPerRoll,
   collect,
   keepInitialRows,
   removeRow,
@@ -61,6 +62,7 @@ async function submit(helper, request, options = {}) {
   }
   renderResult(helper, body);
   clearSeed(helper);
+  clearPerRoll(helper); // a die result typed for this roll is not the next roll's (forms.js)
   if (options.note) {
     result.prepend(el("p", "rw-replayed", options.note));
   } else {

@@ -3,10 +3,11 @@
 // Owns: localStorage "regelwerk:helfer:<system>.<action>" (version 1: {version, values,
 // shown: {display, seed, row}}) – shared by every page where that helper is (the rule page and
 // the Kampfhelfer page), written after each roll, put back when the page opens (fields the
-// page presets for its purpose are left alone); „Zurücksetzen“ restores the form as the page
-// built it and forgets the stored input, with „Rückgängig“ right there.
+// page presets for its purpose are left alone; values of one roll – data-per-roll, forms.js –
+// are neither kept nor put back); „Zurücksetzen“ restores the form as the page built it and
+// forgets the stored input, with „Rückgängig“ right there.
 
-import { clearErrors, collect, fill, resetForm } from "./forms.js";
+import { clearErrors, collect, fill, resetForm, withoutPerRoll } from "./forms.js";
 import { notice, resultNodes } from "./results.js";
 import * as store from "./store.js";
 import { el, isObject } from "./util.js";
@@ -41,7 +42,8 @@ export function restore(helper) {
   const { value, problem } = store.read(key(helper), check);
   if (problem) console.warn("[regelwerk]", `${key(helper)}: ${problem} – beiseitegelegt`);
   if (!value) return null;
-  fill(helper, value.values, presets(helper));
+  // a value of one roll stored before it was marked as such is not brought back either
+  fill(helper, withoutPerRoll(helper, value.values), presets(helper));
   if (value.shown) {
     try {
       showResult(helper, value.shown, "Zuletzt gewürfelt (im Browser gespeichert):");
@@ -54,8 +56,9 @@ export function restore(helper) {
 
 export function keepRoll(helper, params, body) {
   const shown = { display: body.result.display, seed: body.seed, row: body.result.row || null };
-  // a page's presets give its helper a purpose there (e.g. Fernkampf): not carried elsewhere
-  const values = { ...params };
+  // a page's presets give its helper a purpose there (e.g. Fernkampf): not carried elsewhere;
+  // a die result typed for this roll is not the next one's (forms.js withoutPerRoll)
+  const values = withoutPerRoll(helper, params);
   for (const name of presets(helper)) delete values[name];
   const problem = store.write(key(helper), { version: VERSION, values, shown });
   if (problem) console.warn("[regelwerk]", problem);

@@ -155,9 +155,14 @@ def test_a_dead_target_is_refused_in_german() -> None:
 
 
 def test_attack_hints() -> None:
-    """Whose value each field is, when it applies and what a result changes (L50–L110)."""
+    """Whose value each field is, when it applies and what a result changes (L50–L110). The
+    Angriffswurf is rolled at the table for this one attack (L52: „braucht es einen
+    erfolgreichen Angriffswurf gegen den Verteidigungswert“): ``per_roll``, no fighter's value –
+    before, the fight kept the attacker's last Angriffswurf and filled it into his next attack
+    (issue 26, „Stale per-roll inputs“)."""
     f = fields("attack")
-    assert f["angriffswurf"]["subject"] == "actor"
+    assert f["angriffswurf"]["per_roll"] is True and "subject" not in f["angriffswurf"]
+    assert [n for n, x in f.items() if x.get("per_roll")] == ["angriffswurf"]
     assert {f[n]["subject"] for n in ("schadenswuerfel", "schadensbonus")} == {"actor"}
     target = ("verteidigungswert", "ruestung", "zaehigkeit", "gesundheit", "kritische_wunden")
     assert {f[n]["subject"] for n in target} == {"target"}

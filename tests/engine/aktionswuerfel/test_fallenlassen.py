@@ -58,9 +58,12 @@ def test_fallenlassen_names_the_assumptions_it_used() -> None:
 
 
 def test_fallenlassen_hints() -> None:
-    """The roll is the acting character's, asked only for the neighbouring field."""
+    """The Geschicklichkeit-Wurf (L92) is rolled at the table for this one drop: ``per_roll``
+    (cleared after the roll), not a value of the character; asked only for the neighbouring
+    field."""
     f = fields("fallenlassen")
-    assert f["geschicklichkeitswurf"]["subject"] == "actor"
+    assert f["geschicklichkeitswurf"]["per_roll"] is True
+    assert "subject" not in f["geschicklichkeitswurf"]
     assert f["geschicklichkeitswurf"]["when"] == {"wohin": ["nachbarfeld"]}
     assert "subject" not in f["wohin"]
     assert "geschicklichkeitswurf" not in form_params("fallenlassen", {"wohin": "boden"})

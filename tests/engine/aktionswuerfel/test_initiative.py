@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from engine import api
 from tests.engine.aktionswuerfel.helpers import assumed, assumption, error, run
 
 
@@ -17,6 +18,16 @@ def fighters(*values: int, first: tuple[int, ...] = ()) -> list[dict[str, Any]]:
 
 
 # --- initiative -------------------------------------------------------------------------------
+
+
+def test_the_willens_wurf_is_rolled_at_the_table() -> None:
+    """003_3ac4060591b07c19.txt L38: „machen alle infrage kommenden Charaktere einen
+    Willens-Wurf“ – its pips are typed in for this one ordering (``per_roll``): cleared after,
+    never the next ordering's."""
+    schema = {f["name"]: f for f in api.describe("aktionswuerfel", "initiative")["params"]}
+    rows = {f["name"]: f for f in schema["fighters"]["item"]}
+    assert rows["willenswurf"]["per_roll"] is True
+    assert "per_roll" not in rows["name"] and "per_roll" not in rows["zuerst"]
 
 
 def test_order_by_pips_descending() -> None:

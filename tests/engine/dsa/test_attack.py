@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -83,6 +84,31 @@ def test_second_attack_and_passierschlag_plus_4() -> None:
     assert attack({"wert": 14, "zweite_angriffsaktion": True})["target"] == 10
     assert attack({"wert": 14, "zweite_angriffsaktion": True, "stabkaempfer": True})["target"] == 14
     assert attack({"wert": 14, "passierschlag": True})["target"] == 10
+
+
+def test_the_second_attack_action_cites_its_rule() -> None:
+    """001_240b8e52c108db7c.txt (one line), Abschnitt "Auswahl von durchzuführenden Aktionen":
+    „2 Angriffsaktionen -> Die zweite Angriffsaktion ist um 4 erschwert ** Ausnahme
+    Stabkämpfer“. The field the fight bar sets on an actor's second action is
+    ``zweite_angriffsaktion``: shown in the form (not folded away), no fighter's value and not
+    cleared by the page; the result says which rule made the probe harder – or why not."""
+    f = fields("attack")["zweite_angriffsaktion"]
+    assert f["type"] == "bool" and f["default"] is False
+    assert not f.get("advanced") and not f.get("subject") and not f.get("per_roll")
+    second = attack({"wert": 14, "zweite_angriffsaktion": True})
+    assert second["target"] == 10
+    notes = [
+        item
+        for section in second["display"]["sections"]
+        if section.get("kind") == "notes"
+        for item in section["items"]
+    ]
+    assert "Zweite Angriffsaktion: „Die zweite Angriffsaktion ist um 4 erschwert“ (+4)." in notes
+    staff = attack({"wert": 14, "zweite_angriffsaktion": True, "stabkaempfer": True})
+    said = json.dumps(staff["display"], ensure_ascii=False)
+    assert staff["target"] == 14 and "„Ausnahme Stabkämpfer“" in said
+    first = json.dumps(attack({"wert": 14})["display"], ensure_ascii=False)
+    assert "Angriffsaktion" not in first
 
 
 def test_wounds_make_every_probe_harder_by_2() -> None:
@@ -217,6 +243,7 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
     of one case only (manoeuvres, shots) names its case."""
     f = fields("attack")
     assert {n for n, x in f.items() if x.get("subject") == "actor"} == {
+        "art",  # Attacke or Schuss goes with the weapon's TP (an archer stays an archer)
         "wert",
         "wunden",
         "stabkaempfer",
@@ -229,6 +256,14 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
         "ziel_schild_pa",
     }
     assert not any(x.get("resource") for x in f.values())
+    # one roll's only (issue 26, point 5): „seine nächste Probe ist um X erschwert“ (Abschnitt
+    # "Geläufigste aktive Kampfsonderfertigkeiten"), a Passierschlag (Abschnitt "Mögliche Freie
+    # Aktionen..."), the actions spent aiming before this shot (Abschnitt "Besonderheiten von
+    # Fernkampfwaffen"); the second attack action is set by the fight, not cleared by the page
+    per_roll = {n for n, x in f.items() if x.get("per_roll")}
+    assert per_roll == {"nachwirkung", "passierschlag", "zielen"}
+    assert "per_roll" not in f["zweite_angriffsaktion"]
+    assert "subject" not in f["zweite_angriffsaktion"]
     assert f["manoever_x"]["when"] == {
         "art": ["nahkampf"],
         "manoever": ["wuchtschlag", "finte"],
@@ -251,12 +286,14 @@ def test_a_hit_continues_with_the_halved_defence_and_the_rolled_damage() -> None
     r = attack(params, seed)
     assert r["outcome"] == "gluecklich"
     defense, damage = r["follow_ups"]
+    tp = r["damage_roll"]["total"]
+    # the defence carries the hit on: a failed defence continues with this very damage
+    hit = {"tp": str(tp), "zusatz": 0, "kritisch": False, "gezielter_stich": False}
     assert defense == {
         "action": "defense",
         "title": "Abwehr des Ziels würfeln",
-        "params": {"halbe_abwehr": True, "finte": 2},
+        "params": {"halbe_abwehr": True, "finte": 2, **hit},
     }
-    tp = r["damage_roll"]["total"]
     assert damage["action"] == "damage"
     assert damage["params"] == {
         "tp": str(tp),
@@ -289,7 +326,8 @@ def test_a_critical_hit_passes_kritisch_and_the_bonus_tp(
     r = attack({"wert": 20, "manoever": manoeuvre, "ziel_rs": 4, **extra}, seed)
     assert r["outcome"] == "kritisch"
     defense, damage = r["follow_ups"]
-    assert defense["params"] == {"halbe_abwehr": True, "finte": 0}
+    hit = {k: damage["params"][k] for k in ("tp", "zusatz", "kritisch", "gezielter_stich")}
+    assert defense["params"] == {"halbe_abwehr": True, "finte": 0, **hit}
     assert damage["params"]["kritisch"] is True
     assert damage["params"]["zusatz"] == sum(m["value"] for m in r["damage_bonus"])
     assert damage["params"]["gezielter_stich"] is (manoeuvre == "gezielter_stich")
@@ -302,7 +340,8 @@ def test_a_plain_hit_clears_a_leftover_halved_defence() -> None:
     seed = seed_where(lambda g: 2 <= g.randint(1, 20) <= 14)
     r = attack({"wert": 14}, seed)
     assert r["outcome"] == "gelungen"
-    assert r["follow_ups"][0]["params"] == {"halbe_abwehr": False, "finte": 0}
+    defence = r["follow_ups"][0]["params"]
+    assert (defence["halbe_abwehr"], defence["finte"], defence["kritisch"]) == (False, 0, False)
 
 
 def test_no_follow_up_after_a_miss_a_stray_shot_or_a_patzer() -> None:

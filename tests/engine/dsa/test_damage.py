@@ -157,7 +157,12 @@ def test_damage_hints_and_the_targets_new_lep_and_wounds() -> None:
     the target's LeP by the SP and adds its wounds – ``target_update`` carries both, under the
     names of the damage helper's target fields, and they feed the next hit."""
     f = fields("damage")
-    assert f["tp"]["subject"] == "actor"
+    # the TP of this hit (the attack's follow-up brings the rolled TP), its bonus TP, crit and
+    # Gezielter Stich belong to this roll only (issue 26: a stale „11“ from the last hit was
+    # kept for the attacker and won over the next hit's TP)
+    per_roll = {"tp", "zusatz", "kritisch", "gezielter_stich"}
+    assert {n for n, x in f.items() if x.get("per_roll")} == per_roll
+    assert not [n for n in per_roll if "subject" in f[n]]
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {
         "rs",
         "ko",

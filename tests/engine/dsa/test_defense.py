@@ -126,6 +126,9 @@ def test_defence_chances_brute_force(params: dict[str, Any]) -> None:
         ({"be": 2}, "be"),
         ({"pa_basis": -1}, "pa_basis"),
         ({"art": "ausweichen_ungezielt"}, "art"),
+        # the hit carried on: a crit always halves the defence; TP must be dice
+        ({"kritisch": True}, "kritisch"),
+        ({"tp": "W"}, "tp"),
     ],
 )
 def test_defence_validation(params: dict[str, Any], field: str) -> None:
@@ -160,6 +163,62 @@ def test_defense_values_are_the_defenders_the_target_of_the_attacker() -> None:
     assert f["schild_oder_stab"]["when"] == {"zweite_abwehr": [True]}
     for name in ("art", "erschwernis", "halbe_abwehr", "finte", "nachwirkung"):
         assert "subject" not in f[name]
+
+
+def test_values_of_one_defence_are_cleared_after_it() -> None:
+    """One roll's only (issue 26, point 5): the halved PA/AW after this glücklicher or kritischer
+    Angriff and its Finte X (Abschnitte "Crits und Patzer", "Geläufigste aktive
+    Kampfsonderfertigkeiten"), „seine nächste Probe ist um X erschwert“, and the hit being
+    parried, carried on to the damage. None of them is a fighter's value."""
+    f = fields("defense")
+    hit = {"tp", "zusatz", "kritisch", "gezielter_stich"}
+    assert {n for n, x in f.items() if x.get("per_roll")} == {
+        "nachwirkung",
+        "halbe_abwehr",
+        "finte",
+        *hit,
+    }
+    assert not [n for n in hit if f[n].get("advanced")]  # what goes on is on screen
+    assert f["kritisch"]["when"] == {"halbe_abwehr": [True]}
+
+
+def test_a_failed_defence_goes_on_to_the_defenders_damage() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": a hit „darf noch parieren oder
+    ausweichen“ – when that fails, the hit lands: the defence offers „Schaden und Wunden“ with
+    the hit it carried (the attack's rolled TP, bonus TP, crit, Gezielter Stich). The defender
+    is the target of both rolls (Abschnitt "Ablauf einer Kampfrunde": Paraden „immer als
+    Reaktion“), so the damage lands on him; his RS, KO and LeP are the fight's, not passed on.
+    A defence that holds offers nothing."""
+    hit = {"tp": "11", "zusatz": 3, "kritisch": True, "gezielter_stich": False}
+    fails = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
+    r = run("defense", {"pa_basis": 10, "halbe_abwehr": True, **hit}, fails)
+    assert r["outcome"] == "misslungen" and not r["success"]
+    assert r["follow_ups"] == [
+        {"action": "damage", "title": "Schaden am Verteidiger", "params": hit}
+    ]
+    after = run("damage", {**r["follow_ups"][0]["params"], "ko": 12, "lep": 40})
+    assert after["sp"] == 2 * (11 + 3)  # doubled by the crit, RS 0
+    for outcome_seed in (
+        seed_where(lambda g: g.randint(1, 20) == 20 and g.randint(1, 20) > 5),  # Patzer
+        seed_where(lambda g: g.randint(1, 20) == 20 and g.randint(1, 20) <= 5),  # unglücklich
+    ):
+        failed = run("defense", {"pa_basis": 10, "halbe_abwehr": True, **hit}, outcome_seed)
+        assert not failed["success"] and failed["follow_ups"][0]["params"] == hit
+    holds = seed_where(lambda g: 2 <= g.randint(1, 20) <= 5)
+    assert run("defense", {"pa_basis": 10, **hit, "kritisch": False}, holds)["follow_ups"] == []
+
+
+def test_the_attacks_hit_reaches_the_damage_through_a_failed_defence() -> None:
+    """The chain a game master clicks: attack → „Abwehr des Ziels würfeln“ → a failed parade →
+    „Schaden am Verteidiger“ gives the SP the attack itself computed."""
+    hits = seed_where(lambda g: 2 <= g.randint(1, 20) <= 12)
+    r = run("attack", {"wert": 14, "schaden": "1W6+4", "ziel_rs": 2}, hits)
+    defense_params = r["follow_ups"][0]["params"]
+    fails = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
+    parried = run("defense", {"pa_basis": 8, **defense_params}, fails)
+    damage_params = parried["follow_ups"][0]["params"]
+    after = run("damage", {**damage_params, "rs": 2, "ko": 12, "lep": 30})
+    assert after["sp"] == r["sp"]
 
 
 def test_defense_names_only_the_assumptions_its_roll_rests_on() -> None:

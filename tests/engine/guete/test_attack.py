@@ -148,14 +148,22 @@ def test_bad_input(params: dict[str, Any], field: str) -> None:
 
 
 def test_attack_hints() -> None:
-    """Whose value each field is: the attacker's name, weapon, damage and probe = actor; the
-    target's name, counter-attack, Abwehr, Parade, two-handed weapon, fire sensitivity =
-    target; situations and options = the roll's own (no subject). No field is a resource: the
-    helper keeps no LE, KE or AUS of the target."""
+    """Whose value each field is: the attacker's name, weapon and damage = actor; the target's
+    name, counter-attack weapon, Parade, two-handed weapon, fire sensitivity = target;
+    situations and options = the roll's own (no subject). The FPs rolled at the table for this
+    one attack – the attack, the counter-attack, the Abwehr (L17–L27: „Gelingt die Probe auf
+    Abwehren und ist die Güte höher …“) and the second roll of a gezielter Hieb (L223–L229) –
+    are ``per_roll``: cleared after the roll, never a fighter's value (issue 26: „Abwehr
+    gelungen, Güte 4“ from the last roll stayed). The Parade stays the target's: it is rolled
+    „zu Beginn der Runde“ and holds against every attacker of that round (L269, L273). No
+    field is a resource: the helper keeps no LE, KE or AUS of the target."""
     f = fields("attack")
-    actor = {"angreifer", "angriff_gelungen", "angriff_guete", "schaden", "waffe_zweihaendig"}
-    target = {"ziel", "gegner_gelungen", "gegner_guete", "gegner_schaden", "abwehr_gelungen"}
-    target |= {"abwehr_guete", "parade", "parade_guete", "ziel_zweihaendig", "feuerempfindlich"}
+    actor = {"angreifer", "schaden", "waffe_zweihaendig"}
+    target = {"ziel", "gegner_schaden", "parade", "parade_guete"}
+    target |= {"ziel_zweihaendig", "feuerempfindlich"}
+    rolled = {"angriff_gelungen", "angriff_guete", "gegner_gelungen", "gegner_guete"}
+    rolled |= {"abwehr_gelungen", "abwehr_guete", "gezielt_zweiter_wurf"}
+    assert {n for n, x in f.items() if x.get("per_roll")} == rolled
     assert {n for n, x in f.items() if x.get("subject") == "actor"} == actor | {"waffenart"}
     assert {n for n, x in f.items() if x.get("subject") == "target"} == target
     assert not [n for n, x in f.items() if x.get("resource")]

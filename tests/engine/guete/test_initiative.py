@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import json
 
+from engine import api
 from tests.engine.guete.helpers import assumed, assumption, error, run
+
+
+def test_the_initiative_values_are_rolled_for_one_round() -> None:
+    """002_51e59e824768e9e9.txt L89: „In der ersten Kampfrunde entfällt der Initiativwurf“ –
+    a roll each round: the values typed (help „am Tisch gewürfelt“) are ``per_roll`` and are
+    cleared after the order is made, the next round's order never takes the last ones."""
+    schema = {f["name"]: f for f in api.describe("guete", "initiative")["params"]}
+    rows = {f["name"]: f for f in schema["fighters"]["item"]}
+    assert rows["wert"]["per_roll"] is True
+    assert not [n for n, x in rows.items() if x.get("per_roll") and n != "wert"]
 
 
 def test_initiative_orders_inputs_and_says_no_rule() -> None:

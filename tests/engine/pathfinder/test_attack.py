@@ -56,6 +56,24 @@ def test_natural_1_always_misses_and_natural_20_always_hits_and_threatens() -> N
     assert twenty["damage"]["times"] == 1
 
 
+def test_a_natural_1_says_the_text_has_no_fumble_rule_and_offers_nothing() -> None:
+    """004_019b513a861ec26f.txt L10: „Bei einem Angriffswurf wird eine natürliche 1 … immer als
+    Fehlschlag gewertet“ – and nothing more: the text has no fumble rule for attacks. So the
+    result says so instead of offering a follow-up the rules do not have (issue 26, point 6:
+    „Pathfinder's natural 1 … offer[s its] follow-ups“ only where the text defines one)."""
+    one = run("attack", {"bab": 30, "strength": 20, "armor_class": 0}, seed_for([1]))
+    assert one["natural"] == 1 and one["follow_ups"] == []
+    notes = [
+        item
+        for section in one["display"]["sections"]
+        if section.get("kind") == "notes"
+        for item in section["items"]
+    ]
+    assert any("keine Patzerregel" in note for note in notes), notes
+    other = run("attack", {"armor_class": 80}, seed_for([2]))
+    assert not any("Patzerregel" in str(s) for s in other["display"]["sections"])
+
+
 def test_extended_threat_range_threatens_only_on_a_hit() -> None:
     """L10 names only the 20; Annahme angriff.bedrohungsbereich_nur_bei_treffer (range 19–20)."""
     seed = seed_for([19, 10])

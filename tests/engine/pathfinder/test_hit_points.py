@@ -77,6 +77,11 @@ def test_hit_points_are_the_targets_and_the_result_updates_them() -> None:
     assert f["hp"]["subject"] == "target" and f["hp"]["resource"] is True
     assert f["constitution"]["subject"] == "target" and "resource" not in f["constitution"]
     assert "subject" not in f["damage"]
+    # the damage of this one hit (the attack's follow-up brings the rolled total): cleared after
+    # the roll and not put back on a reload – before, the helper showed the last hit's „11“
+    # instead of the weapon („1W8+2“, issue 26 B8)
+    assert f["damage"]["per_roll"] is True
+    assert [n for n, x in f.items() if x.get("per_roll")] == ["damage"]
     r = run("hit_points", {"hp": 20, "constitution": 12, "damage": "7"})
     assert r["target_update"] == {"hp": 13}
     again = run("hit_points", {"constitution": 12, "damage": "7", **r["target_update"]})

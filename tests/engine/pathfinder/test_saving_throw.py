@@ -63,6 +63,22 @@ def test_saving_throw_odds_say_what_a_natural_1_does() -> None:
     assert one["display"]["outcome"] == "Misserfolg: natürliche 1 – misslingt immer."
 
 
+def test_a_natural_1_names_the_section_the_text_lacks_and_offers_nothing() -> None:
+    """L162: a natural 1 on a save „kann Gegenstände beschädigen, die der Wirkung ausgesetzt
+    sind; siehe den Abschnitt Schaden an Gegenständen nach einem Rettungswurf“ – that section is
+    not in the text, so the result says so and offers no follow-up (no invented rule)."""
+    one = run("saving_throw", {"base": 30, "attribute": 20, "dc": 1}, seed_for([1]))
+    notes = [
+        item
+        for section in one["display"]["sections"]
+        if section.get("kind") == "notes"
+        for item in section["items"]
+    ]
+    assert any("„Schaden an Gegenständen nach einem Rettungswurf“" in n for n in notes), notes
+    assert any("nicht in diesem Text" in n for n in notes), notes
+    assert one.get("follow_ups", []) == []
+
+
 def test_saving_throw_values_are_the_savers() -> None:
     """The kind of save, its Grundbonus and the attribute modifier are the saving fighter's
     (kept together); SG and other modifiers are the situation."""

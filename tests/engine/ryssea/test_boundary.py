@@ -69,12 +69,27 @@ SUBJECTS = {
     "dodge_jump": {"actor": set(), "target": PROBE_OWN},
     "interruption": {"actor": set(), "target": PROBE_OWN},
     "teamwork": {"actor": set(), "target": {"verteidigung"}},
-    "catch_breath": {"actor": {"konstitution"}, "target": set()},
+    # the Betäubungsschaden he carries until he catches his breath (L261) is the fighter's
+    "catch_breath": {"actor": {"konstitution", "betaeubungsschaden"}, "target": set()},
     "fumble": {"actor": set(), "target": set()},
     "initiative": {"actor": set(), "target": set()},
     "surprise": {"actor": set(), "target": set()},
-    # its own widget: no hints
-    "tickleiste": {"actor": set(), "target": set()},
+    # a Nahkampfangriff lasts the weapon's speed, at least 3 Ticks (L186; falsche Hand + 2,
+    # L378–L380): the „Ticks“ are the acting fighter's weapon – a game master retyped them 12
+    # times in 3 rounds (issue 26)
+    "tickleiste": {"actor": {"ticks"}, "target": set()},
+}
+# One roll's only (``per_roll``: the page clears them after the roll, issue 26 point 5): the
+# target's Aktive Abwehr against this attack („eine sofortige Reaktion“, L245), the Ticks spent
+# on Lücke suchen / Zielen before it (L198, L208), the helpers' bonus „auf seinen nächsten
+# Nahkampfangriff“ (L311), a Gelegenheitsangriff (L86); the damage of the effect dodged (L253)
+# and of the hit that interrupts, with its Störender Angriff (L120, L192: the attack's
+# follow-up brings them). Taktische Vorteile are the situation (L360: „in zahlreichen
+# Situationen“) and stay.
+PER_ROLL = {
+    "attack": {"aktive_abwehr", "vorbereitung_ticks", "zusammenarbeit", "gelegenheitsangriff"},
+    "dodge_jump": {"schaden"},
+    "interruption": {"schaden", "stoerend"},
 }
 
 
@@ -97,6 +112,14 @@ def test_subjects(action: str) -> None:
     for field in fields:  # list items carry no hints (they are other fighters)
         for item in field.get("item", []):
             assert "subject" not in item
+
+
+@pytest.mark.parametrize("action", sorted(SUBJECTS))
+def test_values_of_one_roll(action: str) -> None:
+    fields = api.describe("ryssea", action)["params"]
+    assert {f["name"] for f in fields if f.get("per_roll")} == PER_ROLL.get(action, set())
+    for field in fields:
+        assert not [i["name"] for i in field.get("item", []) if i.get("per_roll")]
 
 
 WHEN = {
