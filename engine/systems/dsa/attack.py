@@ -411,7 +411,9 @@ def _attack_display(
     )
     _value_table(display, "Probenwert (+ = Erschwernis)", setup.base, setup.modifiers)
     display.sections[-1]["rows"].append(["Wert für die Probe", number(setup.target)])
-    probe_roll_display(display, "Attacke" if setup.melee else "Schuss", rolls.probe, setup.target)
+    probe_roll_display(
+        display, "Attacke" if setup.melee else "Schuss", rolls.probe, setup.target, "angriff"
+    )
     if rolls.other_roll is not None:
         display.roll(
             f"Wen trifft der Schuss? (1W{len(setup.others)}: {', '.join(setup.others)})",

@@ -90,6 +90,8 @@ function renderRolls(section) {
       li.appendChild(el("span", "rw-modifier", `${modifier.label} ${modifier.value}`));
     }
     li.appendChild(el("span", "rw-total", `= ${item.total}`));
+    // what this roll decided (a Bestätigungswurf: „gegen RK 15: bestätigt – kritischer Treffer“)
+    if (item.decision) li.appendChild(el("span", "rw-decision", ` ${item.decision}`));
     list.appendChild(li);
   }
   return list;
