@@ -330,7 +330,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
     by_defence = _patzer_by_defence(hit, target)
     _use_assumptions(params, hit, plan, need_range, need_cover)
-    display.outcome = outcome_line(hit, target.text, by_defence)
+    display.outcome = outcome_line(hit, target.against(hit.rolled.total), by_defence)
     if target.roll is not None:
         target.roll.show(display)
     hit.rolled.show(display)

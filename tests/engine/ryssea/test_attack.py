@@ -216,6 +216,25 @@ def test_attack_tie_rules() -> None:
             assert active["target"]["value"] == defence["total"] + 2 * defence["erfolge"]
 
 
+def test_the_tie_rule_is_named_only_for_a_tie() -> None:
+    """000_5fbfd0ad384a0921.txt L247: „Bei Gleichstand gewinnt der Verteidiger.“ – the outcome
+    names that rule only when the attack total equals the Aktive Abwehr (issue 26: „38 gegen
+    Aktive Abwehr 36 (Gleichstand: Verteidiger)“ read like a tie)."""
+    ties = others = 0
+    for seed in range(200):
+        result = run("attack", {"aktive_abwehr": True}, seed)
+        total, value = result["attack"]["total"], result["target"]["value"]
+        outcome = result["display"]["outcome"]
+        assert f"{total} gegen Aktive Abwehr {value}" in outcome
+        if total == value:
+            ties += 1
+            assert "Gleichstand: der Verteidiger gewinnt" in outcome
+        else:
+            others += 1
+            assert "Gleichstand" not in outcome
+    assert ties and others
+
+
 def test_attack_modifiers_by_name() -> None:
     """000_5fbfd0ad384a0921.txt L360 (Taktischer Vorteil +3 each), L370 (Überzahl +1 each, max
     +3), L335–L340 (Kampfpositionen), L346 (Wasser −3), L198 (Lücke suchen +1 per 2 ticks,
