@@ -39,6 +39,7 @@ from engine.systems.dsa.common import (
     CITE_FERNKAMPF,
     CITE_GETUEMMEL,
     CITE_SF,
+    DAMAGE_LINE,
     DATA,
     GELUNGEN,
     GLUECKLICH,
@@ -50,6 +51,7 @@ from engine.systems.dsa.common import (
     ProbeRoll,
     assumptions_for,
     combination,
+    critical_label,
     damage_points,
     forecast,
     modifier_rows,
@@ -147,7 +149,7 @@ ATTACK_PARAMS = (
         "schaden",
         "Trefferpunkte (TP)",
         default="1W6+4",
-        help="Schaden der Waffe.",
+        help="Trefferpunkte der Waffe, z. B. 1W6+4.",
         group="Schaden",
         required=True,
         subject="actor",
@@ -356,12 +358,10 @@ def _damage_roll_display(display: Display, setup: AttackSetup, rolls: AttackRoll
         mods = list(setup.bonus_damage)
         if rolls.probe.outcome == KRITISCH:
             factor = DATA.integer("angriff.kritisch_faktor", 1, 10)
-            mods.append(
-                (f"kritisch: Schaden × {factor}", (rolls.damage_roll.total + bonus) * (factor - 1))
-            )
+            mods.append((critical_label(factor), (rolls.damage_roll.total + bonus) * (factor - 1)))
         if setup.rs:
             mods.append(("RS des Ziels", -setup.rs))
-        display.roll("Schaden (SP)", rolls.damage_roll, mods, total=rolls.sp)
+        display.roll(DAMAGE_LINE, rolls.damage_roll, mods, total=rolls.sp)
 
 
 def _attack_notes(

@@ -258,6 +258,17 @@ def probe_roll_display(
 # ---------------------------------------------------------------------------------------------
 
 
+# One quantity, one word (the text's abbreviations: „SP -> Schadenspunkte“; its „Schaden“ is
+# what the hit does, the SP): the attack and „Schaden und Wunden“ show the same line – the
+# weapon's Trefferpunkte (TP), with bonus TP, crit and RS, giving the Schadenspunkte (SP).
+DAMAGE_LINE = "Trefferpunkte (TP) → Schadenspunkte (SP)"
+
+
+def critical_label(factor: int) -> str:
+    """The crit's modifier on that line: the TP (with every bonus) are multiplied (Annahme)."""
+    return f"kritisch: TP × {factor}"
+
+
 def damage_points(tp: int, bonus: int, critical: bool, rs: int) -> int:
     """SP from rolled TP, bonus TP, crit (whole TP doubled) and RS (Annahme: SP = TP − RS ≥ 0)."""
     total = tp + bonus

@@ -335,7 +335,15 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         target.roll.show(display)
     hit.rolled.show(display)
     if hit.damage_roll is not None:
-        label = "Schaden" if hit.category != "deckung" else "Schaden an der Deckung"
+        # the weapon's Schaden as rolled (L186: „den bei der Waffe aufgeführten Schaden“); the
+        # outcome's „Schaden“ is what reaches the target after the Erfolge (L194) and limits
+        label = (
+            "Schaden an der Deckung"
+            if hit.category == "deckung"
+            else "Schaden des Schilds"
+            if kind == "schildstoss"
+            else "Waffenschaden"
+        )
         display.roll(label, hit.damage_roll)
     if hit.success:
         show_erfolge(display, params, hit, plan, need_range, need_cover)

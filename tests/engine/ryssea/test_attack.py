@@ -618,3 +618,24 @@ def test_aktive_abwehr_assumptions_named_where_they_decide() -> None:
     assert no_effect not in assumed(above)
     crit = seek("attack", params, lambda r: r["target"]["defence"]["critical"])
     assert no_effect in assumed(crit)
+
+
+def test_the_rolled_weapon_damage_is_not_called_the_damage_at_the_target() -> None:
+    """000_5fbfd0ad384a0921.txt L186: a hit „richtet den bei der Waffe aufgeführten Schaden an“;
+    L194: „Wuchtangriff: … Für jeden aufgewendeten Erfolg richtet der Angriff einen zusätzlichen
+    Punkt Schaden an.“ – the roll line is the Waffenschaden, the outcome's „Schaden“ what reaches
+    the target (issue 26: „Schaden“ means one thing per system; before, the roll „Schaden … = 7“
+    stood under „Treffer: 8 Schaden“)."""
+    result = seek(
+        "attack",
+        {"verteidigung": 15},
+        lambda r: (
+            r["outcome"] == "treffer" and r["damage"]["target"] != r["damage"]["roll"]["total"]
+        ),
+    )
+    rolls = [i for s in result["display"]["sections"] if s["kind"] == "rolls" for i in s["items"]]
+    line = next(item for item in rolls if "schaden" in item["label"].lower())
+    assert line["label"] == "Waffenschaden"
+    assert line["total"] == str(result["damage"]["roll"]["total"])
+    assert f"Treffer: {result['damage']['target']} Schaden." in result["display"]["outcome"]
+    assert not [item for item in rolls if item["label"] == "Schaden"]
