@@ -5,14 +5,13 @@
 // written that the engine refused; a stored state the engine refuses is set aside as a
 // backup (downloadable) with a German notice, and the board starts empty. „Rückgängig“ and
 // „Wiederherstellen“ step through the last 30 states (kept across reloads); replacing a board
-// with fighters (loading a file, repeating a logged command, starting anew) asks first and
-// can be undone; a repeated command uses its logged seed; a refused save says so; a board
+// with fighters (loading a file, starting anew) asks first and can be undone; its moves are
+// not rolls and stay out of the page's roll log (log.js); a refused save says so; a board
 // another tab saved meanwhile is read again before a command here could overwrite it.
 // (tickleiste-ui.js), RW.runEngine.
 
 import { newSeed, runEngine } from "./engine-client.js";
 import { clearErrors, showError } from "./forms.js";
-import { logRoll } from "./log.js";
 import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
 import * as store from "./store.js";
 import * as boardState from "./tickleiste-state.js";
@@ -184,10 +183,6 @@ export async function send(helper, command, fields, options = {}) {
   // heard once: what happened, then who is next
   const said = [body.result.event, outcomeText(body)].filter(Boolean).join(" ");
   announce(helper.querySelector(".rw-announce"), said);
-  if (body.result.event) {
-    const logged = { ...body, result: { display: { outcome: body.result.event } } };
-    logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));
-  }
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
   return body;
 }
@@ -195,11 +190,6 @@ export async function send(helper, command, fields, options = {}) {
 export async function replace(helper, question) {
   if (boardState.isEmpty(current(helper).state)) return true;
   return ask(notices(helper), question, "Ja, ersetzen");
-}
-
-async function replay(helper, command, fields, stateBefore, seed, event) {
-  const ok = await replace(helper, `„${event}“ mit derselben Wurfnummer wiederholen? Die Tickleiste springt dafür auf den Stand davor zurück (mit „Rückgängig“ umkehrbar).`);
-  if (ok) await send(helper, command, fields, { state: stateBefore, seed, label: `vor der Wiederholung von „${event}“` });
 }
 
 // Undo/redo: the engine shows the restored state again (nothing new is rolled).
