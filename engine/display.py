@@ -32,22 +32,28 @@ class Display:
         rolled: RollResult,
         modifiers: list[tuple[str, int]] | None = None,
         total: int | None = None,
+        decision: str = "",
     ) -> None:
-        """One roll: every die, the named modifiers and the total they give."""
+        """One roll: every die, the named modifiers and the total they give.
+
+        ``decision``: what this roll decided, in the rules' words, shown after the total
+        (a Bestätigungswurf says „gegen RK 15: bestätigt – kritischer Treffer“); only a roll
+        that decides something on its own has one."""
         items = self._rolls()
-        items.append(
-            {
-                "label": label,
-                "notation": rolled.expression.notation(),
-                "dice": [
-                    {"sides": d.sides, "value": d.value, "kept": d.kept}
-                    for term in rolled.terms
-                    for d in term.dice
-                ],
-                "modifiers": [{"label": name, "value": signed(v)} for name, v in modifiers or []],
-                "total": str(rolled.total if total is None else total).replace("-", "−"),
-            }
-        )
+        item: dict[str, Any] = {
+            "label": label,
+            "notation": rolled.expression.notation(),
+            "dice": [
+                {"sides": d.sides, "value": d.value, "kept": d.kept}
+                for term in rolled.terms
+                for d in term.dice
+            ],
+            "modifiers": [{"label": name, "value": signed(v)} for name, v in modifiers or []],
+            "total": str(rolled.total if total is None else total).replace("-", "−"),
+        }
+        if decision:
+            item["decision"] = decision
+        items.append(item)
 
     def _rolls(self) -> list[dict[str, Any]]:
         if not self.sections or self.sections[-1]["kind"] != "rolls":

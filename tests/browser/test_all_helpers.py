@@ -50,6 +50,7 @@ SHOWN = """(helper) => {
     headline: text(".rw-headline"),
     outcome: text(".rw-outcome"),
     seed: text(".rw-seed"),
+    share: result.querySelector(".rw-share-copy") !== null,
     tables: [...result.querySelectorAll(".rw-table")].map((table) =>
       [...table.tBodies[0].rows].map((row) => [...row.cells].map((cell) => cell.textContent))),
     dice: [...result.querySelectorAll(".rw-die")].map((die) => die.textContent),
@@ -142,6 +143,17 @@ def test_helper_ids_are_unique_per_page(site_helpers: dict[str, list[dict[str, s
         assert len(ids) == len(set(ids)), f"{url}: doppelte Helfer-ids {ids}"
 
 
+def fixed_text(system: str, action: str) -> bool:
+    """An action without fields that rolls no dice answers always the same text (e.g. „the
+    text has no Patzer rule“): it explains on a rule page, it is no tool for the Kampfhelfer
+    page (issue 26: a Patzer tab whose „Würfeln“ answered „Keine Patzerregel im Text“)."""
+    if engine.describe(system, action)["params"]:
+        return False
+    display = api.run(system, action, {}, 1)["result"]["display"]
+    rolls = [i for s in display["sections"] if s["kind"] == "rolls" for i in s["items"]]
+    return not any(item["dice"] for item in rolls)
+
+
 def test_every_action_has_a_helper_on_its_kampfhelfer_page(
     site_helpers: dict[str, list[dict[str, str]]],
 ) -> None:
@@ -152,8 +164,9 @@ def test_every_action_has_a_helper_on_its_kampfhelfer_page(
         shown = {h["action"] for h in site_helpers.get(url, [])}
         # every action of the system, custom widgets (the Tickleiste) included – except
         # Ryssea's initiative: on the working surface the Tickleiste rolls it (one tool for
-        # the fight, not two); its own helper stays on the rule page
-        wanted = {a["name"] for a in system["actions"]}
+        # the fight, not two); its own helper stays on the rule page – and an action that
+        # only ever answers one fixed text (it stays on its rule page)
+        wanted = {a["name"] for a in system["actions"] if not fixed_text(system["name"], a["name"])}
         if system["name"] == "ryssea":
             wanted.discard("initiative")
         assert shown == wanted, url
@@ -185,20 +198,24 @@ def test_vorgaben_name_real_fields_with_valid_values(md: str) -> None:
 
 
 def expected_display(result: dict[str, Any]) -> dict[str, Any]:
+    """What the page shows for ``result``: a Wurfnummer and „Link kopieren“ only with dice
+    (issue 26: none on results that involve no dice, e.g. a table read or a sum of entries)."""
     display = result["result"]["display"]
     sections = display["sections"]
+    dice = [
+        str(die["value"])
+        for s in sections
+        if s["kind"] == "rolls"
+        for item in s["items"]
+        for die in item["dice"]
+    ]
     return {
         "headline": display["headline"],
         "outcome": display["outcome"],
-        "seed": f"Wurfnummer {result['seed']}",
+        "seed": f"Wurfnummer {result['seed']}" if dice else None,
+        "share": bool(dice),
         "tables": [s["rows"] for s in sections if s["kind"] == "table"],
-        "dice": [
-            str(die["value"])
-            for s in sections
-            if s["kind"] == "rolls"
-            for item in s["items"]
-            for die in item["dice"]
-        ],
+        "dice": dice,
     }
 
 

@@ -43,6 +43,7 @@ from engine.systems.dsa.common import (
     CITE_FERNKAMPF,
     CITE_GETUEMMEL,
     CITE_SF,
+    DAMAGE_LINE,
     DATA,
     GELUNGEN,
     GLUECKLICH,
@@ -55,6 +56,7 @@ from engine.systems.dsa.common import (
     assumptions_for,
     combination,
     combination_row,
+    critical_label,
     damage_points,
     forecast,
     modifier_rows,
@@ -154,7 +156,7 @@ ATTACK_PARAMS = (
         "schaden",
         "Trefferpunkte (TP)",
         default="1W6+4",
-        help="Schaden der Waffe.",
+        help="Trefferpunkte der Waffe, z. B. 1W6+4.",
         group="Schaden",
         required=True,
         subject="actor",
@@ -363,12 +365,10 @@ def _damage_roll_display(display: Display, setup: AttackSetup, rolls: AttackRoll
         mods = list(setup.bonus_damage)
         if rolls.probe.outcome == KRITISCH:
             factor = DATA.integer("angriff.kritisch_faktor", 1, 10)
-            mods.append(
-                (f"kritisch: Schaden × {factor}", (rolls.damage_roll.total + bonus) * (factor - 1))
-            )
+            mods.append((critical_label(factor), (rolls.damage_roll.total + bonus) * (factor - 1)))
         if setup.rs:
             mods.append(("RS des Ziels", -setup.rs))
-        display.roll("Schaden (SP)", rolls.damage_roll, mods, total=rolls.sp)
+        display.roll(DAMAGE_LINE, rolls.damage_roll, mods, total=rolls.sp)
 
 
 def _second_attack_note(staff_fighter: bool) -> str:
@@ -432,7 +432,9 @@ def _attack_display(
     )
     _value_table(display, "Probenwert (+ = Erschwernis)", setup.base, setup.modifiers)
     display.sections[-1]["rows"].append(["Wert für die Probe", number(setup.target)])
-    probe_roll_display(display, "Attacke" if setup.melee else "Schuss", rolls.probe, setup.target)
+    probe_roll_display(
+        display, "Attacke" if setup.melee else "Schuss", rolls.probe, setup.target, "angriff"
+    )
     if rolls.other_roll is not None:
         display.roll(
             f"Wen trifft der Schuss? (1W{len(setup.others)}: {', '.join(setup.others)})",

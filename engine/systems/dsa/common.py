@@ -210,15 +210,69 @@ def modifier_rows(modifiers: list[tuple[str, int]]) -> list[dict[str, Any]]:
     return [{"name": name, "value": value} for name, value in modifiers]
 
 
-def probe_roll_display(display: Display, label: str, probe: ProbeRoll, target: int) -> None:
+# What a confirmed or unconfirmed 1 or 20 is called (Abschnitt "Crits und Patzer": „Bei einem
+# kritischen Angriff (bestätigte 1) …“, „Bei einer gepatzten Abwehr (bestätigte 20) …“).
+CONFIRMED_NAMES = {
+    "angriff": {
+        KRITISCH: "kritischer Angriff",
+        GLUECKLICH: "glücklicher Angriff",
+        UNGLUECKLICH: "unglücklicher Angriff",
+        PATZER: "gepatzter Angriff",
+    },
+    "abwehr": {
+        KRITISCH: "kritische Abwehr",
+        GLUECKLICH: "glückliche Abwehr",
+        UNGLUECKLICH: "unglückliche Abwehr",
+        PATZER: "gepatzte Abwehr",
+    },
+}
+
+
+def confirmation_decision(first: int, confirm: int, target: int, kind: str) -> str:
+    """What a Bestätigungswurf decided, in the text's words: „(gelungen): bestätigt – kritischer
+    Angriff (bestätigte 1)“ (a 1 is confirmed by a success, a 20 by a failure; Annahme)."""
+    succeeded = confirmation_succeeds(confirm, target)
+    if first == 1:
+        outcome = KRITISCH if succeeded else GLUECKLICH
+    else:
+        outcome = UNGLUECKLICH if succeeded else PATZER
+    confirmed = outcome in (KRITISCH, PATZER)
+    state = "bestätigt" if confirmed else "unbestätigt"
+    return (
+        f"({'gelungen' if succeeded else 'misslungen'}): "
+        f"{'bestätigt' if confirmed else 'nicht bestätigt'} – "
+        f"{CONFIRMED_NAMES[kind][outcome]} ({state}e {first})"
+    )
+
+
+def probe_roll_display(
+    display: Display, label: str, probe: ProbeRoll, target: int, kind: str
+) -> None:
+    """The W20 and, after a 1 or 20, the Bestätigungswurf with what it decided; ``kind`` is
+    „angriff“ or „abwehr“ (the text's names differ)."""
     display.roll(f"{label} (W20 gegen {number(target)})", probe.first)
     if probe.confirm is not None:
-        display.roll(f"Bestätigungswurf (W20 gegen {number(target)})", probe.confirm)
+        display.roll(
+            f"Bestätigungswurf (W20 gegen {number(target)})",
+            probe.confirm,
+            decision=confirmation_decision(probe.first.total, probe.confirm.total, target, kind),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
 # Schadenspunkte (used by attack and damage)
 # ---------------------------------------------------------------------------------------------
+
+
+# One quantity, one word (the text's abbreviations: „SP -> Schadenspunkte“; its „Schaden“ is
+# what the hit does, the SP): the attack and „Schaden und Wunden“ show the same line – the
+# weapon's Trefferpunkte (TP), with bonus TP, crit and RS, giving the Schadenspunkte (SP).
+DAMAGE_LINE = "Trefferpunkte (TP) → Schadenspunkte (SP)"
+
+
+def critical_label(factor: int) -> str:
+    """The crit's modifier on that line: the TP (with every bonus) are multiplied (Annahme)."""
+    return f"kritisch: TP × {factor}"
 
 
 def damage_points(tp: int, bonus: int, critical: bool, rs: int) -> int:

@@ -35,9 +35,11 @@ from engine.systems.dsa.common import (
     CITE_CRITS,
     CITE_SF,
     CITE_WUNDEN,
+    DAMAGE_LINE,
     DATA,
     SYSTEM,
     assumptions_for,
+    critical_label,
     damage_points,
     forecast,
     wound_penalty,
@@ -97,7 +99,7 @@ DAMAGE_PARAMS = (
         "tp",
         "Trefferpunkte (TP)",
         default="1W6+4",
-        help="Schaden der Waffe, z. B. 1W6+4.",
+        help="Trefferpunkte der Waffe, z. B. 1W6+4.",
         group="Treffer",
         required=True,
         per_roll=True,
@@ -263,12 +265,10 @@ def _damage_rolls_display(display: Display, params: dict[str, Any], hit: Hit) ->
     if params["zusatz"]:
         mods.append(("zusätzliche TP", params["zusatz"]))
     if params["kritisch"]:
-        mods.append(
-            (f"kritisch: Schaden × {factor}", (hit.rolled.total + params["zusatz"]) * (factor - 1))
-        )
+        mods.append((critical_label(factor), (hit.rolled.total + params["zusatz"]) * (factor - 1)))
     if params["rs"] and not params["gezielter_stich"]:
         mods.append(("RS", -params["rs"]))
-    display.roll("Trefferpunkte → Schadenspunkte", hit.rolled, mods, total=hit.sp)
+    display.roll(DAMAGE_LINE, hit.rolled, mods, total=hit.sp)
     if hit.dying is not None and hit.dying_kr is not None:
         display.roll(
             f"Stirbt innerhalb von KO × W6 KR (KO {params['ko']})",

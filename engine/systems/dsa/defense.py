@@ -402,7 +402,7 @@ def defense(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows += [[name, f"{signed(v)} (Erschwernis)"] for name, v in setup.modifiers]
     rows.append(["Wert für die Probe", number(setup.target)])
     display.table("Abwehrwert (+ = Erschwernis)", ["Posten", "Wert"], rows)
-    probe_roll_display(display, kind_name, probe, setup.target)
+    probe_roll_display(display, kind_name, probe, setup.target, "abwehr")
     notes = []
     if x:
         if success:

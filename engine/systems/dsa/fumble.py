@@ -29,6 +29,7 @@ from engine.systems.dsa.common import (
     SYSTEM,
     UNGLUECKLICH,
     assumptions_for,
+    confirmation_decision,
     confirmation_succeeds,
     probe_die,
 )
@@ -92,7 +93,11 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             else "unglückliche Abwehr – misslungen, aber kein Missgeschick."
         )
     display = Display(headline=f"Patzer? Bestätigungswurf gegen {number(target)}", outcome=text)
-    display.roll(f"Bestätigungswurf (W20 gegen {number(target)})", confirm)
+    display.roll(
+        f"Bestätigungswurf (W20 gegen {number(target)})",
+        confirm,
+        decision=confirmation_decision(PROBE_DIE_SIDES, confirm.total, target, params["art"]),
+    )
     display.notes(
         "Missgeschick",
         [

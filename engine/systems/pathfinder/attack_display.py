@@ -90,6 +90,7 @@ def _show_rolls(display: Display, setup: AttackSetup, rolls: AttackRolls) -> Non
             rolls.confirm_roll,
             mods,
             total=rolls.confirm_roll.total + bonus.total,
+            decision=_confirmation_decision(setup, rolls),
         )
     for index, rolled in enumerate(rolls.damage_rolls, start=1):
         label = "Schaden" if len(rolls.damage_rolls) == 1 else f"Schaden, Wurf {index}"
@@ -99,6 +100,26 @@ def _show_rolls(display: Display, setup: AttackSetup, rolls: AttackRolls) -> Non
         display.roll(label, rolled, damage_mods, total=rolled.total + setup.per_roll_bonus)
     if rolls.extra_roll is not None:
         display.roll("Zusätzliche Schadenswürfel (nie vervielfacht)", rolls.extra_roll)
+
+
+def _confirmation_decision(setup: AttackSetup, rolls: AttackRolls) -> str:
+    """What the Bestätigungswurf decided (L10: „eine Bedrohung …, der ein möglicher kritischer
+    Treffer folgen kann“): „gegen RK 15: bestätigt – kritischer Treffer“; a natural 1 or 20
+    that decides against the totals is named."""
+    assert rolls.confirm_roll is not None
+    natural = rolls.confirm_roll.total
+    reaches = natural + setup.bonus.total >= setup.armor_class
+    why = ""
+    if natural == auto_hit() and not reaches:
+        why = " (natürliche 20)"
+    elif natural == auto_miss() and reaches:
+        why = " (natürliche 1)"
+    verdict = (
+        f"bestätigt{why} – kritischer Treffer (×{setup.crit_times})"
+        if rolls.critical
+        else f"nicht bestätigt{why} – normaler Treffer"
+    )
+    return f"gegen RK {number(setup.armor_class)}: {verdict}"
 
 
 def _attack_notes(params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls) -> list[str]:

@@ -330,12 +330,20 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
     by_defence = _patzer_by_defence(hit, target)
     _use_assumptions(params, hit, plan, need_range, need_cover)
-    display.outcome = outcome_line(hit, target.text, by_defence)
+    display.outcome = outcome_line(hit, target.against(hit.rolled.total), by_defence)
     if target.roll is not None:
         target.roll.show(display)
     hit.rolled.show(display)
     if hit.damage_roll is not None:
-        label = "Schaden" if hit.category != "deckung" else "Schaden an der Deckung"
+        # the weapon's Schaden as rolled (L186: „den bei der Waffe aufgeführten Schaden“); the
+        # outcome's „Schaden“ is what reaches the target after the Erfolge (L194) and limits
+        label = (
+            "Schaden an der Deckung"
+            if hit.category == "deckung"
+            else "Schaden des Schilds"
+            if kind == "schildstoss"
+            else "Waffenschaden"
+        )
         display.roll(label, hit.damage_roll)
     if hit.success:
         show_erfolge(display, params, hit, plan, need_range, need_cover)

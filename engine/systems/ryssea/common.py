@@ -23,6 +23,7 @@ from typing import Any
 from engine import dice
 from engine.data_files import DataError, assumptions_used, load
 from engine.display import Display
+from engine.formatting import number
 from engine.params import ChoiceParam, IntParam, Param
 from engine.registry import new_system
 
@@ -365,12 +366,23 @@ class ProbeRoll:
             else:
                 display.roll(f"{self.label}: {label}", rolled)
         if self.confirmation is not None:
-            what = "Kritischer Erfolg?" if self.value >= _thresholds()[0] else "Patzer?"
+            crit_from, crit_sum, _, fumble_sum = _thresholds()
+            if self.value >= crit_from:
+                what, needed = "Kritischer Erfolg?", f"{number(crit_sum)} oder mehr"
+                verdict = (
+                    "bestätigt – Kritischer Erfolg"
+                    if self.critical
+                    else ("nicht bestätigt – kein Kritischer Erfolg")
+                )
+            else:
+                what, needed = "Patzer?", f"{number(fumble_sum)} oder weniger"
+                verdict = "bestätigt – Patzer" if self.patzer else "nicht bestätigt – kein Patzer"
             display.roll(
                 f"{self.label}: Bestätigungswurf ({what})",
                 self.confirmation,
                 [("Talentwürfel", self.value)],
                 total=self.value + self.confirmation.total,
+                decision=f"(nötig: {needed}): {verdict}",
             )
         if self.pool is not None:
             threshold = DATA.integer("probe.erfolg_ab", 1, 100)

@@ -145,6 +145,14 @@ class Difficulty:
     text: str
     succeeds: Callable[[int], Fraction]  # chance that an attack total is enough
     reaches: Callable[[int], bool]  # whether a rolled attack total is enough
+    tie: str = ""  # said only when the attack total equals the value (the Aktive Abwehr's rule)
+
+    def against(self, total: int) -> str:
+        """What the attack total was against: „Aktive Abwehr 36“, and the tie rule only when
+        there is a tie („… 36 – Gleichstand: der Verteidiger gewinnt“)."""
+        if self.tie and total == self.info["value"]:
+            return f"{self.text} – {self.tie}"
+        return self.text
 
 
 def roll_difficulty(
@@ -176,13 +184,15 @@ def roll_difficulty(
             "verteidigung": verteidigung,
             "defence": defence_roll.to_dict(),
         }
-        target_text = f"Aktive Abwehr {number(defence_value)} (Gleichstand: Verteidiger)"
+        target_text = f"Aktive Abwehr {number(defence_value)}"
         if ranged:
             notes.append(
                 "Gegen Fernkampfangriffe ist eine Aktive Abwehr nur durch Ausweichen "
                 "(Akrobatik) oder mit einem Schild möglich."
             )
-        return Difficulty(defence_roll, target_info, target_text, succeeds, reaches)
+        # L247: „Bei Gleichstand gewinnt der Verteidiger.“
+        tie = "Gleichstand: der Verteidiger gewinnt"
+        return Difficulty(defence_roll, target_info, target_text, succeeds, reaches, tie)
     if params["unbewegliches_ziel"] != "nein":
         row = IMMOBILE[params["unbewegliches_ziel"]]
         value = int(row["zielwert"])

@@ -29,7 +29,7 @@ import {
   showError,
 } from "./forms.js";
 import { keepJumpsClear } from "./jump-offset.js";
-import { logRoll } from "./log.js";
+import { logRoll, replayWith, showStoredLog } from "./log.js";
 import * as remember from "./remember.js";
 import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./results.js";
 import { setupValues } from "./saved.js";
@@ -39,7 +39,8 @@ import * as store from "./store.js";
 import { el } from "./util.js";
 
 // One roll of a plain helper. options: {shared: true, note} for a roll opened from a link
-// (it is shown as replayed and does not replace the reader's remembered input).
+// (it is shown as replayed and does not replace the reader's remembered input); fromLog: a
+// repeat from the roll log (not logged again).
 async function submit(helper, request, options = {}) {
   clearErrors(helper);
   const result = helper.querySelector(".rw-result");
@@ -70,11 +71,10 @@ async function submit(helper, request, options = {}) {
   }
   const hit = markTableRow(helper, body);
   announce(helper.querySelector(".rw-announce"), outcomeText(body, hit));
-  share.addButton(helper, request.params, body.seed);
+  share.addButton(helper, request.params, body.seed, body.result.display);
   const title = helper.querySelector(".rw-title");
-  logRoll(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body, () =>
-    submit(helper, { ...request, seed: body.seed }),
-  );
+  const label = title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer";
+  if (!options.fromLog) logRoll(label, body, null, { request, helper: helper.id });
   // a shared roll is shown beside the fight, never written into it (fight-bar.js offers
   // „In den Kampf übernehmen“ with the link's values: request.params)
   const detail = options.shared ? { ...body, shared: true, params: request.params } : body;
@@ -86,6 +86,21 @@ async function submit(helper, request, options = {}) {
 function clearSeed(helper) {
   const seed = helper.querySelector(".rw-form [data-type='seed']");
   if (seed) seed.value = "";
+}
+
+// The roll log's „Wiederholen“ (also after a reload): the logged request, with its Wurfnummer,
+// into its helper on this page (the logged id first, else the first with that system and
+// action). Shown like a shared roll – beside the fight, not written into it – and not logged
+// again. → false when the page has no such helper.
+function replayLogged(request, id) {
+  const selector = `.rw-helper[data-system="${CSS.escape(request.system)}"][data-action="${CSS.escape(request.action)}"]:not([data-widget])`;
+  const helpers = [...document.querySelectorAll(selector)];
+  const helper = helpers.find((h) => h.id === id) || helpers[0];
+  if (!helper) return false;
+  helper.scrollIntoView({ block: "start" });
+  const note = `Aus dem Wurfprotokoll: mit Wurfnummer ${request.seed} wiederholt.`;
+  submit(helper, request, { shared: true, fromLog: true, note });
+  return true;
 }
 
 // Custom widgets (e.g. the Tickleiste): a helper whose block names `widget: <name>` is set up
@@ -129,7 +144,7 @@ function setup(helper) {
   helper.rwDefaults = collect(helper); // as the page built it: what shared links leave out
   setupValues(helper);
   const remembered = remember.restore(helper);
-  if (remembered && remembered.shown) share.addButton(helper, remembered.values, remembered.shown.seed);
+  if (remembered && remembered.shown) share.addButton(helper, remembered.values, remembered.shown.seed, remembered.shown.display);
   helper.querySelector(".rw-reset").addEventListener("click", () => remember.reset(helper));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -169,6 +184,7 @@ export function initPage() {
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
   initFightBar();
   initSavedPage();
+  showStoredLog();
   keepJumpsClear(); // before a shared roll scrolls to its helper
   share.openFromAddress(submit, takePastedLink() || location.hash);
   // after Material has wrapped the page's tables (its own subscriber to the same page event)
@@ -205,6 +221,7 @@ function onHashChange(event) {
 // initPage for this page and every page instant navigation brings.
 export function startPages() {
   pagesStarted = true;
+  replayWith(replayLogged);
   window.addEventListener("hashchange", onHashChange);
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(initPage);

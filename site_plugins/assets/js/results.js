@@ -1,7 +1,8 @@
 // Regelwerk – results.js: an engine answer as DOM.
 //
 // Owns: the small element helper el(), rendering the engine's `display` block (headline,
-// outcome, the sections table/rolls/chances/notes, the seed) and marking the rolled row of a
+// outcome, the sections table/rolls/chances/notes, the seed – only for a result with dice:
+// hasDice) and marking the rolled row of a
 // rule table on the page (e.g. the Patzertabelle).
 // Also the page's small message boxes: notice() and ask() (a question answered in the page).
 // And the announcement of a roll for screen readers: one short sentence, outcome first, in a
@@ -90,6 +91,8 @@ function renderRolls(section) {
       li.appendChild(el("span", "rw-modifier", `${modifier.label} ${modifier.value}`));
     }
     li.appendChild(el("span", "rw-total", `= ${item.total}`));
+    // what this roll decided (a Bestätigungswurf: „gegen RK 15: bestätigt – kritischer Treffer“)
+    if (item.decision) li.appendChild(el("span", "rw-decision", ` ${item.decision}`));
     list.appendChild(li);
   }
   return list;
@@ -121,6 +124,19 @@ function renderNotes(section) {
 
 const RENDERERS = { table: renderTable, rolls: renderRolls, chances: renderChances, notes: renderNotes };
 
+// Whether a result rolled dice: some roll of its display shows a die. The engine puts every
+// die it rolls there (CONTRIBUTING: „damit jeder Würfel in der Erklärung steht“; tests/engine/
+// test_display_words.py checks that a result without one does not depend on the seed), so a
+// result without dice – a table read, a sum of entered values, a text that says there is no
+// rule – has no Wurfnummer: none is shown, shared („Link kopieren“) or logged.
+export function hasDice(display) {
+  const sections = display && Array.isArray(display.sections) ? display.sections : [];
+  return sections.some(
+    (section) => section && section.kind === "rolls" && Array.isArray(section.items) &&
+      section.items.some((item) => item && Array.isArray(item.dice) && item.dice.length > 0),
+  );
+}
+
 export function resultNodes(body) {
   const display = body.result.display;
   const out = [el("p", "rw-headline", display.headline), el("p", "rw-outcome", display.outcome)];
@@ -128,7 +144,7 @@ export function resultNodes(body) {
     const render = RENDERERS[section.kind];
     if (render) out.push(render(section));
   }
-  out.push(el("p", "rw-seed", `Wurfnummer ${body.seed}`));
+  if (hasDice(display)) out.push(el("p", "rw-seed", `Wurfnummer ${body.seed}`));
   return out;
 }
 

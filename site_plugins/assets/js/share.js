@@ -1,4 +1,4 @@
-// Regelwerk – share.js: „Link kopieren“ for every result, and opening such a link.
+// Regelwerk – share.js: „Link kopieren“ for every result with dice, and opening such a link.
 //
 // Owns the link format (in the address's #fragment, so it works online and from file:// and
 // no server ever sees it):
@@ -12,6 +12,7 @@
 
 import { collect, fill, resetForm } from "./forms.js";
 import { runtimeKey } from "./protocol.js";
+import { hasDice } from "./results.js";
 import { el } from "./util.js";
 
 const PREFIX = "#wurf=";
@@ -106,7 +107,10 @@ export function parse(fragment) {
   return { system: match[1], action: match[2], id: match[3] || "", seed, values, engine };
 }
 
-export function addButton(helper, params, seed) {
+// „Link kopieren“ under a result – not under one without dice (display: the result's; a link
+// would only repeat what the form already says).
+export function addButton(helper, params, seed, display) {
+  if (!hasDice(display)) return;
   const bar = el("div", "rw-share");
   const button = el("button", "md-button rw-share-copy", "Link kopieren");
   button.type = "button";

@@ -10,7 +10,7 @@
 // engine refused; a stored board the engine refuses is set aside as a backup (downloadable)
 // with a German notice, and the board starts empty (a step too). Replacing a board with
 // fighters (loading a file, starting anew) asks first and can be undone; a refused save says
-// so; the board follows a step another tab made (the storage event) and, should a command
+// so; its moves are not rolls and stay out of the page's roll log (log.js); the board follows a step another tab made (the storage event) and, should a command
 // race it, is read again before the command could overwrite it.
 // (tickleiste-ui.js), RW.runEngine.
 
@@ -18,7 +18,6 @@ import { newSeed, runEngine } from "./engine-client.js";
 import { clearErrors, showError } from "./forms.js";
 import * as fight from "./fight.js";
 import { lastStep, nextRedo } from "./fight-journal.js";
-import { logRoll } from "./log.js";
 import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
 import * as store from "./store.js";
 import * as boardState from "./tickleiste-state.js";
@@ -228,10 +227,6 @@ export async function send(helper, command, fields, options = {}) {
   // heard once: what happened, then who is next
   const said = [body.result.event, outcomeText(body)].filter(Boolean).join(" ");
   announce(helper.querySelector(".rw-announce"), said);
-  if (body.result.event) {
-    const logged = { ...body, result: { display: { outcome: body.result.event } } };
-    logRoll("Tickleiste", logged, () => replay(helper, command, fields, state, body.seed, body.result.event));
-  }
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
   return body;
 }
@@ -239,11 +234,6 @@ export async function send(helper, command, fields, options = {}) {
 export async function replace(helper, question) {
   if (boardState.isEmpty(current(helper).state)) return true;
   return ask(notices(helper), question, "Ja, ersetzen");
-}
-
-async function replay(helper, command, fields, stateBefore, seed, event) {
-  const ok = await replace(helper, `„${event}“ mit derselben Wurfnummer wiederholen? Die Tickleiste springt dafür auf den Stand davor zurück (mit „Rückgängig“ umkehrbar).`);
-  if (ok) await send(helper, command, fields, { state: stateBefore, seed, label: `„${event}“ wiederholt` });
 }
 
 // Undo/redo: the fight's step is taken back or put back; the board shows the fight's board

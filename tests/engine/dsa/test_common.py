@@ -21,6 +21,7 @@ from tests.engine.dsa.helpers import (
     fighter,
     model_outcome,
     run,
+    seed_where,
 )
 
 
@@ -169,3 +170,64 @@ def test_what_players_read_has_no_sources_or_engine_words(action: str) -> None:
     text = json.dumps([spec, run(action, params, 3)["display"]], ensure_ascii=False)
     for word in (r"\bL\d+", r"\.txt", "Abschnitt", "Engine", "Seed", "JSON"):
         assert not re.search(word, text), (action, word)
+
+
+# The text's names for a confirmed or unconfirmed 1 or 20 (Abschnitt "Crits und Patzer":
+# „Bei einem glücklichen Angriff (unbestätigte 1) …“, „Bei einem kritischen Angriff (bestätigte
+# 1) …“, „Bei einem unglücklichen Angriff (unbestätigte 20) …“, „Bei einem gepatzten Angriff
+# (bestätigte 20) …“; the same for „glücklichen/kritischen/unglücklichen/gepatzten Abwehr“).
+CONFIRMATION_WORDS = {
+    ("attack", "kritisch"): "(gelungen): bestätigt – kritischer Angriff (bestätigte 1)",
+    (
+        "attack",
+        "gluecklich",
+    ): "(misslungen): nicht bestätigt – glücklicher Angriff (unbestätigte 1)",
+    ("attack", "ungluecklich"): (
+        "(gelungen): nicht bestätigt – unglücklicher Angriff (unbestätigte 20)"
+    ),
+    ("attack", "patzer"): "(misslungen): bestätigt – gepatzter Angriff (bestätigte 20)",
+    ("defense", "kritisch"): "(gelungen): bestätigt – kritische Abwehr (bestätigte 1)",
+    ("defense", "gluecklich"): "(misslungen): nicht bestätigt – glückliche Abwehr (unbestätigte 1)",
+    ("defense", "ungluecklich"): (
+        "(gelungen): nicht bestätigt – unglückliche Abwehr (unbestätigte 20)"
+    ),
+    ("defense", "patzer"): "(misslungen): bestätigt – gepatzte Abwehr (bestätigte 20)",
+}
+
+
+@pytest.mark.parametrize(("action", "outcome"), sorted(CONFIRMATION_WORDS))
+def test_the_confirmation_roll_says_what_it_decided(action: str, outcome: str) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer" (quoted above): the
+    Bestätigungswurf's line ends in what it decided, in the text's words (issue 26: a
+    confirmation „… = 14“ never said yes or no). A 1 is confirmed by a success, a 20 by a
+    failure (Annahme ``probe.bestaetigung``)."""
+    first = 1 if outcome in ("kritisch", "gluecklich") else 20
+    succeeds = outcome in ("kritisch", "ungluecklich")
+    seed = seed_where(lambda g: g.randint(1, 20) == first and (g.randint(1, 20) <= 10) is succeeds)
+    params = {"wert": 11} if action == "attack" else {"pa_basis": 11}
+    result = run(action, params, seed)
+    assert result["outcome"] == outcome
+    line = next(
+        item
+        for section in result["display"]["sections"]
+        if section["kind"] == "rolls"
+        for item in section["items"]
+        if item["label"].startswith("Bestätigungswurf")
+    )
+    assert line["decision"] == CONFIRMATION_WORDS[action, outcome]
+
+
+@pytest.mark.parametrize("art", ["angriff", "abwehr"])
+def test_the_fumble_helpers_confirmation_says_what_it_decided(art: str) -> None:
+    """Abschnitt "Crits und Patzer": „Bei einem gepatzten Angriff (bestätigte 20) …“ – the
+    fumble helper's Bestätigungswurf after a 20 says whether it confirmed the 20."""
+    noun = "Angriff" if art == "angriff" else "Abwehr"
+    for seed in range(40):
+        result = run("fumble", {"wert": 12, "art": art}, seed)
+        line = result["display"]["sections"][0]["items"][0]
+        if result["confirmed"]:
+            assert line["decision"].startswith("(misslungen): bestätigt – gepatzte")
+            assert line["decision"].endswith(f"{noun} (bestätigte 20)")
+        else:
+            assert line["decision"].startswith("(gelungen): nicht bestätigt – unglückliche")
+            assert line["decision"].endswith(f"{noun} (unbestätigte 20)")

@@ -211,3 +211,49 @@ def test_damage_says_whether_the_target_can_still_act(lep: int, zustand: str, te
     r = run("damage", {"tp": "9", "rs": 0, "ko": 4, "lep": lep + 9, "wunden": 0})
     assert r["lep"] == lep
     assert r["target_state"] == {"zustand": zustand, "text": text}
+
+
+def _damage_line(result: dict[str, Any]) -> dict[str, Any]:
+    rolls = [i for s in result["display"]["sections"] if s["kind"] == "rolls" for i in s["items"]]
+    (line,) = [item for item in rolls if "Schaden" in item["label"] or "TP" in item["label"]]
+    return line
+
+
+@pytest.mark.parametrize(
+    "situation",
+    [
+        {"ziel_rs": 2},
+        {"ziel_rs": 3, "manoever": "wuchtschlag", "manoever_x": 2},
+        {"ziel_rs": 0},
+    ],
+)
+def test_attack_and_damage_use_one_word_for_one_quantity(situation: dict[str, Any]) -> None:
+    """001_240b8e52c108db7c.txt, the abbreviations: „SP -> Schadenspunkte“ – the Schaden a hit
+    does is SP (Abschnitt "Kampfrunde": „eine Selbstbeherrschungsprobe erschwert um die SP“),
+    the weapon's roll is its Trefferpunkte (TP, Annahme „SP = TP − RS“). Issue 26: the attack
+    said „Schaden (SP): 6“ where „Schaden und Wunden“ called the same 6 „TP“: both now show one
+    line „Trefferpunkte (TP) → Schadenspunkte (SP)“ with the same SP, and the follow-up hands
+    on the TP."""
+    for seed in range(60):
+        hit = run("attack", situation, seed)
+        if not hit["follow_ups"]:
+            continue
+        follow = next(f for f in hit["follow_ups"] if f["action"] == "damage")["params"]
+        hurt = run("damage", {**follow, "ko": 12, "lep": 30}, seed)
+        attack_line, damage_line = _damage_line(hit), _damage_line(hurt)
+        assert attack_line["label"] == damage_line["label"]
+        assert attack_line["label"] == "Trefferpunkte (TP) → Schadenspunkte (SP)"
+        assert attack_line["total"] == damage_line["total"] == str(hit["sp"]) == str(hurt["sp"])
+        assert hurt["display"]["headline"] == f"Schaden – {hurt['sp']} SP"
+        crit = [m["label"] for line in (attack_line, damage_line) for m in line["modifiers"]]
+        assert not [label for label in crit if "Schaden" in label], crit
+        return
+    raise AssertionError("no hit in 60 seeds")
+
+
+def test_the_weapon_field_is_called_trefferpunkte_in_both_helpers() -> None:
+    """The field the attack's follow-up fills (``tp``) and the attack's weapon field carry the
+    same name and help: the weapon's Trefferpunkte (TP), not „Schaden“ (that is the SP)."""
+    weapon, tp = fields("attack")["schaden"], fields("damage")["tp"]
+    assert weapon["label"] == tp["label"] == "Trefferpunkte (TP)"
+    assert "Schaden" not in weapon["help"] and "Schaden" not in tp["help"]

@@ -357,3 +357,30 @@ def test_attack_names_only_the_assumptions_its_roll_rests_on() -> None:
     assert assumed(run("attack", {**two_hands, "strength": 3}, plain)) == [
         annahme("schaden.rundung")
     ]
+
+
+def _confirmation_line(result: dict[str, Any]) -> dict[str, Any]:
+    rolls = [i for s in result["display"]["sections"] if s["kind"] == "rolls" for i in s["items"]]
+    return next(item for item in rolls if item["label"] == "Bestätigungswurf")
+
+
+@pytest.mark.parametrize(
+    ("faces", "armor_class", "decision"),
+    [
+        ([20, 17], 15, "gegen RK 15: bestätigt – kritischer Treffer (×2)"),  # 17 + 5 = 22
+        ([20, 9], 15, "gegen RK 15: nicht bestätigt – normaler Treffer"),  # 9 + 5 = 14
+        ([20, 20], 40, "gegen RK 40: bestätigt (natürliche 20) – kritischer Treffer (×2)"),
+        ([20, 1], 5, "gegen RK 5: nicht bestätigt (natürliche 1) – normaler Treffer"),
+    ],
+)
+def test_the_confirmation_roll_says_what_it_decided(
+    faces: list[int], armor_class: int, decision: str
+) -> None:
+    """L10: „Außerdem stellt eine natürliche 20 auch eine Bedrohung dar, der ein möglicher
+    kritischer Treffer folgen kann“ – the Bestätigungswurf's line ends in its decision (issue
+    26: „Bestätigungswurf … = 14“ never said yes or no); a natural 1 or 20 that decides against
+    the total is named (L10: „immer als Fehlschlag“ / „immer ein Treffer“)."""
+    result = run("attack", {"armor_class": armor_class}, seed_for(faces))
+    line = _confirmation_line(result)
+    assert line["decision"] == decision
+    assert result["critical"] is ("nicht bestätigt" not in decision)

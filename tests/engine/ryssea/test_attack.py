@@ -235,6 +235,25 @@ def test_attack_tie_rules() -> None:
             assert active["target"]["value"] == defence["total"] + 2 * defence["erfolge"]
 
 
+def test_the_tie_rule_is_named_only_for_a_tie() -> None:
+    """000_5fbfd0ad384a0921.txt L247: „Bei Gleichstand gewinnt der Verteidiger.“ – the outcome
+    names that rule only when the attack total equals the Aktive Abwehr (issue 26: „38 gegen
+    Aktive Abwehr 36 (Gleichstand: Verteidiger)“ read like a tie)."""
+    ties = others = 0
+    for seed in range(200):
+        result = run("attack", {"aktive_abwehr": True}, seed)
+        total, value = result["attack"]["total"], result["target"]["value"]
+        outcome = result["display"]["outcome"]
+        assert f"{total} gegen Aktive Abwehr {value}" in outcome
+        if total == value:
+            ties += 1
+            assert "Gleichstand: der Verteidiger gewinnt" in outcome
+        else:
+            others += 1
+            assert "Gleichstand" not in outcome
+    assert ties and others
+
+
 def test_attack_modifiers_by_name() -> None:
     """000_5fbfd0ad384a0921.txt L360 (Taktischer Vorteil +3 each), L370 (Überzahl +1 each, max
     +3), L335–L340 (Kampfpositionen), L346 (Wasser −3), L198 (Lücke suchen +1 per 2 ticks,
@@ -618,3 +637,24 @@ def test_aktive_abwehr_assumptions_named_where_they_decide() -> None:
     assert no_effect not in assumed(above)
     crit = seek("attack", params, lambda r: r["target"]["defence"]["critical"])
     assert no_effect in assumed(crit)
+
+
+def test_the_rolled_weapon_damage_is_not_called_the_damage_at_the_target() -> None:
+    """000_5fbfd0ad384a0921.txt L186: a hit „richtet den bei der Waffe aufgeführten Schaden an“;
+    L194: „Wuchtangriff: … Für jeden aufgewendeten Erfolg richtet der Angriff einen zusätzlichen
+    Punkt Schaden an.“ – the roll line is the Waffenschaden, the outcome's „Schaden“ what reaches
+    the target (issue 26: „Schaden“ means one thing per system; before, the roll „Schaden … = 7“
+    stood under „Treffer: 8 Schaden“)."""
+    result = seek(
+        "attack",
+        {"verteidigung": 15},
+        lambda r: (
+            r["outcome"] == "treffer" and r["damage"]["target"] != r["damage"]["roll"]["total"]
+        ),
+    )
+    rolls = [i for s in result["display"]["sections"] if s["kind"] == "rolls" for i in s["items"]]
+    line = next(item for item in rolls if "schaden" in item["label"].lower())
+    assert line["label"] == "Waffenschaden"
+    assert line["total"] == str(result["damage"]["roll"]["total"])
+    assert f"Treffer: {result['damage']['target']} Schaden." in result["display"]["outcome"]
+    assert not [item for item in rolls if item["label"] == "Schaden"]

@@ -191,3 +191,40 @@ def test_other_dice_and_vorteil_assumptions_named_on_a_threshold() -> None:
     assert kept in assumed(edge)
     middle = seek("probe", {"wurf_art": "vorteil"}, lambda r: all(3 <= f <= 8 for f in faces(r)))
     assert kept not in assumed(middle)
+
+
+@pytest.mark.parametrize(
+    ("talent", "confirmation", "decision"),
+    [
+        (10, 9, "(nötig: 19 oder mehr): bestätigt – Kritischer Erfolg"),
+        (9, 9, "(nötig: 19 oder mehr): nicht bestätigt – kein Kritischer Erfolg"),
+        (10, 8, "(nötig: 19 oder mehr): nicht bestätigt – kein Kritischer Erfolg"),
+        (1, 2, "(nötig: 3 oder weniger): bestätigt – Patzer"),
+        (2, 2, "(nötig: 3 oder weniger): nicht bestätigt – kein Patzer"),
+    ],
+)
+def test_the_confirmation_roll_says_what_it_decided(
+    talent: int, confirmation: int, decision: str
+) -> None:
+    """Draft „Würfelsystem & Proben“ (data: „der W10 zeigt 9 oder 10 → weiterer W10, Summe 19
+    oder 20“ / „1 oder 2 → weiterer W10, Summe 2 oder 3“): the Bestätigungswurf's line ends in
+    what it decided (issue 26: „Bestätigungswurf (Kritischer Erfolg?) … = 14“ never said yes
+    or no), and that is what the probe's result says."""
+
+    def faces(result: dict[str, Any]) -> bool:
+        rolls = result["probe"]["rolls"]
+        shown = result["probe"]["confirmation"]
+        return rolls[0]["total"] == talent and shown is not None and shown["total"] == confirmation
+
+    result = seek("probe", {"taw": 0}, faces)
+    line = next(
+        item
+        for section in result["display"]["sections"]
+        if section["kind"] == "rolls"
+        for item in section["items"]
+        if "Bestätigungswurf" in item["label"]
+    )
+    assert line["decision"] == decision
+    assert line["total"] == str(talent + confirmation)
+    confirmed = "nicht bestätigt" not in decision
+    assert (result["probe"]["critical"] or result["probe"]["patzer"]) is confirmed
