@@ -205,9 +205,9 @@ def _render_text(result: dict[str, Any], only_chances: bool) -> str:
                     f"[{d['value']}]" if d["kept"] else f"({d['value']})" for d in item["dice"]
                 )
                 mods = " ".join(f"{m['label']} {m['value']}" for m in item["modifiers"])
-                lines.append(
-                    f"  {item['label']}: {item['notation']} {faces} {mods} = {item['total']}"
-                )
+                decided = f" {item['decision']}" if item.get("decision") else ""
+                total = f"= {item['total']}{decided}"
+                lines.append(f"  {item['label']}: {item['notation']} {faces} {mods} {total}")
         elif section["kind"] == "chances":
             for item in section["items"]:
                 lines.append(f"  {item['label']}: {item['percent']} ({item['fraction']})")

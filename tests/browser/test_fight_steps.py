@@ -207,3 +207,60 @@ def test_ryssea_active_defence_is_offered_as_a_tickleiste_step(reader: SharedVis
     offer.click()
     page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) === b + 4", arg=["Ork", before])
     assert "Ork: Aktive Abwehr (4 Ticks)" in board.locator(".rw-result").inner_text()
+
+
+def test_dsa_second_action_ticks_the_second_attack(reader: SharedVisit) -> None:
+    # 001_240b8e52c108db7c.txt L1 („Auswahl von durchzuführenden Aktionen“): „2
+    # Angriffsaktionen -> Die zweite Angriffsaktion ist um 4 erschwert“ – on a fighter's second
+    # action of the round the attack's box is ticked and said; on a first action it is not
+    t = start(reader)
+    page = t.page
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    box = attack.locator("[data-path='zweite_angriffsaktion']")
+    turns = stored_fight(page)["turns"]
+    seen = set()
+    for index in range(len(turns)):
+        if index:
+            bar(page).get_by_role("button", name="Weiter ▶").click()
+        turn = turns[index]
+        second = ", 2. Aktion" in turn["label"]
+        assert box.is_checked() == second, turn
+        note = attack.locator(".rw-turn-note")
+        if second:
+            assert f"{turn['label']}: „Zweite Angriffsaktion" in note.inner_text()
+        else:
+            assert note.is_hidden()
+        seen.add(second)
+    assert seen == {True, False}
+
+
+def test_ryssea_ticks_per_action_stay_with_each_fighter(reader: SharedVisit) -> None:
+    # 000_5fbfd0ad384a0921.txt L186: a Nahkampfangriff lasts the weapon's speed – each
+    # fighter's own value, typed once (it fell back to 0 after every action)
+    t = open_bench(reader, "ryssea")
+    page = t.page
+    board = page.locator("section.rw-tickleiste")
+    for name, ini in (("Alrik", "14"), ("Bruna", "12")):
+        board.locator("[data-path='name']").fill(name)
+        board.locator("[data-path='ini']").fill(ini)
+        board.get_by_role("button", name="Kämpfer hinzufügen").click()
+        board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
+    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
+    board.locator(".rw-tl-field--now").wait_for()
+    fighter = board.locator("select[data-path='fighter']")
+    ticks = board.locator("[data-path='ticks']")
+    speed = {"Alrik": "5", "Bruna": "7"}
+    for _ in range(2):  # each acts once and types his weapon speed
+        who = fighter.input_value()
+        ticks.fill(speed[who])
+        before = page.evaluate(TICK_OF, who)
+        board.get_by_role("button", name="Handlung ausführen").click()
+        page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) !== b", arg=[who, before])
+    for _ in range(3):  # from now on the ticks are there for whoever acts
+        who = fighter.input_value()
+        assert ticks.input_value() == speed[who], who
+        before = page.evaluate(TICK_OF, who)
+        board.get_by_role("button", name="Handlung ausführen").click()
+        page.wait_for_function(
+            f"([a, b]) => ({TICK_OF})(a) === b + {speed[who]}", arg=[who, before]
+        )

@@ -119,6 +119,17 @@ def test_cli_text_and_chances_and_errors_are_german(capsys: pytest.CaptureFixtur
     assert "Kämpfer 1 – INI" in capsys.readouterr().err
 
 
+def test_cli_text_says_what_a_confirmation_decided(capsys: pytest.CaptureFixture[str]) -> None:
+    """004_019b513a861ec26f.txt (Pathfinder, kritische Treffer): a threat is confirmed by a
+    second attack roll against the same AC – the text output says the decision, as the page
+    does (engine.display ``decision``)."""
+    params = '{"bab": 5, "armor_class": 15, "damage": "1W8", "strength": 2}'
+    assert cli.main(["pathfinder", "attack", "--params", params, "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.strip().startswith("Bestätigungswurf:"))
+    assert line.endswith("= 16 gegen RK 15: bestätigt – kritischer Treffer (×2)")
+
+
 def test_cli_roll_prints_dice_and_exact_odds(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["roll", "2W6+3", "--seed", "2"]) == 0
     out = capsys.readouterr().out

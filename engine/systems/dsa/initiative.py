@@ -268,19 +268,24 @@ def _low_phases_take_place(phases: list[dict[str, Any]]) -> bool:
     return True
 
 
-def turns(phases: list[dict[str, Any]]) -> list[dict[str, str]]:
+def turns(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The acting sequence of one round for the fight bar: every action by Initiativphase,
     labelled „Phase 15“ or „Phase 7, 2. Aktion“ (an action below phase 1 only if it takes
-    place)."""
+    place). A second action carries the situation the page sets for that turn: „2
+    Angriffsaktionen -> Die zweite Angriffsaktion ist um 4 erschwert“ (001 L1, „Auswahl von
+    durchzuführenden Aktionen“) – the attack's box, ticked and shown, for the game master to
+    untick when the first action was no attack."""
     keep_low = _low_phases_take_place(phases)
-    return [
-        {
-            "name": p["name"],
-            "label": f"Phase {number(p['phase'])}" + (", 2. Aktion" if p["action"] == 2 else ""),
-        }
-        for p in phases
-        if keep_low or p["phase"] >= 1
-    ]
+    out: list[dict[str, Any]] = []
+    for p in phases:
+        if not keep_low and p["phase"] < 1:
+            continue
+        turn: dict[str, Any] = {"name": p["name"], "label": f"Phase {number(p['phase'])}"}
+        if p["action"] == 2:
+            turn["label"] += ", 2. Aktion"
+            turn["situation"] = {"zweite_angriffsaktion": True}
+        out.append(turn)
+    return out
 
 
 def _order_tables(

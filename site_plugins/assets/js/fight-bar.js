@@ -12,12 +12,12 @@
 import * as fight from "./fight.js";
 import { renderOverview, setupOverview } from "./fight-overview.js";
 import * as journalOf from "./fight-journal.js";
-import { collect } from "./forms.js";
+import { collect, defaultValue, fill } from "./forms.js";
 import { announce, notice } from "./results.js";
 import { el, ownValue } from "./util.js";
 
 function turnsFrom(result) {
-  if (Array.isArray(result.turns)) return result.turns;
+  if (Array.isArray(result.turns)) return result.turns.filter((t) => t && typeof t.name === "string");
   if (Array.isArray(result.phases)) {
     return result.phases.map((p) => ({ name: p.name, label: `Phase ${p.phase}${p.action === 2 ? ", 2. Aktion" : ""}` }));
   }
@@ -114,6 +114,34 @@ function refill(bench, before, initial = false) {
     initial,
   };
   if (changed.actor || changed.target) fight.fillAll(bench, changed);
+  turnSituation(bench);
+}
+
+// The situation the acting order gives a turn (DSA: the second action's „Zweite
+// Angriffsaktion“, engine/systems/dsa/initiative.py) is set in the helpers while that turn's
+// fighter acts, and said beside the form; on any other turn (or another fighter chosen by
+// hand) those fields are back at their defaults. The game master can change them as always.
+function turnSituation(bench) {
+  const turns = bench.fight.turns || [];
+  const keys = new Set(turns.flatMap((t) => (t.situation ? Object.keys(t.situation) : [])));
+  const turn = turns[bench.fight.turn];
+  const current = turn && turn.name === bench.fight.actor && turn.situation ? turn.situation : {};
+  for (const helper of bench.helpers()) {
+    const values = {};
+    const said = [];
+    for (const key of keys) {
+      const input = helper.querySelector(`.rw-form [data-path="${CSS.escape(key)}"][data-type]`);
+      if (!input) continue;
+      values[key] = Object.hasOwn(current, key) ? current[key] : defaultValue(input);
+      if (Object.hasOwn(current, key)) said.push(fight.labelOf(helper, input));
+    }
+    if (!Object.keys(values).length) continue;
+    fill(helper, values);
+    const note = helper.querySelector(".rw-turn-note") || el("p", "rw-fight-note rw-turn-note");
+    note.textContent = said.length ? `${turn.label}: „${said.join("“, „")}“ ist gesetzt – abwählen, wenn es für diesen Zug nicht zutrifft.` : "";
+    note.hidden = !said.length;
+    if (!note.isConnected) helper.querySelector(".rw-form .rw-summary").after(note);
+  }
 }
 
 export function choose(bench, actor, target) {
@@ -223,6 +251,7 @@ function history(bench, direction) {
 function follow(bench) {
   bench.changed();
   fight.fillAll(bench, { actor: true, target: true, initial: true });
+  turnSituation(bench);
 }
 
 function wire(bench, root) {

@@ -15,7 +15,7 @@
 //   {fighters: {<name>: {actions: {<action>: {field: value}}, stats: {field: value},
 //                        state: {zustand, text} | null,
 //                        side, lastTarget},
-//    actor, target, turns: [{name, label}], turn, board: <the Tickleiste's engine state> | null}
+//    actor, target, turns: [{name, label, situation?}], turn, board: <the Tickleiste's engine state> | null}
 // Stored (localStorage "regelwerk:kampf:<system>", version 2):
 //   {version: 2, base: <state>, steps: [{label, event}], redo: [{label, event}]}
 //
@@ -30,9 +30,12 @@
 //                                                    what a roll keeps and changes
 //   correct    {fighter, field, value}               a value set in the overview (null: unknown)
 //   condition  {fighter, state}                      kampffähig / kampfunfähig / tot, by hand
-//   board      {state, next}                         the Tickleiste after a command (Ryssea): the
+//   board      {state, next, fighter?, action?, values?}
+//                                                    the Tickleiste after a command (Ryssea): the
 //                                                    engine's state of the board ({}: empty);
-//                                                    next (who is next on it) is then „Am Zug“
+//                                                    next (who is next on it) is then „Am Zug“;
+//                                                    values: the acting fighter's own (his Ticks
+//                                                    per action), kept for his next command
 //   end        {}                                    a new fight: states, resources and the order
 //                                                    go, each fighter's own values stay (the
 //                                                    Tickleiste has its own „Neu beginnen“)
@@ -125,6 +128,14 @@ function checkedState(state) {
   return { zustand: state.zustand, text: state.text.slice(0, 40) };
 }
 
+// A turn of the acting order: who, its label, and the situation a helper is set to for it
+// (e.g. DSA's second action: {zweite_angriffsaktion: true}; engine/systems/dsa/initiative.py).
+function turnOf(turn) {
+  const out = { name: turn.name, label: String(turn.label || "") };
+  if (isObject(turn.situation)) out.situation = copy(turn.situation);
+  return out;
+}
+
 // Kept only when the fighter cannot act: kampffähig is the normal case (no state).
 function downState(state) {
   const known = checkedState(state);
@@ -157,7 +168,7 @@ export function apply(state, event) {
       break;
     case "order":
       next.turns = Array.isArray(event.turns)
-        ? event.turns.filter((t) => isObject(t) && typeof t.name === "string").map((t) => ({ name: t.name, label: String(t.label || "") }))
+        ? event.turns.filter((t) => isObject(t) && typeof t.name === "string").map(turnOf)
         : [];
       next.turn = 0;
       if (isObject(event.sides)) {
@@ -205,6 +216,13 @@ export function apply(state, event) {
       break;
     case "board":
       next.board = isObject(event.state) && Object.keys(event.state).length ? copy(event.state) : null;
+      if (typeof event.fighter === "string" && event.fighter && isObject(event.values)) {
+        const record = fighterIn(next.fighters, event.fighter);
+        const action = typeof event.action === "string" && event.action ? event.action : "tickleiste";
+        const kept = isObject(ownValue(record.actions, action)) ? ownValue(record.actions, action) : {};
+        merge(kept, event.values);
+        setOwn(record.actions, action, kept);
+      }
       if (typeof event.next === "string" && event.next && event.next !== next.actor) {
         const record = ownValue(next.fighters, event.next);
         const last = isObject(record) && typeof record.lastTarget === "string" ? record.lastTarget : null;

@@ -16,7 +16,7 @@
 //   after damage) is written to the target as a step shown in the result with its own
 //   „Rückgängig“; its `follow_ups` become buttons that open the next helper filled.
 
-import { defaultValue, fill } from "./forms.js";
+import { defaultValue, fill, withoutPerRoll } from "./forms.js";
 import * as journalOf from "./fight-journal.js";
 import { notice } from "./results.js";
 import * as savedValues from "./saved.js";
@@ -163,7 +163,20 @@ export function knownValues(bench, helper, subject) {
   const record = name ? ownValue(bench.fight.fighters, name) : undefined;
   if (!record) return {};
   if (subject === "target") return { ...record.stats };
-  return { ...(ownValue(record.actions, helper.dataset.action) || {}), ...record.stats };
+  // of his values as a target only what results changed (his LeP, Wunden: resources) – not
+  // the Akrobatik he once defended with, which shares its field names with his attack talent
+  const changed = {};
+  for (const key of resourceKeys(bench)) if (Object.hasOwn(record.stats, key)) changed[key] = record.stats[key];
+  return { ...(ownValue(record.actions, helper.dataset.action) || {}), ...changed };
+}
+
+// The fields results change on this page (data-resource): LeP, Wunden, Trefferpunkte …
+function resourceKeys(bench) {
+  const keys = new Set();
+  for (const helper of bench.helpers()) {
+    for (const input of helper.querySelectorAll(".rw-form .rw-field[data-resource] [data-path]")) keys.add(input.dataset.path);
+  }
+  return keys;
 }
 
 function fillHelper(bench, helper, changed) {
@@ -211,7 +224,7 @@ function valuesOf(helper, subject) {
 }
 
 // The label of a field as the reader sees it (soft hyphens out).
-function labelOf(helper, input) {
+export function labelOf(helper, input) {
   const label = input && input.id ? helper.querySelector(`label[for="${CSS.escape(input.id)}"]`) : null;
   return label ? label.textContent.replace(/\u00ad/g, "").trim() : input ? input.dataset.path : "";
 }
@@ -317,15 +330,17 @@ export function offerSharedRoll(bench, helper, detail) {
   const { actor, target } = bench.fight;
   if (!actor && !target) return;
   const who = [actor && `Werte für ${actor}`, target && `Ziel ${target}`].filter(Boolean).join(", ");
+  const what = detail.fromLog ? "Wiederholter Wurf" : "Geteilter Wurf";
   const bar = el("div", "rw-follow-ups rw-shared-take");
   const button = el("button", "md-button", "In den Kampf übernehmen");
   button.type = "button";
   button.addEventListener("click", () => {
-    fill(helper, detail.params || {});
-    afterRoll(bench, helper, detail, "Geteilter Wurf – ");
+    // the link's values of the fighters; its per-roll values were for that roll only
+    fill(helper, withoutPerRoll(helper, detail.params || {}));
+    afterRoll(bench, helper, detail, `${what} – `);
     bar.replaceChildren(el("span", "rw-fight-note", `In den Kampf übernommen (${who}).`));
   });
-  bar.append(el("span", "rw-follow-ups-title", `Geteilter Wurf – der Kampf bleibt, wie er ist (${who}).`), button);
+  bar.append(el("span", "rw-follow-ups-title", `${what} – der Kampf bleibt, wie er ist (${who}).`), button);
   helper.querySelector(".rw-result").appendChild(bar);
 }
 

@@ -77,7 +77,7 @@ async function submit(helper, request, options = {}) {
   if (!options.fromLog) logRoll(label, body, null, { request, helper: helper.id });
   // a shared roll is shown beside the fight, never written into it (fight-bar.js offers
   // „In den Kampf übernehmen“ with the link's values: request.params)
-  const detail = options.shared ? { ...body, shared: true, params: request.params } : body;
+  const detail = options.shared ? { ...body, shared: true, fromLog: !!options.fromLog, params: request.params } : body;
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail, bubbles: true }));
 }
 

@@ -29,6 +29,7 @@ function fieldsOf(container) {
 function resetFields(container) {
   container.querySelectorAll("[data-path][data-type]").forEach((input) => {
     if (input.dataset.path === "fighter") return;
+    if (input.closest(".rw-field[data-subject]")) return; // the fighter's own: tickleiste.fillKept
     if (input.dataset.type === "bool") input.checked = input.defaultChecked;
     else if (input.tagName === "SELECT") input.value = input.dataset.rwDefault;
     else input.value = input.defaultValue;
@@ -42,8 +43,19 @@ function rememberDefaults(helper) {
 }
 
 
+// The acting fighter's own values in a command (fields marked `subject: actor`: his Ticks).
+function ownValues(fieldset, fields) {
+  const values = {};
+  fieldset.querySelectorAll('.rw-field[data-subject="actor"] [data-path][data-type]').forEach((input) => {
+    values[input.dataset.path] = fields[input.dataset.path];
+  });
+  return Object.keys(values).length && fields.fighter ? { fighter: fields.fighter, values } : undefined;
+}
+
 async function run(helper, command, fieldset) {
-  const body = await tickleiste.send(helper, command, fieldsOf(fieldset));
+  const fields = fieldsOf(fieldset);
+  const keep = command === "handeln" ? ownValues(fieldset, fields) : undefined;
+  const body = await tickleiste.send(helper, command, fields, { keep });
   if (!body) return;
   if (command === "hinzufuegen") {
     resetFields(fieldset);

@@ -22,7 +22,7 @@ import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
 import * as store from "./store.js";
 import * as boardState from "./tickleiste-state.js";
 import { drawTimeline } from "./timeline.js";
-import { el } from "./util.js";
+import { el, ownValue } from "./util.js";
 
 export function notices(helper) {
   return helper.querySelector(".rw-tl-notices");
@@ -133,16 +133,33 @@ export function show(helper, saved, preferred) {
   const redraw = (name) => {
     select.value = name;
     drawTimeline(board, shown && shown.board, name, redraw);
+    fillKept(helper);
     tellFighterChosen();
   };
   select.onchange = () => {
     drawTimeline(board, shown && shown.board, select.value, redraw);
+    fillKept(helper);
     tellFighterChosen();
   };
   const board = helper.querySelector(".rw-tl-board");
   drawTimeline(board, shown && shown.board, select.value, redraw);
   helper.dataset.started = saved.state && saved.state.started ? "1" : "";
+  fillKept(helper);
   showSteps(helper);
+}
+
+// The chosen fighter's own values (fields the schema marks `subject: actor`: his Ticks per
+// action, 000 L186) as the fight keeps them from his last command; else the defaults.
+export function fillKept(helper) {
+  const view = viewOf(helper);
+  const name = helper.querySelector("select[data-path='fighter']").value;
+  const record = name ? ownValue(view.fight.fighters, name) : undefined;
+  const kept = (record && ownValue(record.actions, helper.dataset.action)) || {};
+  for (const input of helper.querySelectorAll('.rw-tl-act .rw-field[data-subject="actor"] [data-path][data-type]')) {
+    const value = Object.hasOwn(kept, input.dataset.path) ? kept[input.dataset.path] : null;
+    if (input.dataset.type === "bool") input.checked = value === null ? input.defaultChecked : !!value;
+    else input.value = value === null ? input.defaultValue : String(value);
+  }
 }
 
 // „Rückgängig“/„Wiederherstellen“ name the fight's last step and the next to put back.
@@ -189,7 +206,8 @@ export function boardIntoView(helper) {
   column.scrollTop += shift;
 }
 
-// The one path of a command. options: {state, seed, fields} (a replay gives its own).
+// The one path of a command. options: {state, seed, label} (a replay, a file, starting anew
+// give their own), keep: {fighter, values} – the acting fighter's own values, kept for him.
 export async function send(helper, command, fields, options = {}) {
   clearErrors(helper);
   if (await changedElsewhere(helper)) return null;
@@ -220,7 +238,9 @@ export async function send(helper, command, fields, options = {}) {
   const next = { ...saved, state: body.result.state, shown };
   persist(helper, next);
   if (changed) {
-    fight.dispatch(viewOf(helper), `Tickleiste: ${label}`, { type: "board", state: body.result.state, next: body.result.next || null });
+    const event = { type: "board", state: body.result.state, next: body.result.next || null };
+    if (options.keep) Object.assign(event, { fighter: options.keep.fighter, action: helper.dataset.action, values: options.keep.values });
+    fight.dispatch(viewOf(helper), `Tickleiste: ${label}`, event);
   }
   show(helper, next, body.result.next);
   boardIntoView(helper);

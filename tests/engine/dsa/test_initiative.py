@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from engine import api
 from tests.engine.brute import expectation
 from tests.engine.dsa.helpers import annahme, assumed, draws, error, fighter, run
 
@@ -186,12 +187,17 @@ def test_turns_are_the_phase_list_with_the_second_action() -> None:
         ]
     }
     r = run("initiative", params)
+    # a second action ticks the attack's „zweite Angriffsaktion“ for that turn (001 L1: „2
+    # Angriffsaktionen -> Die zweite Angriffsaktion ist um 4 erschwert“)
+    second = {"zweite_angriffsaktion": True}
     assert r["turns"] == [
         {"name": "A", "label": "Phase 15"},
-        {"name": "A", "label": "Phase 7, 2. Aktion"},
+        {"name": "A", "label": "Phase 7, 2. Aktion", "situation": second},
         {"name": "B", "label": "Phase 7"},
-        {"name": "B", "label": "Phase −1, 2. Aktion"},
+        {"name": "B", "label": "Phase −1, 2. Aktion", "situation": second},
     ]
+    attack = {f["name"] for f in api.describe("dsa", "attack")["params"]}
+    assert set(second) <= attack
     assert [(t["name"]) for t in r["turns"]] == [p["name"] for p in r["phases"]]
     # the phase below 1 rests on an assumption, and the result says so
     assert annahme("initiative.phase_unter_eins") in assumed(r)
