@@ -264,3 +264,19 @@ def test_ryssea_ticks_per_action_stay_with_each_fighter(reader: SharedVisit) -> 
         page.wait_for_function(
             f"([a, b]) => ({TICK_OF})(a) === b + {speed[who]}", arg=[who, before]
         )
+
+
+def test_a_value_typed_but_not_rolled_survives_a_reload(reader: SharedVisit) -> None:
+    # B7: values typed but not yet rolled were lost on reload – the fighter's (a step of the
+    # fight) and the situation's (the helper's remembered input) alike
+    t = start(reader)
+    page = t.page
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    attack.locator("[data-path='wert']").fill("15")
+    attack.locator("[data-path='erschwernis']").fill("3")
+    attack.locator("[data-path='erschwernis']").press("Tab")
+    page.reload()
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    page.locator(".rw-overview-table").wait_for()
+    assert attack.locator("[data-path='wert']").input_value() == "15"
+    assert attack.locator("[data-path='erschwernis']").input_value() == "3"

@@ -146,6 +146,9 @@ function setup(helper) {
   const remembered = remember.restore(helper);
   if (remembered && remembered.shown) share.addButton(helper, remembered.values, remembered.shown.seed, remembered.shown.display);
   helper.querySelector(".rw-reset").addEventListener("click", () => remember.reset(helper));
+  form.addEventListener("change", (event) => {
+    if (event.target.matches("[data-path][data-type]:not([data-type='seed'])")) remember.keepTyped(helper);
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const seedInput = form.querySelector("[data-type='seed']");

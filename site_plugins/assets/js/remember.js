@@ -2,7 +2,8 @@
 //
 // Owns: localStorage "regelwerk:helfer:<system>.<action>" (version 1: {version, values,
 // shown: {display, seed, row}}) – shared by every page where that helper is (the rule page and
-// the Kampfhelfer page), written after each roll, put back when the page opens (fields the
+// the Kampfhelfer page), written after each roll and as the reader types (a change), put back
+// when the page opens (fields the
 // page presets for its purpose are left alone; values of one roll – data-per-roll, forms.js –
 // are neither kept nor put back); „Zurücksetzen“ restores the form as the page built it and
 // forgets the stored input, with „Rückgängig“ right there.
@@ -61,6 +62,16 @@ export function keepRoll(helper, params, body) {
   const values = withoutPerRoll(helper, params);
   for (const name of presets(helper)) delete values[name];
   const problem = store.write(key(helper), { version: VERSION, values, shown });
+  if (problem) console.warn("[regelwerk]", problem);
+}
+
+// A value typed but not yet rolled is kept too (B7: it was lost on reload): the form's input
+// as it stands, with the last result as it was.
+export function keepTyped(helper) {
+  const before = store.read(key(helper), check).value;
+  const values = withoutPerRoll(helper, collect(helper));
+  for (const name of presets(helper)) delete values[name];
+  const problem = store.write(key(helper), { version: VERSION, values, shown: before ? before.shown : null });
   if (problem) console.warn("[regelwerk]", problem);
 }
 
