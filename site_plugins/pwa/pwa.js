@@ -8,7 +8,8 @@
 // to store the other pages in the background – not while the browser saves data
 // (navigator.connection.saveData), unless the reader presses „Trotzdem offline speichern“ –
 // and showing what is stored: a line in the footer („Offline bereit · 24,6 MB gespeichert“)
-// and a small dismissible notice (aria-live polite) when something changes; the update:
+// and a small dismissible notice (aria-live polite, in the page's flow below the header) when
+// something changes; the update:
 // a new deployment's worker waits (workbox-window's "waiting" event) until the reader presses
 // „Neue Version – neu laden“; then workbox-window sends it {type: "SKIP_WAITING"}, it takes
 // over, and every open page of the site reloads ("controlling"), so a page never runs next
@@ -80,13 +81,38 @@ function webApp(root) {
     return node;
   }
 
+  // The notice stands in the page's flow right below Material's header: it pushes the page
+  // down and never lies over a control („Würfeln“ at the bottom of a phone's window was
+  // covered by it; issue 26, point 7). Put back there for every page instant navigation brings.
   const toast = document.createElement("div");
   toast.className = "rw-pwa-toast";
   toast.setAttribute("role", "status");
   toast.setAttribute("aria-live", "polite");
   toast.hidden = true;
-  document.body.appendChild(toast);
+  placeToast();
   let toastTimer = null;
+
+  function placeToast() {
+    const header = document.querySelector("body > .md-header");
+    if (header) {
+      if (header.nextElementSibling !== toast) header.after(toast);
+    } else if (!toast.isConnected) {
+      document.body.appendChild(toast);
+    }
+  }
+
+  // The notice comes and goes above what the reader looks at once he has scrolled: browsers
+  // with scroll anchoring (overflow-anchor) keep the view in place; in the others (Safari)
+  // the page is scrolled by what the notice added or took away. Read at the top of the page,
+  // the notice pushes the page down, as it should.
+  function keepInPlace(change) {
+    const page = document.querySelector(".md-container");
+    const anchors = Boolean(window.CSS && CSS.supports && CSS.supports("overflow-anchor", "auto"));
+    const before = page && !anchors ? page.getBoundingClientRect().top : 0;
+    change();
+    if (!page || anchors || before > 0) return;
+    window.scrollBy(0, page.getBoundingClientRect().top - before);
+  }
 
   // kind: "update" | "ready" | "savedata"; an update notice is never replaced by another.
   function notify(kind, text, action) {
@@ -100,16 +126,20 @@ function webApp(root) {
     const close = button("×", dismiss, "rw-pwa-close");
     close.setAttribute("aria-label", "Hinweis schließen");
     close.title = "Hinweis schließen";
-    toast.replaceChildren(message, ...(action ? [action] : []), close);
-    toast.hidden = false;
+    keepInPlace(() => {
+      toast.replaceChildren(message, ...(action ? [action] : []), close);
+      toast.hidden = false;
+    });
     if (kind === "ready") toastTimer = setTimeout(dismiss, READY_NOTICE_MS);
   }
 
   function dismiss() {
     clearTimeout(toastTimer);
     view.notice = null;
-    toast.hidden = true;
-    toast.replaceChildren();
+    keepInPlace(() => {
+      toast.hidden = true;
+      toast.replaceChildren();
+    });
   }
 
   function statusText(status) {
@@ -287,7 +317,10 @@ function webApp(root) {
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(renderFooter);
+    window.document$.subscribe(() => {
+      placeToast();
+      renderFooter();
+    });
   }
   start();
 }

@@ -73,7 +73,7 @@ def test_a_damage_roll_is_a_step_shown_in_the_overview_and_undone_by_one_click(
     # before the roll the fight knew no LeP of Ork (30 is the form's default, never typed)
     assert overview_value(page, "Ork", "LeP") == ""
     assert damage.locator("[data-path='lep']").input_value() == "30"
-    assert "Rückgängig gemacht: Schaden" in bar(page).locator(".rw-fight-notices").inner_text()
+    assert "Rückgängig gemacht: Schaden" in page.locator(".rw-fight-notices").inner_text()
     bar(page).locator(".rw-fight-redo").click()
     assert overview_value(page, "Ork", "LeP") == "16"
     assert damage.locator("[data-path='lep']").input_value() == "16"
@@ -142,7 +142,7 @@ def test_a_fighter_put_down_by_hand_is_passed_over_until_undone(reader: SharedVi
     for _ in range(turns):
         next_button.click()
         acting.add(bar(page).locator(".rw-fight-actor").input_value())
-        said += bar(page).locator(".rw-fight-notices").inner_text()
+        said += page.locator(".rw-fight-notices").inner_text()
     assert acting == {"Alrik", "Ork"}
     assert "Übersprungen: Bruna (kampfunfähig)." in said
     for _ in range(turns):  # every „Weiter“ is a step of its own …

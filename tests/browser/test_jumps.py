@@ -51,7 +51,9 @@ async (selector) => {
 def assert_below_bars(page: Any, selector: str) -> None:
     where = page.evaluate(GEOMETRY, selector)
     assert where["scrolled"] > 0, where  # it did jump
-    assert where["covered"] <= where["top"] < where["height"], where
+    # the scroll padding is exactly the bars' height (issue 26, point 7): the target lands at
+    # their edge, give or take the part of a pixel the page cannot scroll by
+    assert where["covered"] - 1 < where["top"] < where["height"], where
 
 
 @pytest.mark.parametrize("width", [360, 1366])

@@ -12,6 +12,9 @@ with its „Weitere Angaben“ open, field messages are put on screen, then the 
   scroll inside their box.
 - Player-facing text of the helpers says no „Engine“, „Seed“, „JSON“ and names no source
   files or line numbers (they stay in the rule link's title, for maintainers).
+- At 375 px every control a finger hits – in every tab, with the results, the opened sections
+  and the field messages on screen – is at least 44 × 44 px (issue 26, point 7; before: buttons
+  28–30 px, the „?“ of a field's help 22 px, tab labels 40 px, the tabs' arrows 18 px).
 
 With ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``) the rolled pages are also saved to
 ``test-results/screenshots/kampfhelfer-<system>-<width>.png`` (1366 and 375 px) for review.
@@ -67,6 +70,51 @@ CHECKED = (
     ".rw-helper label, .rw-helper legend, .rw-list-label, .rw-field-error:not([hidden]), "
     ".rw-fight-field, .rw-tl-side-title"
 )
+TOUCH_PX = 44  # WCAG 2.5.5 (AAA) and the platforms' guidelines: 44 × 44 CSS px
+
+# The controls a finger must hit (buttons, selects, inputs, summaries, tab labels, Material's
+# header buttons) inside `scope` that are shown and smaller than `least` px either way. A
+# checkbox counts together with its label (a tap on the label ticks it); an input hidden for
+# the eye (Material's tab radios, the file inputs behind their labels) is left to its label.
+SMALL_TARGETS = """
+([scope, least]) => {
+  const controls = "button, select, input, textarea, summary, .tabbed-labels > label, " +
+    "label.md-button, .md-header__button";
+  const small = [];
+  for (const root of document.querySelectorAll(scope)) {
+    for (const el of [root, ...root.querySelectorAll(controls)]) {
+      // shown: not in a closed box or tab, not hidden, not see-through (a faded-out arrow)
+      if (!el.matches(controls) || el.closest("[hidden]")) continue;
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      let box = el.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) continue;
+      if (el.matches("input[type=checkbox], input[type=radio]") && el.labels) {
+        let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom];
+        for (const label of el.labels) {
+          const b = label.getBoundingClientRect();
+          [left, top] = [Math.min(left, b.left), Math.min(top, b.top)];
+          [right, bottom] = [Math.max(right, b.right), Math.max(bottom, b.bottom)];
+        }
+        box = { width: right - left, height: bottom - top };
+      }
+      if (box.width + 0.5 < least || box.height + 0.5 < least) {
+        const text = (el.getAttribute("aria-label") || el.textContent || el.value || "").trim();
+        const kind = String(el.className).trim().replace(/\\s+/g, ".");
+        const size = `${Math.round(box.width)}×${Math.round(box.height)}`;
+        small.push(`${el.tagName.toLowerCase()}.${kind} „${text.slice(0, 24)}“ ${size}`);
+      }
+    }
+  }
+  return [...new Set(small)];
+}
+"""
+
+
+def small_targets(page: Any, scope: str) -> list[str]:
+    """The shown controls inside ``scope`` (a selector) smaller than 44 × 44 px."""
+    return list(page.evaluate(SMALL_TARGETS, [scope, TOUCH_PX]))
+
+
 FORBIDDEN = re.compile(r"\bEngine\b|\bSeed\b|\bJSON\b|\.txt\b|\bL\d{1,3}\b")
 
 # what sticks out to the right, outside a table's own scroll box
@@ -117,6 +165,16 @@ def _roll_every_helper(page: Any) -> list[str]:
     return shown
 
 
+def _small_targets_in_every_tab(page: Any) -> list[str]:
+    """The controls smaller than 44 × 44 px on the page, every tab of the tools opened in turn."""
+    small = small_targets(page, ".md-header, .md-content")
+    tabs = page.locator(".rw-workbench-tools .tabbed-labels > label")
+    for index in range(tabs.count()):
+        tabs.nth(index).click()
+        small += small_targets(page, ".rw-workbench-tools")
+    return sorted(set(small))
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
     url = f"{system}/kampfhelfer/"
@@ -138,6 +196,9 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
         measured = page.evaluate(OVERFLOW)
         assert measured["scroll"] <= width, (system, width, measured)
         assert measured["wide"] == [], (system, width, measured)
+        if width == 375:
+            small = _small_targets_in_every_tab(page)
+            assert small == [], (system, small[:12])
 
 
 def test_result_tables_scroll_inside_at_375(reader: SharedVisit) -> None:

@@ -165,7 +165,7 @@ def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> 
     for _ in range(6):
         bar(page).get_by_role("button", name="Weiter ▶").click()
         acting.add(bar(page).locator(".rw-fight-actor").input_value())
-        said.add(bar(page).locator(".rw-fight-notices").inner_text())
+        said.add(page.locator(".rw-fight-notices").inner_text())
     assert acting == {"Alrik", "Bruna"}
     assert "Übersprungen: Goblin (tot)." in said
     bar(page).locator(".rw-fight-actor").select_option("Goblin")  # still choosable

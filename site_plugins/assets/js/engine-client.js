@@ -3,9 +3,10 @@
 // Owns: booting the worker (or, in the offline export, window.RegelwerkTransport's) as soon
 // as a page with a helper or a dice button loads (online engine-start.js has already started
 // it from <head>; the first boot adopts that worker), the request queue, the timeouts, the
-// engine state (idle/loading/ready/failed), each helper's status line and its „Erneut versuchen“
-// button, the timings read by the tests and scripts/benchmark*.py (window.__regelwerk: bootStart,
-// ready, workerMs, mode, kept, startedInHead, scriptsStart, lastRoundTrip, initPageMs).
+// engine state (idle/loading/ready/failed), each helper's status line (data-long when it says
+// more than the state) and its „Erneut versuchen“ button, the timings read by the tests and
+// scripts/benchmark*.py (window.__regelwerk: bootStart, ready, workerMs, mode, kept,
+// startedInHead, scriptsStart, lastRoundTrip, initPageMs).
 // Requests are answered in the order they were made. A request the engine does not answer
 // within requestTimeoutMs fails with a German message; the worker is then started afresh
 // (from the snapshot: well under a second) and the other waiting requests go to the new one.
@@ -91,6 +92,9 @@ export function showState(helper) {
   }
   status.textContent = text;
   status.dataset.slow = slow ? "1" : "";
+  // more than the state (a slow or failed start, a notice of the engine): the action row then
+  // stays in the form instead of sticking over the fields (regelwerk.css)
+  status.dataset.long = text === STATUS_TEXT[engine.state] ? "" : "1";
   retry.hidden = engine.state !== "failed" && !slow;
 }
 

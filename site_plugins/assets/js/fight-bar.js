@@ -317,10 +317,8 @@ function setup(root) {
   const [targetWrap, targetBox] = select("Ziel", "rw-fight-target");
   const turnBox = el("span", "rw-fight-turn");
   const turnText = el("span", "rw-fight-turn-text");
-  const steps = el("span", "rw-fight-steps");
   const undoButton = button("↶ Rückgängig", "rw-fight-undo", () => history(bench, "undo"));
   const redoButton = button("↷ Wiederherstellen", "rw-fight-redo", () => history(bench, "redo"));
-  steps.append(undoButton, redoButton);
   Object.assign(bench, { actorBox, targetBox, turnBox, turnText, undoButton, redoButton });
   turnBox.append(button("◀ Zurück", "rw-fight-prev", () => step(bench, -1)), turnText, button("Weiter ▶", "rw-fight-next", () => step(bench, 1)));
   const jumps = el("span", "rw-fight-jumps");
@@ -338,8 +336,10 @@ function setup(root) {
   bench.notices.setAttribute("aria-live", "polite");
   bench.announcer = el("p", "rw-sr-only");
   bench.announcer.setAttribute("aria-live", "polite");
-  bar.append(actorWrap, targetWrap, turnBox, steps, jumps, bench.notices, bench.announcer);
+  // on a phone the bar is one sticky line: its notices („Übersprungen: …“) go below it
+  bar.append(actorWrap, targetWrap, turnBox, undoButton, redoButton, jumps);
   root.prepend(bar);
+  bar.after(bench.notices, bench.announcer);
   const problem = fight.load(bench);
   if (problem) notice(bench.notices, `Der gespeicherte Kampf ließ sich nicht verwenden (${problem}). Er wurde als Sicherung beiseitegelegt.`, "error");
   if (board && board.rwSaved && board.rwSaved.shown) fromTickleiste(bench, board.rwSaved.shown.board);

@@ -1,15 +1,17 @@
 // Regelwerk – jump-offset.js: a jump (a heading from the table of contents, a search hit, a
-// shared roll) lands below the sticky bars, in every browser engine.
+// shared roll, „Zum Würfeln“) lands right below what sticks to the top of the window, in every
+// browser engine.
 //
-// The page's scroll-padding-top comes from the bars' measured height (Material's header and,
-// where it sticks – a Kampfhelfer page below 1100 px – the fight bar), set in px as the CSS
-// variable --rw-jump-top (regelwerk.css). A fixed offset in rem resolved differently: WebKit
-// (Safari, every iPhone) computed scroll-padding-top: 6.4rem as 102.4 px, Chromium and
-// Firefox as 128 px, so in WebKit the target landed under the fight bar.
-const GAP_PX = 8;
+// The page's scroll-padding-top is the measured height of what sticks there – Material's header
+// (not on a Kampfhelfer page on a phone: it scrolls away there) and, on a Kampfhelfer page, the
+// fight bar – set in px as the CSS variable --rw-jump-top (regelwerk.css), exactly that height:
+// a jump neither lands under a bar nor leaves a gap (issue 26, point 7). A fixed offset in rem
+// resolved differently: WebKit (Safari, every iPhone) computed scroll-padding-top: 6.4rem as
+// 102.4 px, Chromium and Firefox as 128 px, so in WebKit the target landed under the fight bar.
 
 let observer = null;
 let watched = [];
+let resizing = false;
 
 function stickyHeight(node) {
   if (!node) return 0;
@@ -20,15 +22,36 @@ function stickyHeight(node) {
 export function measureJumpOffset() {
   const header = document.querySelector(".md-header");
   const bar = document.querySelector(".rw-fight-bar");
-  const top = stickyHeight(header) + stickyHeight(bar) + GAP_PX;
+  const top = stickyHeight(header) + stickyHeight(bar);
   document.documentElement.style.setProperty("--rw-jump-top", `${Math.ceil(top)}px`);
   return top;
 }
 
-// Measured now and again whenever a bar changes its size (it wraps on narrow screens, the
-// window turns); called for every page, since instant navigation brings a new fight bar.
+// On a narrow window the fight bar is one line that scrolls sideways (regelwerk.css): who acts,
+// the target and „Weiter“ at its start, the jumps further on. A jump that takes the reader's
+// focus away (to „Würfeln“), or a tap that gives none (Safari), brings the line back to its
+// start: who acts and the target are in view again. A control that keeps the focus stays in
+// view (WCAG 2.4.11).
+function lineBackToStart(event) {
+  const bar = event.currentTarget;
+  if (!event.target.closest("button") || bar.scrollLeft === 0) return;
+  if (!bar.contains(document.activeElement)) bar.scrollLeft = 0;
+}
+
+// Measured now and again whenever a bar changes its size (it wraps, the window turns) or stops
+// sticking (the header on a phone); called for every page, since instant navigation brings a
+// new fight bar.
 export function keepJumpsClear() {
   measureJumpOffset();
+  const bar = document.querySelector(".rw-fight-bar");
+  if (bar && !bar.rwLineWatched) {
+    bar.rwLineWatched = true;
+    bar.addEventListener("click", lineBackToStart);
+  }
+  if (!resizing) {
+    resizing = true;
+    window.addEventListener("resize", () => measureJumpOffset());
+  }
   if (typeof ResizeObserver !== "function") return;
   const nodes = [document.querySelector(".md-header"), document.querySelector(".rw-fight-bar")];
   if (observer && nodes.every((node, index) => node === watched[index])) return;

@@ -2,8 +2,9 @@
 //
 // Owns: the small element helper el(), rendering the engine's `display` block (headline,
 // outcome, the sections table/rolls/chances/notes, the seed – only for a result with dice:
-// hasDice) and marking the rolled row of a
-// rule table on the page (e.g. the Patzertabelle).
+// hasDice), where a helper's result is read (its headline brought into view beside
+// „Würfeln“, renderResult) and marking the rolled row of a rule table on the page (e.g. the
+// Patzertabelle).
 // Also the page's small message boxes: notice() and ask() (a question answered in the page).
 // And the announcement of a roll for screen readers: one short sentence, outcome first, in a
 // visually hidden live region (the result block itself is not live: it is read on demand).
@@ -265,6 +266,56 @@ export function askText(host, question, suggestion, yesLabel) {
   });
 }
 
+// The result is read where it was asked for: a roll made from the form on screen (its
+// „Würfeln“ in the window) brings the result's headline into view right below „Würfeln“ –
+// scrolling as little as needed, and never so far that the reader's focus in the form leaves
+// the window. On a Kampfhelfer page the fight bar sticks at the top: who acts, the target,
+// „Würfeln“ and the headline are then on one screen (issue 26, point 7). A shared roll (its
+// note „Geteilter Wurf …“, .rw-replayed, is put first) keeps the helper's top in view, where
+// share.js put it; a roll repeated from the page's log leaves the reader at the log.
 export function renderResult(helper, body) {
-  helper.querySelector(".rw-result").replaceChildren(...resultNodes(body));
+  const submit = helper.querySelector(".rw-submit");
+  const fromTheForm = submit !== null && inWindow(submit);
+  const result = helper.querySelector(".rw-result");
+  result.replaceChildren(...resultNodes(body));
+  // after the caller has added its lines (the shared note, the follow-ups of the fight)
+  if (fromTheForm) {
+    queueMicrotask(() => {
+      if (result.isConnected && !result.querySelector(":scope > .rw-replayed")) headlineIntoView(helper, result);
+    });
+  }
+}
+
+function inWindow(node) {
+  const box = node.getBoundingClientRect();
+  return box.width > 0 && box.bottom > 0 && box.top < window.innerHeight;
+}
+
+// The element that scrolls the helper: the fight column of a wide Kampfhelfer page, which
+// scrolls by itself, or the page.
+function scrollerOf(node) {
+  for (let parent = node.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+    const overflow = getComputedStyle(parent).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && parent.scrollHeight > parent.clientHeight) return parent;
+  }
+  return null;
+}
+
+function headlineIntoView(helper, result) {
+  const headline = result.querySelector(".rw-headline");
+  if (!headline) return;
+  const scroller = scrollerOf(result);
+  const style = getComputedStyle(scroller || document.documentElement);
+  const frame = scroller ? scroller.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+  const top = frame.top + (parseFloat(style.scrollPaddingTop) || 0);
+  const bottom = frame.bottom - (parseFloat(style.scrollPaddingBottom) || 0);
+  let shift = headline.getBoundingClientRect().bottom - bottom;
+  if (shift <= 0) return;
+  // a field the reader pressed Enter in stays in the window („Würfeln“ itself sticks)
+  const focus = document.activeElement;
+  if (focus && focus !== document.body && helper.contains(focus) && !focus.closest(".rw-actions")) {
+    shift = Math.min(shift, Math.max(0, focus.getBoundingClientRect().top - top));
+  }
+  if (scroller) scroller.scrollTop += shift;
+  else window.scrollBy(0, shift);
 }

@@ -1,0 +1,288 @@
+"""One screen per action on the Kampfhelfer pages (issue 26, point 7).
+
+How a game master works: pick who acts and whom he attacks in the fight bar, look at a few
+fields of the open helper, press „Würfeln“, read the result's headline. Measured before this
+issue: on a laptop (1366 × 768) the fight bar scrolled away and the result stood about 1,000 px
+below the form – 1 to 2 scrolls between choosing and reading, every turn; on a phone (375 px)
+header and fight bar stuck at the top with 142–196 px (26–33 % of the window), covering what
+„Zum Würfeln“ scrolled to (scroll padding 128 px), buttons were 28–30 px high and the web
+app's „Offline bereit“ notice lay over „Würfeln“.
+
+Checked here for every system (``rule_systems()``), in a fight set up on its page:
+
+- 1366 × 768: actor, target, the open helper's „Würfeln“ and, after the roll, the result's
+  headline are on screen together, uncovered – before the roll and after it, for two turns:
+  no scroll between choosing and reading.
+- 375 × 667: what sticks to the top of the window is one line (the fight bar: actor, target,
+  „Weiter“; the rest of the bar scrolls sideways), the form's action row sticks to the bottom
+  as the one other line; the page's scroll padding is exactly the height of what sticks at the
+  top; „Zum Würfeln“ lands with „Würfeln“ uncovered and the result's headline comes into view
+  after the roll; every control of the bar and of the open helper is at least 44 × 44 px.
+- The web app's notice („Offline bereit“, pwa.js, made from the service worker's status
+  message) covers no control at either width and moves none: it stands in the page's flow.
+
+Every helper of every page (with its results, opened sections and field messages) is checked
+for 44 × 44 px at 375 px in test_layout.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import SharedVisit
+from tests.browser.test_layout import TOUCH_PX, small_targets
+from tests.conftest import rule_systems
+
+pytestmark = pytest.mark.browser
+
+SYSTEMS = rule_systems()  # every system with pages, read from the engine
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 375, "height": 667}
+
+# Why an element cannot be read or pressed where it is: outside the window, or covered by
+# something else (a sticky bar, a notice) at its centre or near its corners; "" when it can.
+UNSEEN = """
+(el) => {
+  const r = el.getBoundingClientRect();
+  if (!r.width || !r.height) return "not shown";
+  if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+    const [top, bottom] = [Math.round(r.top), Math.round(r.bottom)];
+    return `outside the window (top ${top}, bottom ${bottom} of ${innerHeight})`;
+  }
+  for (const [x, y] of [[0.5, 0.5], [0.15, 0.2], [0.85, 0.8]]) {
+    const hit = document.elementFromPoint(r.left + r.width * x, r.top + r.height * y);
+    if (!hit || !(hit === el || el.contains(hit) || hit.contains(el))) {
+      return `covered by ${hit ? hit.tagName.toLowerCase() + "." + hit.className : "nothing"}`;
+    }
+  }
+  return "";
+}
+"""
+
+# What sticks to the top of the window now (Material's header, the fight bar) and to its
+# bottom (a form's action row), the bar's controls, and the page's scroll padding.
+STICKY = """
+() => {
+  const stuckTop = [".md-header", ".rw-fight-bar"].map((s) => document.querySelector(s))
+    .filter((n) => n && ["sticky", "fixed"].includes(getComputedStyle(n).position))
+    .filter((n) => n.getBoundingClientRect().top <= (parseFloat(getComputedStyle(n).top) || 0) + 1)
+    .map((n) => n.getBoundingClientRect());
+  const stuckBottom = [...document.querySelectorAll(".rw-helper .rw-form > .rw-actions")]
+    .filter((n) => n.getClientRects().length && getComputedStyle(n).position === "sticky")
+    .map((n) => n.getBoundingClientRect())
+    .filter((r) => Math.abs(r.bottom - innerHeight) < 1);
+  const bar = document.querySelector(".rw-fight-bar");
+  const controls = [...bar.querySelectorAll("button, select")]
+    .filter((n) => n.getClientRects().length && !n.closest("[hidden]"))
+    .map((n) => n.getBoundingClientRect());
+  const tops = controls.map((r) => r.top);
+  const bottoms = controls.map((r) => r.bottom);
+  const band = [Math.max(...tops), Math.min(...bottoms)];
+  return {
+    top: Math.max(0, ...stuckTop.map((r) => r.bottom)),
+    bottom: stuckBottom.length ? innerHeight - Math.min(...stuckBottom.map((r) => r.top)) : 0,
+    padding: parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop),
+    // one line: every control of the bar crosses one horizontal band
+    rows: controls.length && band[0] < band[1] ? 1 : 2,
+    window: innerHeight,
+  };
+}
+"""
+
+COUNT_RESULTS = """
+() => {
+  window.__rwRolls = 0;
+  if (window.__rwCounting) return; // the shared page keeps its listener across tests
+  window.__rwCounting = true;
+  document.addEventListener("regelwerk:result", () => { window.__rwRolls += 1; });
+}
+"""
+
+# Empty fields of the initiative rows as a game master types them: a name, a number.
+FILL_ROW = """
+(row, index) => {
+  for (const field of row.querySelectorAll("input[type=text]")) {
+    if (field.value || field.offsetParent === null) continue;
+    const name = field.dataset.path.endsWith(".name");
+    field.value = name ? `Kämpfer ${index + 1}` : String(12 - index);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+}
+"""
+
+
+def unseen(locator: Any) -> str:
+    return str(locator.evaluate(UNSEEN))
+
+
+def roll(page: Any, helper: Any) -> None:
+    before = page.evaluate("window.__rwRolls")
+    helper.locator(".rw-submit").click()
+    page.wait_for_function("n => window.__rwRolls > n", arg=before)
+
+
+def start_fight(page: Any) -> None:
+    """Two or more fighters in the fight: on the Tickleiste (its „Kampf beginnen“) or in the
+    initiative helper of the fight column (its rows, rolled)."""
+    page.evaluate(COUNT_RESULTS)
+    fight = page.locator(".rw-workbench-fight")
+    board = fight.locator("section.rw-tickleiste")
+    if board.count():
+        for name in ("Alrik", "Ork"):
+            board.locator("[data-path='name']").fill(name)
+            board.get_by_role("button", name="Kämpfer hinzufügen").click()
+            board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
+        board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
+        board.locator(".rw-tl-field--now").wait_for()
+    else:
+        initiative = fight.locator("section.rw-helper:not([data-widget])").first
+        rows = initiative.locator(".rw-row")
+        while rows.count() < 2:
+            initiative.locator(".rw-add").click()
+        for index in range(rows.count()):
+            rows.nth(index).evaluate(FILL_ROW, index)
+        roll(page, initiative)
+    page.locator(".rw-fight-bar .rw-fight-actor").evaluate("s => s.value")  # the bar is there
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def open_helper(page: Any) -> Any:
+    """The helper a game master rolls most: the first tab of the tools (the attack)."""
+    helper = page.locator(".rw-workbench-tools section.rw-helper:not([data-widget])").first
+    assert helper.is_visible()
+    return helper
+
+
+def choose_target(page: Any) -> None:
+    bar = page.locator(".rw-fight-bar")
+    names = bar.locator(".rw-fight-target").evaluate(
+        "s => [...s.options].map((o) => o.value).filter(Boolean)"
+    )
+    assert names, "nobody to attack"
+    bar.locator(".rw-fight-target").select_option(names[0])
+
+
+def show_offline_ready(page: Any) -> Any:
+    """The web app's „Offline bereit“ notice, made by pwa.js from the service worker's status
+    messages as the worker sends them while it fills its cache: first incomplete, then done."""
+    page.evaluate(
+        """() => {
+          const status = (complete) => ({
+            complete, filling: !complete, error: "",
+            core: { files: 40, cached: 40, bytes: 19e6, cachedBytes: 19e6 },
+            pages: {
+              files: 60, cached: complete ? 60 : 10, bytes: 6e6, cachedBytes: complete ? 6e6 : 1e6,
+            },
+          });
+          for (const complete of [false, true]) {
+            navigator.serviceWorker.dispatchEvent(new MessageEvent("message",
+              { data: { type: "regelwerk-offline", status: status(complete) } }));
+          }
+        }"""
+    )
+    toast = page.locator(".rw-pwa-toast", has_text="Offline bereit")
+    toast.wait_for()
+    return toast
+
+
+# every shown control that the notice lies over: where their boxes overlap in the window, the
+# notice is what a tap would hit
+UNDER_NOTICE = """
+(toast) => {
+  const t = toast.getBoundingClientRect();
+  const under = [];
+  const controls = "button, select, input, textarea, summary, label, a";
+  for (const el of document.querySelectorAll(controls)) {
+    if (toast.contains(el) || !el.checkVisibility({ visibilityProperty: true })) continue;
+    const r = el.getBoundingClientRect();
+    const left = Math.max(r.left, t.left, 0), right = Math.min(r.right, t.right, innerWidth);
+    const top = Math.max(r.top, t.top, 0), bottom = Math.min(r.bottom, t.bottom, innerHeight);
+    if (right - left < 1 || bottom - top < 1) continue;
+    const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+    if (hit && toast.contains(hit)) {
+      const text = (el.textContent || "").trim().slice(0, 20);
+      under.push(`${el.tagName.toLowerCase()}.${el.className} „${text}“`);
+    }
+  }
+  return under;
+}
+"""
+
+
+def assert_notice_covers_nothing(page: Any, submit: Any) -> None:
+    before = submit.bounding_box()
+    toast = show_offline_ready(page)
+    try:
+        assert toast.evaluate(UNDER_NOTICE) == []
+        assert unseen(submit) == ""
+        after = submit.bounding_box()
+        assert before and after and abs(after["y"] - before["y"]) <= 1, (before, after)
+    finally:
+        toast.get_by_role("button", name="Hinweis schließen").click()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_choosing_rolling_and_reading_fit_one_screen(system: str, reader: SharedVisit) -> None:
+    page = reader.arrive(f"{system}/kampfhelfer/", **LAPTOP)
+    start_fight(page)
+    bar = page.locator(".rw-fight-bar")
+    actor, target = bar.locator(".rw-fight-actor"), bar.locator(".rw-fight-target")
+    helper = open_helper(page)
+    submit = helper.locator(".rw-submit")
+    for turn in range(2):
+        choose_target(page)
+        # the game master looks at the bar and the form: no scrolling to reach „Würfeln“
+        seen = {"Am Zug": unseen(actor), "Ziel": unseen(target), "Würfeln": unseen(submit)}
+        assert seen == {"Am Zug": "", "Ziel": "", "Würfeln": ""}, (system, turn, seen)
+        roll(page, helper)
+        headline = helper.locator(".rw-result .rw-headline")
+        seen = {
+            "Am Zug": unseen(actor),
+            "Ziel": unseen(target),
+            "Würfeln": unseen(submit),
+            "Ergebnis": unseen(headline),
+        }
+        assert set(seen.values()) == {""}, (system, turn, seen)
+        following = bar.get_by_role("button", name="Weiter ▶")
+        if following.is_visible():
+            assert unseen(following) == ""
+            following.click()
+        else:  # the Tickleiste decides who acts: the other fighter, chosen in the bar
+            others = actor.evaluate(
+                "s => [...s.options].map((o) => o.value).filter((v) => v && v !== s.value)"
+            )
+            actor.select_option(others[0])
+    assert_notice_covers_nothing(page, submit)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_phone_keeps_one_line_at_the_top_and_44_px_targets(
+    system: str, reader: SharedVisit
+) -> None:
+    page = reader.arrive(f"{system}/kampfhelfer/", **PHONE)
+    start_fight(page)
+    choose_target(page)
+    bar = page.locator(".rw-fight-bar")
+    helper = open_helper(page)
+    submit = helper.locator(".rw-submit")
+    bar.get_by_role("button", name="Zum Würfeln").click()
+    page.wait_for_function("() => document.activeElement.classList.contains('rw-submit')")
+    assert unseen(submit) == ""
+    sticky = page.evaluate(STICKY)
+    # one line of 44 px controls at the top (less than two lines' height), one at the bottom
+    assert sticky["rows"] == 1, sticky
+    assert 0 < sticky["top"] < 2 * TOUCH_PX, sticky
+    assert 0 < sticky["bottom"] < 2 * TOUCH_PX, sticky
+    # a jump lands exactly below what sticks (jump-offset.js measures it)
+    assert abs(sticky["padding"] - sticky["top"]) <= 1, sticky
+    small = small_targets(page, ".md-header, .rw-fight-bar, .rw-workbench-tools .tabbed-set")
+    assert small == [], (system, small)
+    roll(page, helper)
+    assert unseen(helper.locator(".rw-result .rw-headline")) == ""
+    assert unseen(bar.locator(".rw-fight-actor")) == ""
+    small = small_targets(page, ".rw-workbench")
+    assert small == [], (system, small)
+    bar.get_by_role("button", name="Zum Würfeln").click()
+    assert_notice_covers_nothing(page, submit)
