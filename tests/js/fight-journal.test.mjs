@@ -123,8 +123,8 @@ test("fight-journal: fighters called „__proto__“ or „constructor“ are fi
   assert.equal({}.stats, undefined);
 });
 
-test("fight-journal: every step can be taken back and put back, in order, each to the state before it", () => {
-  const events = [ORDER, { type: "choose", actor: "Alrik", target: "Ork" }, HIT, { type: "turn", turn: 1, actor: "Ork", target: "Alrik" }];
+test("fight-journal: every change can be taken back and put back, in order, each to the state before it", () => {
+  const events = [ORDER, { type: "correct", fighter: "Ork", field: "lep", value: 30 }, HIT, { type: "turn", turn: 1, actor: "Ork", target: "Alrik" }];
   const journal = play(...events);
   const states = [emptyState()];
   for (const event of events) states.push(apply(states[states.length - 1], event));
@@ -142,6 +142,23 @@ test("fight-journal: every step can be taken back and put back, in order, each t
     assert.deepEqual(stateOf(now), states[i]);
   }
   assert.equal(redo(now), null);
+});
+
+test("fight-journal: choosing who acts is kept but no change – undo passes over it, the choice stays (the wrong target hit, the right one chosen: undo takes back the damage)", () => {
+  let journal = play(ORDER, { type: "choose", actor: "Alrik", target: "Bruna" }, { ...HIT, target: "Bruna" });
+  journal = record(journal, "Alrik gegen Ork", { type: "choose", actor: "Alrik", target: "Ork" }).journal;
+  assert.equal(lastStep(journal).label, "Schritt 3"); // the damage, not the choice
+  const { journal: back, step } = undo(journal);
+  assert.equal(step.label, "Schritt 3");
+  const state = stateOf(back);
+  assert.equal(state.fighters.Bruna, undefined); // the damage on Bruna is gone (she was known by it only)
+  assert.equal(state.target, "Ork"); // the later choice stays
+  assert.equal(lastStep(back).label, "Schritt 1"); // the first choice is passed over as well
+  // a choice leaves what can be put back; a change clears it
+  const chosen = record(back, "Bruna am Zug", { type: "choose", actor: "Bruna", target: null }).journal;
+  assert.equal(nextRedo(chosen).label, "Schritt 3");
+  const changed = record(chosen, "Ork: LeP 9", { type: "correct", fighter: "Ork", field: "lep", value: 9 }).journal;
+  assert.equal(nextRedo(changed), null);
 });
 
 test("fight-journal: a new step after an undo clears what could be redone", () => {

@@ -318,7 +318,9 @@ function setup(root) {
   const turnBox = el("span", "rw-fight-turn");
   const turnText = el("span", "rw-fight-turn-text");
   const undoButton = button("↶ Rückgängig", "rw-fight-undo", () => history(bench, "undo"));
-  const redoButton = button("↷ Wiederherstellen", "rw-fight-redo", () => history(bench, "redo"));
+  // „↷“ alone keeps the bar one line on a laptop; its name („Wiederherstellen: …“) is in
+  // aria-label and title (renderHistoryButtons)
+  const redoButton = button("↷", "rw-fight-redo", () => history(bench, "redo"));
   Object.assign(bench, { actorBox, targetBox, turnBox, turnText, undoButton, redoButton });
   turnBox.append(button("◀ Zurück", "rw-fight-prev", () => step(bench, -1)), turnText, button("Weiter ▶", "rw-fight-next", () => step(bench, 1)));
   const jumps = el("span", "rw-fight-jumps");

@@ -5,9 +5,14 @@
 // consequence, a value typed for a fighter, a correction in the overview – is a step
 // {label, event}. `apply(state, event)` is the one function that turns a step into the next
 // state; the state is `base` with every step applied in order. So:
-// - undo takes the last step off (onto `redo`), redo puts it back; a new step clears `redo`;
-// - at most STEPS_MAX steps are kept: the oldest is then folded into `base` (undo reaches back
-//   STEPS_MAX steps; the reader's roll log keeps the rolls themselves);
+// - undo takes the last change off (onto `redo`), redo puts it back; a new change clears
+//   `redo`. Choosing who acts and against whom is kept as a step too (stored, shared with the
+//   other tab, in the history) but is no change of the fight: undo passes over it and takes
+//   back the change before it, and the choice stays – choose events carry absolute values,
+//   so the later choices apply as before. („Rückgängig“ after the wrong target was hit and
+//   the right one chosen takes back the damage, not the choice.)
+// - at most STEPS_MAX changes are kept (and STEPS_MAX × 4 steps in all): the oldest step is
+//   then folded into `base` (the reader's roll log keeps the rolls themselves);
 // - two tabs with the same fight (the rule page, the Kampfhelfer page) append to the stored
 //   journal they read last (fight.js reads it again before every step), so no step is lost.
 //
@@ -43,7 +48,7 @@
 import { isObject, ownValue } from "./util.js";
 
 export const VERSION = 2;
-export const STEPS_MAX = 100;
+export const STEPS_MAX = 100; // changes that can be taken back
 export const STATES = ["kampffähig", "kampfunfähig", "tot"];
 const LABEL_MAX = 120;
 
@@ -257,6 +262,15 @@ function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+// A choice of actor and target: kept, but no change to take back.
+export function isChoice(step) {
+  return step.event.type === "choose";
+}
+
+function changes(steps) {
+  return steps.filter((step) => !isChoice(step)).length;
+}
+
 // Consecutive values typed for the same fighter in the same helper are one step: undo takes
 // back the typing, not each keystroke's field.
 function continues(last, event) {
@@ -282,26 +296,38 @@ export function record(journal, label, event) {
     steps = [...journal.steps, { label: text, event }];
   }
   let base = journal.base;
-  while (steps.length > STEPS_MAX) {
+  while (changes(steps) > STEPS_MAX || steps.length > STEPS_MAX * 4) {
     base = apply(base, steps[0].event);
     steps = steps.slice(1);
   }
-  return { journal: { version: VERSION, base, steps, redo: [] }, changed: true };
+  // a choice of actor and target leaves what can be put back; a change clears it
+  const redoLeft = isChoice({ event }) ? journal.redo : [];
+  return { journal: { version: VERSION, base, steps, redo: redoLeft }, changed: true };
 }
 
+function lastChangeAt(journal) {
+  for (let i = journal.steps.length - 1; i >= 0; i--) if (!isChoice(journal.steps[i])) return i;
+  return -1;
+}
+
+// The change „Rückgängig“ takes back (choices are passed over), or null.
 export function lastStep(journal) {
-  return journal.steps[journal.steps.length - 1] || null;
+  const at = lastChangeAt(journal);
+  return at < 0 ? null : journal.steps[at];
 }
 
 export function nextRedo(journal) {
   return journal.redo[journal.redo.length - 1] || null;
 }
 
-// → {journal, step} | null when there is nothing to undo.
+// → {journal, step} | null when there is nothing to undo: the last change goes, the choices
+// made after it stay.
 export function undo(journal) {
-  const step = lastStep(journal);
-  if (!step) return null;
-  return { journal: { ...journal, steps: journal.steps.slice(0, -1), redo: [...journal.redo, step] }, step };
+  const at = lastChangeAt(journal);
+  if (at < 0) return null;
+  const step = journal.steps[at];
+  const steps = [...journal.steps.slice(0, at), ...journal.steps.slice(at + 1)];
+  return { journal: { ...journal, steps, redo: [...journal.redo, step] }, step };
 }
 
 export function redo(journal) {
