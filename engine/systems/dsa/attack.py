@@ -477,7 +477,9 @@ def follow_ups(
         "finte": params["manoever_x"] if setup.manoeuvre == "finte" else 0,
         **hit,
     }
-    damage = {**hit, "rs": params["ziel_rs"]}
+    # the target's RS only where it was given here (the field sits collapsed): a default 0
+    # would stand in for an armour nobody typed, over the one the damage helper knows
+    damage = {**hit, **({"rs": params["ziel_rs"]} if params["ziel_rs"] else {})}
     return [
         {"action": "defense", "title": "Abwehr des Ziels würfeln", "params": defense},
         {"action": "damage", "title": "Schaden, falls nicht abgewehrt", "params": damage},

@@ -306,6 +306,10 @@ def test_a_hit_continues_with_the_halved_defence_and_the_rolled_damage() -> None
     assert after["sp"] == r["sp"] == tp - 3
     halved = run("defense", {"pa_basis": 10, **defense["params"]})
     assert halved["halved_value"] == 5 and halved["target"] == 5 - 2
+    # an RS nobody typed here (the collapsed field's 0) is not passed on: the damage helper
+    # keeps the armour it knows (issue 26, B2 and Deliver 4: hidden fields are never a source)
+    plain = attack({**params, "ziel_rs": 0}, seed)["follow_ups"][1]["params"]
+    assert "rs" not in plain
 
 
 @pytest.mark.parametrize(
