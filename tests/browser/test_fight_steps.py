@@ -41,6 +41,19 @@ def start(reader: SharedVisit) -> Any:
     return t
 
 
+def started_board(page: Any, fighters: dict[str, str]) -> Any:
+    """The Ryssea Tickleiste with these fighters (name → INI), the fight begun."""
+    board = page.locator("section.rw-tickleiste")
+    for name, ini in fighters.items():
+        board.locator("[data-path='name']").fill(name)
+        board.locator("[data-path='ini']").fill(ini)
+        board.get_by_role("button", name="Kämpfer hinzufügen").click()
+        board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
+    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
+    board.locator(".rw-tl-field--now").wait_for()
+    return board
+
+
 def overview_value(page: Any, fighter: str, resource: str) -> str:
     return str(page.get_by_label(f"{resource} von {fighter}", exact=True).input_value())
 
@@ -188,14 +201,7 @@ def test_ryssea_active_defence_is_offered_as_a_tickleiste_step(reader: SharedVis
     # for him on the Tickleiste; nothing moves until the game master chooses it
     t = open_bench(reader, "ryssea")
     page = t.page
-    board = page.locator("section.rw-tickleiste")
-    for name, ini in (("Alrik", "14"), ("Ork", "6")):
-        board.locator("[data-path='name']").fill(name)
-        board.locator("[data-path='ini']").fill(ini)
-        board.get_by_role("button", name="Kämpfer hinzufügen").click()
-        board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
-    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
-    board.locator(".rw-tl-field--now").wait_for()
+    board = started_board(page, {"Alrik": "14", "Ork": "6"})
     bar(page).locator(".rw-fight-actor").select_option("Alrik")
     bar(page).locator(".rw-fight-target").select_option("Ork")
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
@@ -239,14 +245,7 @@ def test_ryssea_ticks_per_action_stay_with_each_fighter(reader: SharedVisit) -> 
     # fighter's own value, typed once (it fell back to 0 after every action)
     t = open_bench(reader, "ryssea")
     page = t.page
-    board = page.locator("section.rw-tickleiste")
-    for name, ini in (("Alrik", "14"), ("Bruna", "12")):
-        board.locator("[data-path='name']").fill(name)
-        board.locator("[data-path='ini']").fill(ini)
-        board.get_by_role("button", name="Kämpfer hinzufügen").click()
-        board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
-    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
-    board.locator(".rw-tl-field--now").wait_for()
+    board = started_board(page, {"Alrik": "14", "Bruna": "12"})
     fighter = board.locator("select[data-path='fighter']")
     ticks = board.locator("[data-path='ticks']")
     speed = {"Alrik": "5", "Bruna": "7"}
