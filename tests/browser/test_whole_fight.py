@@ -805,8 +805,9 @@ class Fight:
             return None
         if param["subject"] == "actor" and not param.get("required"):
             return None
-        if param.get("resource") and fighter != WEAK:  # tough enough to stand three rounds
-            return str(_clip(2 * param["default"] + OFFSET[fighter], param))
+        if param.get("resource"):  # tough enough for three rounds – the weak one for two
+            factor = 1.5 if fighter == WEAK else 2
+            return str(_clip(int(factor * param["default"]) + OFFSET[fighter], param))
         return str(_clip(param["default"] + OFFSET[fighter], param))
 
     def type_values(self, helper_id: str, carried: dict[str, Any]) -> None:
