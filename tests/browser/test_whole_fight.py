@@ -7,7 +7,8 @@ Every system with a Kampfhelfer page (``rule_systems()`` with a docs/<system>/ka
 played the same way: two heroes (Alrik, Bruna) against two enemies (Ork, Goblin), three rounds, a
 reload of the page in the second round and, right after it, a wrong click – the actor's own ally
 chosen as the target and attacked with a Wurfnummer that hits, the follow-up damage rolled
-against him – taken back with „↶ Rückgängig“ until every number is as before. What differs per
+against him – taken back with „↶ Rückgängig“ until every number is as before, then a
+correction typed into the overview (Alrik's potion: +2 on his first resource). What differs per
 system is read from the page and the engine, never from a list of systems:
 - who acts: the Tickleiste widget in the fight column (000_5fbfd0ad384a0921.txt L9–L45: the
   fighters' ticks; an action moves the actor on by its duration, L47–L82) or the initiative
@@ -1081,6 +1082,21 @@ class Fight:
             h["id"] for h in self.plan["helpers"] if h["resources"] and h["id"] != self.attack_id
         )
 
+    def heal(self) -> None:
+        """A correction in the overview: the first hero drinks a potion, +2 on the first
+        resource the fight knows of him (a checked step „… (von Hand)“)."""
+        hero = HEROES[0]
+        record = self.mirror.state["fighters"].get(hero) or {"stats": {}}
+        known = [(c, k) for c, k in self.resources.items() if k in record["stats"]]
+        if not known:
+            return
+        column, key = known[0]
+        was = _number(record["stats"][key])
+        value = int(was) + 2
+        self.type(self.page.get_by_label(f"{column} von {hero}", exact=True), str(value))
+        self.mirror.record({"type": "correct", "fighter": hero, "field": key, "value": value})
+        self.verify(f"{hero}: {column} von Hand", [f"{hero}: {column} {was} → {value} (von Hand)"])
+
     def reaches_damage(self, params: dict[str, Any], seed: int) -> bool:
         """With this Wurfnummer the attack changes a resource of the target or goes on to the
         damage."""
@@ -1104,6 +1120,7 @@ class Fight:
                 if number == TROUBLE_ROUND and done == 1:
                     self.reload()
                     self.wrong_click()
+                    self.heal()
                 before = self.mirror.state["turn"]
                 self.turn(f"Runde {number + 1}")
                 done += 1
