@@ -175,6 +175,14 @@ test("fight-journal: a step that changes nothing is not kept (no empty „Rückg
   assert.equal(again.journal, journal);
 });
 
+test("fight-journal: a roll that keeps the same values in another order is no step (no „Rückgängig“ that changes nothing)", () => {
+  // typed in another order than the form sends them (the form: tp, zusatz)
+  let journal = play({ type: "values", fighter: "Alrik", action: "damage", values: { zusatz: "1" } });
+  journal = record(journal, "TP", { type: "values", fighter: "Alrik", action: "damage", values: { tp: "1W6+4" } }).journal;
+  const roll = { type: "roll", action: "damage", actor: "Alrik", target: null, actorValues: { tp: "1W6+4", zusatz: "1" }, targetValues: {}, update: null, state: null };
+  assert.equal(record(journal, "Schaden", roll).changed, false);
+});
+
 test("fight-journal: values typed for one fighter in one helper are one step; another fighter's are the next", () => {
   let journal = emptyJournal();
   journal = record(journal, "Alrik: AT 14", { type: "values", fighter: "Alrik", action: "attack", values: { at: "14" } }).journal;

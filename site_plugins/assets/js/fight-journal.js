@@ -258,8 +258,18 @@ export function stateOf(journal) {
 
 // ------------------------------------------------------------------ recording, undo, redo
 
+// The same fight, whatever order its keys were written in (a form sends its fields in the
+// page's order, a stored record keeps the order they came in).
+function stable(value) {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stable(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value === undefined ? null : value);
+}
+
 function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return stable(a) === stable(b);
 }
 
 // A choice of actor and target: kept, but no change to take back.

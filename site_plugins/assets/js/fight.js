@@ -275,6 +275,19 @@ function changesText(helper, before, update) {
     .join(", ");
 }
 
+// What the fight makes of a result (what was written, the next steps) stands right below its
+// outcome, beside „Würfeln“ – not under the dice and chances a screen further down.
+function placeAfterOutcome(helper, node) {
+  const result = helper.querySelector(".rw-result");
+  const outcome = result.querySelector(":scope > .rw-outcome");
+  let after = outcome;
+  while (after && after.nextElementSibling && after.nextElementSibling.matches(".rw-fight-written, .rw-follow-ups")) {
+    after = after.nextElementSibling;
+  }
+  if (after) after.after(node);
+  else result.appendChild(node);
+}
+
 function undoButton(bench, label) {
   const button = el("button", "md-button rw-step-undo", "Rückgängig");
   button.type = "button";
@@ -316,7 +329,7 @@ export function afterRoll(bench, helper, body, how = "") {
   if (said) {
     const note = el("p", "rw-fight-note rw-fight-written", `${said} `);
     if (changed) note.appendChild(undoButton(bench, label));
-    helper.querySelector(".rw-result").appendChild(note);
+    placeAfterOutcome(helper, note);
     fillAll(bench, { target: true });
   }
   followUps(bench, helper, body.result.follow_ups);
@@ -341,7 +354,7 @@ export function offerSharedRoll(bench, helper, detail) {
     bar.replaceChildren(el("span", "rw-fight-note", `In den Kampf übernommen (${who}).`));
   });
   bar.append(el("span", "rw-follow-ups-title", `${what} – der Kampf bleibt, wie er ist (${who}).`), button);
-  helper.querySelector(".rw-result").appendChild(bar);
+  placeAfterOutcome(helper, bar);
 }
 
 function tabOf(helper) {
@@ -412,5 +425,5 @@ function followUps(bench, helper, items) {
     });
     bar.appendChild(button);
   }
-  if (bar.children.length > 1) helper.querySelector(".rw-result").appendChild(bar);
+  if (bar.children.length > 1) placeAfterOutcome(helper, bar);
 }
