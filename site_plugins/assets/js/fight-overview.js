@@ -186,6 +186,7 @@ export function setupOverview(bench, column) {
     }
   });
   section.append(title, help, bench.overviewBody, bench.overviewError, questions, history, end);
-  column.appendChild(section);
+  // first in the fight column: the fighters stay in view while the order below is rolled once
+  column.prepend(section);
   bench.overview = section;
 }
