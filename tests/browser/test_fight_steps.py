@@ -15,13 +15,14 @@ Kämpfer kampfunfähig“) – the damage helper writes the target's LeP and Wun
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import SharedVisit, reveal
 from tests.browser.test_fight import TICK_OF, bar, initiative, open_bench
-from tests.browser.test_trusted_fight import stored_fight
+from tests.browser.test_trusted_fight import a_hitting_seed, roll_with_number, stored_fight
 
 pytestmark = pytest.mark.browser
 
@@ -52,6 +53,10 @@ def started_board(page: Any, fighters: dict[str, str]) -> Any:
     board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
     board.locator(".rw-tl-field--now").wait_for()
     return board
+
+
+def stored_journal(page: Any) -> dict[str, Any]:
+    return dict(json.loads(page.evaluate("localStorage.getItem('regelwerk:kampf:dsa')")))
 
 
 def overview_value(page: Any, fighter: str, resource: str) -> str:
@@ -279,3 +284,35 @@ def test_a_value_typed_but_not_rolled_survives_a_reload(reader: SharedVisit) -> 
     page.locator(".rw-overview-table").wait_for()
     assert attack.locator("[data-path='wert']").input_value() == "15"
     assert attack.locator("[data-path='erschwernis']").input_value() == "3"
+
+
+def test_a_known_target_is_hit_and_damaged_in_two_clicks(reader: SharedVisit) -> None:
+    # an attack with its damage (001_240b8e52c108db7c.txt L1: TP − RS = SP, LeP and Wunden):
+    # once the fight knows the target's RS, KO, LeP and Wunden, the follow-up rolls at once –
+    # „Würfeln“, then „Schaden, falls nicht abgewehrt: würfeln“; before that it only opens
+    t = start(reader)
+    page = t.page
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    t.fill(attack.locator("[data-path='wert']"), "18")
+    quick = "Schaden, falls nicht abgewehrt: würfeln ⚄"
+    roll_with_number(t, attack, a_hitting_seed(attack))
+    assert attack.get_by_role("button", name=quick).count() == 0  # Ork's values unknown yet
+    attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸").click()
+    damage = page.locator(DAMAGE)
+    t.fill(damage.locator("[data-path='ko']"), "8")
+    t.fill(damage.locator("[data-path='rs']"), "1")
+    t.roll(damage)
+    lep = int(overview_value(page, "Ork", "LeP"))
+    steps = len(stored_journal(page)["steps"])
+    reveal(attack)
+    seed = a_hitting_seed(attack)
+    attack.locator("[data-type='seed']").fill(str(seed))  # its box is still open
+    t.roll(attack)
+    before = page.evaluate("window.__rwRolls")
+    attack.get_by_role("button", name=quick).click()
+    page.wait_for_function("n => window.__rwRolls > n", arg=before)
+    now = int(overview_value(page, "Ork", "LeP"))
+    assert now < lep
+    written = damage.locator(".rw-fight-written").inner_text()
+    assert f"LeP {lep} → {now}" in written
+    assert len(stored_journal(page)["steps"]) > steps

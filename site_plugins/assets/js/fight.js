@@ -403,6 +403,22 @@ function widgetStep(bench, helper, item) {
   return button;
 }
 
+// The fighters' values a follow-up's helper needs and the fight does not know (or the
+// follow-up does not bring): its fields of a fighter that are in use. Empty: it can be rolled
+// at once, with nothing from a default standing in for a fighter's value.
+function missingValues(bench, next, params) {
+  const known = { actor: knownValues(bench, next, "actor"), target: knownValues(bench, next, "target") };
+  const missing = [];
+  for (const input of next.querySelectorAll(".rw-form .rw-field[data-subject] [data-path][data-type]")) {
+    const field = input.closest(".rw-field");
+    if (input.disabled || field.hidden || input.dataset.type === "text" || input.closest(".rw-list")) continue;
+    const name = input.dataset.path;
+    if (Object.hasOwn(params, name) || Object.hasOwn(known[field.dataset.subject] || {}, name)) continue;
+    missing.push(labelOf(next, input));
+  }
+  return missing;
+}
+
 function followUps(bench, helper, items) {
   if (!Array.isArray(items) || !items.length) return;
   const bar = el("div", "rw-follow-ups");
@@ -416,14 +432,30 @@ function followUps(bench, helper, items) {
     }
     const next = bench.helpers().find((h) => h.dataset.action === item.action);
     if (!next) continue;
-    const button = el("button", "md-button", `${item.title} ▸`);
-    button.type = "button";
-    button.addEventListener("click", () => {
-      fill(next, knownValuesWin(bench, next, item.params || {}));
+    const params = item.params || {};
+    const open = () => {
+      fill(next, knownValuesWin(bench, next, params));
       openHelper(next);
       next.querySelector(".rw-submit").focus({ preventScroll: true });
-    });
+    };
+    const button = el("button", "md-button", `${item.title} ▸`);
+    button.type = "button";
+    button.addEventListener("click", open);
     bar.appendChild(button);
+    // with every fighter's value known, the next roll is one click: filled, rolled, shown
+    // (what it wrote then stands in its result, with its own „Rückgängig“)
+    const target = bench.fight.target;
+    if (target && !missingValues(bench, next, params).length) {
+      const roll = el("button", "md-button md-button--primary rw-follow-roll", `${item.title}: würfeln ⚄`);
+      roll.type = "button";
+      roll.title = `Mit den bekannten Werten von ${target} gleich würfeln`;
+      roll.addEventListener("click", () => {
+        roll.disabled = true;
+        open();
+        next.querySelector(".rw-form").requestSubmit();
+      });
+      bar.appendChild(roll);
+    }
   }
   if (bar.children.length > 1) placeAfterOutcome(helper, bar);
 }
