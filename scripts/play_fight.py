@@ -14,8 +14,9 @@ time in a fresh browser context (nothing stored) of Debian Chromium (the reader'
 ``chromium``; ``chromium-headless-shell`` if it is missing), without the web app's service worker.
 
 Counted, per part of the fight („Aufbau“: the fighters and the order; then each round):
-- typed: a field filled in (a value the page did not show for that fighter, a value rolled at
-  the table, a Wurfnummer, the Tickleiste's Ticks);
+- typed: a field filled in (a value the page did not show for that fighter, a value of one roll
+  the roll needs – the schema's ``per_roll``, rolled at the table –, a Wurfnummer, a fighter's
+  Ticks on the Tickleiste the first time);
 - clicks: a button, a tab, a switch, a choice in a list (one each);
 - scrolls: an element the game master needs (to click, fill or read – a roll's headline) that
   is not in the window when he needs it: off screen, or under the sticky bar or a notice; it
