@@ -973,9 +973,13 @@ class Fight:
             event["action"] = action
         self.mirror.record(event)
 
-    def roll(self, helper_id: str, what: str, seed: int | None = None) -> dict[str, Any]:
-        """„Würfeln“: the roll's consequence for the fight, as CPython's engine answers the
-        same request (the form's values, the result's Wurfnummer)."""
+    def roll(
+        self, helper_id: str, what: str, seed: int | None = None, button: Any = None
+    ) -> dict[str, Any]:
+        """„Würfeln“ (or ``button``: a follow-up's „…: würfeln“ that fills and rolls in one
+        click): the roll's consequence for the fight, as CPython's engine answers the same
+        request (the form's values – for ``button`` the values the engine was sent, its
+        answer's ``params`` – and the result's Wurfnummer)."""
         helper = self.helper(helper_id)
         action = self.helpers[helper_id]["action"]
         if seed is not None:
@@ -983,7 +987,9 @@ class Fight:
                 self.click(helper.locator("details.rw-advanced > summary").first)
             self.type(helper.locator("[data-type='seed']"), str(seed))
         form = helper.evaluate(FORM)
-        pressed = self.press(helper.locator(".rw-submit"), helper_id, read=True)
+        pressed = self.press(
+            button if button is not None else helper.locator(".rw-submit"), helper_id, read=True
+        )
         self.entered.discard(helper_id)  # the page puts them back to their defaults
         detail = pressed["detail"]
         # a result without dice shows no Wurfnummer (results.js hasDice)
@@ -998,6 +1004,8 @@ class Fight:
         kept = pressed["values"]  # the fighters' values the fight keeps from this roll
         if seed is not None:
             assert str(detail["seed"]) == str(seed)
+        if button is not None:
+            form = {**form, "params": detail["params"]}
         answer = api.run(self.system, action, form["params"], seed=detail["seed"])
         assert answer["ok"], answer
         result = answer["result"]
@@ -1066,6 +1074,13 @@ class Fight:
         if not follow:
             return
         item = follow["item"]
+        # every value of the target known: one click fills and rolls the damage (fight.js)
+        quick = self.helper(self.attack_id).get_by_role(
+            "button", name=f"{item['title']}: würfeln ⚄", exact=True
+        )
+        if quick.count():
+            self.roll(follow["helper"], f"{what}: {item['title']} (gleich gewürfelt)", button=quick)
+            return
         self.click(self.helper(self.attack_id).get_by_role("button", name=f"{item['title']} ▸"))
         self.helper(follow["helper"]).locator(".rw-submit").wait_for()
         # the follow-up fills the next helper; the fight itself is not changed by it (no step)
