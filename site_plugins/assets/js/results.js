@@ -301,15 +301,23 @@ function scrollerOf(node) {
   return null;
 }
 
+// The headline – and, on a Kampfhelfer page, what the fight makes of it right below the
+// outcome (what was written, the follow-ups: the next click), as far as the window allows
+// with the headline still in it.
 function headlineIntoView(helper, result) {
   const headline = result.querySelector(".rw-headline");
   if (!headline) return;
+  let last = result.querySelector(":scope > .rw-outcome") || headline;
+  while (last.nextElementSibling && last.nextElementSibling.matches(".rw-fight-written, .rw-follow-ups")) {
+    last = last.nextElementSibling;
+  }
   const scroller = scrollerOf(result);
   const style = getComputedStyle(scroller || document.documentElement);
   const frame = scroller ? scroller.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
   const top = frame.top + (parseFloat(style.scrollPaddingTop) || 0);
   const bottom = frame.bottom - (parseFloat(style.scrollPaddingBottom) || 0);
-  let shift = headline.getBoundingClientRect().bottom - bottom;
+  const most = headline.getBoundingClientRect().top - top; // the headline stays in the window
+  let shift = Math.min(last.getBoundingClientRect().bottom - bottom, most);
   if (shift <= 0) return;
   // a field the reader pressed Enter in stays in the window („Würfeln“ itself sticks)
   const focus = document.activeElement;
