@@ -22,7 +22,7 @@ from tests.browser.test_fight import COUNT_RESULTS, Typist, bar, initiative, ope
 from tests.browser.test_trusted_fight import (
     ATTACK,
     DAMAGE,
-    a_hitting_seed,
+    a_hit,
     roll_with_number,
     start_fight,
     stored_fight,
@@ -178,10 +178,7 @@ def test_dsa_the_hits_tp_reach_the_damage_after_an_earlier_damage_roll(
     assert "damage" not in stored_fight(page)["fighters"]["Alrik"]["actions"]
     attack = reveal(page.locator(ATTACK))
     t.fill(attack.locator("[data-path='wert']"), "18")
-    seed = a_hitting_seed(attack)
-    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
-    rolled = api.run("dsa", "attack", params, seed=seed)["result"]["follow_ups"][1]["params"]
-    roll_with_number(t, attack, seed)
+    rolled = a_hit(t, attack)[1]["params"]
     attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸").click()
     assert damage.locator("[data-path='tp']").input_value() == rolled["tp"]
     assert damage.locator("[data-path='lep']").input_value() != "40"  # the Ork's LeP after
@@ -201,10 +198,7 @@ def test_dsa_a_failed_parade_goes_on_to_the_defenders_damage(reader: SharedVisit
     t.roll(damage)
     attack = reveal(page.locator(ATTACK))
     t.fill(attack.locator("[data-path='wert']"), "18")
-    seed = a_hitting_seed(attack)
-    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
-    hit = api.run("dsa", "attack", params, seed=seed)["result"]["follow_ups"][0]["params"]
-    roll_with_number(t, attack, seed)
+    hit = a_hit(t, attack)[0]["params"]
     attack.get_by_role("button", name="Abwehr des Ziels würfeln ▸").click()
     defense = page.locator(DEFENSE)
     assert defense.locator("[data-path='tp']").input_value() == hit["tp"]

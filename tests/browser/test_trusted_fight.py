@@ -54,6 +54,18 @@ def roll_with_number(t: Any, helper: Any, seed: int) -> None:
     t.roll(helper)
 
 
+def a_hit(t: Any, attack: Any) -> list[dict[str, Any]]:
+    """An attack that hits, rolled with its Wurfnummer: → its follow-ups as CPython's engine
+    answers the same request (what the page's follow-up buttons must carry on)."""
+    seed = a_hitting_seed(attack)
+    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
+    follow_ups: list[dict[str, Any]] = api.run("dsa", "attack", params, seed=seed)["result"][
+        "follow_ups"
+    ]
+    roll_with_number(t, attack, seed)
+    return follow_ups
+
+
 def a_hitting_seed(helper: Any) -> int:
     """A Wurfnummer with which this form's attack hits (CPython's engine, same request)."""
     params = helper.evaluate("(h) => window.Regelwerk.collect(h)")
