@@ -22,7 +22,12 @@ import pytest
 
 from tests.browser.conftest import SharedVisit, reveal
 from tests.browser.test_fight import TICK_OF, bar, initiative, open_bench
-from tests.browser.test_trusted_fight import a_hitting_seed, roll_with_number, stored_fight
+from tests.browser.test_trusted_fight import (
+    a_hitting_seed,
+    damage_target,
+    roll_with_number,
+    stored_fight,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -64,12 +69,7 @@ def overview_value(page: Any, fighter: str, resource: str) -> str:
 
 
 def hit_ork(t: Any) -> Any:
-    damage = reveal(t.page.locator(DAMAGE))
-    t.fill(damage.locator("[data-path='tp']"), "14")
-    t.fill(damage.locator("[data-path='ko']"), "8")
-    t.fill(damage.locator("[data-path='lep']"), "30")
-    t.roll(damage)
-    return damage
+    return damage_target(t, tp="14", ko="8", lep="30")
 
 
 def test_a_damage_roll_is_a_step_shown_in_the_overview_and_undone_by_one_click(

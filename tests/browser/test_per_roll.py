@@ -23,6 +23,7 @@ from tests.browser.test_trusted_fight import (
     ATTACK,
     DAMAGE,
     a_hit,
+    damage_target,
     roll_with_number,
     start_fight,
     stored_fight,
@@ -191,11 +192,7 @@ def test_dsa_a_failed_parade_goes_on_to_the_defenders_damage(reader: SharedVisit
     # Paraden „immer als Reaktion“), with the hit the attack rolled
     t = start_fight(reader)  # Alrik against Ork
     page = t.page
-    damage = reveal(page.locator(DAMAGE))
-    t.fill(damage.locator("[data-path='ko']"), "12")
-    t.fill(damage.locator("[data-path='lep']"), "30")
-    t.fill(damage.locator("[data-path='tp']"), "0")  # the Ork's LeP and KO known to the fight
-    t.roll(damage)
+    damage = damage_target(t, ko="12", lep="30", tp="0")  # the Ork's LeP, KO known
     attack = reveal(page.locator(ATTACK))
     t.fill(attack.locator("[data-path='wert']"), "18")
     hit = a_hit(t, attack)[0]["params"]

@@ -54,6 +54,15 @@ def roll_with_number(t: Any, helper: Any, seed: int) -> None:
     t.roll(helper)
 
 
+def damage_target(t: Any, **values: str) -> Any:
+    """„Schaden und Wunden“ on the fight's target with these values typed (tp, ko, lep …)."""
+    damage = reveal(t.page.locator(DAMAGE))
+    for name, value in values.items():
+        t.fill(damage.locator(f"[data-path='{name}']"), value)
+    t.roll(damage)
+    return damage
+
+
 def a_hit(t: Any, attack: Any) -> list[dict[str, Any]]:
     """An attack that hits, rolled with its Wurfnummer: → its follow-ups as CPython's engine
     answers the same request (what the page's follow-up buttons must carry on)."""
@@ -190,11 +199,7 @@ def test_an_attackers_own_wounds_reach_his_attack(reader: SharedVisit) -> None:
     # his attack said „Eigene Wunden 0“
     t = start_fight(reader)  # Alrik against Ork
     page = t.page
-    damage = reveal(page.locator(DAMAGE))
-    t.fill(damage.locator("[data-path='tp']"), "14")
-    t.fill(damage.locator("[data-path='ko']"), "8")
-    t.fill(damage.locator("[data-path='lep']"), "30")
-    t.roll(damage)
+    damage_target(t, tp="14", ko="8", lep="30")
     wounds = stored_fight(page)["fighters"]["Ork"]["stats"]["wunden"]
     assert int(wounds) >= 1
     bar(page).locator(".rw-fight-actor").select_option("Ork")

@@ -107,11 +107,10 @@ function change(bench, label, event) {
   refill(bench, before);
 }
 
-function refill(bench, before, initial = false) {
+function refill(bench, before) {
   const changed = {
     actor: before.actor !== bench.fight.actor,
     target: before.target !== bench.fight.target || before.actor !== bench.fight.actor,
-    initial,
   };
   if (changed.actor || changed.target) fight.fillAll(bench, changed);
   turnSituation(bench);
@@ -235,12 +234,9 @@ function undoStep(bench, label) {
 }
 
 function history(bench, direction) {
-  const before = { actor: bench.fight.actor, target: bench.fight.target };
   const moved = fight.undo(bench, direction);
   if (!moved) return;
-  bench.changed();
-  fight.fillAll(bench, { actor: true, target: true, initial: true });
-  refill(bench, before, true);
+  follow(bench);
   const said = `${direction === "redo" ? "Wiederhergestellt" : "Rückgängig gemacht"}: ${moved.label}`;
   bench.notices.replaceChildren(el("p", "rw-fight-note", `${said}.`));
   announce(bench.announcer, said);

@@ -268,7 +268,7 @@ function stable(value) {
   return JSON.stringify(value === undefined ? null : value);
 }
 
-function same(a, b) {
+export function same(a, b) {
   return stable(a) === stable(b);
 }
 
@@ -290,12 +290,12 @@ function continues(last, event) {
   );
 }
 
-// → {journal, changed}: the journal with the step appended (redo cleared), or the same journal
-// when the step changes nothing.
-export function record(journal, label, event) {
-  const before = stateOf(journal);
+// → {journal, changed, state}: the journal with the step appended (redo cleared), or the same
+// journal when the step changes nothing; `state` is the fight after it (no second reduce).
+// `before`: the journal's state, where the caller holds it.
+export function record(journal, label, event, before = stateOf(journal)) {
   const after = apply(before, event);
-  if (same(before, after)) return { journal, changed: false };
+  if (same(before, after)) return { journal, changed: false, state: before };
   const text = String(label).slice(0, LABEL_MAX);
   let steps;
   const last = journal.steps[journal.steps.length - 1];
@@ -312,7 +312,7 @@ export function record(journal, label, event) {
   }
   // a choice of actor and target leaves what can be put back; a change clears it
   const redoLeft = isChoice({ event }) ? journal.redo : [];
-  return { journal: { version: VERSION, base, steps, redo: redoLeft }, changed: true };
+  return { journal: { version: VERSION, base, steps, redo: redoLeft }, changed: true, state: after };
 }
 
 function lastChangeAt(journal) {

@@ -17,24 +17,6 @@ import { el, germanNumber, ownValue } from "./util.js";
 
 const STATE_TEXT = { kampffähig: "kampffähig", kampfunfähig: "kampfunfähig", tot: "tot" };
 
-// The resources of this page: every target field a result may change, once per key.
-function resourcesOf(bench) {
-  const found = new Map();
-  for (const helper of bench.helpers()) {
-    for (const field of helper.querySelectorAll('.rw-form .rw-field[data-subject="target"][data-resource]')) {
-      const input = field.querySelector("[data-path][data-type]");
-      if (!input || found.has(input.dataset.path)) continue;
-      found.set(input.dataset.path, {
-        key: input.dataset.path,
-        name: field.dataset.resource || fight.resourceName(helper, input.dataset.path),
-        min: input.min === "" ? null : Number(input.min),
-        max: input.max === "" ? null : Number(input.max),
-      });
-    }
-  }
-  return [...found.values()];
-}
-
 // "" when `text` is a value the resource can take, else the German reason (naming the field).
 export function problemOf(resource, fighterName, text) {
   const what = `${resource.name} von ${fighterName}`;
@@ -148,7 +130,7 @@ export function renderOverview(bench) {
   if (!bench.overview) return;
   const focused = document.activeElement && bench.overview.contains(document.activeElement) ? document.activeElement.id : "";
   const names = fight.names(bench);
-  const resources = resourcesOf(bench);
+  const resources = fight.resourcesOf(bench);
   bench.overviewBody.replaceChildren(
     names.length ? table(bench, names, resources) : el("p", "rw-help", "Noch niemand im Kampf: erst die Initiative würfeln bzw. Kämpfer in die Tickleiste eintragen."),
   );

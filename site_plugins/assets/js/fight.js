@@ -18,7 +18,7 @@
 
 import { defaultValue, fill, withoutPerRoll } from "./forms.js";
 import * as journalOf from "./fight-journal.js";
-import { notice } from "./results.js";
+import { notice, outcomeEnd } from "./results.js";
 import * as savedValues from "./saved.js";
 import * as store from "./store.js";
 import { el, germanNumber, isObject, ownValue } from "./util.js";
@@ -78,9 +78,10 @@ function fromOtherTab(event) {
   }
 }
 
-function write(bench, journal) {
+// `state`: the fight after the journal, where the caller has it (else it is reduced anew).
+function write(bench, journal, state = journalOf.stateOf(journal)) {
   bench.journal = journal;
-  bench.fight = journalOf.stateOf(journal);
+  bench.fight = state;
   const problem = store.write(key(bench.system), journal);
   bench.source = store.peek(key(bench.system));
   if (problem && bench.notices) notice(bench.notices, `Nicht gespeichert: ${problem}`, "error");
@@ -98,8 +99,8 @@ function write(bench, journal) {
 // The one way to change the fight: a named step. → true when it changed something.
 export function dispatch(bench, label, event) {
   if (changedElsewhere(bench)) load(bench); // the newest fight, then this step on top
-  const { journal, changed } = journalOf.record(bench.journal, label, event);
-  if (changed) write(bench, journal);
+  const { journal, changed, state } = journalOf.record(bench.journal, label, event, bench.fight);
+  if (changed) write(bench, journal, state);
   if (bench.changed) bench.changed();
   return changed;
 }
@@ -166,17 +167,29 @@ export function knownValues(bench, helper, subject) {
   // of his values as a target only what results changed (his LeP, Wunden: resources) – not
   // the Akrobatik he once defended with, which shares its field names with his attack talent
   const changed = {};
-  for (const key of resourceKeys(bench)) if (Object.hasOwn(record.stats, key)) changed[key] = record.stats[key];
+  for (const { key } of resourcesOf(bench)) if (Object.hasOwn(record.stats, key)) changed[key] = record.stats[key];
   return { ...(ownValue(record.actions, helper.dataset.action) || {}), ...changed };
 }
 
-// The fields results change on this page (data-resource): LeP, Wunden, Trefferpunkte …
-function resourceKeys(bench) {
-  const keys = new Set();
+// The resources of this page, read once from its forms: every target field a result may
+// change (data-resource: LeP, Wunden, Trefferpunkte …), once per key, with its name and limits.
+export function resourcesOf(bench) {
+  if (bench.resources) return bench.resources;
+  const found = new Map();
   for (const helper of bench.helpers()) {
-    for (const input of helper.querySelectorAll(".rw-form .rw-field[data-resource] [data-path]")) keys.add(input.dataset.path);
+    for (const field of helper.querySelectorAll('.rw-form .rw-field[data-subject="target"][data-resource]')) {
+      const input = field.querySelector("[data-path][data-type]");
+      if (!input || found.has(input.dataset.path)) continue;
+      found.set(input.dataset.path, {
+        key: input.dataset.path,
+        name: field.dataset.resource || resourceName(helper, input.dataset.path),
+        min: input.min === "" ? null : Number(input.min),
+        max: input.max === "" ? null : Number(input.max),
+      });
+    }
   }
-  return keys;
+  bench.resources = [...found.values()];
+  return bench.resources;
 }
 
 function fillHelper(bench, helper, changed) {
@@ -279,11 +292,7 @@ function changesText(helper, before, update) {
 // outcome, beside „Würfeln“ – not under the dice and chances a screen further down.
 function placeAfterOutcome(helper, node) {
   const result = helper.querySelector(".rw-result");
-  const outcome = result.querySelector(":scope > .rw-outcome");
-  let after = outcome;
-  while (after && after.nextElementSibling && after.nextElementSibling.matches(".rw-fight-written, .rw-follow-ups")) {
-    after = after.nextElementSibling;
-  }
+  const after = outcomeEnd(result);
   if (after) after.after(node);
   else result.appendChild(node);
 }
@@ -375,9 +384,13 @@ export function openHelper(helper) {
 // the next helper's field belongs to a fighter whose value the fight knows (the target's RS
 // from an earlier damage roll), the fighter's value stays – a follow-up never overwrites it with
 // a default from a collapsed field it was not typed into.
+function knownOfBoth(bench, helper) {
+  return { actor: knownValues(bench, helper, "actor"), target: knownValues(bench, helper, "target") };
+}
+
 function knownValuesWin(bench, next, params) {
   const out = {};
-  const known = { actor: knownValues(bench, next, "actor"), target: knownValues(bench, next, "target") };
+  const known = knownOfBoth(bench, next);
   for (const [name, value] of Object.entries(params)) {
     const field = next.querySelector(`.rw-form .rw-field[data-subject] [data-path="${CSS.escape(name)}"]`);
     const subject = field && field.closest(".rw-field").dataset.subject;
@@ -407,7 +420,7 @@ function widgetStep(bench, helper, item) {
 // follow-up does not bring): its fields of a fighter that are in use. Empty: it can be rolled
 // at once, with nothing from a default standing in for a fighter's value.
 function missingValues(bench, next, params) {
-  const known = { actor: knownValues(bench, next, "actor"), target: knownValues(bench, next, "target") };
+  const known = knownOfBoth(bench, next);
   const missing = [];
   for (const input of next.querySelectorAll(".rw-form .rw-field[data-subject] [data-path][data-type]")) {
     const field = input.closest(".rw-field");

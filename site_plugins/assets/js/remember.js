@@ -55,24 +55,24 @@ export function restore(helper) {
   return value;
 }
 
-export function keepRoll(helper, params, body) {
-  const shown = { display: body.result.display, seed: body.seed, row: body.result.row || null };
-  // a page's presets give its helper a purpose there (e.g. Fernkampf): not carried elsewhere;
-  // a die result typed for this roll is not the next one's (forms.js withoutPerRoll)
+// a page's presets give its helper a purpose there (e.g. Fernkampf): not carried elsewhere;
+// a die result typed for one roll is not the next one's (forms.js withoutPerRoll)
+function keep(helper, params, shown) {
   const values = withoutPerRoll(helper, params);
   for (const name of presets(helper)) delete values[name];
   const problem = store.write(key(helper), { version: VERSION, values, shown });
   if (problem) console.warn("[regelwerk]", problem);
 }
 
+export function keepRoll(helper, params, body) {
+  keep(helper, params, { display: body.result.display, seed: body.seed, row: body.result.row || null });
+}
+
 // A value typed but not yet rolled is kept too (B7: it was lost on reload): the form's input
 // as it stands, with the last result as it was.
 export function keepTyped(helper) {
   const before = store.read(key(helper), check).value;
-  const values = withoutPerRoll(helper, collect(helper));
-  for (const name of presets(helper)) delete values[name];
-  const problem = store.write(key(helper), { version: VERSION, values, shown: before ? before.shown : null });
-  if (problem) console.warn("[regelwerk]", problem);
+  keep(helper, collect(helper), before ? before.shown : null);
 }
 
 export function reset(helper) {

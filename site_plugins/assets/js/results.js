@@ -301,16 +301,23 @@ function scrollerOf(node) {
   return null;
 }
 
+// The last line of a result's outcome: the outcome itself, or the fight's lines right below
+// it (.rw-fight-written, .rw-follow-ups: fight.js puts them there); null without an outcome.
+export function outcomeEnd(result) {
+  let last = result.querySelector(":scope > .rw-outcome");
+  while (last && last.nextElementSibling && last.nextElementSibling.matches(".rw-fight-written, .rw-follow-ups")) {
+    last = last.nextElementSibling;
+  }
+  return last;
+}
+
 // The headline – and, on a Kampfhelfer page, what the fight makes of it right below the
 // outcome (what was written, the follow-ups: the next click), as far as the window allows
 // with the headline still in it.
 function headlineIntoView(helper, result) {
   const headline = result.querySelector(".rw-headline");
   if (!headline) return;
-  let last = result.querySelector(":scope > .rw-outcome") || headline;
-  while (last.nextElementSibling && last.nextElementSibling.matches(".rw-fight-written, .rw-follow-ups")) {
-    last = last.nextElementSibling;
-  }
+  const last = outcomeEnd(result) || headline;
   const scroller = scrollerOf(result);
   const style = getComputedStyle(scroller || document.documentElement);
   const frame = scroller ? scroller.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };

@@ -17,7 +17,7 @@
 import { newSeed, runEngine } from "./engine-client.js";
 import { clearErrors, showError } from "./forms.js";
 import * as fight from "./fight.js";
-import { lastStep, nextRedo } from "./fight-journal.js";
+import { lastStep, nextRedo, same } from "./fight-journal.js";
 import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
 import * as store from "./store.js";
 import * as boardState from "./tickleiste-state.js";
@@ -54,21 +54,27 @@ function viewOf(helper) {
   return helper.rwFight;
 }
 
-function same(a, b) {
-  return JSON.stringify(a || {}) === JSON.stringify(b || {});
-}
-
 // The fight's board, shown: after a step taken back or put back, or one from another tab.
 // Only a board different from the one shown is shown anew (the engine draws it).
 export async function followFight(helper) {
   const view = viewOf(helper);
   const board = view.fight.board || {};
-  if (same(board, current(helper).state)) {
+  if (same(board, current(helper).state || {})) {
     showSteps(helper);
     return;
   }
-  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: board }, seed: 0 }).catch(() => null);
-  if (!body || !body.ok || !helper.isConnected) return;
+  const body = await drawn(helper, board);
+  if (body && body.ok && helper.isConnected) showDrawn(helper, body);
+}
+
+// The engine draws a board („anzeigen“, nothing rolled) – and checks it in full (the browser
+// only checks its outline). → its answer, or null when the engine is not reachable.
+function drawn(helper, board) {
+  return runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: board }, seed: 0 }).catch(() => null);
+}
+
+// The engine's drawing of the board, kept and shown; the fight bar takes its fighters.
+function showDrawn(helper, body) {
   const saved = { ...boardState.normalize(null), state: body.result.state, shown: shownOf(body) };
   persist(helper, saved);
   show(helper, saved);
@@ -83,7 +89,7 @@ async function changedElsewhere(helper) {
   if (!fight.changedElsewhere(view)) return false;
   const before = view.fight.board;
   fight.load(view);
-  if (same(before, view.fight.board)) return false;
+  if (same(before || {}, view.fight.board || {})) return false;
   await followFight(helper);
   notice(notices(helper), "Die Tickleiste wurde inzwischen in einem anderen Tab geändert. Hier steht jetzt ihr aktueller Stand; bitte den Befehl noch einmal geben.", "error");
   return true;
@@ -305,17 +311,12 @@ export async function loadBoard(helper) {
     if (!boardState.isEmpty(saved.state)) await followFight(helper);
     return;
   }
-  // the engine checks the board in full (the browser only checks its outline)
-  const body = await runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: board }, seed: 0 }).catch(() => null);
+  const body = await drawn(helper, board);
   if (!body || !helper.isConnected) return;
   if (!body.ok) {
     refused(helper, board, body.error.message, taken);
     return;
   }
   if (taken) fight.dispatch(view, "Tickleiste übernommen", { type: "board", state: body.result.state });
-  // the engine's view of the board (a stored display may be from an older version)
-  const refreshed = { ...boardState.normalize(null), state: body.result.state, shown: shownOf(body) };
-  persist(helper, refreshed);
-  show(helper, refreshed);
-  helper.dispatchEvent(new CustomEvent("regelwerk:board-shown", { detail: { board: body.result.board }, bubbles: true }));
+  showDrawn(helper, body); // the engine's view (a stored display may be from an older version)
 }
