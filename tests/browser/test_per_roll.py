@@ -13,6 +13,7 @@ form's default and does not remember them for a reload.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +29,7 @@ from tests.browser.test_trusted_fight import (
     start_fight,
     stored_fight,
 )
-from tests.conftest import ROOT, rule_systems
+from tests.conftest import rule_systems
 
 pytestmark = pytest.mark.browser
 
@@ -61,9 +62,10 @@ NOT_DEFAULT = """(helper) => [...helper.querySelectorAll("PER_ROLL")]
   .map((input) => input.dataset.path)""".replace("PER_ROLL", PER_ROLL)
 
 
-def kampfhelfer_actions(system: str) -> list[str]:
-    """The plain helpers of a system's Kampfhelfer page that have a value of one roll."""
-    html = (ROOT / "site" / system / "kampfhelfer" / "index.html").read_text(encoding="utf-8")
+def kampfhelfer_actions(site: Path, system: str) -> list[str]:
+    """The plain helpers of a system's Kampfhelfer page (in the build ``site``) that have a
+    value of one roll."""
+    html = (site / system / "kampfhelfer" / "index.html").read_text(encoding="utf-8")
     found = []
     for spec in api.catalog()["systems"]:
         if spec["name"] != system:
@@ -79,9 +81,9 @@ def kampfhelfer_actions(system: str) -> list[str]:
 
 @pytest.mark.parametrize("system", rule_systems())
 def test_values_of_one_roll_are_cleared_after_it_and_not_remembered(
-    reader: SharedVisit, system: str
+    reader: SharedVisit, built_site: Path, system: str
 ) -> None:
-    actions = kampfhelfer_actions(system)
+    actions = kampfhelfer_actions(built_site, system)
     if not actions:
         pytest.skip(f"{system}: kein Helfer der Kampfhelfer-Seite hat Werte eines Wurfs")
     page = reader.arrive(f"{system}/kampfhelfer/")
