@@ -205,7 +205,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         total = rolled.total + bonus
         sign = ">" if over == "ueber" else "≥"
         display = Display(headline=title)
-        display.roll(f"{title}: {expression.notation()}", rolled, parts, total=total)
+        display.roll(title, rolled, parts, total=total)
         confirmation = None
         if crit or fum:
             spec.use("kritisch" if crit else "patzer")

@@ -138,9 +138,9 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         if hurt == minimum and rolled_total + bonus - reduce < minimum:
             spec.use("minimum")
         display = Display(headline=title)
-        display.roll(f"{title}: {expression.notation()}", rolled, parts, total=rolled.total + bonus)
+        display.roll(title, rolled, parts, total=rolled.total + bonus)
         if extra_roll is not None:
-            display.roll(f"Kritischer Treffer: {extra.notation()}", extra_roll)  # type: ignore[union-attr]
+            display.roll("Kritischer Treffer", extra_roll)
         steps = [f"{number(rolled_total)} gewürfelt"]
         if bonus:
             steps.append(f"{number(bonus)} Bonus")

@@ -66,7 +66,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         chosen = next(r for r in rows if r["von"] <= rolled.total <= r["bis"])
         cells = [str(chosen[f]) for f in fields]
         display = Display(headline=title, outcome=" – ".join(cells))
-        display.roll(f"{title}: {expression.notation()}", rolled)
+        display.roll(title, rolled)
         out: dict[str, Any] = {
             "roll": rolled.to_dict(),
             "total": rolled.total,
@@ -77,7 +77,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             follow_up = _dice_or_none(cell)
             if follow_up is not None:
                 follow_roll = dice.roll(follow_up, rng)
-                display.roll(f"{follow_title}: {follow_up.notation()}", follow_roll)
+                display.roll(follow_title, follow_roll)
                 out["follow_roll"] = follow_roll.to_dict()
                 out["follow_total"] = follow_roll.total
                 display.outcome += f" ({follow_title}: {follow_roll.total})"
