@@ -57,15 +57,36 @@ def declared_files() -> list[str]:
     return out
 
 
+DECLARED: dict[str, list[str]] = {}
+"""What :func:`load_all` registered: per system the declared actions (a system of its own has
+``""`` first)."""
+
+
 def load_all() -> None:
     for name in declared_files():
         load_system(name)
 
 
+def reload() -> None:
+    """Register the declared actions again from the data files as they are now (``make
+    serve`` after an edit): what was declared before goes, the Python actions stay."""
+    for name, actions in DECLARED.items():
+        if actions[:1] == [""]:
+            SYSTEMS.pop(name, None)
+        elif name in SYSTEMS:
+            for action in actions:
+                SYSTEMS[name].actions.pop(action, None)
+    DECLARED.clear()
+    load.cache_clear()
+    load_all()
+
+
 def load_system(name: str) -> System:
     data = load(name)
     system = SYSTEMS.get(name)
+    declared = DECLARED.setdefault(name, [])
     if system is None:
+        declared.append("")
         head = data.raw("system")
         if not isinstance(head, dict) or set(head) - SYSTEM_KEYS:
             raise DataError(data.file, "system", "muss {titel, quelle} sein")
@@ -75,6 +96,7 @@ def load_system(name: str) -> System:
         raise DataError(data.file, "aktionen", "muss Aktionen als Name: {art, titel, …} enthalten")
     for action in actions:
         register(system, data, str(action))
+        declared.append(str(action))
     for action in actions:
         _check_follow_ups(system, data, str(action))
     return system

@@ -63,7 +63,7 @@ class Spec:
         return f"{self.prefix}.{key}" if key else self.prefix
 
     def error(self, key: str, problem: str) -> DataError:
-        return DataError(self.data.file, self.key(key), problem)
+        return DataError(self.data.file, self.key(key), problem + self.data.hint)
 
     def _walk(self, key: str) -> tuple[bool, Any, list[str]]:
         """Whether ``key`` is there, its value and the Annahmen on the way (an Annahme's

@@ -460,3 +460,37 @@ def test_rolls_are_seeded(klingen: System) -> None:
     ]:
         seed = random.Random(action).randrange(2**32)
         assert run(action, params, seed) == run(action, params, seed)
+
+
+def test_an_edited_declaration_is_registered_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make serve`` compiles the YAML before each build and registers the declared actions
+    again (site_plugins/plugin.py): an edited title reaches describe, the Python systems stay."""
+    from engine import data_files
+    from site_plugins import compile_data
+
+    source = tmp_path / "klingenspiel.yaml"
+    source.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    compile_data.compile_all(data_dir=tmp_path)
+    monkeypatch.setattr(data_files, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(declarative, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(declarative, "DECLARED", {})
+    saved = dict(SYSTEMS)
+    data_files.load.cache_clear()
+    try:
+        declarative.load_all()
+        assert api.describe("klingenspiel", "angriff")["title"] == "Angriff"
+        source.write_text(
+            source.read_text(encoding="utf-8").replace("titel: Angriff", "titel: Schlag"),
+            encoding="utf-8",
+        )
+        assert compile_data.compile_all(data_dir=tmp_path) == ["klingenspiel.json"]
+        declarative.reload()
+        assert api.describe("klingenspiel", "angriff")["title"] == "Schlag"
+        assert set(SYSTEMS) == set(saved) | {"klingenspiel"}
+        assert SYSTEMS["ryssea"] is saved["ryssea"]
+    finally:
+        SYSTEMS.clear()
+        SYSTEMS.update(saved)
+        data_files.load.cache_clear()
