@@ -3,8 +3,7 @@
 1. its data compiles (YAML in step with JSON; the declared actions load);
 2. every action describes itself and rolls – with the form's sample values, over the JSON
    boundary (``run_json``) and on the command line – and a roll with dice shows them;
-3. its tests in ``tests/engine/NAME/`` (the odds against an enumeration of every face) and the
-   declared-actions tests;
+3. its tests in ``tests/engine/NAME/`` (the odds against an enumeration of every face);
 4. its pages build (``mkdocs build --strict`` into a temporary folder): the Kampfhelfer page
    has a helper for every action it names and the print page („Druckansicht“) exists.
 
@@ -123,9 +122,10 @@ def main(argv: list[str] | None = None) -> int:
             started,
         )
         started = time.monotonic()
-        tests = [str(ROOT / "tests" / "engine" / "test_declarative.py")]
-        if (ROOT / "tests" / "engine" / name).is_dir():
-            tests.append(str(ROOT / "tests" / "engine" / name))
+        folder = ROOT / "tests" / "engine" / name
+        if not folder.is_dir():
+            raise CheckFailed(f"tests/engine/{name}/ fehlt (make system legt Tests an)")
+        tests = [str(folder)]
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
             cwd=ROOT,

@@ -146,7 +146,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             steps.append(f"{number(bonus)} Bonus")
         if critical and double:
             steps.append("verdoppelt")
-        if armour:
+        if armour and reduce:
             steps.append(f"− {number(reduce)} {armour.label}")
         display.outcome = (
             f"{number(hurt)} Schaden ({', '.join(steps)}; mindestens {number(minimum)})."

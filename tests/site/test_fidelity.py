@@ -1,4 +1,4 @@
-"""Text fidelity: every sentence of the five source texts appears verbatim on the built site.
+"""Text fidelity: every sentence of the source texts appears verbatim on the built site.
 
 The sources (``quellen/``, unchanged bytes, see test_sources.py) are the canonical wording
 of the rules:
@@ -27,13 +27,14 @@ import pytest
 
 THRESHOLD = 0.995
 
-SOURCES = {
-    "000_5fbfd0ad384a0921.txt": "ryssea",
-    "001_240b8e52c108db7c.txt": "dsa",
-    "002_51e59e824768e9e9.txt": "guete",
-    "003_3ac4060591b07c19.txt": "aktionswuerfel",
-    "004_019b513a861ec26f.txt": "pathfinder",
-}
+# every text in quellen/SHA256SUMS (read, not listed: a new system's text is checked too)
+SOURCES = [
+    line.split(maxsplit=1)[1]
+    for line in (Path(__file__).resolve().parents[2] / "quellen" / "SHA256SUMS")
+    .read_text(encoding="utf-8")
+    .splitlines()
+    if line.strip()
+]
 
 # --------------------------------------------------------------------------------------------------
 # Visible text of the built pages
