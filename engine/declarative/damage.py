@@ -35,6 +35,7 @@ from typing import Any
 from engine import dice
 from engine.declarative.spec import Spec
 from engine.display import Display
+from engine.errors import EngineError
 from engine.fight_state import FIT, STATES, target_state
 from engine.formatting import decimal, number
 from engine.params import BoolParam, Param
@@ -116,9 +117,15 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         reduce = values[armour.name] if armour else 0
         whole = expression
         if critical and extra is not None:
-            whole = dice.Expression(
-                expression.terms + extra.terms, expression.constant + extra.constant
-            )
+            try:
+                whole = dice.Expression(
+                    expression.terms + extra.terms, expression.constant + extra.constant
+                )
+            except EngineError as error:  # too many dice with the critical's own
+                where = dice_field.name if dice_field else "kritisch"
+                label = dice_field.label if dice_field else "Kritischer Treffer"
+                problem = error.message.split(": ", 1)[-1]
+                raise EngineError(f"{label}: mit {_notation(extra)} {problem}", where) from None
         counts = dice.counts(
             whole,
             field=dice_field.name if dice_field else "",

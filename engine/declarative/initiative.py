@@ -35,9 +35,10 @@ from typing import Any
 from engine import dice
 from engine.declarative.spec import Spec
 from engine.display import Display
+from engine.errors import EngineError
 from engine.formatting import number, signed
 from engine.ordering import check_unique_names, order_groups
-from engine.params import ListParam, Param, TextParam
+from engine.params import ListParam, Param, TextParam, validate_record
 from engine.registry import ActionFunc
 
 ALLOWED = {
@@ -102,6 +103,11 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     tie_fields = [r for r in rules if isinstance(r, Param)]
     item = (TextParam("name", "Name", max_length=30), value, *tie_fields)
     examples = spec.items("beispiel") or [{"name": "Alrik"}, {"name": "Bruna"}]
+    for index, example in enumerate(examples):
+        try:
+            validate_record(item, example)
+        except EngineError as error:
+            raise spec.error(f"beispiel.{index}", error.message) from None
     fighters_param = ListParam(
         "fighters",
         "Kämpfer",

@@ -252,6 +252,21 @@ def test_damage_odds_equal_enumeration(
     assert result["target_state"]["zustand"] == state
 
 
+def test_too_many_dice_with_the_criticals_own_name_the_field() -> None:
+    """100 dice are the most one roll has (engine/dice): with the critical's 1W4 they are too
+    many – the message names the weapon's field, not an anonymous „Würfelausdruck“."""
+    content = changed(schaden={"kritisch": {"zusatzwurf": "1W4"}})
+    SYSTEMS["extra_limit_test"] = declare(content, "extra_limit_test")
+    try:
+        params = {"waffe": "100W6", "kritisch": True}
+        answer = api.run("extra_limit_test", "schaden", params, 1)
+        assert answer["error"]["field"] == "waffe"
+        assert answer["error"]["message"].startswith("Waffenschaden: mit 1W4 höchstens 100 Würfel")
+        assert api.run("extra_limit_test", "schaden", {**params, "kritisch": False}, 1)["ok"]
+    finally:
+        del SYSTEMS["extra_limit_test"]
+
+
 def test_extra_dice_on_a_critical() -> None:
     content = changed(schaden={"kritisch": {"zusatzwurf": "1W4"}, "wurf": "1W6"})
     system = declare(content, "extra_test")
@@ -437,6 +452,12 @@ def test_an_assumption_is_listed_and_named_only_where_used() -> None:
         ),
         ("schaden", {"farbe": "rot"}, "aktionen.schaden", "unbekannte Angabe 'farbe'"),
         ("angriff", {"art": "zauber"}, "aktionen.angriff.art", "muss eine von tabelle"),
+        (
+            "initiative",
+            {"beispiel": [{"name": "Alrik", "mut": 3}]},
+            "aktionen.initiative.beispiel.0",
+            "Unbekanntes Feld „mut“",
+        ),
     ],
 )
 def test_a_mistake_in_a_declaration_names_file_and_key(
