@@ -28,12 +28,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import re
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from site_plugins.compile_data import compile_all  # noqa: E402
+
 NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{9,}")
 
@@ -462,7 +465,7 @@ def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
         handle.write(f"\n{name}:\n  LeP: Lebenspunkte\n")
     with (root / "tests" / "site" / "search_queries.yml").open("a", encoding="utf-8") as handle:
         handle.write(f"- {{suche: {word}, seite: {name}/regeln/}}  # {title}\n")
-    subprocess.run([sys.executable, "-m", "site_plugins.compile_data"], cwd=root, check=True)
+    compile_all(data_dir=root / "engine" / "data")
     changed = [mkdocs, sums, readme, root / "glossary.yml", root / "tests/site/search_queries.yml"]
     return [*new_files, root / "engine" / "data" / f"{name}.json", *changed]
 
