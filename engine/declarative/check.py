@@ -234,6 +234,13 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             f"{words[key]}: {number(total)} gegen {goal_label} {number(goal)} "
             f"(gelingt bei {sign} {number(goal)})."
         )
+        if (critical.always and rolled.total in critical.faces) or (
+            fumble.always and rolled.total in fumble.faces
+        ):
+            display.outcome = (
+                f"{words[key]}: {number(rolled.total)} gewürfelt – das entscheidet allein "
+                f"({number(total)} gegen {goal_label} {number(goal)})."
+            )
         chance_items = [(words["erfolg"], odds["hit"])]
         if critical.declared:
             chance_items.append((words["kritisch"], odds["critical"]))

@@ -515,3 +515,30 @@ def test_an_edited_declaration_is_registered_again(
         SYSTEMS.clear()
         SYSTEMS.update(saved)
         data_files.load.cache_clear()
+
+
+def test_a_roll_decided_by_its_faces_says_so() -> None:
+    """With ``immer`` the faces decide alone (a natural 20 hits a Verteidigung of 30): the
+    outcome says what was rolled decided it, not only a total that looks like a miss."""
+    content = changed(
+        angriff={
+            "wurf": "1W20",
+            "kritisch": {"augen": [20], "immer": True},
+            "patzer": {"augen": [1], "immer": True},
+        }
+    )
+    SYSTEMS["faces_test"] = declare(content, "faces_test")
+    try:
+        seen = set()
+        for seed in range(120):
+            result = api.run("faces_test", "angriff", {"angriffswert": 0, "verteidigung": 30}, seed)
+            natural, outcome = result["result"]["natural"], result["result"]["display"]["outcome"]
+            if natural in (1, 20):
+                word = "Kritischer Treffer" if natural == 20 else "Patzer"
+                assert outcome.startswith(f"{word}: {natural} gewürfelt – das entscheidet allein")
+                seen.add(natural)
+            else:
+                assert outcome.startswith("Verfehlt: ")
+        assert seen == {1, 20}
+    finally:
+        del SYSTEMS["faces_test"]
