@@ -542,3 +542,36 @@ def test_a_roll_decided_by_its_faces_says_so() -> None:
         assert seen == {1, 20}
     finally:
         del SYSTEMS["faces_test"]
+
+
+def test_a_python_system_may_declare_more_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system with Python actions whose data file also has ``aktionen:`` gets both – the
+    Python ones first – and needs no ``system:`` of its own."""
+    from engine.params import IntParam as Int
+
+    python = System("mixed_test", "Gemischt", "005_0123456789abcdef.txt")
+
+    @python.action(
+        "python_roll",
+        title="Aus Python",
+        summary="Ein Wurf aus Python.",
+        source="005_0123456789abcdef.txt L1",
+        params=(Int("wert", "Wert"),),
+    )
+    def python_roll(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        return {"display": {"headline": "Aus Python", "outcome": "", "sections": []}}
+
+    content = declaration()
+    del content["system"]
+    data = RuleData("mixed_test.yaml", json.loads(json.dumps(content)))
+    monkeypatch.setitem(SYSTEMS, "mixed_test", python)
+    monkeypatch.setattr(declarative, "load", lambda name: data)
+    monkeypatch.setattr(declarative, "DECLARED", {})
+    assert declarative.load_system("mixed_test") is python
+    names = [
+        a["name"]
+        for a in next(s for s in api.catalog()["systems"] if s["name"] == "mixed_test")["actions"]
+    ]
+    assert names == ["python_roll", "initiative", "angriff", "schaden", "patzer"]
+    assert api.run("mixed_test", "angriff", {"angriffswert": 3}, 1)["ok"]
+    assert declarative.DECLARED["mixed_test"] == ["initiative", "angriff", "schaden", "patzer"]
