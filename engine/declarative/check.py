@@ -27,8 +27,8 @@ fails). ``bestaetigen: true``: the same roll again confirms – a critical if it
 fumble if it fails; unconfirmed, the roll stays an ordinary success or failure.
 
 Exact odds: over the faces of ``wurf`` (with the share of doubles per total), the confirmation
-independent of the first roll. Follow-ups: a success offers ``folgen.erfolg`` (with
-``kritisch: true`` on a critical when that helper has the field), a fumble ``folgen.patzer``.
+independent of the first roll. Follow-ups: a success offers ``folgen.erfolg`` (with this hit's
+``kritisch``, true or false, when that helper has the field), a fumble ``folgen.patzer``.
 """
 
 from __future__ import annotations
@@ -284,9 +284,10 @@ def _meets(special: Special, natural: int, double: bool, margin: int) -> bool:
 
 
 def _follow_up(spec: Spec, action: str, word: str, critical: bool) -> dict[str, Any]:
-    """The next helper of the system, prefilled with ``kritisch`` where it has that field."""
+    """The next helper of the system; where it has the field ``kritisch`` (a value of this one
+    roll), the follow-up sets it either way – this hit's, not one left in the form."""
     target = spec.system.actions[action]
     params: dict[str, Any] = {}
-    if critical and any(p.name == "kritisch" for p in target.params):
-        params["kritisch"] = True
+    if any(p.name == "kritisch" for p in target.params):
+        params["kritisch"] = critical
     return {"action": action, "title": f"{word}: {target.title}", "params": params}

@@ -142,7 +142,7 @@ def test_check_odds_equal_enumeration(
 
 def test_check_outcome_follows_the_dice(klingen: System) -> None:
     """Every seed: hit iff total ≥ target (L8), critical/fumble on doubles (L9), and the
-    follow-up is the damage (prefilled kritisch) or the Patzertabelle."""
+    follow-up is the damage (with this hit's kritisch, either way) or the Patzertabelle."""
     seen = set()
     for seed in range(60):
         result = run("angriff", {"angriffswert": 4, "verteidigung": 11}, seed)
@@ -153,7 +153,7 @@ def test_check_outcome_follows_the_dice(klingen: System) -> None:
         assert result["fumble"] == (not result["hit"] and double)
         actions = [(f["action"], f["params"]) for f in result["follow_ups"]]
         if result["hit"]:
-            assert actions == [("schaden", {"kritisch": True} if double else {})]
+            assert actions == [("schaden", {"kritisch": double})]
         elif double:
             assert actions == [("patzer", {})]
         seen.add(result["outcome"])
