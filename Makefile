@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test deps chromium browsers lint serve data bench screenshots clean
+.PHONY: site test deps chromium browsers lint serve data bench screenshots clean system check-system
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,16 @@ serve: deps
 # After editing engine/data/*.yaml
 data: deps
 	$(PY) -m site_plugins.compile_data
+
+# A new rule system from its source text: make system NAME=klingenspiel QUELLE=pfad/zum/text.txt TITEL="Klingenspiel"
+system: deps
+	@test -n "$(NAME)" -a -n "$(QUELLE)" || { echo "Aufruf: make system NAME=<schlüssel> QUELLE=<datei> [TITEL=<Name>]"; exit 2; }
+	$(PY) scripts/new_system.py "$(NAME)" "$(QUELLE)" $(if $(TITEL),--titel "$(TITEL)")
+
+# The quick check after adding or changing a system (data, actions, odds, pages; < 1 minute)
+check-system: deps
+	@test -n "$(NAME)" || { echo "Aufruf: make check-system NAME=<schlüssel>"; exit 2; }
+	$(PY) scripts/check_system.py "$(NAME)"
 
 # Review pictures in test-results/screenshots/: pages at 1280 and 375 px, Kampfhelfer at 1366 and 375 px (both schemes)
 screenshots: deps chromium

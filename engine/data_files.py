@@ -31,9 +31,11 @@ class DataError(Exception):
 class RuleData:
     """Typed, validated access to one system's data by dotted keys ("initiative.wurf")."""
 
-    def __init__(self, file: str, content: dict[str, Any]) -> None:
+    def __init__(self, file: str, content: dict[str, Any], stale: bool = False) -> None:
         self.file = file
         self.content = content
+        # the YAML was edited after the JSON was compiled: a key it has may be missing here
+        self.hint = " – die JSON-Datei ist älter als die YAML-Datei: make data" if stale else ""
 
     def raw(self, key: str) -> Any:
         node: Any = self.content
@@ -43,7 +45,7 @@ class RuleData:
             elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
                 node = node[int(part)]
             else:
-                raise DataError(self.file, key, "fehlt")
+                raise DataError(self.file, key, "fehlt" + self.hint)
         # An assumption is written as {wert: …, annahme: true, text: …}
         if isinstance(node, dict) and "annahme" in node and "wert" in node:
             if node.get("annahme") is True and isinstance(node.get("text"), str):
@@ -143,4 +145,6 @@ def load(system: str) -> RuleData:
         raise DataError(file, "", f"kein gültiges JSON: {error}") from error
     if not isinstance(content, dict):
         raise DataError(file, "", "muss ein Objekt sein")
-    return RuleData(f"engine/data/{system}.yaml", content)
+    source = path.with_suffix(".yaml")  # beside it in a checkout; not in the browser's archive
+    stale = source.exists() and source.stat().st_mtime > path.stat().st_mtime
+    return RuleData(f"engine/data/{system}.yaml", content, stale)

@@ -2,7 +2,9 @@
 
 The YAML files are what maintainers edit; the engine (standard library only, also in Pyodide)
 reads the JSON. Run ``python -m site_plugins.compile_data`` (``make data``) after editing;
-``--check`` exits non-zero when a JSON file is out of date (used by the tests).
+``--check`` exits non-zero when a JSON file is out of date (used by the tests). ``make serve``
+calls :func:`compile_all` before every build and watches the YAML files (site_plugins/plugin.py),
+so an edit shows on the next reload.
 """
 
 from __future__ import annotations
@@ -25,19 +27,25 @@ def compiled(yaml_path: Path) -> str:
     return json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Regeldaten von YAML nach JSON übersetzen")
-    parser.add_argument("--check", action="store_true", help="nur prüfen, nichts schreiben")
-    args = parser.parse_args(argv)
+def compile_all(check: bool = False, data_dir: Path = DATA_DIR) -> list[str]:
+    """The JSON files that were out of date (and, unless ``check``, are now written)."""
     stale = []
-    for yaml_path in sorted(DATA_DIR.glob("*.yaml")):
+    for yaml_path in sorted(data_dir.glob("*.yaml")):
         json_path = yaml_path.with_suffix(".json")
         text = compiled(yaml_path)
         current = json_path.read_text(encoding="utf-8") if json_path.exists() else None
         if current != text:
             stale.append(json_path.name)
-            if not args.check:
+            if not check:
                 json_path.write_text(text, encoding="utf-8")
+    return stale
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Regeldaten von YAML nach JSON übersetzen")
+    parser.add_argument("--check", action="store_true", help="nur prüfen, nichts schreiben")
+    args = parser.parse_args(argv)
+    stale = compile_all(args.check)
     if args.check and stale:
         print("veraltet (make data):", ", ".join(stale), file=sys.stderr)
         return 1

@@ -7,7 +7,8 @@ Documented MkDocs events only:
 - ``on_files``: adds the browser code (ES modules bundled by :mod:`site_plugins.bundle`),
   Pyodide (from npm), the engine archive and the engine's memory snapshot (both named by the
   runtime key, see :mod:`site_plugins.snapshot`);
-- ``on_serve``: ``mkdocs serve`` also watches the browser code;
+- ``on_serve``: ``mkdocs serve`` also watches the browser code and the rule data (YAML, compiled
+  to JSON in ``on_config`` before each build);
 - ``on_post_page`` / ``on_post_template``: names the runtime key in every page's ``<head>``
   (for the worker client), online starts the worker from there and points Material's search
   at the worker that holds it during the boot (``search-hold.js``), and prepares the Content
@@ -40,7 +41,9 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 import engine
-from site_plugins import csp, pwa
+from engine import declarative
+from engine.data_files import DataError
+from site_plugins import compile_data, csp, pwa
 from site_plugins.bundle import BundleError, bundles
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
@@ -123,6 +126,8 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         return not self.offline and not self.serve
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if self.serve:
+            self._compile_data()
         self.archive = engine_archive()
         self.script_hashes = set()
         # the offline export (mkdocs-offline.yml) adds its plugin; the policy differs there
@@ -246,7 +251,23 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         server.watch(str(ASSETS))
+        for path in sorted((ENGINE_DIR / "data").glob("*.yaml")):
+            server.watch(str(path))  # compiled to JSON in on_config before each rebuild
         return server
+
+    def _compile_data(self) -> None:
+        """``make serve``: the rule data as edited (YAML → JSON) before each build; declared
+        actions are registered again, so their forms follow (Python systems read their data
+        once: after editing one of their files, restart ``make serve``)."""
+        try:
+            changed = compile_data.compile_all()
+        except (OSError, yaml.YAMLError, SystemExit) as error:
+            raise PluginError(f"regelwerk: Regeldaten: {error}") from error
+        if changed:
+            try:
+                declarative.reload()
+            except DataError as error:
+                raise PluginError(f"regelwerk: {error}") from error
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         return self._head(output, pwa.page_root(page.url))

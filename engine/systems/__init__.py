@@ -15,7 +15,12 @@ from engine.systems import aktionswuerfel
 from engine.systems import pathfinder
 
 # isort: split
-from engine.systems import allgemein
+from engine import declarative
+
+declarative.load_all()  # systems and actions declared in engine/data/*.yaml (aktionen:)
+
+# isort: split
+from engine.systems import allgemein  # noqa: E402
 
 __all__ = [
     "aktionswuerfel",

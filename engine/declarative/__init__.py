@@ -1,0 +1,150 @@
+"""Declared roll actions: a system's helpers written in its YAML, without Python.
+
+A data file ``engine/data/<system>.yaml`` with ``aktionen:`` declares actions of four kinds,
+the shapes most combat chapters use:
+
+- ``art: tabelle`` – roll dice, find the row of a rule table by its range (:mod:`.table`);
+- ``art: initiative`` – dice + a value per fighter, the order, tie rules (:mod:`.initiative`);
+- ``art: probe`` – dice + value + modifiers against a target, criticals, fumbles, confirmation
+  rolls (:mod:`.check`);
+- ``art: schaden`` – dice + bonus − armour, a minimum, criticals, the resource it reduces
+  (:mod:`.damage`).
+
+Every action has ``titel``, ``zusammenfassung`` and ``quelle`` (lines of the system's source,
+„L12–L20“; the file is the system's ``system.quelle``), its fields as ``{name, label, hilfe,
+vorgabe, min, max, pflicht, wer, pro_wurf …}`` (:mod:`.spec`) and may write any value as an
+Annahme (``{wert, annahme: true, text, quelle}``) or list free ones under ``annahmen:``; the
+helper shows them collapsed, a result names those it relied on.
+
+A file with ``system: {titel, quelle}`` is a system of its own (no Python package needed); a
+system that has Python actions may declare more in its own file (both mix: the Python ones come
+first). :func:`load_all` registers every declared action – the actions are ``Action`` objects
+with ``Param`` fields, so ``describe``, ``run``, the forms, the CLI and the fight treat them as
+any other. A mistake in a declaration fails at import with a :class:`DataError` naming the
+file and the key.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.data_files import DATA_DIR, DataError, RuleData, load, note_assumption
+from engine.declarative import check, damage, initiative, table
+from engine.declarative.spec import Spec
+from engine.params import Param
+from engine.registry import SYSTEMS, ActionFunc, System, new_system
+
+Builder = Callable[[Spec], tuple[tuple[Param, ...], ActionFunc]]
+KINDS: dict[str, tuple[Builder, set[str]]] = {
+    "tabelle": (table.build, table.ALLOWED),
+    "initiative": (initiative.build, initiative.ALLOWED),
+    "probe": (check.build, check.ALLOWED),
+    "schaden": (damage.build, damage.ALLOWED),
+}
+SYSTEM_KEYS = {"titel", "quelle"}
+
+
+def declared_files() -> list[str]:
+    """The systems whose data file declares actions (``aktionen:``), in name order."""
+    out = []
+    for path in sorted(DATA_DIR.glob("*.json")):
+        content = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(content, dict) and "aktionen" in content:
+            out.append(path.stem)
+    return out
+
+
+DECLARED: dict[str, list[str]] = {}
+"""What :func:`load_all` registered: per system the declared actions (a system of its own has
+``""`` first)."""
+
+
+def load_all() -> None:
+    for name in declared_files():
+        load_system(name)
+
+
+def reload() -> None:
+    """Register the declared actions again from the data files as they are now (``make
+    serve`` after an edit): what was declared before goes, the Python actions stay."""
+    for name, actions in DECLARED.items():
+        if actions[:1] == [""]:
+            SYSTEMS.pop(name, None)
+        elif name in SYSTEMS:
+            for action in actions:
+                SYSTEMS[name].actions.pop(action, None)
+    DECLARED.clear()
+    load.cache_clear()
+    load_all()
+
+
+def load_system(name: str) -> System:
+    data = load(name)
+    system = SYSTEMS.get(name)
+    declared = DECLARED.setdefault(name, [])
+    if system is None:
+        declared.append("")
+        head = data.raw("system")
+        if not isinstance(head, dict) or set(head) - SYSTEM_KEYS:
+            raise DataError(data.file, "system", "muss {titel, quelle} sein")
+        system = new_system(name, data.text("system.titel"), data.text("system.quelle"))
+    actions = data.raw("aktionen")
+    if not isinstance(actions, dict) or not actions:
+        raise DataError(data.file, "aktionen", "muss Aktionen als Name: {art, titel, …} enthalten")
+    for action in actions:
+        register(system, data, str(action))
+        declared.append(str(action))
+    for action in actions:
+        _check_follow_ups(system, data, str(action))
+    return system
+
+
+def register(system: System, data: RuleData, name: str) -> None:
+    spec = Spec(data, name, system)
+    kind = spec.text("art")
+    if kind not in KINDS:
+        raise spec.error("art", f"muss eine von {', '.join(KINDS)} sein, ist {kind!r}")
+    builder, allowed = KINDS[kind]
+    spec.mapping("", allowed)
+    params, func = builder(spec)
+    lines = spec.text("quelle")
+    source = lines if ".txt" in lines else f"{system.source} {lines}"
+    free = _free_assumptions(spec)
+    prefix = f"{spec.prefix}."
+    texts = tuple(a["text"] for a in data.assumptions() if a["key"].startswith(prefix))
+
+    def run(values: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        for text in free:
+            note_assumption(text)
+        return func(values, rng)
+
+    system.action(
+        name,
+        title=spec.text("titel"),
+        summary=spec.text("zusammenfassung"),
+        source=source,
+        params=params,
+        assumptions=texts,
+    )(run)
+
+
+def _free_assumptions(spec: Spec) -> list[str]:
+    """``annahmen:`` – Annahmen that hold for every roll of the action."""
+    out = []
+    for index, entry in enumerate(spec.items("annahmen")):
+        if not isinstance(entry, dict) or entry.get("annahme") is not True:
+            raise spec.error(f"annahmen.{index}", "muss {annahme: true, text, quelle} sein")
+        out.append(spec.text(f"annahmen.{index}.text"))
+    return out
+
+
+def _check_follow_ups(system: System, data: RuleData, name: str) -> None:
+    spec = Spec(data, name, system)
+    if not spec.has("folgen"):
+        return
+    for key, target in spec.mapping("folgen", {"erfolg", "patzer"}).items():
+        if target not in system.actions:
+            raise spec.error(f"folgen.{key}", f"„{target}“ ist keine Aktion von {system.title}")

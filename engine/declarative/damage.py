@@ -1,0 +1,221 @@
+"""Declared damage (``art: schaden``): dice + bonus − armour, at least a minimum, off a resource.
+
+```yaml
+schaden:
+  art: schaden
+  titel: Schaden
+  zusammenfassung: Waffenschaden + Stärkebonus − Rüstung, mindestens 0, von den LeP.
+  quelle: L22–L28
+  wurf: {name: waffe, label: Waffenschaden, art: wuerfel, vorgabe: 1W6, wer: handelnder}
+  # … or fixed dice:  wurf: 1W6
+  bonus: [{name: staerke, label: Stärkebonus, wer: handelnder}]   # optional, each added
+  ruestung: {name: ruestung, label: Rüstung, wer: ziel}           # optional, subtracted
+  minimum: 0
+  kritisch: {verdoppeln: true}        # or {zusatzwurf: 1W6}: on a critical hit
+  ressource: {name: lep, label: LeP vor dem Treffer, ressource: LeP, vorgabe: 20, min: -50}
+  zustand:                            # optional: the target's state by its new value
+    - {bis: -5, zustand: tot, text: tot}
+    - {bis: 0, zustand: kampfunfähig, text: bewusstlos}
+```
+
+``verdoppeln`` doubles dice and bonus before the armour; ``zusatzwurf`` adds its dice. A
+critical is the per-roll field ``kritisch`` (a check's follow-up fills it). The resource is the
+target's (``subject: target``, ``resource``): the result gives its new value
+(``target_update``) and, with ``zustand``, the ``target_state`` (first entry whose ``bis`` the
+new value does not exceed; kampffähig otherwise). Exact odds: the damage distribution from the
+dice's, its mean and the chance of each declared state.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.declarative.spec import Spec
+from engine.display import Display
+from engine.errors import EngineError
+from engine.fight_state import FIT, STATES, target_state
+from engine.formatting import decimal, number
+from engine.params import BoolParam, Param
+from engine.registry import ActionFunc
+
+ALLOWED = {
+    "art",
+    "titel",
+    "zusammenfassung",
+    "quelle",
+    "wurf",
+    "bonus",
+    "ruestung",
+    "minimum",
+    "kritisch",
+    "ressource",
+    "zustand",
+    "annahmen",
+}
+
+
+def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
+    fixed_dice: dice.Expression | None = None
+    dice_field: Param | None = None
+    if isinstance(spec.raw("wurf"), str):
+        fixed_dice = spec.dice("wurf", "Schadenswurf")
+    else:
+        dice_field = spec.field("wurf")
+        if dice_field.kind != "dice":
+            raise spec.error("wurf.art", "muss wuerfel sein")
+    bonuses = spec.fields("bonus")
+    armour = spec.field("ruestung") if spec.has("ruestung") else None
+    minimum = spec.integer("minimum", 0)
+    double = extra = None
+    if spec.has("kritisch"):
+        crit = spec.mapping("kritisch", {"verdoppeln", "zusatzwurf"})
+        if ("verdoppeln" in crit) == ("zusatzwurf" in crit):
+            raise spec.error("kritisch", "entweder verdoppeln: true oder zusatzwurf: <Würfel>")
+        double = bool(crit.get("verdoppeln"))
+        if "zusatzwurf" in crit:
+            extra = spec.dice("kritisch.zusatzwurf", "Zusatzwurf")
+    resource = None
+    if spec.has("ressource"):
+        resource = spec.field("ressource", subject="target", resource=True)
+        if not resource.resource_name:
+            raise spec.error("ressource.ressource", "fehlt (der kurze Name, z. B. LeP)")
+    states = _states(spec)
+    params: list[Param] = [*((dice_field,) if dice_field else ()), *bonuses]
+    if armour:
+        params.append(armour)
+    if spec.has("kritisch"):
+        params.append(
+            BoolParam(
+                "kritisch",
+                "Kritischer Treffer",
+                help="Verdoppelt den Schaden." if double else f"Dazu {_notation(extra)}.",
+                per_roll=True,
+            )
+        )
+    if resource:
+        params.append(resource)
+    title = spec.text("titel")
+
+    def damage_of(rolled: int, bonus: int, reduce: int, critical: bool) -> int:
+        raw = rolled + bonus
+        if critical and double:
+            raw *= 2
+        return max(minimum, raw - reduce)
+
+    def run(values: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        expression = (
+            fixed_dice
+            if fixed_dice is not None
+            else dice.parse(values[dice_field.name], dice_field.name, dice_field.label)  # type: ignore[union-attr]
+        )
+        critical = bool(values.get("kritisch", False))
+        parts = [(b.label, values[b.name]) for b in bonuses if values[b.name]]
+        bonus = sum(v for _, v in parts)
+        reduce = values[armour.name] if armour else 0
+        whole = expression
+        if critical and extra is not None:
+            try:
+                whole = dice.Expression(
+                    expression.terms + extra.terms, expression.constant + extra.constant
+                )
+            except EngineError as error:  # too many dice with the critical's own
+                where = dice_field.name if dice_field else "kritisch"
+                label = dice_field.label if dice_field else "Kritischer Treffer"
+                problem = error.message.split(": ", 1)[-1]
+                raise EngineError(f"{label}: mit {_notation(extra)} {problem}", where) from None
+        counts = dice.counts(
+            whole,
+            field=dice_field.name if dice_field else "",
+            label=dice_field.label if dice_field else "Schaden",
+            use=dice.DISTRIBUTION_USE,
+        )
+        spread: dict[int, Fraction] = {}
+        for total, ways in counts.items():
+            hurt = damage_of(total, bonus, reduce, critical)
+            spread[hurt] = spread.get(hurt, Fraction(0)) + Fraction(ways, counts.outcomes)
+        mean = sum((d * p for d, p in spread.items()), Fraction(0))
+        spec.use("wurf")
+        rolled = dice.roll(expression, rng)
+        extra_roll = dice.roll(extra, rng) if critical and extra is not None else None
+        rolled_total = rolled.total + (extra_roll.total if extra_roll else 0)
+        hurt = damage_of(rolled_total, bonus, reduce, critical)
+        if hurt == minimum and rolled_total + bonus - reduce < minimum:
+            spec.use("minimum")
+        display = Display(headline=title)
+        display.roll(title, rolled, parts, total=rolled.total + bonus)
+        if extra_roll is not None:
+            display.roll("Kritischer Treffer", extra_roll)
+        steps = [f"{number(rolled_total)} gewürfelt"]
+        if bonus:
+            steps.append(f"{number(bonus)} Bonus")
+        if critical and double:
+            steps.append("verdoppelt")
+        if armour and reduce:
+            steps.append(f"− {number(reduce)} {armour.label}")
+        display.outcome = (
+            f"{number(hurt)} Schaden ({', '.join(steps)}; mindestens {number(minimum)})."
+        )
+        out: dict[str, Any] = {
+            "roll": rolled.to_dict(),
+            "extra_roll": extra_roll.to_dict() if extra_roll else None,
+            "damage": hurt,
+            "critical": critical,
+            "chances": {"expected_damage": str(mean)},
+        }
+        chance_items = [(f"höchstens {number(minimum)} Schaden", spread.get(minimum, Fraction(0)))]
+        if resource:
+            before = values[resource.name]
+            after = before - hurt
+            out["target_update"] = {resource.name: after}
+            if states:
+                zustand, text = _state_of(states, after)
+                out["target_state"] = target_state(zustand, text)
+                for bound, state_text in ((b, t) for b, _, t in states):
+                    p = sum((q for d, q in spread.items() if before - d <= bound), Fraction(0))
+                    chance_items.append(
+                        (f"{state_text} ({resource.resource_name} ≤ {number(bound)})", p)
+                    )
+                    out["chances"][f"state_{state_text}"] = str(p)
+                display.outcome += (
+                    f" {resource.resource_name}: {number(before)} → {number(after)} – {text}."
+                )
+            else:
+                display.outcome += f" {resource.resource_name}: {number(before)} → {number(after)}."
+        display.table("Schaden im Mittel", ["Mittelwert"], [[decimal(mean)]])
+        display.chances("Chancen (vor dem Wurf)", chance_items)
+        out["display"] = display.to_dict()
+        return out
+
+    return tuple(params), run
+
+
+def _states(spec: Spec) -> list[tuple[int, str, str]]:
+    """(bis, zustand, text), the lowest ``bis`` first."""
+    out = []
+    for index, entry in enumerate(spec.items("zustand")):
+        where = f"zustand.{index}"
+        if not isinstance(entry, dict) or set(entry) - {"bis", "zustand", "text"}:
+            raise spec.error(where, "muss {bis, zustand, text} sein")
+        bound, state, text = entry.get("bis"), entry.get("zustand"), entry.get("text")
+        if isinstance(bound, bool) or not isinstance(bound, int):
+            raise spec.error(f"{where}.bis", "muss eine ganze Zahl sein")
+        if state not in STATES or state == FIT:
+            raise spec.error(f"{where}.zustand", "muss kampfunfähig oder tot sein")
+        if not isinstance(text, str) or not text:
+            raise spec.error(f"{where}.text", "fehlt (das Wort des Systems)")
+        out.append((bound, state, text))
+    return sorted(out)
+
+
+def _state_of(states: list[tuple[int, str, str]], value: int) -> tuple[str, str]:
+    for bound, state, text in states:
+        if value <= bound:
+            return state, text
+    return FIT, "kampffähig"
+
+
+def _notation(expression: dice.Expression | None) -> str:
+    return expression.notation() if expression else ""

@@ -1,0 +1,319 @@
+"""Declared initiative (``art: initiative``): every fighter rolls dice + a value; highest first.
+
+```yaml
+initiative:
+  art: initiative
+  titel: Initiative
+  zusammenfassung: Jeder würfelt 1W6 + Gewandtheit; wer höher liegt, handelt zuerst.
+  quelle: L5–L9
+  wurf: 1W6
+  wert: {name: gw, label: Gewandtheit, vorgabe: 2, min: 0, max: 20}
+  gleichstand:                  # in this order, until one rule decides
+    - hoeherer_wert             # the higher value (gw) first
+    - feld: {name: mu, label: Mut, vorgabe: 2}   # a field of its own, higher first
+    - stechen                   # roll again (stechen_wurf, default: wurf), higher first
+  # … or end with gleichzeitig: those still equal act at the same time
+  stechen_wurf: 1W6
+```
+
+The list of fighters (``fighters``: name, the value, the fields the tie rules name) is the
+fight: its rows have no ``subject``. The result gives the order, ``turns`` for the fight bar
+and the exact chance of each fighter to act first: over the faces of one fighter's roll, the
+others are beaten, lose or stay tied by the rules above; a roll-off gives each of k tied
+fighters 1/k (it is symmetric: a roll-off still open after ``stechen_hoechstens`` rounds, 100
+unless declared, is settled by lot), „gleichzeitig“ counts a shared first place as first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine import dice
+from engine.declarative.spec import Spec
+from engine.display import Display
+from engine.errors import EngineError
+from engine.formatting import number, signed
+from engine.ordering import check_unique_names, order_groups
+from engine.params import ListParam, Param, TextParam, validate_record
+from engine.registry import ActionFunc
+
+ALLOWED = {
+    "art",
+    "titel",
+    "zusammenfassung",
+    "quelle",
+    "wurf",
+    "wert",
+    "gleichstand",
+    "stechen_wurf",
+    "stechen_hoechstens",
+    "beispiel",
+    "annahmen",
+}
+HIGHER_VALUE = "hoeherer_wert"
+ROLL_OFF = "stechen"
+TOGETHER = "gleichzeitig"
+
+
+@dataclass
+class Fighter:
+    index: int
+    name: str
+    value: int
+    keys: tuple[int, ...]
+    roll: dice.RollResult
+    total: int
+    rolloff: list[dice.RollResult] = field(default_factory=list)
+
+
+def _tie_rules(spec: Spec) -> tuple[list[str | Param], str]:
+    """The deterministic rules (``hoeherer_wert`` or a field) and how it ends."""
+    rules: list[str | Param] = []
+    entries = spec.items("gleichstand")
+    if not entries:
+        raise spec.error(
+            "gleichstand", "fehlt (eine Liste, die mit stechen oder gleichzeitig endet)"
+        )
+    for index, entry in enumerate(entries):
+        where = f"gleichstand.{index}"
+        last = index == len(entries) - 1
+        if entry in (ROLL_OFF, TOGETHER):
+            if not last:
+                raise spec.error(where, f"{entry} entscheidet alles Übrige: nur als letzte Regel")
+            return rules, str(entry)
+        if entry == HIGHER_VALUE:
+            rules.append(HIGHER_VALUE)
+        elif isinstance(entry, dict) and set(entry) == {"feld"}:
+            rules.append(spec.field(f"{where}.feld", subject="", per_roll=False))
+        else:
+            raise spec.error(where, "muss hoeherer_wert, {feld: …}, stechen oder gleichzeitig sein")
+    raise spec.error("gleichstand", "muss mit stechen oder gleichzeitig enden")
+
+
+def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
+    expression = spec.dice("wurf", "Initiativwurf")
+    value = spec.field("wert", subject="", per_roll=False)
+    rules, ending = _tie_rules(spec)
+    rolloff_die = spec.dice("stechen_wurf", "Stechen", expression.notation())
+    limit = spec.integer("stechen_hoechstens", 100)
+    tie_fields = [r for r in rules if isinstance(r, Param)]
+    item = (TextParam("name", "Name", max_length=30), value, *tie_fields)
+    examples = spec.items("beispiel") or [{"name": "Alrik"}, {"name": "Bruna"}]
+    for index, example in enumerate(examples):
+        try:
+            validate_record(item, example)
+        except EngineError as error:
+            raise spec.error(f"beispiel.{index}", error.message) from None
+    fighters_param = ListParam(
+        "fighters",
+        "Kämpfer",
+        item=item,
+        item_label="Kämpfer",
+        min_items=1,
+        max_items=12,
+        default_items=tuple(dict(e) for e in examples),
+        required=True,
+    )
+    title = spec.text("titel")
+
+    def keys(row: dict[str, Any]) -> tuple[int, ...]:
+        return tuple(row[value.name] if r == HIGHER_VALUE else row[r.name] for r in rules)  # type: ignore[union-attr]
+
+    def first_chances(rows: list[dict[str, Any]]) -> list[Fraction]:
+        die = dice.distribution(expression)
+        scale = math.lcm(*(p.denominator for p in die.values()))
+        faces = [(face, int(p * scale)) for face, p in die.items()]
+        out = []
+        for me, mine_row in enumerate(rows):
+            total = Fraction(0)
+            for face, face_count in faces:
+                mine = face + mine_row[value.name]
+                weights = [1]  # weights[k]: ways every other is beaten and k stay tied
+                for other, row in enumerate(rows):
+                    if other == me:
+                        continue
+                    beaten = tied = 0
+                    ahead = (keys(mine_row) > keys(row)) - (keys(mine_row) < keys(row))
+                    for other_face, count in faces:
+                        theirs = other_face + row[value.name]
+                        if theirs < mine or (theirs == mine and ahead > 0):
+                            beaten += count
+                        elif theirs == mine and ahead == 0:
+                            tied += count
+                    nxt = [0] * (len(weights) + 1)
+                    for k, w in enumerate(weights):
+                        nxt[k] += w * beaten
+                        nxt[k + 1] += w * tied
+                    weights = nxt
+                share = sum(
+                    (
+                        Fraction(w, 1 if ending == TOGETHER else k + 1)
+                        for k, w in enumerate(weights)
+                    ),
+                    Fraction(0),
+                )
+                total += face_count * share
+            out.append(total / scale ** len(rows))
+        return out
+
+    def roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
+        if ending == TOGETHER:
+            return group
+        pending, ordered, rounds = [group], [], 0
+        while pending:
+            current = pending.pop(0)
+            if len(current) == 1:
+                ordered.extend(current)
+                continue
+            rounds += 1
+            if rounds > limit:  # settled by lot: the roll-off stays fair
+                rng.shuffle(current)
+                ordered.extend(current)
+                continue
+            by_total: dict[int, list[Fighter]] = {}
+            for fighter in current:
+                rolled = dice.roll(rolloff_die, rng)
+                fighter.rolloff.append(rolled)
+                by_total.setdefault(rolled.total, []).append(fighter)
+            pending = [by_total[t] for t in sorted(by_total, reverse=True)] + pending
+        return ordered
+
+    def run(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        rows: list[dict[str, Any]] = params["fighters"]
+        check_unique_names(rows, "fighters", "Kämpfer")
+        chances = first_chances(rows)
+        spec.use("wurf")
+        fighters = []
+        for index, row in enumerate(rows):
+            rolled = dice.roll(expression, rng)
+            fighters.append(
+                Fighter(
+                    index,
+                    row["name"],
+                    row[value.name],
+                    keys(row),
+                    rolled,
+                    rolled.total + row[value.name],
+                )
+            )
+        order, _ = order_groups(
+            fighters,
+            lambda f: (f.total, *f.keys),
+            lambda group: roll_off(group, rng),
+            descending=True,
+        )
+        totals = [f.total for f in fighters]
+        tied_totals = {t for t in totals if totals.count(t) > 1}
+        if tied_totals:
+            spec.use("gleichstand")
+        places, shared = _places(order, ending)
+        first = [f for f in order if places[f.index] == 1]
+        display = Display(headline=title, outcome=_first_words(first))
+        table_rows = []
+        for fighter in order:
+            table_rows.append(
+                [
+                    str(places[fighter.index]),
+                    fighter.name,
+                    f"{fighter.roll.total} {signed(fighter.value)}",
+                    number(fighter.total),
+                    _tie_words(fighter, tied_totals, shared, rules, value),
+                ]
+            )
+        display.table(
+            "Reihenfolge (höchstes Ergebnis zuerst)",
+            [
+                "Platz",
+                "Kämpfer",
+                f"{expression.notation()} + {value.label}",
+                "Initiative",
+                "Gleichstand",
+            ],
+            table_rows,
+        )
+        for fighter in fighters:
+            display.roll(
+                f"{fighter.name}: Initiativwurf",
+                fighter.roll,
+                [(value.label, fighter.value)],
+                total=fighter.total,
+            )
+            for number_, rolled in enumerate(fighter.rolloff, start=1):
+                display.roll(f"{fighter.name}: Stechen {number_}", rolled)
+        caption = "Chance, als Erste(r) zu handeln (vor dem Wurf)"
+        if ending == TOGETHER:
+            caption = "Chance, als Erste(r) zu handeln – allein oder gleichzeitig (vor dem Wurf)"
+        display.chances(caption, [(r["name"], p) for r, p in zip(rows, chances, strict=True)])
+        return {
+            "order": [
+                {
+                    "place": places[f.index],
+                    "name": f.name,
+                    "value": f.value,
+                    "roll": f.roll.to_dict(),
+                    "initiative": f.total,
+                    "rolloff": [r.total for r in f.rolloff],
+                }
+                for f in order
+            ],
+            "first_chances": {r["name"]: str(p) for r, p in zip(rows, chances, strict=True)},
+            "turns": [
+                {
+                    "name": f.name,
+                    "label": f"Platz {places[f.index]}"
+                    + (" (gleichzeitig)" if f.index in shared else ""),
+                }
+                for f in order
+            ],
+            "display": display.to_dict(),
+        }
+
+    return (fighters_param,), run
+
+
+def _places(order: list[Fighter], ending: str) -> tuple[dict[int, int], set[int]]:
+    """Place of each fighter; fighters acting at the same time share one (``gleichzeitig``)."""
+    places: dict[int, int] = {}
+    shared: set[int] = set()
+    for position, fighter in enumerate(order):
+        before = order[position - 1] if position else None
+        same = (
+            ending == TOGETHER
+            and before is not None
+            and (before.total, *before.keys) == (fighter.total, *fighter.keys)
+        )
+        places[fighter.index] = places[before.index] if same and before else position + 1
+        if same and before:
+            shared.update({before.index, fighter.index})
+    return places, shared
+
+
+def _first_words(first: list[Fighter]) -> str:
+    if len(first) == 1:
+        return f"Zuerst handelt {first[0].name} mit {number(first[0].total)}."
+    names = ", ".join(f.name for f in first[:-1]) + f" und {first[-1].name}"
+    return f"Zuerst handeln gleichzeitig {names} mit {number(first[0].total)}."
+
+
+def _tie_words(
+    fighter: Fighter,
+    tied_totals: set[int],
+    shared: set[int],
+    rules: list[str | Param],
+    value: Param,
+) -> str:
+    if fighter.total not in tied_totals:
+        return ""
+    parts = []
+    for rule, key in zip(rules, fighter.keys, strict=True):
+        label = value.label if rule == HIGHER_VALUE else rule.label  # type: ignore[union-attr]
+        parts.append(f"{label} {number(key)}")
+    if fighter.rolloff:
+        parts.append("Stechen " + " · ".join(str(r.total) for r in fighter.rolloff))
+    if fighter.index in shared:
+        parts.append("gleichzeitig")
+    return ", ".join(parts)

@@ -1,0 +1,152 @@
+"""The quick check for one rule system (``make check-system NAME=…``): well under a minute.
+
+1. its data compiles (YAML in step with JSON; the declared actions load);
+2. every action describes itself and rolls – with the form's sample values, over the JSON
+   boundary (``run_json``) and on the command line – and a roll with dice shows them;
+3. its tests in ``tests/engine/NAME/`` (the odds against an enumeration of every face);
+4. its pages build (``mkdocs build --strict`` into a temporary folder): the Kampfhelfer page
+   has a helper for every action it names and the print page („Druckansicht“) exists.
+
+Prints one line per step; exits non-zero at the first failure, with what failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def step(title: str, started: float) -> None:
+    print(f"ok  {title} ({time.monotonic() - started:.1f} s)", flush=True)
+
+
+def sample(field: dict[str, Any]) -> Any:
+    return field["default"]
+
+
+def check_engine(name: str) -> int:
+    from engine import api, cli
+
+    systems = {s["name"]: s for s in api.catalog()["systems"]}
+    if name not in systems:
+        raise CheckFailed(f"{name}: kein System der Engine (bekannt: {', '.join(systems)})")
+    count = 0
+    for action in systems[name]["actions"]:
+        spec = api.describe(name, action["name"])
+        params = {f["name"]: sample(f) for f in spec["params"] if f["type"] != "state"}
+        for seed in range(20):
+            request = {"system": name, "action": action["name"], "params": params, "seed": seed}
+            answer = json.loads(api.run_json(json.dumps(request)))
+            if not answer["ok"]:
+                raise CheckFailed(f"{name}.{action['name']}: {answer['error']['message']}")
+            display = answer["result"]["display"]
+            if not display.get("headline"):
+                raise CheckFailed(f"{name}.{action['name']}: Ergebnis ohne Überschrift")
+            count += 1
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = cli.main([name, action["name"], "--seed", "1", "--json", *_cli_args(params)])
+        if code == 0 and json.loads(printed.getvalue())["ok"] is not True:
+            code = 1
+        if code != 0:
+            raise CheckFailed(f"{name}.{action['name']}: Kommandozeile endet mit {code}")
+    return count
+
+
+def _cli_args(params: dict[str, Any]) -> list[str]:
+    return ["--params", json.dumps(params)] if params else []
+
+
+def check_pages(name: str) -> None:
+    with tempfile.TemporaryDirectory() as out:
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+        proc = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", out],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        if proc.returncode:
+            raise CheckFailed("mkdocs build --strict:\n" + proc.stderr[-3000:])
+        page = Path(out) / name / "kampfhelfer" / "index.html"
+        if not page.exists():
+            raise CheckFailed(f"docs/{name}/kampfhelfer.md: Seite fehlt im Build")
+        html = page.read_text(encoding="utf-8")
+        source = (ROOT / "docs" / name / "kampfhelfer.md").read_text(encoding="utf-8")
+        named = {
+            line.split(":", 1)[1].strip()
+            for line in source.splitlines()
+            if line.strip().startswith("aktion:")
+        }
+        for action in sorted(named):
+            if f'data-action="{action}"' not in html:
+                raise CheckFailed(f"Kampfhelfer: kein Helfer für {action}")
+        if not (Path(out) / name / "druck" / "index.html").exists():
+            raise CheckFailed(f"Druckansicht fehlt: „Druckansicht: {name}/druck.md“ in mkdocs.yml")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Schnelle Prüfung eines Regelsystems")
+    parser.add_argument("name", help="Systemschlüssel (Ordner unter docs/)")
+    args = parser.parse_args(argv)
+    name = args.name
+    began = started = time.monotonic()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "site_plugins.compile_data", "--check"], cwd=ROOT
+        )
+        if proc.returncode:
+            raise CheckFailed("Regeldaten veraltet: make data")
+        step("Regeldaten übersetzt", started)
+        started = time.monotonic()
+        rolls = check_engine(name)
+        step(
+            f"Aktionen beschreiben sich und würfeln ({rolls} Würfe, JSON und Kommandozeile)",
+            started,
+        )
+        started = time.monotonic()
+        folder = ROOT / "tests" / "engine" / name
+        if not folder.is_dir():
+            raise CheckFailed(f"tests/engine/{name}/ fehlt (make system legt Tests an)")
+        tests = [str(folder)]
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode:
+            raise CheckFailed("Tests:\n" + proc.stdout[-3000:])
+        step(
+            f"Wahrscheinlichkeiten gegen Aufzählung ({proc.stdout.strip().splitlines()[-1]})",
+            started,
+        )
+        started = time.monotonic()
+        check_pages(name)
+        step("Seiten gebaut (Kampfhelfer mit jedem Helfer, Druckansicht)", started)
+    except CheckFailed as error:
+        print(f"FEHLER: {error}", file=sys.stderr)
+        return 1
+    print(f"{name}: alles in Ordnung ({time.monotonic() - began:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

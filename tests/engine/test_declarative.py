@@ -1,0 +1,577 @@
+"""Declared roll actions (engine/declarative): a small invented system written in YAML only –
+``tests/fixtures/klingenspiel/klingenspiel.yaml`` with its text ``quelle.txt`` (cited by line
+below) – served through the JSON boundary like any Python system; every chance checked
+against an enumeration of all faces (tests/engine/brute.py)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from engine import api, declarative
+from engine.data_files import DataError, RuleData
+from engine.params import DiceParam, IntParam
+from engine.registry import SYSTEMS, System
+from tests.engine import brute
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "klingenspiel" / "klingenspiel.yaml"
+NAME = "klingenspiel_test"
+
+
+def declaration() -> dict[str, Any]:
+    content: dict[str, Any] = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))
+    return content
+
+
+def declare(content: dict[str, Any], name: str = NAME) -> System:
+    """Register the declared actions of ``content`` as the system ``name`` (not in SYSTEMS)."""
+    system = System(name, content["system"]["titel"], content["system"]["quelle"])
+    data = RuleData(f"{name}.yaml", json.loads(json.dumps(content)))
+    for action in content["aktionen"]:
+        declarative.register(system, data, action)
+    return system
+
+
+@pytest.fixture
+def klingen(monkeypatch: pytest.MonkeyPatch) -> Iterator[System]:
+    system = declare(declaration())
+    monkeypatch.setitem(SYSTEMS, NAME, system)
+    yield system
+
+
+def changed(**actions: dict[str, Any]) -> dict[str, Any]:
+    content = declaration()
+    for action, values in actions.items():
+        content["aktionen"][action].update(copy.deepcopy(values))
+    return content
+
+
+def run(action: str, params: dict[str, Any], seed: int = 1) -> dict[str, Any]:
+    answer = api.run(NAME, action, params, seed)
+    assert answer["ok"], answer
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
+# ------------------------------------------------------------------ the boundary
+
+
+def test_declared_actions_are_described_like_python_ones(klingen: System) -> None:
+    """The form schema of a declared field is the schema of the Param a Python action would
+    declare (the site builds its forms from describe)."""
+    spec = api.describe(NAME, "angriff")
+    assert spec["source"] == "005_0123456789abcdef.txt L7–L9"
+    assert (
+        spec["params"][0]
+        == IntParam(
+            "angriffswert",
+            "Angriffswert",
+            default=4,
+            minimum=-10,
+            maximum=30,
+            required=True,
+            subject="actor",
+        ).schema()
+    )
+    damage = api.describe(NAME, "schaden")["params"]
+    assert damage[0] == DiceParam("waffe", "Waffenschaden", default="1W6", subject="actor").schema()
+    by_name = {p["name"]: p for p in damage}
+    assert by_name["lebenspunkte"]["resource"] and by_name["lebenspunkte"]["subject"] == "target"
+    assert by_name["lebenspunkte"]["resource_name"] == "LeP"
+    assert by_name["kritisch"]["per_roll"]
+    fighters = api.describe(NAME, "initiative")["params"][0]
+    assert [f["name"] for f in fighters["item"]] == ["name", "gewandtheit"]
+    assert fighters["default"] == [
+        {"name": "Alrik", "gewandtheit": 3},
+        {"name": "Ork", "gewandtheit": 2},
+    ]
+
+
+def test_run_json_and_errors_name_the_field(klingen: System) -> None:
+    answer = json.loads(
+        api.run_json(json.dumps({"system": NAME, "action": "angriff", "params": {}, "seed": 2}))
+    )
+    assert not answer["ok"]
+    assert answer["error"] == {
+        "field": "angriffswert",
+        "message": "Angriffswert: fehlt – bitte eine ganze Zahl eintragen.",
+    }
+    ok = json.loads(
+        api.run_json(
+            json.dumps(
+                {"system": NAME, "action": "angriff", "params": {"angriffswert": 5}, "seed": 2}
+            )
+        )
+    )
+    assert ok["ok"] and ok["result"]["display"]["sections"][0]["kind"] == "rolls"
+
+
+# ------------------------------------------------------------------ check against a target
+
+
+def attack_by_enumeration(bonus: int, target: int) -> dict[str, Fraction]:
+    """quelle.txt L8–L9: 2W6 + Angriffswert + Modifikator ≥ Verteidigung hits; a double is
+    critical on a hit, a fumble on a miss."""
+    return {
+        "hit": brute.chance([6, 6], lambda f: sum(f) + bonus >= target),
+        "critical": brute.chance([6, 6], lambda f: sum(f) + bonus >= target and f[0] == f[1]),
+        "fumble": brute.chance([6, 6], lambda f: sum(f) + bonus < target and f[0] == f[1]),
+    }
+
+
+@pytest.mark.parametrize(("value", "modifier", "target"), [(4, 0, 11), (0, -3, 2), (2, 3, 14)])
+def test_check_odds_equal_enumeration(
+    klingen: System, value: int, modifier: int, target: int
+) -> None:
+    result = run(
+        "angriff", {"angriffswert": value, "modifikator": modifier, "verteidigung": target}
+    )
+    expected = attack_by_enumeration(value + modifier, target)
+    for key, chance in expected.items():
+        assert Fraction(result["chances"][key]) == chance, key
+
+
+def test_check_outcome_follows_the_dice(klingen: System) -> None:
+    """Every seed: hit iff total ≥ target (L8), critical/fumble on doubles (L9), and the
+    follow-up is the damage (with this hit's kritisch, either way) or the Patzertabelle."""
+    seen = set()
+    for seed in range(60):
+        result = run("angriff", {"angriffswert": 4, "verteidigung": 11}, seed)
+        faces = [d["value"] for t in result["roll"]["terms"] for d in t["dice"]]
+        double = faces[0] == faces[1]
+        assert result["hit"] == (sum(faces) + 4 >= 11)
+        assert result["critical"] == (result["hit"] and double)
+        assert result["fumble"] == (not result["hit"] and double)
+        actions = [(f["action"], f["params"]) for f in result["follow_ups"]]
+        if result["hit"]:
+            assert actions == [("schaden", {"kritisch": double})]
+        elif double:
+            assert actions == [("patzer", {})]
+        seen.add(result["outcome"])
+    assert seen == {"hit", "miss", "critical", "fumble"}
+
+
+def test_confirmed_critical_by_faces_and_margin_fumble() -> None:
+    """A 1W20 check with a natural 20 that always hits and must be confirmed, and a fumble by
+    margin: the chances equal the enumeration of both rolls."""
+    content = changed(
+        angriff={
+            "wurf": "1W20",
+            "gelingt": "ueber",
+            "kritisch": {"augen": [20], "immer": True, "bestaetigen": True},
+            "patzer": {"marge": 8},
+        }
+    )
+    system = declare(content, "confirm_test")
+    SYSTEMS["confirm_test"] = system
+    try:
+        for bonus, target in [(5, 15), (0, 25), (12, 9)]:
+            answer = api.run(
+                "confirm_test", "angriff", {"angriffswert": bonus, "verteidigung": target}, 3
+            )
+            chances = {k: Fraction(v) for k, v in answer["result"]["chances"].items()}
+
+            def hits(face: int, bonus: int = bonus, target: int = target) -> bool:
+                return face == 20 or face + bonus > target
+
+            assert chances["hit"] == brute.chance([20], lambda f: hits(f[0]))
+            assert chances["critical"] == brute.chance(
+                [20, 20], lambda f: f[0] == 20 and hits(f[1])
+            )
+            assert chances["fumble"] == brute.chance(
+                [20], lambda f, b=bonus, t=target: not hits(f[0]) and t - (f[0] + b) >= 8
+            )
+        confirmations = 0
+        for seed in range(400):
+            answer = api.run(
+                "confirm_test", "angriff", {"angriffswert": 0, "verteidigung": 15}, seed
+            )
+            result = answer["result"]
+            if result["natural"] == 20:
+                confirmations += 1
+                again = result["confirmation"]
+                assert (
+                    result["critical"]
+                    == again["confirmed"]
+                    == (again["total"] > 15 or again["roll"]["total"] == 20)
+                )
+                item = answer["result"]["display"]["sections"][0]["items"][-1]
+                assert item["label"] == "Bestätigungswurf" and "bestätigt – " in item["decision"]
+            else:
+                assert result["confirmation"] is None
+        assert confirmations
+    finally:
+        del SYSTEMS["confirm_test"]
+
+
+# ------------------------------------------------------------------ damage
+
+
+@pytest.mark.parametrize(
+    ("bonus", "armour", "critical"), [(2, 1, False), (2, 1, True), (0, 5, False)]
+)
+def test_damage_odds_equal_enumeration(
+    klingen: System, bonus: int, armour: int, critical: bool
+) -> None:
+    """L12–L13: Waffenschaden + Stärke − Rüstung, at least 0; a critical doubles Waffenschaden
+    and Stärke; bewusstlos at 0 LeP or less, tot at −5 or less."""
+    lep = 6
+    params = {
+        "waffe": "2W6",
+        "staerke": bonus,
+        "ruestung": armour,
+        "kritisch": critical,
+        "lebenspunkte": lep,
+    }
+    result = run("schaden", params)
+
+    def hurt(faces: tuple[int, ...]) -> int:
+        return max(0, (sum(faces) + bonus) * (2 if critical else 1) - armour)
+
+    assert Fraction(result["chances"]["expected_damage"]) == brute.expectation([6, 6], hurt)
+    assert Fraction(result["chances"]["state_tot"]) == brute.chance(
+        [6, 6], lambda f: lep - hurt(f) <= -5
+    )
+    assert Fraction(result["chances"]["state_bewusstlos"]) == brute.chance(
+        [6, 6], lambda f: lep - hurt(f) <= 0
+    )
+    faces = tuple(d["value"] for t in result["roll"]["terms"] for d in t["dice"])
+    assert result["damage"] == hurt(faces)
+    assert result["target_update"] == {"lebenspunkte": lep - hurt(faces)}
+    after = lep - hurt(faces)
+    state = "tot" if after <= -5 else "kampfunfähig" if after <= 0 else "kampffähig"
+    assert result["target_state"]["zustand"] == state
+
+
+def test_too_many_dice_with_the_criticals_own_name_the_field() -> None:
+    """100 dice are the most one roll has (engine/dice): with the critical's 1W4 they are too
+    many – the message names the weapon's field, not an anonymous „Würfelausdruck“."""
+    content = changed(schaden={"kritisch": {"zusatzwurf": "1W4"}})
+    SYSTEMS["extra_limit_test"] = declare(content, "extra_limit_test")
+    try:
+        params = {"waffe": "100W6", "kritisch": True}
+        answer = api.run("extra_limit_test", "schaden", params, 1)
+        assert answer["error"]["field"] == "waffe"
+        assert answer["error"]["message"].startswith("Waffenschaden: mit 1W4 höchstens 100 Würfel")
+        assert api.run("extra_limit_test", "schaden", {**params, "kritisch": False}, 1)["ok"]
+    finally:
+        del SYSTEMS["extra_limit_test"]
+
+
+def test_extra_dice_on_a_critical() -> None:
+    content = changed(schaden={"kritisch": {"zusatzwurf": "1W4"}, "wurf": "1W6"})
+    system = declare(content, "extra_test")
+    SYSTEMS["extra_test"] = system
+    try:
+        answer = api.run(
+            "extra_test",
+            "schaden",
+            {"staerke": 1, "ruestung": 2, "kritisch": True, "lebenspunkte": 3},
+            5,
+        )
+        result = answer["result"]
+        assert Fraction(result["chances"]["expected_damage"]) == brute.expectation(
+            [6, 4], lambda f: max(0, sum(f) + 1 - 2)
+        )
+        assert result["damage"] == max(
+            0, result["roll"]["total"] + result["extra_roll"]["total"] - 1
+        )
+    finally:
+        del SYSTEMS["extra_test"]
+
+
+# ------------------------------------------------------------------ initiative
+
+
+def first_by_enumeration(values: list[int], together: bool) -> list[Fraction]:
+    """L4–L5: 1W6 + Gewandtheit, higher first; equal: higher Gewandtheit; still equal: a
+    roll-off (each of k tied wins 1/k) – or, declared so, they act together (all count)."""
+    out = []
+    for me in range(len(values)):
+        total = Fraction(0)
+        for faces, weight in brute.outcomes([6] * len(values)):
+            keys = [(f + v, v) for f, v in zip(faces, values, strict=True)]
+            best = max(keys)
+            if keys[me] == best:
+                share = 1 if together else keys.count(best)
+                total += weight / share
+        out.append(total)
+    return out
+
+
+@pytest.mark.parametrize("values", [[3, 3, 1], [2, 2, 2], [0, 5], [4]])
+def test_initiative_first_chances_equal_enumeration(klingen: System, values: list[int]) -> None:
+    fighters = [{"name": f"K{i}", "gewandtheit": v} for i, v in enumerate(values)]
+    result = run("initiative", {"fighters": fighters})
+    expected = first_by_enumeration(values, together=False)
+    assert [Fraction(result["first_chances"][f"K{i}"]) for i in range(len(values))] == expected
+    assert sum(expected) == 1
+
+
+def test_initiative_order_and_tie_rules(klingen: System) -> None:
+    """The order is by total, then Gewandtheit, then the roll-off (L4–L5)."""
+    for seed in range(80):
+        fighters = [
+            {"name": "A", "gewandtheit": 2},
+            {"name": "B", "gewandtheit": 2},
+            {"name": "C", "gewandtheit": 1},
+        ]
+        result = run("initiative", {"fighters": fighters}, seed)
+        order = result["order"]
+        keys = [(o["initiative"], o["value"]) for o in order]
+        assert keys == sorted(keys, reverse=True)
+        for first, second in itertools.pairwise(order):
+            if (first["initiative"], first["value"]) == (second["initiative"], second["value"]):
+                assert first["rolloff"] and second["rolloff"]
+        assert [t["name"] for t in result["turns"]] == [o["name"] for o in order]
+
+
+def test_simultaneous_and_named_field() -> None:
+    content = changed(
+        initiative={
+            "gleichstand": [
+                "hoeherer_wert",
+                {"feld": {"name": "mut", "label": "Mut", "vorgabe": 1}},
+                "gleichzeitig",
+            ]
+        }
+    )
+    system = declare(content, "together_test")
+    SYSTEMS["together_test"] = system
+    try:
+        fighters = [
+            {"name": "A", "gewandtheit": 2, "mut": 1},
+            {"name": "B", "gewandtheit": 2, "mut": 1},
+            {"name": "C", "gewandtheit": 2, "mut": 3},
+        ]
+        answer = api.run("together_test", "initiative", {"fighters": fighters}, 4)
+        chances = answer["result"]["first_chances"]
+
+        def first(me: int) -> Fraction:
+            total = Fraction(0)
+            for faces, weight in brute.outcomes([6, 6, 6]):
+                keys = [(f + 2, row["mut"]) for f, row in zip(faces, fighters, strict=True)]
+                total += weight if keys[me] == max(keys) else 0
+            return total
+
+        assert [Fraction(chances[n]) for n in "ABC"] == [first(0), first(1), first(2)]
+        found_together = False
+        for seed in range(200):
+            result = api.run("together_test", "initiative", {"fighters": fighters[:2]}, seed)[
+                "result"
+            ]
+            if result["order"][0]["initiative"] == result["order"][1]["initiative"]:
+                found_together = True
+                assert [o["place"] for o in result["order"]] == [1, 1]
+                assert result["display"]["outcome"].startswith("Zuerst handeln gleichzeitig")
+        assert found_together
+    finally:
+        del SYSTEMS["together_test"]
+
+
+# ------------------------------------------------------------------ table roll
+
+
+def test_table_row_chances_and_the_marked_row(klingen: System) -> None:
+    """L16–L20: 1W6 on the Patzertabelle; row 5 brings its own 1W6 damage."""
+    rows = declaration()["tabellen"]["patzertabelle"]["zeilen"]
+    for seed in range(30):
+        result = run("patzer", {}, seed)
+        for row in rows:
+            expected = brute.chance([6], lambda f, r=row: r["von"] <= f[0] <= r["bis"])
+            assert Fraction(result["chances"][f"{row['von']}-{row['bis']}"]) == expected
+        row = result["row"]
+        assert row["von"] <= result["total"] <= row["bis"]
+        assert ("follow_total" in result) == (row["von"] == 5)
+
+
+# ------------------------------------------------------------------ Annahmen and mistakes
+
+
+def test_an_assumption_is_listed_and_named_only_where_used() -> None:
+    text = "Die Quelle sagt nicht, wie oft gestochen wird; bis es entschieden ist."
+    content = changed(
+        initiative={
+            "gleichstand": {
+                "wert": ["hoeherer_wert", "stechen"],
+                "annahme": True,
+                "text": text,
+                "quelle": "L5",
+            }
+        }
+    )
+    system = declare(content, "assumed_test")
+    SYSTEMS["assumed_test"] = system
+    try:
+        assert api.describe("assumed_test", "initiative")["assumptions"] == [text]
+        named = {False: 0, True: 0}
+        for seed in range(40):
+            answer = api.run(
+                "assumed_test",
+                "initiative",
+                {"fighters": [{"name": "A", "gewandtheit": 1}, {"name": "B", "gewandtheit": 1}]},
+                seed,
+            )
+            result = answer["result"]
+            tied = result["order"][0]["initiative"] == result["order"][1]["initiative"]
+            notes = [
+                s for s in result["display"]["sections"] if s.get("caption") == api.ASSUMED_CAPTION
+            ]
+            assert bool(notes) == tied
+            named[tied] += 1
+        assert all(named.values())
+    finally:
+        del SYSTEMS["assumed_test"]
+
+
+@pytest.mark.parametrize(
+    ("action", "values", "key", "words"),
+    [
+        ("patzer", {"wurf": "1W8"}, "aktionen.patzer.tabelle", "für 7 (1W8) gibt es keine Zeile"),
+        (
+            "initiative",
+            {"gleichstand": ["stechen", "hoeherer_wert"]},
+            "aktionen.initiative.gleichstand.0",
+            "nur als letzte Regel",
+        ),
+        ("angriff", {"gelingt": "unter"}, "aktionen.angriff.gelingt", "ab (≥) oder ueber (>)"),
+        (
+            "angriff",
+            {"folgen": {"erfolg": "heilung"}},
+            "aktionen.angriff.folgen.erfolg",
+            "keine Aktion",
+        ),
+        ("schaden", {"farbe": "rot"}, "aktionen.schaden", "unbekannte Angabe 'farbe'"),
+        ("angriff", {"art": "zauber"}, "aktionen.angriff.art", "muss eine von tabelle"),
+        (
+            "initiative",
+            {"beispiel": [{"name": "Alrik", "mut": 3}]},
+            "aktionen.initiative.beispiel.0",
+            "Unbekanntes Feld „mut“",
+        ),
+    ],
+)
+def test_a_mistake_in_a_declaration_names_file_and_key(
+    action: str, values: dict[str, Any], key: str, words: str
+) -> None:
+    content = changed(**{action: values})
+    with pytest.raises(DataError) as caught:
+        system = declare(content, "broken_test")
+        for name in content["aktionen"]:
+            declarative._check_follow_ups(system, RuleData("broken_test.yaml", content), name)
+    assert caught.value.key == key
+    assert caught.value.file == "broken_test.yaml"
+    assert words in str(caught.value)
+
+
+def test_rolls_are_seeded(klingen: System) -> None:
+    for action, params in [
+        ("angriff", {"angriffswert": 3}),
+        ("patzer", {}),
+        ("schaden", {"kritisch": True}),
+    ]:
+        seed = random.Random(action).randrange(2**32)
+        assert run(action, params, seed) == run(action, params, seed)
+
+
+def test_an_edited_declaration_is_registered_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make serve`` compiles the YAML before each build and registers the declared actions
+    again (site_plugins/plugin.py): an edited title reaches describe, the Python systems stay."""
+    from engine import data_files
+    from site_plugins import compile_data
+
+    source = tmp_path / "klingenspiel.yaml"
+    source.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    compile_data.compile_all(data_dir=tmp_path)
+    monkeypatch.setattr(data_files, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(declarative, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(declarative, "DECLARED", {})
+    saved = dict(SYSTEMS)
+    data_files.load.cache_clear()
+    try:
+        declarative.load_all()
+        assert api.describe("klingenspiel", "angriff")["title"] == "Angriff"
+        source.write_text(
+            source.read_text(encoding="utf-8").replace("titel: Angriff", "titel: Schlag"),
+            encoding="utf-8",
+        )
+        assert compile_data.compile_all(data_dir=tmp_path) == ["klingenspiel.json"]
+        declarative.reload()
+        assert api.describe("klingenspiel", "angriff")["title"] == "Schlag"
+        assert set(SYSTEMS) == set(saved) | {"klingenspiel"}
+        assert SYSTEMS["ryssea"] is saved["ryssea"]
+    finally:
+        SYSTEMS.clear()
+        SYSTEMS.update(saved)
+        data_files.load.cache_clear()
+
+
+def test_a_roll_decided_by_its_faces_says_so() -> None:
+    """With ``immer`` the faces decide alone (a natural 20 hits a Verteidigung of 30): the
+    outcome says what was rolled decided it, not only a total that looks like a miss."""
+    content = changed(
+        angriff={
+            "wurf": "1W20",
+            "kritisch": {"augen": [20], "immer": True},
+            "patzer": {"augen": [1], "immer": True},
+        }
+    )
+    SYSTEMS["faces_test"] = declare(content, "faces_test")
+    try:
+        seen = set()
+        for seed in range(120):
+            result = api.run("faces_test", "angriff", {"angriffswert": 0, "verteidigung": 30}, seed)
+            natural, outcome = result["result"]["natural"], result["result"]["display"]["outcome"]
+            if natural in (1, 20):
+                word = "Kritischer Treffer" if natural == 20 else "Patzer"
+                assert outcome.startswith(f"{word}: {natural} gewürfelt – das entscheidet allein")
+                seen.add(natural)
+            else:
+                assert outcome.startswith("Verfehlt: ")
+        assert seen == {1, 20}
+    finally:
+        del SYSTEMS["faces_test"]
+
+
+def test_a_python_system_may_declare_more_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system with Python actions whose data file also has ``aktionen:`` gets both – the
+    Python ones first – and needs no ``system:`` of its own."""
+    from engine.params import IntParam as Int
+
+    python = System("mixed_test", "Gemischt", "005_0123456789abcdef.txt")
+
+    @python.action(
+        "python_roll",
+        title="Aus Python",
+        summary="Ein Wurf aus Python.",
+        source="005_0123456789abcdef.txt L1",
+        params=(Int("wert", "Wert"),),
+    )
+    def python_roll(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        return {"display": {"headline": "Aus Python", "outcome": "", "sections": []}}
+
+    content = declaration()
+    del content["system"]
+    data = RuleData("mixed_test.yaml", json.loads(json.dumps(content)))
+    monkeypatch.setitem(SYSTEMS, "mixed_test", python)
+    monkeypatch.setattr(declarative, "load", lambda name: data)
+    monkeypatch.setattr(declarative, "DECLARED", {})
+    assert declarative.load_system("mixed_test") is python
+    names = [
+        a["name"]
+        for a in next(s for s in api.catalog()["systems"] if s["name"] == "mixed_test")["actions"]
+    ]
+    assert names == ["python_roll", "initiative", "angriff", "schaden", "patzer"]
+    assert api.run("mixed_test", "angriff", {"angriffswert": 3}, 1)["ok"]
+    assert declarative.DECLARED["mixed_test"] == ["initiative", "angriff", "schaden", "patzer"]

@@ -1,0 +1,104 @@
+"""``make system`` (scripts/new_system.py) into a copy of the files it touches: the source
+under its canonical name with its checksum, a data skeleton whose declared actions load and
+roll, the pages with nav and Druckansicht, the search label, glossary and search entries, test
+stubs – and nothing overwritten."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import yaml
+
+from engine import api, declarative
+from engine.data_files import RuleData
+from engine.registry import SYSTEMS, System
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXT = ROOT / "tests" / "fixtures" / "klingenspiel" / "quelle.txt"
+
+
+def script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("new_system", ROOT / "scripts" / "new_system.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["new_system"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The files the scaffold reads or changes, copied."""
+    for name in ("mkdocs.yml", "glossary.yml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "quellen", tmp_path / "quellen")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    (tmp_path / "engine" / "data").mkdir(parents=True)
+    (tmp_path / "tests" / "site").mkdir(parents=True)
+    shutil.copy(ROOT / "tests/site/search_queries.yml", tmp_path / "tests/site/search_queries.yml")
+    return tmp_path
+
+
+def test_a_new_system_gets_everything_it_needs(repo: Path) -> None:
+    written = script().scaffold(repo, "klingen", TEXT, "Klingenspiel")
+    raw = TEXT.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    canonical = f"005_{digest[:16]}.txt"
+    assert (repo / "quellen" / canonical).read_bytes() == raw
+    sums = (repo / "quellen" / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
+    assert sums[-1] == f"{digest}  {canonical}"
+    assert f"| `{canonical}` | Klingenspiel |" in (repo / "quellen/README.md").read_text()
+    config = yaml.safe_load((repo / "mkdocs.yml").read_text(encoding="utf-8").replace("!ENV", ""))
+    section = next(e for e in config["nav"] if isinstance(e, dict) and "Klingenspiel" in e)
+    pages = section["Klingenspiel"]
+    assert pages[0] == "klingen/index.md"
+    assert {"Kampfhelfer": "klingen/kampfhelfer.md"} in pages
+    assert pages[-1] == {"Druckansicht": "klingen/druck.md"}
+    assert config["plugins"]["regelwerk-suche"]["systeme"]["klingen"] == "Klingenspiel"
+    assert "klingen" in yaml.safe_load((repo / "glossary.yml").read_text(encoding="utf-8"))
+    queries = yaml.safe_load((repo / "tests/site/search_queries.yml").read_text())
+    assert queries[-1]["seite"] == "klingen/regeln/"
+    assert queries[-1]["suche"] in TEXT.read_text(encoding="utf-8")
+    for page in ("index.md", "regeln.md", "kampfhelfer.md"):
+        assert (repo / "docs" / "klingen" / page).exists()
+    for line in TEXT.read_text(encoding="utf-8").splitlines():
+        for cell in filter(None, (c.strip() for c in line.split("\t"))):
+            assert cell in (repo / "docs/klingen/regeln.md").read_text(encoding="utf-8")
+    assert (repo / "tests/engine/klingen/test_rules.py").exists()
+    assert repo / "engine/data/klingen.json" in written
+
+    # the skeleton: one declared action of each kind, loaded and rolled like any other
+    content = json.loads((repo / "engine/data/klingen.json").read_text(encoding="utf-8"))
+    assert content == yaml.safe_load((repo / "engine/data/klingen.yaml").read_text())
+    kinds = {spec["art"] for spec in content["aktionen"].values()}
+    assert kinds == set(declarative.KINDS)
+    system = System("klingen", content["system"]["titel"], content["system"]["quelle"])
+    data = RuleData("klingen.yaml", content)
+    for action in content["aktionen"]:
+        declarative.register(system, data, action)
+    SYSTEMS["klingen"] = system
+    try:
+        for action in system.actions:
+            described = api.describe("klingen", action)
+            params = {p["name"]: p["default"] for p in described["params"]}
+            assert api.run("klingen", action, params, 7)["ok"], action
+    finally:
+        del SYSTEMS["klingen"]
+
+
+def test_nothing_is_overwritten(repo: Path) -> None:
+    new_system = script()
+    new_system.scaffold(repo, "klingen", TEXT, "Klingenspiel")
+    before = (repo / "mkdocs.yml").read_text(encoding="utf-8")
+    with pytest.raises(new_system.ScaffoldError, match="schon vorhanden"):
+        new_system.scaffold(repo, "klingen", TEXT, "Klingenspiel")
+    assert (repo / "mkdocs.yml").read_text(encoding="utf-8") == before
+    with pytest.raises(new_system.ScaffoldError, match="NAME"):
+        new_system.scaffold(repo, "Klingen-Spiel", TEXT, "Klingenspiel")
