@@ -62,8 +62,13 @@ def write_zip(folder: Path, target: Path) -> None:
     tmp.replace(target)
 
 
-def build_offline(dist: Path, site: Path | None = None) -> Export:
-    """Build the export into ``dist`` (and copy the zip into ``site`` when given)."""
+def build_offline(dist: Path, site: Path | None = None, site_url: str | None = None) -> Export:
+    """Build the export into ``dist`` (and copy the zip into ``site`` when given). The export's
+    links to a roll point to the published site (``site_url``; default: ``REGELWERK_SITE_URL``,
+    as for the online build) unless that is this computer (site_plugins/offline.py)."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if site_url is not None:
+        env["REGELWERK_SITE_URL"] = site_url
     dist.mkdir(parents=True, exist_ok=True)
     folder = dist / NAME
     zip_path = dist / f"{NAME}.zip"
@@ -86,7 +91,7 @@ def build_offline(dist: Path, site: Path | None = None) -> Export:
             cwd=ROOT,
             capture_output=True,
             text=True,
-            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+            env=env,
         )
         if proc.returncode != 0:
             raise BuildError(

@@ -21,14 +21,50 @@ ROW_INDEX = "__i__"
 
 # German hyphenation points (LibreOffice's patterns, PyPI pyphen) for labels in narrow
 # fields: Chromium without a German dictionary would break „Verteidigungswer|t“ anywhere;
-# with soft hyphens every browser breaks „Vertei-digungswert“ the same way.
-_HYPHENATOR = pyphen.Pyphen(lang="de_DE", left=3, right=3)
+# with soft hyphens every browser breaks „Vertei-digungswert“ the same way. Two letters at
+# least on either side of a break (German typesetting's usual minimums).
+_HYPHENATOR = pyphen.Pyphen(lang="de_DE", left=2, right=2)
 _LONG_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{9,}")
+_VOWEL = re.compile(r"[AEIOUYÄÖÜaeiouyäöü]")
+# Compounds are split at their joints first, then each part at its syllables: the patterns
+# alone read „Kampfrun-de“, „Tal-entwert“, „Streiftref-fer“. A declared word that starts a
+# label's compound („Talent|wert“); the rest must be a word of its own (three letters at least).
+COMPOUND_HEADS = ("Kampf", "Schadens", "Streif", "Talent", "Würfel", "Zusammen")
+_MIN_TAIL = 3
+
+
+def _parts(word: str) -> list[str]:
+    """``word`` split at the joints of the declared compound heads (left to right)."""
+    lower = word.lower()
+    for head in COMPOUND_HEADS:
+        tail = word[len(head) :]
+        if lower.startswith(head.lower()) and len(tail) >= _MIN_TAIL and _VOWEL.search(tail):
+            return [word[: len(head)], *_parts(tail)]
+    return [word]
+
+
+def syllables(word: str) -> list[str]:
+    """``word`` in the pieces between its break points: compound joints, then pyphen's
+    syllables within each part. The patterns split some words inside a syllable
+    („Scha-den-s-punk-te“, „glü-ck-lich“); a piece without a vowel or of one letter is never a
+    syllable of its own, so it stays with the piece before it (the first with the next)."""
+    pieces: list[str] = []
+    for part in _parts(word):
+        joined: list[str] = []
+        for piece in _HYPHENATOR.inserted(part, hyphen="\u00ad").split("\u00ad"):
+            if joined and (len(piece) < 2 or not _VOWEL.search(piece)):
+                joined[-1] += piece
+            else:
+                joined.append(piece)
+        if len(joined) > 1 and (len(joined[0]) < 2 or not _VOWEL.search(joined[0])):
+            joined[:2] = [joined[0] + joined[1]]
+        pieces.extend(joined)
+    return pieces
 
 
 def label_text(text: str) -> str:
     """``text`` escaped for HTML, long words with soft hyphens (U+00AD) at their syllables."""
-    return _LONG_WORD.sub(lambda m: _HYPHENATOR.inserted(m.group(0), hyphen="\u00ad"), escape(text))
+    return _LONG_WORD.sub(lambda m: "\u00ad".join(syllables(m.group(0))), escape(text))
 
 
 def _attr(value: object) -> str:

@@ -12,7 +12,12 @@ MkDocs events only:
   ``worker.js``) with ``assets/offline/``: ``transport.js``, the vendored iframe-worker shim
   and shared ``runtime-NN.js`` scripts that carry, as string literals, the classic worker
   (Pyodide's code spliced in) and the wasm, the stdlib and the engine (gzip + base64);
-- ``on_page_content``: the home page's download link becomes a note (this *is* the export).
+- ``on_page_content``: the home page's download link becomes a note (this *is* the export);
+- ``on_post_page``: when the build knows the published site (``site_url`` not on this
+  computer: ``REGELWERK_SITE_URL`` in CI), every page names its published twin in
+  ``<meta name="regelwerk-online">`` – share.js links a roll there, never to a ``file://``
+  path (which names a folder on one computer and opens nowhere else); without it share.js
+  copies the roll as text.
 
 Every string rewritten in Pyodide's files is asserted to occur exactly once (see
 :data:`REWRITES`), so an upgrade of the npm package fails the build with a clear message.
@@ -22,10 +27,13 @@ from __future__ import annotations
 
 import base64
 import gzip
+import ipaddress
 import json
 import re
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
@@ -229,6 +237,35 @@ def _plugin_entries(entries: object) -> list[tuple[str, object]]:
     return out
 
 
+ONLINE_META = "regelwerk-online"
+
+
+def published_root(site_url: str | None) -> str | None:
+    """The published site's root from ``site_url``, or None when it names no site another
+    computer could open: none, not http(s), or this computer (``localhost``, a loopback address
+    – mkdocs.yml's default for ``make serve``)."""
+    parts = urlsplit(site_url or "")
+    host = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not host:
+        return None
+    if host == "localhost" or host.endswith(".localhost"):
+        return None
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        pass  # a name, not an address
+    root = str(site_url)
+    return root if root.endswith("/") else root + "/"
+
+
+def published_page(root: str, src_uri: str) -> str:
+    """The address of a page (its Markdown file ``src_uri``) on the published site, which has
+    directory URLs (``dsa/kampfhelfer.md`` → ``<root>dsa/kampfhelfer/``)."""
+    url = File(src_uri, None, "", use_directory_urls=True).url
+    return root + ("" if url == "./" else url)
+
+
 class OfflineConfig(Config):  # type: ignore[no-untyped-call]
     pyodide_dir = config_options.Type(str, default="node_modules/pyodide")
     shim = config_options.Type(str, default="node_modules/iframe-worker/shim/index.js")
@@ -346,3 +383,12 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
         return DOWNLOAD_LINK.sub(DOWNLOAD_NOTE, html)
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        root = published_root(config.site_url)
+        if root is None:
+            return output
+        address = escape(published_page(root, page.file.src_uri), quote=True)
+        return output.replace(
+            "</head>", f'<meta name="{ONLINE_META}" content="{address}">\n</head>', 1
+        )

@@ -7,9 +7,10 @@ positions, so highlighting still works. Query terms, however, get a trailing wil
 skips its pipeline for those: unstemmed queries miss stemmed terms. This plugin therefore
 ships one classic script that stems the query with the *same* stemmer file (Material's own
 ``lunr.de.min.js``) before Material's page script posts it to the worker, drops German stop
-words from queries of several words (the index has none), and splits compound words the text
-never uses into parts it does. It works unchanged from ``file://``: one classic script, no
-fetch, no module.
+words from queries of several words (the index has none), tries a word the index does not know
+in its other German spelling (ae/oe/ue ↔ ä/ö/ü: „Ruestung“ finds what „Rüstung“ finds; ß and ss
+are one stem already), and splits compound words the text never uses into parts it does. It
+works unchanged from ``file://``: one classic script, no fetch, no module.
 
 The search knows the systems (option ``systeme``: top folder of ``docs/`` → label; every
 folder with pages needs one). The script ranks the worker's results again before Material

@@ -213,6 +213,9 @@ def _build_for(server: SiteServer) -> None:
 UNZIP_INTO = "Regelwerk Übung"  # a space and an umlaut in the path, as on a reader's desktop
 
 
+LOCAL_SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default: `make serve` on this computer
+
+
 def _load_build_script() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "build_offline", ROOT / "scripts" / "build_offline.py"
@@ -244,7 +247,8 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
 
     def make(_: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
-        built = _load_build_script().build_offline(folder / "dist")
+        # built for mkdocs.yml's default site_url (this computer): no published site to link to
+        built = _load_build_script().build_offline(folder / "dist", site_url=LOCAL_SITE_URL)
         assert built.zip_path == zip_path, built.zip_path
         with zipfile.ZipFile(built.zip_path) as archive:
             archive.extractall(target)

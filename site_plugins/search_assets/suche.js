@@ -66,7 +66,7 @@ function split(word) {
       if (fuge && !head.endsWith(fuge)) continue;
       const base = head.slice(0, head.length - fuge.length);
       if (base.length < MIN_PART || !knownStems().has(stem(base))) continue;
-      const tail = stemWord(rest, false);
+      const tail = stemSpelling(rest);
       if (tail) return { heads: [base, ...tail.heads], tail: tail.tail };
     }
   }
@@ -76,13 +76,60 @@ function split(word) {
 // One query word → { heads, tail }: the tail stem is searched by prefix (Material appends its
 // wildcard), heads of a split compound are required words (lunr stems them in the worker).
 // Returns null if nothing in the index matches and `fallback` is false.
+// A word the index does not know as typed is tried in its other German spellings (`spellings`):
+// „Ruestung“ finds what „Rüstung“ finds. A word it knows stays as typed, so „Feuer“, „neue“,
+// „Mauer“ (a real „ue“) are never turned into words that do not exist.
 function stemWord(word, fallback = true) {
   const lower = word.toLowerCase();
-  let stemmed = stem(lower);
+  for (const spelling of spellings(lower)) {
+    const found = stemSpelling(spelling);
+    if (found) return found;
+  }
+  return fallback ? { heads: [], tail: stemOf(lower) } : null;
+}
+
+// The stem lunr's index would hold for this lowercase word.
+function stemOf(lower) {
   // Snowball keeps the -n of "Würfeln", "Regeln": without it the stem is a prefix of both.
-  if (/eln$/.test(lower)) stemmed = stem(lower.slice(0, -1));
+  return /eln$/.test(lower) ? stem(lower.slice(0, -1)) : stem(lower);
+}
+
+// One spelling of a word → { heads, tail } if the index knows it (or its compound parts).
+function stemSpelling(lower) {
+  const stemmed = stemOf(lower);
   if (!LETTERS.test(lower) || hasPrefix(stemmed)) return { heads: [], tail: stemmed };
-  return split(lower) || (fallback ? { heads: [], tail: stemmed } : null);
+  return split(lower);
+}
+
+// Without a German keyboard people type ae, oe, ue for ä, ö, ü (and a text may spell them out
+// where a reader types the umlaut): a word, then its spellings with one or more of these pairs
+// swapped – fewer swaps first. ß and ss need no swap: the stemmer turns ß into ss, in the index
+// and in the query („Strasse“ and „Straße“ are both „strass“). The swaps are capped
+// (`MAX_SWAPS` places: 2^n spellings) so a long word stays cheap.
+const SWAPS = { ae: "ä", oe: "ö", ue: "ü", ä: "ae", ö: "oe", ü: "ue" };
+const SWAPPABLE = /ae|oe|ue|[äöü]/g;
+const MAX_SWAPS = 4;
+
+function spellings(lower) {
+  // "ue" after q is no ü („Quelle“)
+  const places = [...lower.matchAll(SWAPPABLE)]
+    .filter((m) => !(m[0] === "ue" && lower[m.index - 1] === "q"))
+    .slice(0, MAX_SWAPS);
+  const out = [];
+  for (let mask = 0; mask < 1 << places.length; mask++) out.push(mask);
+  const ones = (mask) => mask.toString(2).replace(/0/g, "").length;
+  return out
+    .sort((a, b) => ones(a) - ones(b) || a - b)
+    .map((mask) => {
+      let text = "";
+      let at = 0;
+      places.forEach((m, i) => {
+        if (!(mask & (1 << i))) return;
+        text += lower.slice(at, m.index) + SWAPS[m[0]];
+        at = m.index + m[0].length;
+      });
+      return text + lower.slice(at);
+    });
 }
 
 // Transform the query text the user typed into { text, words }: `text` is sent to Material's
@@ -219,7 +266,16 @@ function currentSystem() {
   return systemOf(location.href.slice(ROOT.length));
 }
 
-globalThis.regelwerkSuche = { transform, plan, stem, split, rank, systemOf, currentSystem };
+globalThis.regelwerkSuche = {
+  transform,
+  plan,
+  stem,
+  split,
+  spellings,
+  rank,
+  systemOf,
+  currentSystem,
+};
 
 // Material's search worker (a real Worker online, the iframe-worker shim from file://): the
 // one Material posts queries to (its setup message may have gone out before this script ran:

@@ -316,3 +316,33 @@ def test_a_known_target_is_hit_and_damaged_in_two_clicks(reader: SharedVisit) ->
     written = damage.locator(".rw-fight-written").inner_text()
     assert f"LeP {lep} → {now}" in written
     assert len(stored_journal(page)["steps"]) > steps
+
+
+def test_a_fighter_chosen_in_the_tickleiste_keeps_the_target(reader: SharedVisit) -> None:
+    # issue #30: choosing a reacting fighter in the Tickleiste's „Kämpfer“ cleared the bar's
+    # „Ziel“. 000_5fbfd0ad384a0921.txt L245: „Aktive Abwehr … eine sofortige Reaktion und kostet
+    # 4 Ticks“ – the game master picks the one who reacts there; the attack's target stays
+    t = open_bench(reader, "ryssea")
+    page = t.page
+    board = started_board(page, {"Alrik": "14", "Bruna": "12", "Ork": "6"})
+    fighter = board.locator("select[data-path='fighter']")
+    actor, target = bar(page).locator(".rw-fight-actor"), bar(page).locator(".rw-fight-target")
+    actor.select_option("Alrik")
+    target.select_option("Ork")
+    fighter.select_option("Bruna")
+    page.wait_for_function(
+        "() => document.querySelector('.rw-fight-actor').value === 'Bruna'", timeout=10_000
+    )
+    assert target.input_value() == "Ork"
+    assert stored_fight(page, "ryssea")["target"] == "Ork"
+    # the target himself reacts: he cannot stay his own target – the one he answers is, said
+    fighter.select_option("Ork")
+    page.wait_for_function(
+        "() => document.querySelector('.rw-fight-actor').value === 'Ork'", timeout=10_000
+    )
+    assert target.input_value() == "Bruna"
+    assert (
+        "Ork war das Ziel und handelt jetzt selbst"
+        in page.locator(".rw-fight-notices").inner_text()
+    )
+    assert "Ziel ist nun Bruna" in page.locator(".rw-fight-notices").inner_text()

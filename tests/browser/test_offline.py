@@ -24,8 +24,8 @@ from mkdocs.exceptions import PluginError
 
 from engine import api
 from site_plugins import offline as plugin
-from tests.browser.conftest import LOCAL_SCHEMES, Unzipped, reveal, roll_seeded
-from tests.conftest import ROOT
+from tests.browser.conftest import LOCAL_SCHEMES, Browsers, Unzipped, reveal, roll_seeded
+from tests.conftest import ROOT, _load_build_script
 
 pytestmark = pytest.mark.browser
 
@@ -325,3 +325,99 @@ def test_tickleiste_keeps_its_state_offline(
     )
     assert again == rows
     assert _foreign(requests) == []
+
+
+# ------------------------------------------------------------------- sharing a roll offline
+# Issue #30: „Link kopieren“ in the export copied file:///…/kampfhelfer.html#wurf=… – a folder
+# on that computer, which opens nowhere else. share.js's header: a link to the published page
+# when the export's build knew it (site_url, REGELWERK_SITE_URL in CI), else the roll as text.
+
+PUBLISHED = "https://regelwerk.example/hausregeln/"  # never requested: the test only reads it
+KAMPFHELFER = "ryssea/kampfhelfer"
+ATTACK = "section.rw-helper[data-action='attack']"
+
+
+@pytest.fixture(scope="module")
+def published_export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
+    """The export of a build that knows the published site (≈ one export build more)."""
+    folder = tmp_path_factory.mktemp("veroeffentlicht")
+    built = _load_build_script().build_offline(folder / "dist", site_url=PUBLISHED)
+    with zipfile.ZipFile(built.zip_path) as archive:
+        archive.extractall(folder / "entpackt")
+    return Unzipped(zip_path=built.zip_path, root=folder / "entpackt" / "regelwerk-offline")
+
+
+def _roll_attack_and_copy(page: Any, url: str) -> tuple[Any, str, str]:
+    """Open the Ryssea Kampfhelfer from file://, roll an attack with values of its own, press
+    the share button: (the helper, the button's words, what reached the clipboard)."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(url)
+    _wait_ready(page)
+    helper = reveal(page.locator(ATTACK).first)
+    helper.locator("[data-path='eig1']").fill("14")
+    helper.locator("[data-path='taw']").fill("8")
+    helper.locator("[data-path='verteidigung']").fill("17")
+    helper.locator("details.rw-advanced").evaluate("details => { details.open = true; }")
+    helper.locator("[data-path='seed']").fill("4242")
+    helper.locator(".rw-submit").click()
+    helper.locator(".rw-result .rw-share-copy").wait_for(timeout=60_000)
+    button = helper.locator(".rw-result .rw-share-copy")
+    words = button.inner_text()
+    button.click()
+    helper.locator(".rw-share-link").wait_for()
+    copied = str(page.evaluate("navigator.clipboard.readText()"))
+    assert copied == helper.locator(".rw-share-link").input_value()
+    return helper, words, copied
+
+
+def test_offline_copy_is_the_roll_as_text_without_a_published_site(
+    offline: tuple[Any, list[str]], export: Unzipped
+) -> None:
+    page, requests = offline
+    helper, words, copied = _roll_attack_and_copy(page, export.url(f"{KAMPFHELFER}.html"))
+    assert words == "Wurf als Text kopieren"
+    assert "file:" not in copied and "#wurf=" not in copied, copied
+    assert str(export.root) not in copied
+    outcome = helper.locator(".rw-outcome").inner_text()
+    dice = helper.locator(".rw-result .rw-die").all_inner_texts()
+    lines = copied.split("\n")
+    assert lines[0].startswith("Angriff"), copied  # the helper, then the page
+    assert lines[1].startswith("Werte: ") and "14" in lines[1] and "17" in lines[1], copied
+    assert all(die in copied for die in dice), (dice, copied)
+    assert outcome in copied and "Wurfnummer 4242" in copied, copied
+    assert "als Text" in helper.locator(".rw-share-status").inner_text()
+    assert _foreign(requests) == []
+
+
+def test_offline_link_points_to_the_published_page_and_replays_there(
+    offline: tuple[Any, list[str]],
+    published_export: Unzipped,
+    browsers: Browsers,
+    site_url: str,
+) -> None:
+    page, requests = offline
+    helper, words, copied = _roll_attack_and_copy(page, published_export.url(f"{KAMPFHELFER}.html"))
+    assert words == "Link kopieren"
+    assert copied.startswith(f"{PUBLISHED}{KAMPFHELFER}/#wurf=1/"), copied
+    assert "file:" not in copied
+    shown = helper.locator(".rw-result").evaluate(SHOWN_DOM)
+    assert _foreign(requests) == []  # the published address is only written, never asked
+    # the same page of the published site (here: the suite's own build, served at site_url)
+    other = browsers.page(375)
+    other.goto(copied.replace(PUBLISHED, site_url, 1))
+    shared = other.locator(ATTACK).first
+    shared.locator(".rw-replayed").wait_for(timeout=60_000)
+    assert shared.locator(".rw-result").evaluate(SHOWN_DOM) == shown
+    other.context.close()
+
+
+def test_only_a_published_site_url_is_linked() -> None:
+    """site_plugins/offline.py: mkdocs.yml's default (this computer) is no address to share."""
+    assert plugin.published_root("http://127.0.0.1:8000/") is None
+    assert plugin.published_root("http://localhost:8000/") is None
+    assert plugin.published_root(None) is None
+    assert plugin.published_root("https://gruppe.github.io/regelwerk") == (
+        "https://gruppe.github.io/regelwerk/"
+    )
+    assert plugin.published_page(PUBLISHED, "dsa/kampfhelfer.md") == f"{PUBLISHED}dsa/kampfhelfer/"
+    assert plugin.published_page(PUBLISHED, "index.md") == PUBLISHED

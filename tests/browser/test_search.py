@@ -253,3 +253,25 @@ def test_offline_search_knows_the_system(offline: tuple[Any, list[str]], export:
         assert result["labels"] == [{"text": expected, "inTitle": True, "marked": False}], result
     assert results[0]["labels"][0]["text"] == "Pathfinder 1"
     assert [url for url in requests if not url.startswith(LOCAL_SCHEMES)] == []
+
+
+def test_offline_search_folds_umlaut_spellings(
+    offline: tuple[Any, list[str]], export: Unzipped
+) -> None:
+    """From file://, as online (issue #30): typed without a German keyboard, „Ueberraschung“
+    finds the pages „Überraschung“ finds, in the same order; a real „ue“ stays („Feuer“)."""
+    page, requests = offline
+    page.goto(export.url("index.html"))
+    page.locator(".md-search__input").click()
+    page.wait_for_function("() => !!window.regelwerkSuche")
+
+    def pages(query: str) -> list[str]:
+        search(page, query)
+        return [str(result["href"]) for result in page.evaluate(RESULT_LABELS)]
+
+    for typed, umlauts in (("Ueberraschung", "Überraschung"), ("Ruestung", "Rüstung")):
+        expected = pages(umlauts)
+        assert expected, umlauts
+        assert pages(typed) == expected, typed
+    assert page.evaluate("() => regelwerkSuche.transform('Feuer')") == "feu"
+    assert [url for url in requests if not url.startswith(LOCAL_SCHEMES)] == []

@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 
-import { isLink, link, parse } from "../../site_plugins/assets/js/share.js";
+import { isLink, link, pageAddress, parse } from "../../site_plugins/assets/js/share.js";
 
 const RUNTIME_KEY = "a1b2c3d4e5f6";
 
@@ -229,4 +229,39 @@ test("share.js: link fields named constructor or __proto__ reach neither Object 
   } finally {
     undoPollution();
   }
+});
+
+// ------------------------------------------------------------------ where a link points (#30)
+
+// The page's <meta> elements and address for one call; the suite's stand-ins afterwards.
+function withPage({ published = null, href }, run) {
+  const { querySelector } = globalThis.document;
+  const { location } = globalThis;
+  globalThis.document.querySelector = (selector) => {
+    if (selector === 'meta[name="regelwerk-online"]') return published ? { content: published } : null;
+    return querySelector(selector);
+  };
+  globalThis.location = { href };
+  try {
+    return run();
+  } finally {
+    globalThis.document.querySelector = querySelector;
+    globalThis.location = location;
+  }
+}
+
+test("share.js: online a link points to the page's own address, without its fragment", () => {
+  assert.equal(withPage({ href: "https://example.org/regelwerk/dsa/kampfhelfer/#angriff" }, pageAddress), "https://example.org/regelwerk/dsa/kampfhelfer/");
+});
+
+test("share.js: from file:// there is no address to share – never a path on this computer (issue #30)", () => {
+  assert.equal(withPage({ href: "file:///home/alrik/Regelwerk%20%C3%9Cbung/regelwerk-offline/dsa/kampfhelfer.html#wurf=1/x" }, pageAddress), null);
+});
+
+test("share.js: the offline export links to the published page its build named (<meta name=regelwerk-online>, issue #30)", () => {
+  const page = { published: "https://gruppe.github.io/regelwerk/ryssea/kampfhelfer/", href: "file:///tmp/regelwerk-offline/ryssea/kampfhelfer.html" };
+  assert.equal(withPage(page, pageAddress), page.published);
+  const helper = helperOf("ryssea", "attack", ATTACK_DEFAULTS);
+  const shared = withPage(page, () => link(helper, { ...ATTACK_DEFAULTS, eig1: "14" }, 7));
+  assert.equal(shared, "https://gruppe.github.io/regelwerk/ryssea/kampfhelfer/#wurf=1/a1b2c3/ryssea.attack/7/eig1=14");
 });

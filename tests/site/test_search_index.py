@@ -94,6 +94,26 @@ TRANSFORMS = {
     "Angriff von hinten": "angriff hint",  # stop words: the index has none
     "Angriff und*": "angriff und*",  # … unless asked for as a prefix
     "über": "uber",  # a stop word alone stays
+    # ae/oe/ue typed for ä/ö/ü (issue #30) – a word the index knows as typed stays
+    "Ruestung": "rustung",
+    "Wuerfel": "wurfel",
+    "Ueberraschung": "uberrasch",
+    "Gelaende": "geland",
+    "Feuer": "feu",  # a real „ue“: „Feuer“, not „Feür“
+    "neue": "neu",
+    "Mauern": "mau",
+    "Quelle": "quell",
+}
+# Without a German keyboard: ae/oe/ue for ä/ö/ü, ss for ß. Each spelling must find exactly
+# what the umlaut spelling finds (the same pages, the same first hits, in the same order).
+SPELLINGS = {
+    "Ueberraschung": "Überraschung",
+    "Ruestung": "Rüstung",
+    "Wuerfel": "Würfel",
+    "Strasse": "Straße",
+    "Gelaende": "Gelände",
+    "Ueberraschungsangriffe": "Überraschungsangriffe",  # a compound the text never uses
+    "Schildstoesse": "Schildstöße",
 }
 # The system labels (mkdocs.yml, regelwerk-suche: systeme).
 LABELS = search_labels()  # read: another group's system is covered without an edit
@@ -134,6 +154,7 @@ def node_search(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> d
         pytest.fail("node is not installed (it comes with npm, which the build needs)")
     data = tmp_path_factory.mktemp("search") / "input.json"
     queries = [[entry["suche"], entry["auf"]] for entry in ENTRIES]
+    queries += [[text, ""] for pair in SPELLINGS.items() for text in pair]
     data.write_text(json.dumps({"transforms": list(TRANSFORMS), "queries": queries}), "utf-8")
     proc = subprocess.run(
         [node, "-e", HARNESS, str(built_site), str(data)],
@@ -212,6 +233,17 @@ def test_index_is_free_of_labels(built_site: Path) -> None:
     """The labels are added to the results, not to the index: they never match a query."""
     index = (built_site / "search/search_index.json").read_text("utf-8")
     assert "rw-suche-system" not in index
+
+
+@pytest.mark.parametrize(("typed", "umlauts"), SPELLINGS.items())
+def test_spelling_without_umlauts_finds_the_same(
+    node_search: dict[str, Any], typed: str, umlauts: str
+) -> None:
+    """Issue #30: „Ueberraschung“ found nothing, „Überraschung“ five pages."""
+    at = len(ENTRIES) + 2 * list(SPELLINGS).index(typed)
+    found, expected = node_search["results"][at : at + 2]
+    assert expected, f"{umlauts}: keine Treffer"
+    assert [hit["first"] for hit in found] == [hit["first"] for hit in expected]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=entry_id)

@@ -14,6 +14,7 @@ import { collect, fill, listenForFieldHelp } from "./forms.js";
 import { initPage, registerWidget, startPages } from "./page.js";
 import { startSearchHold } from "./search-hold.js";
 import { offerSurprisedOnBoard, setupTickleiste } from "./tickleiste-ui.js";
+import { keepTooltipsInWindow } from "./tooltips.js";
 
 window.Regelwerk = Object.freeze({
   runEngine, // (request, {raw}) → the engine's answer
@@ -30,6 +31,7 @@ startSearchHold(bootIsOver);
 startEngineClient();
 listenForDice();
 listenForFieldHelp();
+keepTooltipsInWindow();
 offerSurprisedOnBoard();
 registerWidget("tickleiste", setupTickleiste);
 startPages();

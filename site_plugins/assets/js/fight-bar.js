@@ -277,8 +277,21 @@ function wire(bench, root) {
     fromTickleiste(bench, event.detail.board);
     render(bench);
   });
+  // the fighter chosen in the Tickleiste's „Kämpfer“ (who acts there, or reacts: an Aktive
+  // Abwehr costs him Ticks in another's turn) is the actor; the fight's target stays (it was
+  // replaced by his last target, mostly none). A fighter is never his own target: one who was
+  // the target gets the fighter he answers as his, and the bar says so.
   root.addEventListener("regelwerk:fighter", (event) => {
-    if (event.detail.name !== bench.fight.actor) choose(bench, event.detail.name);
+    const name = event.detail.name;
+    const { actor, target } = bench.fight;
+    if (name === actor) return;
+    if (name && name === target) {
+      choose(bench, name, actor || "");
+      const now = actor ? `Ziel ist nun ${actor}` : "kein Ziel gewählt";
+      bench.notices.replaceChildren(el("p", "rw-fight-note", `${name} war das Ziel und handelt jetzt selbst – niemand ist sein eigenes Ziel: ${now}.`));
+    } else {
+      choose(bench, name, target || lastTargetOf(bench, name) || "");
+    }
   });
   bench.actorBox.addEventListener("change", () => choose(bench, bench.actorBox.value));
   bench.targetBox.addEventListener("change", () => choose(bench, undefined, bench.targetBox.value));

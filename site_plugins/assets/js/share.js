@@ -9,6 +9,13 @@
 // Opening a link fills the helper's form, rolls with that seed – the same answer as
 // `python -m engine <system> <action> … --seed <seed> --json` – and marks the result as a
 // replayed roll. A malformed link gives a German message and an empty form, never an error.
+//
+// Where the link points (`pageAddress`): the page's own address online. In the offline export
+// (file://) that would be a path on this computer – it opens nowhere else –, so the export
+// links to the published site's page when its build knew it (<meta name="regelwerk-online">,
+// site_plugins/offline.py), and otherwise the button copies the roll as text instead
+// (`rollText`: the helper, the values, the dice, the result in words and the Wurfnummer) and
+// says so („Wurf als Text kopieren“).
 
 import { collect, fill, resetForm } from "./forms.js";
 import { runtimeKey } from "./protocol.js";
@@ -46,7 +53,9 @@ function text(value) {
   return String(value);
 }
 
-export function link(helper, params, seed) {
+// The fields a roll sends that differ from the form as the page built it, plus the page's
+// presets (a list: all its rows once one of them changed) → [name, value as text] pairs.
+function changedValues(helper, params) {
   const now = flatten(params);
   const base = flatten(helper.rwDefaults || {});
   const presets = (helper.dataset.preset || "").split(",").filter(Boolean);
@@ -57,12 +66,72 @@ export function link(helper, params, seed) {
     const list = name.split(".")[0];
     if (name.endsWith(".#")) continue;
     const keep = lists.has(list) ? changedList(list) : text(value) !== text(base[name]) || presets.includes(name);
-    if (keep) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(text(value))}`);
+    if (keep) pairs.push([name, text(value)]);
   }
+  return pairs;
+}
+
+// The address a link to a roll on this page starts with, or null if there is none another
+// computer could open: the published page the offline export names, else the page's own
+// address – unless that is a file on this computer.
+export function pageAddress() {
+  const published = document.querySelector('meta[name="regelwerk-online"]');
+  if (published && published.content) return published.content;
+  const address = String(location.href).split("#")[0];
+  return address.startsWith("file:") ? null : address;
+}
+
+// `address`: where the link points (default: pageAddress(); a link needs one).
+export function link(helper, params, seed, address = pageAddress()) {
+  const pairs = changedValues(helper, params).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   const defaultId = `helfer-${helper.dataset.system}-${helper.dataset.action}`;
   const target = `${helper.dataset.system}.${helper.dataset.action}${helper.id === defaultId ? "" : `@${helper.id}`}`;
-  const address = location.href.split("#")[0];
   return `${address}${PREFIX}${FORMAT}/${engineKey()}/${target}/${seed}/${pairs.join(";")}`;
+}
+
+// A field's label as the form shows it (without the soft hyphens of forms.py), or its name.
+function fieldLabel(helper, input, name) {
+  const label = input && input.id ? helper.querySelector(`label[for="${CSS.escape(input.id)}"]`) : null;
+  const row = /^[a-z_0-9]+\.([0-9]+)\./.exec(name);
+  const words = label ? label.textContent.replace(/\u00ad/g, "").trim() : name;
+  return row ? `${words} (Zeile ${Number(row[1]) + 1})` : words;
+}
+
+// A value as the form shows it: a choice by its text, a checkbox as ja/nein.
+function shownValue(input, value) {
+  if (input && input.tagName === "SELECT") {
+    const option = [...input.options].find((o) => o.value === value);
+    if (option) return option.textContent.trim();
+  }
+  return value;
+}
+
+function rollLine(item) {
+  const dice = (item.dice || []).map((die) => (die.kept ? String(die.value) : `(${die.value})`));
+  const modifiers = (item.modifiers || []).map((m) => ` ${m.label} ${m.value}`).join("");
+  const decision = item.decision ? ` ${item.decision}` : "";
+  return `${item.label}: ${item.notation} [${dice.join(", ")}]${modifiers} = ${item.total}${decision}`;
+}
+
+// The roll as text to paste where a link cannot go: what was rolled (the helper and the page),
+// with which values, the dice, the result in words and the Wurfnummer that repeats it.
+export function rollText(helper, params, seed, display) {
+  const title = helper.querySelector(".rw-title");
+  const name = title ? title.textContent.replace("Würfelhelfer: ", "").trim() : `${helper.dataset.system}.${helper.dataset.action}`;
+  const heading = document.querySelector("article h1");
+  const page = heading ? heading.textContent.trim() : "";
+  const values = changedValues(helper, params).map(([path, value]) => {
+    const input = helper.querySelector(`[data-path="${CSS.escape(path)}"]`);
+    return `${fieldLabel(helper, input, path)}: ${shownValue(input, value)}`;
+  });
+  const rolls = (display.sections || []).filter((section) => section.kind === "rolls").flatMap((section) => section.items.map(rollLine));
+  return [
+    `${name}${page ? ` (${page})` : ""}`,
+    `Werte: ${values.length ? values.join("; ") : "die üblichen des Helfers"}`,
+    ...rolls,
+    `Ergebnis: ${[display.headline, display.outcome].filter(Boolean).join(" – ")}`,
+    `Wurfnummer ${seed} (mit denselben Werten und dieser Wurfnummer ergibt der Helfer denselben Wurf)`,
+  ].join("\n");
 }
 
 // → {system, action, id, seed, values, engine}; throws LinkError with a German reason.
@@ -108,29 +177,42 @@ export function parse(fragment) {
 }
 
 // „Link kopieren“ under a result – not under one without dice (display: the result's; a link
-// would only repeat what the form already says).
+// would only repeat what the form already says). Where no link can go (the offline export
+// without a published site): „Wurf als Text kopieren“.
 export function addButton(helper, params, seed, display) {
   if (!hasDice(display)) return;
+  const address = pageAddress();
   const bar = el("div", "rw-share");
-  const button = el("button", "md-button rw-share-copy", "Link kopieren");
+  const button = el("button", "md-button rw-share-copy", address ? "Link kopieren" : "Wurf als Text kopieren");
   button.type = "button";
+  button.dataset.copies = address ? "link" : "text";
   const status = el("span", "rw-share-status");
   status.setAttribute("aria-live", "polite");
   button.addEventListener("click", async () => {
-    const address = link(helper, params, seed);
+    const copy = address ? link(helper, params, seed, address) : rollText(helper, params, seed, display);
     let copied = false;
     try {
-      await navigator.clipboard.writeText(address);
+      await navigator.clipboard.writeText(copy);
       copied = true;
     } catch (error) {
       copied = false;
     }
-    const field = el("input", "rw-share-link");
-    field.type = "text";
+    let field;
+    if (address) {
+      field = el("input", "rw-share-link");
+      field.type = "text";
+      field.setAttribute("aria-label", "Link zu diesem Wurf");
+    } else {
+      field = el("textarea", "rw-share-link rw-share-text");
+      field.rows = Math.min(8, copy.split("\n").length);
+      field.setAttribute("aria-label", "Dieser Wurf als Text");
+    }
     field.readOnly = true;
-    field.value = address;
-    field.setAttribute("aria-label", "Link zu diesem Wurf");
-    status.replaceChildren(el("span", "", copied ? "Kopiert – wer den Link öffnet, sieht genau diesen Wurf. " : "Bitte den Link kopieren: "), field);
+    field.value = copy;
+    const done = address
+      ? (location.href.startsWith("file:") ? "Kopiert – der Link führt zur veröffentlichten Seite; wer ihn öffnet, sieht genau diesen Wurf. " : "Kopiert – wer den Link öffnet, sieht genau diesen Wurf. ")
+      : "Kopiert – der Wurf als Text (diese Seite liegt nur auf diesem Gerät, ein Link darauf öffnet sich anderswo nicht). ";
+    status.replaceChildren(el("span", "", copied ? done : address ? "Bitte den Link kopieren: " : "Bitte den Text kopieren: "), field);
     if (!copied) field.select();
   });
   bar.append(button, status);
