@@ -96,10 +96,24 @@ function write(bench, journal, state = journalOf.stateOf(journal)) {
   }
 }
 
-// The one way to change the fight: a named step. → true when it changed something.
+// „betäubt (Grashak), Segen (Alrik)“
+export function expiredText(ends) {
+  return ends.map((end) => `${end.name} (${end.fighter})`).join(", ");
+}
+
+// The one way to change the fight: a named step. → true when it changed something. A step that
+// moves the fight's time on (Weiter, a new order, a Tickleiste command) is followed by a step of
+// its own for the effects that have run out by it (named, undoable like any other).
 export function dispatch(bench, label, event) {
   if (changedElsewhere(bench)) load(bench); // the newest fight, then this step on top
-  const { journal, changed, state } = journalOf.record(bench.journal, label, event, bench.fight);
+  let { journal, changed, state } = journalOf.record(bench.journal, label, event, bench.fight);
+  if (changed && journalOf.movesTime(event)) {
+    const ends = journalOf.expiring(state);
+    if (ends.length) {
+      const end = { type: "effect-end", ends: ends.map(({ fighter, id }) => ({ fighter, id })), expired: true };
+      ({ journal, state } = journalOf.record(journal, `Abgelaufen: ${expiredText(ends)}`, end, state));
+    }
+  }
   if (changed) write(bench, journal, state);
   if (bench.changed) bench.changed();
   return changed;
@@ -213,9 +227,34 @@ function fillHelper(bench, helper, changed) {
   const parts = [];
   if (actor && fieldsOf(helper, "actor").length) parts.push(`Werte von ${actor}`);
   if (target && fieldsOf(helper, "target").length) parts.push(`Ziel: ${target}`);
+  // what lies on them (betäubt, festgehalten …): the game master weighs it in the roll
+  for (const name of [actor, target]) {
+    const effects = name ? journalOf.effectsOf(bench.fight, name) : [];
+    if (effects.length) parts.push(`${name}: ${effects.map((e) => effectText(bench.fight, e)).join(", ")}`);
+  }
   note.textContent = parts.join(" – ");
   note.hidden = !parts.length;
   if (!note.isConnected) helper.querySelector(".rw-form .rw-summary").after(note);
+}
+
+// „betäubt (noch 2 Runden; Güte S. 12)“: an effect with what is left of it, in the fight's time.
+export function effectLeft(fight, until) {
+  if (until.unit === "ticks") {
+    const now = journalOf.boardNow(fight.board);
+    const left = now === null ? null : until.tick - now;
+    return left === null ? `bis Tick ${until.tick}` : `bis Tick ${until.tick}, noch ${germanNumber(left)} ${left === 1 ? "Tick" : "Ticks"}`;
+  }
+  if (until.unit === "zuege") {
+    return until.left === 1 ? `bis ${until.who} handelt` : `bis ${until.who} ${germanNumber(until.left)}-mal gehandelt hat`;
+  }
+  const rounds = until.round - fight.round;
+  if (rounds <= 0) return "endet in dieser Runde";
+  return `noch ${germanNumber(rounds)} ${rounds === 1 ? "Runde" : "Runden"}`;
+}
+
+export function effectText(fight, effect) {
+  const ref = effect.ref ? `; ${effect.ref}` : "";
+  return `${effect.name} (${effectLeft(fight, effect.until)}${ref})`;
 }
 
 export function fillAll(bench, changed) {
