@@ -86,7 +86,9 @@ def test_an_effect_runs_out_on_its_turn(reader: SharedVisit, system: str) -> Non
     if has_board(page):
         board_effect(page, system)
         return
-    page = reader.arrive(f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal_with_order()})
+    page = reader.arrive(
+        f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal_with_order()}
+    )
     assert page.locator(".rw-fight-round").inner_text() == "Runde 1"
     put_on(page, "Ork", "1", "runden")
     assert effects_of(page, "Ork") == [f"betäubt (noch 1 Runde; {RULE})✕"]

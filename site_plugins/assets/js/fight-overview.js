@@ -13,6 +13,7 @@
 
 import * as fight from "./fight.js";
 import { EFFECT_NAME_MAX, EFFECT_REF_MAX, STATES, boardNow, effectsOf } from "./fight-journal.js";
+import { refreshShare, setupShare } from "./fight-share.js";
 import { ask } from "./results.js";
 import { el, germanNumber, ownValue } from "./util.js";
 
@@ -274,6 +275,7 @@ export function renderOverview(bench) {
   );
   historyList(bench);
   bench.effectForm.refresh();
+  refreshShare(bench);
   if (focused) {
     const again = document.getElementById(focused);
     if (again) again.focus({ preventScroll: true });
@@ -308,6 +310,7 @@ export function setupOverview(bench, column) {
   });
   bench.effectForm = effectForm(bench);
   section.append(title, help, bench.overviewBody, bench.overviewError, bench.effectForm, questions, history, end);
+  setupShare(bench, section);
   // first in the fight column: the fighters stay in view while the order below is rolled once
   column.prepend(section);
   bench.overview = section;
