@@ -14,6 +14,13 @@ with the names alone, the page shows no code, only the link.
 
 ``--url``: the player page's address (default: the site's public address from
 REGELWERK_SITE_URL, else mkdocs.yml's local one); a longer address leaves less for the fight.
+
+``--browser SITE``: also opens the 8-fighter link in Debian Chromium against the built site
+in SITE (served on 127.0.0.1) and prints the time from the start of navigation until the
+order is on screen – a first visit (a new, empty profile: nothing cached), a second visit
+(the profile's cache, as a phone that scanned before), and both with the page's main thread
+4× slower (a stand-in for a phone, scripts/browser_probes.py CpuThrottle) – and the bytes of
+the first visit.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 COUNTS = (2, 8, 20)
 NAMES = (
     "Alrik", "Grashak", "Bruna", "Ork 1", "Yasmina", "Ork 2", "Rondrian", "Goblin 1",
@@ -64,10 +73,72 @@ for (const count of counts) {
     if (qr) { sent = { level, length: l.length, version: qr.version }; break; }
   }
   const version = needed ? needed.version : null;
-  rows.push({ count, json, text, link: link.length, version, sent });
+  const fragment = await fragmentOf(full);
+  rows.push({ count, json, text, link: link.length, version, sent, fragment });
 }
 process.stdout.write(JSON.stringify(rows));
 """
+
+
+# when the order is on screen: the player view's list appearing, from the start of navigation
+SHOWN_OBSERVER = """
+new MutationObserver((_, observer) => {
+  if (document.querySelector(".rw-player-list")) {
+    window.__playerShownMs = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def browser_figures(site: Path, page_path: str, fragment: str, runs: int) -> dict[str, object]:
+    """Times (ms, median of ``runs``) until the order is shown, and a first visit's bytes."""
+    import functools
+    import http.server
+    import statistics
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    from scripts.browser_probes import CpuThrottle, Transfers, fresh_browser
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/{page_path}{fragment}"
+    times: dict[str, list[float]] = {}
+    transferred = 0
+    try:
+        with sync_playwright() as playwright:
+            for rate in (1, 4):
+                for _ in range(runs):
+                    with fresh_browser(playwright) as context:
+                        context.add_init_script(SHOWN_OBSERVER)
+                        transfers = Transfers(context)
+                        page = context.new_page()
+                        if rate != 1:
+                            CpuThrottle(context, page, rate)
+                        for visit in ("erster Besuch", "zweiter Besuch"):
+                            if visit == "erster Besuch":
+                                page.goto(url)
+                            else:
+                                page.reload()
+                            page.wait_for_function("() => window.__playerShownMs")
+                            shown = float(page.evaluate("window.__playerShownMs"))
+                            times.setdefault(f"{visit}, CPU ×{rate}", []).append(shown)
+                            if visit == "erster Besuch" and rate == 1:
+                                transfers.settle(page)
+                                transferred = transfers.by_kind()["total"]
+    finally:
+        server.shutdown()
+    return {
+        "ms": {key: statistics.median(values) for key, values in times.items()},
+        "bytes": transferred,
+    }
 
 
 def site_url() -> str:
@@ -99,11 +170,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="Adresse der Spieleransicht (…/spieler/)")
     parser.add_argument("--json", action="store_true", help="Ergebnis als JSON")
+    parser.add_argument("--browser", type=Path, help="gebaute Seite (site/): Zeiten messen")
+    parser.add_argument("--runs", type=int, default=3, help="Läufe je Zeit (Median)")
     args = parser.parse_args()
     page = args.url or site_url().rstrip("/") + "/spieler/"
     rows = measure(page)
+    browser = None
+    if args.browser:
+        fragment = str(rows[1]["fragment"])
+        browser = browser_figures(args.browser, "spieler/", fragment, args.runs)
     if args.json:
-        print(json.dumps({"page": page, "rows": rows}, ensure_ascii=False, indent=2))
+        out = {"page": page, "rows": rows, "browser": browser}
+        print(json.dumps(out, ensure_ascii=False, indent=2))
         return
     print(f"Spieleransicht: {page} ({len(page)} Zeichen)")
     print("Kämpfer  JSON B  kompakt B  Link voll  QR-Version voll  gesendet (Stufe, Link, QR)")
@@ -119,6 +197,11 @@ def main() -> None:
             f"{row['count']:>7}  {row['json']:>6}  {row['text']:>9}  {row['link']:>9}  "
             f"{version!s:>15}  {said}"
         )
+    if browser:
+        print(f"\nSpieleransicht mit {COUNTS[1]} Kämpfern in Chromium, bis die Reihenfolge steht:")
+        for key, ms in browser["ms"].items():  # type: ignore[attr-defined]
+            print(f"  {key}: {ms / 1000:.2f} s".replace(".", ","))
+        print(f"  übertragen beim ersten Besuch: {browser['bytes'] / 1000:.0f} kB")
 
 
 if __name__ == "__main__":
