@@ -27,11 +27,16 @@ NAMES = ("Alrik", "Ork", "Bruna")
 RULE = "Angriff +2 erschwert, Abwehr +1"
 
 
-def journal_with_order() -> str:
-    """A stored fight (fight-journal.js, version 2) whose acting order is NAMES."""
+def journal_with_order(sides: dict[str, str] | None = None) -> str:
+    """A stored fight (fight-journal.js, version 2) whose acting order is NAMES (``sides``:
+    a side per fighter, as DSA's initiative writes it)."""
     turns = [{"name": n, "label": f"Platz {i + 1}"} for i, n in enumerate(NAMES)]
+    fighters = {
+        name: {"actions": {}, "stats": {}, "state": None, "side": side}
+        for name, side in (sides or {}).items()
+    }
     base = {
-        "fighters": {},
+        "fighters": fighters,
         "actor": NAMES[0],
         "target": None,
         "turns": turns,

@@ -154,6 +154,17 @@ HOSTILE = {
 }
 
 
+def test_heroes_show_their_values_by_default(reader: SharedVisit) -> None:
+    """Without a choice, a fighter of the side „Helden“ (DSA's initiative names the heroes'
+    side so by default, engine/systems/dsa/initiative.py) shows „Werte“, the others „grob“."""
+    system = next(s for s in fight_systems() if setup_order(reader, s) is not None)
+    journal = journal_with_order({"Alrik": "Helden", "Ork": "Gegner"})
+    page = reader.arrive(f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal})
+    box = open_share(page)
+    shown = {n: box.get_by_label(f"Was die Spieler von {n} sehen").input_value() for n in NAMES}
+    assert shown == {"Alrik": "werte", "Ork": "grob", "Bruna": "grob"}
+
+
 def test_bad_links_get_a_german_message(reader: SharedVisit, browsers: Browsers) -> None:
     page = player_page(browsers, 375)
     for fragment, words in HOSTILE.items():

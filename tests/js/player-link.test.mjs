@@ -147,3 +147,15 @@ test("compact and expand are inverse (the second screen's stored form); no text 
   assert.deepEqual(back.fighters[0].effects, [{ name: "a b", left: "c d" }]);
   assert.equal(back.fighters.length, 5);
 });
+
+test("a browser without DecompressionStream is told so, in German", async () => {
+  const fragment = await fragmentOf(picture(2));
+  const kept = globalThis.DecompressionStream;
+  delete globalThis.DecompressionStream;
+  try {
+    const { problem } = await unpack(fragment);
+    assert.match(problem, /kann die Spieleransicht nicht entpacken/);
+  } finally {
+    globalThis.DecompressionStream = kept;
+  }
+});

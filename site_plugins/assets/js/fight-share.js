@@ -7,7 +7,8 @@
 // - Per fighter the game master chooses what the players see: „Werte“ (his resources, for the
 //   own heroes), „grob“ (unverletzt / angeschlagen / schwer verletzt / kampfunfähig / tot, for
 //   enemies) or „nichts“ (only name and place). The choice is kept per system in the browser
-//   (localStorage "regelwerk:spieler-sicht:<system>"); the default is „grob“.
+//   (localStorage "regelwerk:spieler-sicht:<system>"); without a choice a fighter of the side
+//   „Helden“ shows „Werte“, everyone else „grob“.
 // - „grob“ compares the page's first resource (LeP, Trefferpunkte, Gesundheit: a pool a hit
 //   lowers) with the highest value the journal has seen for him: ≥ 100 % unverletzt, ≥ 50 %
 //   angeschlagen, below schwer verletzt; kampfunfähig / tot from his state. Where the page
@@ -47,9 +48,13 @@ function shows(bench) {
   return bench.playerShows;
 }
 
+// The game master's choice; without one, a fighter on the side „Helden“ (DSA's initiative
+// names the heroes' side so by default) shows his values, everyone else „grob“.
 function showOf(bench, name) {
   const chosen = ownValue(shows(bench), name);
-  return chosen === "werte" || chosen === "nichts" ? chosen : "grob";
+  if (chosen === "werte" || chosen === "nichts" || chosen === "grob") return chosen;
+  const record = ownValue(bench.fight.fighters, name);
+  return isObject(record) && typeof record.side === "string" && /^held/i.test(record.side.trim()) ? "werte" : "grob";
 }
 
 function number(value) {

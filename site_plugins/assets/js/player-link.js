@@ -236,6 +236,9 @@ export async function unpack(fragment) {
     return { problem: `Dieser Link hat die Version ${match[1]}; diese Seite liest Version ${FORMAT}. Bitte die Seite neu laden oder die Spielleitung um einen neuen Link bitten.` };
   }
   if (match[2].length > PACKED_MAX) return { problem: "Dieser Link ist zu lang für einen Kampf." };
+  if (typeof DecompressionStream !== "function") {
+    return { problem: "Dieser Browser kann die Spieleransicht nicht entpacken (zu alt) – bitte den Browser aktualisieren oder einen anderen nehmen." };
+  }
   const bytes = fromBase64url(match[2]);
   if (!bytes || !bytes.length) return { problem: "Dieser Link ist beschädigt (unerlaubte Zeichen)." };
   let unpacked;
