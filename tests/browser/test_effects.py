@@ -164,3 +164,15 @@ def board_effect(page: Any, system: str) -> None:
         )
     assert effects_of(page, "Ork") == []
     assert last_steps(page, system, 1) == ["Abgelaufen: betäubt (Ork)"]
+    # the players' picture counts the Tickleiste's time: its current tick, the fighters' ticks
+    share = page.locator(".rw-share-players")
+    share.locator("summary").click()
+    share.locator(".rw-share-qr svg").wait_for()
+    picture = page.evaluate(f"JSON.parse(localStorage.getItem('regelwerk:spieler-live:{system}'))")
+    head, *rows = picture.split("\n")
+    now = min(
+        m["tick"] for m in fight_of(page, system)["board"]["fighters"] if m["status"] == "aktiv"
+    )
+    assert head.split("\t")[3] == f"Tick {now}".replace("-", "−")
+    assert sorted(r.split("\t")[0] for r in rows) == ["Alrik", "Ork"]
+    assert all(r.split("\t")[1].startswith("Tick ") for r in rows)
