@@ -176,3 +176,56 @@ def board_effect(page: Any, system: str) -> None:
     assert head.split("\t")[3] == f"Tick {now}".replace("-", "−")
     assert sorted(r.split("\t")[0] for r in rows) == ["Alrik", "Ork"]
     assert all(r.split("\t")[1].startswith("Tick ") for r in rows)
+
+
+# the bool fields of the situation that name a condition of the actor or the target
+CONDITION_FIELDS = r"""() => [...document.querySelectorAll(
+  '.rw-workbench .rw-helper:not([data-widget]) .rw-form .rw-field:not([data-subject])'
+  + ' [data-path][data-type="bool"]')].map((input) => {
+    const label = document.querySelector(`label[for="${CSS.escape(input.id)}"]`);
+    const text = label ? label.textContent.replace(/\u00ad/g, "").trim() : "";
+    const match = /^(Angreifer|Ziel) ist (.+)$/.exec(text);
+    return match ? {id: input.id, who: match[1], word: match[2]} : null;
+  }).filter(Boolean)"""
+
+
+@pytest.mark.parametrize("system", fight_systems())
+def test_an_effect_sets_the_helpers_condition_field(reader: SharedVisit, system: str) -> None:
+    """Güte: „Solange ein Gegner betäubt ist, kann er nur mit +2 erschwert angreifen und mit
+    +1 abwehren.“ (quellen/002_51e59e824768e9e9.txt L129) – the attack helper has it as „Ziel
+    ist betäubt“ / „Angreifer ist betäubt“ (engine/systems/guete/modifiers.py). An effect of
+    that name on the actor or the target ticks the field, and it goes back when he no longer
+    acts or the effect ends. Pages without such a field have nothing to set."""
+    page = reader.arrive(f"{system}/kampfhelfer/")
+    # an effect's name has at most 40 characters (fight-journal.js EFFECT_NAME_MAX)
+    fields = [f for f in page.evaluate(CONDITION_FIELDS) if len(f["word"]) <= 40]
+    if not fields or has_board(page):
+        pytest.skip(f"{system}: no field of the situation names a condition")
+    page = reader.arrive(
+        f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal_with_order()}
+    )
+    page.locator(".rw-fight-target").select_option("Ork")
+    checked = "id => document.getElementById(id).checked"
+    for field in fields:
+        fighter = "Alrik" if field["who"] == "Angreifer" else "Ork"
+        assert not page.evaluate(checked, field["id"]), field
+        form = page.locator(".rw-effect-form")
+        form.locator(".rw-effect-fighter").select_option(fighter)
+        form.locator(".rw-effect-name").fill(field["word"])
+        form.locator(".rw-effect-count").fill("2")
+        form.get_by_role("button", name="Wirkung hinzufügen").click()
+        assert page.evaluate(checked, field["id"]), field
+        helper = page.locator(".rw-helper", has=page.locator(f"#{field['id']}"))
+        note = helper.locator(".rw-effect-note").inner_text()
+        assert f"({fighter}: {field['word']}, noch 2 Runden)" in note, note
+        page.locator(".rw-effect-end").first.click()  # ended by hand: the field goes back
+        assert not page.evaluate(checked, field["id"]), field
+    # the actor's condition follows the actor: Alrik's, until Ork acts
+    for field in [f for f in fields if f["who"] == "Angreifer"][:1]:
+        form = page.locator(".rw-effect-form")
+        form.locator(".rw-effect-fighter").select_option("Alrik")
+        form.locator(".rw-effect-name").fill(field["word"])
+        form.get_by_role("button", name="Wirkung hinzufügen").click()
+        assert page.evaluate(checked, field["id"]), field
+        weiter(page)  # Ork acts
+        assert not page.evaluate(checked, field["id"]), field
