@@ -4,10 +4,12 @@
 //   node site_plugins/bundle.mjs   → one JSON object on stdout: {output name: code}
 // A circular import or any other rollup warning fails the bundle: no module may rely on
 // the order in which another one runs. The output is minified (terser); the sources are
-// what a maintainer reads.
+// what a maintainer reads. A module from npm (the QR encoder uqr) is resolved from
+// node_modules and bundled in: nothing is fetched at run time.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { nodeResolve } from "@rollup/plugin-node-resolve";
 import terser from "@rollup/plugin-terser";
 import { rollup } from "rollup";
 
@@ -25,6 +27,7 @@ async function bundle(entry) {
   const problems = [];
   const build = await rollup({
     input: path.join(SOURCE, entry),
+    plugins: [nodeResolve({ browser: true })],
     onwarn(warning) {
       problems.push(`${warning.code}: ${warning.message}`);
     },

@@ -190,6 +190,9 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
             "patterns": [
                 "index.html",
                 "404.html",
+                # the player view: a phone that scanned the game master's code once opens
+                # the next code in flight mode too (no engine needed, so it is small)
+                "spieler/index.html",
                 "sitemap.xml",
                 MANIFEST,
                 "search/search_index.json",
@@ -198,7 +201,10 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
             ],
             "ignores": ["**/*.map", *unused_lunr_files(site_dir)],
         },
-        "pages": {"patterns": ["**/*.html"], "ignores": ["index.html", "404.html"]},
+        "pages": {
+            "patterns": ["**/*.html"],
+            "ignores": ["index.html", "404.html", "spieler/index.html"],
+        },
     }
 
 

@@ -331,6 +331,31 @@ PWA_NOTICE = """() => {
 }"""
 
 
+def test_player_view(visit: Visit) -> None:
+    """The player view (spieler/): its message without a fight, then a fight as the second
+    screen reads it (the compact picture player-link.js documents), a fighter chosen as „ich“,
+    an effect on another."""
+    page = visit.open("spieler/")
+    page.locator(".rw-player-problem").wait_for()
+    system = SYSTEMS[0]
+    picture = "\n".join(
+        [
+            f"1\t{system}\ttphi65\tRunde 2 · Platz 1\t0\t1\tLeP\t0",
+            "Alrik\tPlatz 1\tw\t24\t",
+            "Ork\tPlatz 2\tg\t1\tbetäubt\x1fnoch 1 Runde",
+            "Bruna\tPlatz 3\tn\t\t",
+        ]
+    )
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+        [f"regelwerk:spieler-live:{system}", picture],
+    )
+    page.evaluate("h => { location.hash = h; }", f"live={system}")
+    page.locator(".rw-player-list").wait_for()
+    page.get_by_label("Das bin ich:").select_option("Bruna")
+    assert_clean(visit.check("player view, second screen"))
+
+
 def test_meine_werte(visit: Visit) -> None:
     page = visit.open("meine-werte/")
     page.locator(".rw-werte-entry").first.wait_for()  # saved on the rule page

@@ -142,6 +142,100 @@ def _choose(state: dict[str, Any], actor: Any, target: Any) -> None:
         _fighter(state["fighters"], state["actor"])["lastTarget"] = state["target"]
 
 
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _effect(effect: Any) -> dict[str, Any] | None:
+    """An effect as fight-journal.js's ``checkedEffect`` keeps it (name, rule, duration)."""
+    if not isinstance(effect, dict) or not isinstance(effect.get("id"), str):
+        return None
+    if not effect["id"] or len(effect["id"]) > 40:
+        return None
+    name, until = effect.get("name"), effect.get("until")
+    if not isinstance(name, str) or not name.strip() or not isinstance(until, dict):
+        return None
+    unit = until.get("unit")
+    if unit == "runden" and _whole(until.get("round"), 1, 100000):
+        if not _whole(until.get("turn"), 0, 1000):
+            return None
+        kept = {"unit": unit, "round": until["round"], "turn": until["turn"]}
+    elif unit == "ticks" and _whole(until.get("tick"), -100000, 100000):
+        kept = {"unit": unit, "tick": until["tick"]}
+    elif unit == "zuege" and isinstance(until.get("who"), str) and until["who"]:
+        if not _whole(until.get("left"), 0, 1000):
+            return None
+        kept = {"unit": unit, "who": until["who"], "left": until["left"]}
+    else:
+        return None
+    out: dict[str, Any] = {"id": effect["id"], "name": name.strip()[:40], "until": kept}
+    ref = effect.get("ref")
+    if isinstance(ref, str) and ref.strip():
+        out["ref"] = ref.strip()[:80]
+    return out
+
+
+def _active(board: Any) -> list[dict[str, Any]]:
+    if not isinstance(board, dict) or not isinstance(board.get("fighters"), list):
+        return []
+    line = [
+        m
+        for m in board["fighters"]
+        if isinstance(m, dict)
+        and m.get("status") == "aktiv"
+        and _whole(m.get("tick"), -(10**9), 10**9)
+        and isinstance(m.get("name"), str)
+    ]
+    return sorted(line, key=lambda m: (m["tick"], m.get("order") or 0))
+
+
+def board_now(board: Any) -> int | None:
+    """The Tickleiste's current tick: its lowest (tickleiste_board.py ``Board.now``)."""
+    line = _active(board)
+    return line[0]["tick"] if line else None
+
+
+def _head(board: Any) -> tuple[str, str] | None:
+    line = _active(board)
+    if not line:
+        return None
+    first = line[0]
+    return first["name"], f"{first['tick']}:{first.get('order')}:{first['name']}"
+
+
+def _turn_begun(state: dict[str, Any], name: str) -> None:
+    """A turn of ``name`` begun: every „zuege“ effect waiting for him counts one down."""
+    for record in state["fighters"].values():
+        for effect in record.get("effects") or []:
+            until = effect.get("until") if isinstance(effect, dict) else None
+            if not isinstance(until, dict) or until.get("unit") != "zuege":
+                continue
+            if until.get("who") == name and _whole(until.get("left"), 1, 10**9):
+                until["left"] -= 1
+
+
+def expiring(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The effects run out in ``state`` (fight-journal.js ``expiring``)."""
+    out = []
+    for fighter, record in state["fighters"].items():
+        for raw in record.get("effects") or []:
+            effect = _effect(raw)
+            if effect is None:
+                continue
+            until = effect["until"]
+            if until["unit"] == "runden":
+                place = (state["round"], state["turn"])
+                done = bool(state["turns"]) and place >= (until["round"], until["turn"])
+            elif until["unit"] == "ticks":
+                now = board_now(state["board"])
+                done = now is not None and now >= until["tick"]
+            else:
+                done = until["left"] <= 0
+            if done:
+                out.append({"fighter": fighter, "id": effect["id"], "name": effect["name"]})
+    return out
+
+
 def apply(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     """fight-journal.js's ``apply``, as its header documents each event."""
     new = copy.deepcopy(state)
@@ -149,12 +243,20 @@ def apply(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     if kind == "choose":
         _choose(new, event.get("actor"), event.get("target"))
     elif kind == "turn":
+        was = (new["round"], new["turn"])
         turn = event.get("turn")
         new["turn"] = turn if isinstance(turn, int) and 0 <= turn < len(new["turns"]) else 0
+        if _whole(event.get("round"), 1, 100000):
+            new["round"] = event["round"]
+        if (new["round"], new["turn"]) > was and new["turns"]:
+            _turn_begun(new, new["turns"][new["turn"]]["name"])
         _choose(new, event.get("actor"), event.get("target"))
     elif kind == "order":
         new["turns"] = [_turn(t) for t in event["turns"] if isinstance(t.get("name"), str)]
         new["turn"] = 0
+        new["round"] = event["round"] if _whole(event.get("round"), 1, 100000) else 1
+        if new["turns"]:
+            _turn_begun(new, new["turns"][0]["name"])
         for name, side in (event.get("sides") or {}).items():
             if isinstance(side, str) and side:
                 _fighter(new["fighters"], name)["side"] = side[:30]
@@ -185,8 +287,12 @@ def apply(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     elif kind == "condition":
         _fighter(new["fighters"], event["fighter"])["state"] = _down_state(event.get("state"))
     elif kind == "board":
+        before = _head(new["board"])
         board = event.get("state")
         new["board"] = copy.deepcopy(board) if isinstance(board, dict) and board else None
+        head = _head(new["board"])
+        if head and (not before or head[1] != before[1]):
+            _turn_begun(new, head[0])
         values = event.get("values")
         if isinstance(event.get("fighter"), str) and event["fighter"] and isinstance(values, dict):
             record = _fighter(new["fighters"], event["fighter"])
@@ -199,7 +305,34 @@ def apply(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
             record = new["fighters"].get(following)
             last = record.get("lastTarget") if isinstance(record, dict) else None
             _choose(new, following, last if isinstance(last, str) else None)
+    elif kind == "effect":
+        effect = _effect(event.get("effect"))
+        fighter = event.get("fighter")
+        if isinstance(fighter, str) and fighter and effect:
+            record = _fighter(new["fighters"], fighter)
+            kept = [e for e in record.get("effects") or [] if e.get("id") != effect["id"]]
+            if len(kept) < 12:
+                record["effects"] = [*kept, effect]
+    elif kind == "effect-end":
+        for end in event.get("ends") or []:
+            record = new["fighters"].get(end.get("fighter"))
+            if not isinstance(record, dict) or not isinstance(record.get("effects"), list):
+                continue
+            record["effects"] = [e for e in record["effects"] if e.get("id") != end.get("id")]
+            if not record["effects"]:
+                del record["effects"]
+    elif kind == "end":
+        for record in new["fighters"].values():
+            record["stats"], record["state"] = {}, None
+            record.pop("lastTarget", None)
+            record.pop("effects", None)
+        new.update(turns=[], turn=0, round=1, actor=None, target=None)
     return new
+
+
+def moves_time(event: dict[str, Any]) -> bool:
+    """After these steps fight.js looks what has run out (fight-journal.js ``movesTime``)."""
+    return event["type"] in ("turn", "order", "board")
 
 
 def _turn(turn: dict[str, Any]) -> dict[str, Any]:
@@ -233,7 +366,15 @@ class Mirror:
 
     def __init__(self) -> None:
         self.states: list[dict[str, Any]] = [
-            {"fighters": {}, "actor": None, "target": None, "turns": [], "turn": 0, "board": None}
+            {
+                "fighters": {},
+                "actor": None,
+                "target": None,
+                "turns": [],
+                "turn": 0,
+                "round": 1,
+                "board": None,
+            }
         ]
         self.events: list[dict[str, Any]] = []
         self.undone: list[dict[str, Any]] = []
@@ -273,6 +414,11 @@ class Mirror:
             self.states.pop(0)
         if not _is_choice(event):  # a choice leaves what can be put back
             self.undone.clear()
+        # fight.js dispatch: the effects run out by a step that moves time on end in a step
+        ends = expiring(self.state) if moves_time(event) else []
+        if ends:
+            self.events.append({"type": "effect-end", "ends": ends, "expired": True})
+            self.states.append(apply(self.state, self.events[-1]))
         return True
 
     def undo(self) -> None:
@@ -336,7 +482,16 @@ class Mirror:
         actor = turns[turn]["name"]
         same = actor == self.state["actor"]
         target = self.state["target"] if same else self.last_target(actor)
-        return self.record({"type": "turn", "turn": turn, "actor": actor, "target": target})
+        # fight-bar.js: past the last turn a new round begins, „Zurück“ over the first goes back
+        was, now = self.state["round"], self.state["turn"]
+        if by > 0 and turn <= now:
+            round_ = was + 1
+        elif by < 0 and turn >= now:
+            round_ = max(1, was - 1)
+        else:
+            round_ = was
+        event = {"type": "turn", "turn": turn, "actor": actor, "target": target, "round": round_}
+        return self.record(event)
 
 
 def turns_of(result: dict[str, Any]) -> list[dict[str, str]]:
@@ -801,9 +956,11 @@ class Fight:
         }
         actor = turns[0]["name"]
         target = self.mirror.last_target(actor)
-        self.mirror.record(
-            {"type": "order", "turns": turns, "sides": sides, "actor": actor, "target": target}
-        )
+        # an initiative while an order stands begins the next round (fight-bar.js newOrder)
+        state = self.mirror.state
+        round_ = state["round"] + 1 if state["turns"] else 1
+        event = {"type": "order", "turns": turns, "sides": sides, "actor": actor}
+        self.mirror.record({**event, "target": target, "round": round_})
         self.verify("after the initiative")
 
     def start_tickleiste(self) -> None:

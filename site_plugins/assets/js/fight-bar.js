@@ -82,6 +82,7 @@ function render(bench) {
   const turn = turns[bench.fight.turn];
   // „Phase 16 – Zug 1 von 8“: the phase names the initiative, the count the turns of the round
   bench.turnText.textContent = turn ? `${turn.label} – Zug ${bench.fight.turn + 1} von ${turns.length}` : "";
+  bench.roundText.textContent = turn ? `Runde ${bench.fight.round || 1}` : "";
   renderHistoryButtons(bench);
   renderOverview(bench);
 }
@@ -171,8 +172,12 @@ function step(bench, by) {
   }
   const actor = turns[turn].name;
   const target = actor === bench.fight.actor ? bench.fight.target : lastTargetOf(bench, actor);
-  const label = `${by > 0 ? "Weiter" : "Zurück"}: ${actor} am Zug (${turns[turn].label})`;
-  change(bench, label, { type: "turn", turn, actor, target });
+  // past the last turn a new round begins (and „Zurück“ over the first goes back one)
+  const was = bench.fight.round || 1;
+  const round = by > 0 && turn <= bench.fight.turn ? was + 1 : by < 0 && turn >= bench.fight.turn ? Math.max(1, was - 1) : was;
+  const newRound = round > was ? `Runde ${round}: ` : "";
+  const label = `${by > 0 ? "Weiter" : "Zurück"}: ${newRound}${actor} am Zug (${turns[turn].label})`;
+  change(bench, label, { type: "turn", turn, actor, target, round });
   bench.notices.replaceChildren(...(passed.length ? [el("p", "rw-fight-note", `Übersprungen: ${[...new Set(passed)].join(", ")}.`)] : []));
 }
 
@@ -218,7 +223,10 @@ function newOrder(bench, helper, result) {
   const order = turns.map((t) => t.name).filter((n, i, all) => all.indexOf(n) === i);
   const listed = order.length > 4 ? `${order.slice(0, 4).join(", ")} …` : order.join(", ");
   const before = { actor: bench.fight.actor, target: bench.fight.target };
-  fight.dispatch(bench, `Neue Reihenfolge: ${listed}`, { type: "order", turns, actor, target: lastTargetOf(bench, actor), sides });
+  // an initiative rolled while an order stands begins the next round (Neuer Kampf: round 1)
+  const round = (bench.fight.turns || []).length ? (bench.fight.round || 1) + 1 : 1;
+  const said = round > 1 ? ` (Runde ${round})` : "";
+  fight.dispatch(bench, `Neue Reihenfolge${said}: ${listed}`, { type: "order", turns, actor, target: lastTargetOf(bench, actor), sides, round });
   refill(bench, before);
 }
 
@@ -326,12 +334,13 @@ function setup(root) {
   const [targetWrap, targetBox] = select("Ziel", "rw-fight-target");
   const turnBox = el("span", "rw-fight-turn");
   const turnText = el("span", "rw-fight-turn-text");
+  const roundText = el("span", "rw-fight-round");
   const undoButton = button("↶ Rückgängig", "rw-fight-undo", () => history(bench, "undo"));
   // „↷“ alone keeps the bar one line on a laptop; its name („Wiederherstellen: …“) is in
   // aria-label and title (renderHistoryButtons)
   const redoButton = button("↷", "rw-fight-redo", () => history(bench, "redo"));
-  Object.assign(bench, { actorBox, targetBox, turnBox, turnText, undoButton, redoButton });
-  turnBox.append(button("◀ Zurück", "rw-fight-prev", () => step(bench, -1)), turnText, button("Weiter ▶", "rw-fight-next", () => step(bench, 1)));
+  Object.assign(bench, { actorBox, targetBox, turnBox, turnText, roundText, undoButton, redoButton });
+  turnBox.append(button("◀ Zurück", "rw-fight-prev", () => step(bench, -1)), roundText, turnText, button("Weiter ▶", "rw-fight-next", () => step(bench, 1)));
   const jumps = el("span", "rw-fight-jumps");
   jumps.append(
     button("Zum Kampf", "rw-fight-to-fight", () => root.querySelector(".rw-workbench-fight").scrollIntoView({ block: "start" })),

@@ -19,16 +19,31 @@
 // The state (shape of version 1, which is taken over as `base`):
 //   {fighters: {<name>: {actions: {<action>: {field: value}}, stats: {field: value},
 //                        state: {zustand, text} | null,
-//                        side, lastTarget},
-//    actor, target, turns: [{name, label, situation?}], turn, board: <the Tickleiste's engine state> | null}
+//                        side, lastTarget, effects: [<effect>]},
+//    actor, target, turns: [{name, label, situation?}], turn, round, board: <the Tickleiste's engine state> | null}
+// An effect on a fighter (a condition such as „betäubt“, a spell's duration) – it runs out by
+// itself as the fight's time goes on, in the system's own time:
+//   {id, name, ref?, until}  until: {unit: "runden", round, turn}  ends when the order reaches
+//                                   that round and turn (the same place N rounds later)
+//                                   {unit: "ticks", tick}          ends when the Tickleiste's
+//                                   current tick reaches `tick`
+//                                   {unit: "zuege", who, left}     ends when `who` has begun
+//                                   `left` more turns („bis Alrik handelt“: left 1); each turn
+//                                   of his begun (a „Weiter“ onto him, the Tickleiste making him
+//                                   next) counts one down
+// What has run out is listed by `expiring(state)`; fight.js then records its end as a step of
+// its own („Abgelaufen: betäubt (Grashak)“), which „Rückgängig“ takes back like any other.
 // Stored (localStorage "regelwerk:kampf:<system>", version 2):
 //   {version: 2, base: <state>, steps: [{label, event}], redo: [{label, event}]}
 //
 // Events (each carries the values it writes; none depends on the page):
 //   choose     {actor, target}                       who acts, against whom
-//   turn       {turn, actor, target}                 „Weiter“/„Zurück“ in the acting order
-//   order      {turns, sides, actor, target}         a new acting order (an initiative roll;
-//                                                    sides: {<name>: „Helden“ …} where known)
+//   turn       {turn, actor, target, round?}         „Weiter“/„Zurück“ in the acting order
+//                                                    (round: the round it is in, ≥ 1; a turn
+//                                                    forward counts for effects „zuege“)
+//   order      {turns, sides, actor, target, round?} a new acting order (an initiative roll;
+//                                                    sides: {<name>: „Helden“ …} where known;
+//                                                    round: 1 without, its first turn begun)
 //   values     {fighter, action?, values}            values typed for a fighter (action: his
 //                                                    values for that helper, else his stats)
 //   roll       {action, actor, target, actorValues, targetValues, update, state}
@@ -41,19 +56,29 @@
 //                                                    next (who is next on it) is then „Am Zug“;
 //                                                    values: the acting fighter's own (his Ticks
 //                                                    per action), kept for his next command
-//   end        {}                                    a new fight: states, resources and the order
-//                                                    go, each fighter's own values stay (the
-//                                                    Tickleiste has its own „Neu beginnen“)
+//                                                    (a new head of the board – first on the
+//                                                    current tick – begins that fighter's turn)
+//   effect     {fighter, effect}                     an effect put on a fighter (see above)
+//   effect-end {ends: [{fighter, id}], expired?}     effects taken off (by hand, or run out:
+//                                                    expired true)
+//   end        {}                                    a new fight: states, resources, effects and
+//                                                    the order go, each fighter's own values
+//                                                    stay (the Tickleiste has its own „Neu
+//                                                    beginnen“)
 
 import { isObject, ownValue } from "./util.js";
 
 export const VERSION = 2;
 export const STEPS_MAX = 100; // changes that can be taken back
 export const STATES = ["kampffähig", "kampfunfähig", "tot"];
+export const UNITS = ["runden", "ticks", "zuege"];
+export const EFFECT_NAME_MAX = 40;
+export const EFFECT_REF_MAX = 80;
+export const EFFECTS_MAX = 12; // per fighter
 const LABEL_MAX = 120;
 
 export function emptyState() {
-  return { fighters: {}, actor: null, target: null, turns: [], turn: 0, board: null };
+  return { fighters: {}, actor: null, target: null, turns: [], turn: 0, round: 1, board: null };
 }
 
 export function emptyJournal() {
@@ -102,6 +127,7 @@ function normalState(state) {
   const out = { ...emptyState(), ...copy(state) };
   if (!Array.isArray(out.turns)) out.turns = [];
   if (!Number.isInteger(out.turn) || out.turn < 0 || out.turn >= Math.max(out.turns.length, 1)) out.turn = 0;
+  if (!Number.isInteger(out.round) || out.round < 1) out.round = 1;
   return out;
 }
 
@@ -161,21 +187,125 @@ function merge(into, values) {
   }
 }
 
+// ------------------------------------------------------------------ effects and the fight's time
+
+function whole(value, low, high) {
+  return Number.isInteger(value) && value >= low && value <= high;
+}
+
+// An effect as the reducer keeps it, or null when it is not one (name and duration checked).
+export function checkedEffect(effect) {
+  if (!isObject(effect) || typeof effect.id !== "string" || !effect.id || effect.id.length > 40) return null;
+  if (typeof effect.name !== "string" || !effect.name.trim()) return null;
+  const until = effect.until;
+  if (!isObject(until) || !UNITS.includes(until.unit)) return null;
+  let kept;
+  if (until.unit === "runden" && whole(until.round, 1, 100000) && whole(until.turn, 0, 1000)) {
+    kept = { unit: "runden", round: until.round, turn: until.turn };
+  } else if (until.unit === "ticks" && whole(until.tick, -100000, 100000)) {
+    kept = { unit: "ticks", tick: until.tick };
+  } else if (until.unit === "zuege" && typeof until.who === "string" && until.who && whole(until.left, 0, 1000)) {
+    kept = { unit: "zuege", who: until.who, left: until.left };
+  } else {
+    return null;
+  }
+  const out = { id: effect.id, name: effect.name.trim().slice(0, EFFECT_NAME_MAX), until: kept };
+  if (typeof effect.ref === "string" && effect.ref.trim()) out.ref = effect.ref.trim().slice(0, EFFECT_REF_MAX);
+  return out;
+}
+
+export function effectsOf(state, name) {
+  const record = ownValue(state.fighters, name);
+  if (!isObject(record) || !Array.isArray(record.effects)) return [];
+  return record.effects.map(checkedEffect).filter(Boolean);
+}
+
+function activeMarkers(board) {
+  if (!isObject(board) || !Array.isArray(board.fighters)) return [];
+  return board.fighters
+    .filter((m) => isObject(m) && m.status === "aktiv" && Number.isInteger(m.tick) && typeof m.name === "string")
+    .sort((a, b) => a.tick - b.tick || (a.order || 0) - (b.order || 0));
+}
+
+// The fighters on the Tickleiste in acting order (who acts first, who next …).
+export function boardOrder(board) {
+  return activeMarkers(board).map((m) => m.name);
+}
+
+// The Tickleiste's current tick (the lowest tick of a fighter on it), or null.
+export function boardNow(board) {
+  const line = activeMarkers(board);
+  return line.length ? line[0].tick : null;
+}
+
+// Who acts first on the board, and since when: a new head is a new turn begun.
+function boardHead(board) {
+  const first = activeMarkers(board)[0];
+  return first ? { name: first.name, key: `${first.tick}:${first.order}:${first.name}` } : null;
+}
+
+// A turn of `name` has begun: his effects' and everyone's „bis <name> handelt“ count down.
+function turnBegun(state, name) {
+  for (const record of Object.values(state.fighters)) {
+    if (!isObject(record) || !Array.isArray(record.effects)) continue;
+    for (const effect of record.effects) {
+      const until = isObject(effect) ? effect.until : null;
+      if (isObject(until) && until.unit === "zuege" && until.who === name && Number.isInteger(until.left) && until.left > 0) {
+        until.left -= 1;
+      }
+    }
+  }
+}
+
+function hasRunOut(state, until) {
+  if (until.unit === "runden") {
+    return state.turns.length > 0 && (state.round > until.round || (state.round === until.round && state.turn >= until.turn));
+  }
+  if (until.unit === "ticks") {
+    const now = boardNow(state.board);
+    return now !== null && now >= until.tick;
+  }
+  return until.left <= 0;
+}
+
+// The effects that have run out in this state: [{fighter, id, name}], in the order of the fighters.
+export function expiring(state) {
+  const out = [];
+  for (const fighter of Object.keys(state.fighters)) {
+    for (const effect of effectsOf(state, fighter)) {
+      if (hasRunOut(state, effect.until)) out.push({ fighter, id: effect.id, name: effect.name });
+    }
+  }
+  return out;
+}
+
+// The steps that move the fight's time on (after them fight.js looks what has run out).
+export function movesTime(event) {
+  return event.type === "turn" || event.type === "order" || event.type === "board";
+}
+
 export function apply(state, event) {
   const next = copy(state);
   switch (event.type) {
     case "choose":
       choose(next, event.actor, event.target);
       break;
-    case "turn":
+    case "turn": {
+      const was = { round: next.round, turn: next.turn };
       next.turn = Number.isInteger(event.turn) && event.turn >= 0 && event.turn < next.turns.length ? event.turn : 0;
+      if (whole(event.round, 1, 100000)) next.round = event.round;
+      const forward = next.round > was.round || (next.round === was.round && next.turn > was.turn);
+      if (forward && next.turns[next.turn]) turnBegun(next, next.turns[next.turn].name);
       choose(next, event.actor, event.target);
       break;
+    }
     case "order":
       next.turns = Array.isArray(event.turns)
         ? event.turns.filter((t) => isObject(t) && typeof t.name === "string").map(turnOf)
         : [];
       next.turn = 0;
+      next.round = whole(event.round, 1, 100000) ? event.round : 1;
+      if (next.turns.length) turnBegun(next, next.turns[0].name);
       if (isObject(event.sides)) {
         for (const [name, side] of Object.entries(event.sides)) {
           if (typeof side === "string" && side) fighterIn(next.fighters, name).side = side.slice(0, 30);
@@ -219,8 +349,11 @@ export function apply(state, event) {
         fighterIn(next.fighters, event.fighter).state = downState(event.state);
       }
       break;
-    case "board":
+    case "board": {
+      const headBefore = boardHead(next.board);
       next.board = isObject(event.state) && Object.keys(event.state).length ? copy(event.state) : null;
+      const head = boardHead(next.board);
+      if (head && (!headBefore || head.key !== headBefore.key)) turnBegun(next, head.name);
       if (typeof event.fighter === "string" && event.fighter && isObject(event.values)) {
         const record = fighterIn(next.fighters, event.fighter);
         const action = typeof event.action === "string" && event.action ? event.action : "tickleiste";
@@ -234,15 +367,36 @@ export function apply(state, event) {
         choose(next, event.next, last);
       }
       break;
+    }
+    case "effect": {
+      const effect = checkedEffect(event.effect);
+      if (typeof event.fighter !== "string" || !event.fighter || !effect) break;
+      const record = fighterIn(next.fighters, event.fighter);
+      const kept = Array.isArray(record.effects) ? record.effects.filter((e) => isObject(e) && e.id !== effect.id) : [];
+      if (kept.length >= EFFECTS_MAX) break;
+      record.effects = [...kept, effect];
+      break;
+    }
+    case "effect-end":
+      for (const end of Array.isArray(event.ends) ? event.ends : []) {
+        if (!isObject(end) || typeof end.fighter !== "string") continue;
+        const record = ownValue(next.fighters, end.fighter);
+        if (!isObject(record) || !Array.isArray(record.effects)) continue;
+        record.effects = record.effects.filter((e) => !isObject(e) || e.id !== end.id);
+        if (!record.effects.length) delete record.effects;
+      }
+      break;
     case "end":
       for (const record of Object.values(next.fighters)) {
         if (!isObject(record)) continue;
         record.stats = {};
         record.state = null;
         delete record.lastTarget;
+        delete record.effects;
       }
       next.turns = [];
       next.turn = 0;
+      next.round = 1;
       next.actor = null;
       next.target = null;
       break;

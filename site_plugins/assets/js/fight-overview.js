@@ -3,7 +3,8 @@
 // Owns: one row per fighter – where he stands in the order (Tick, Phase), the resources the
 // system's helpers track (the target fields a result changes: LeP, Wunden, Trefferpunkte,
 // Gesundheit, kritische Wunden; read from the page's forms, data-resource) and his state
-// (kampffähig / kampfunfähig / tot), each editable in place: an edit is checked first (a German
+// (kampffähig / kampfunfähig / tot) with the effects on him (betäubt, noch 2 Runden – each with
+// „✕“ to end it by hand; a form below puts one on), each editable in place: an edit is checked first (a German
 // message naming the field), then given to fight.js as a named step (kept, undoable). The
 // acting fighter and the target are marked; a fighter who cannot act is marked and passed
 // over by „Weiter“. Below: „Verlauf des Kampfes“, every step by name (newest first), and
@@ -11,7 +12,8 @@
 // stay.
 
 import * as fight from "./fight.js";
-import { STATES } from "./fight-journal.js";
+import { EFFECT_NAME_MAX, EFFECT_REF_MAX, STATES, boardNow, effectsOf } from "./fight-journal.js";
+import { refreshShare, setupShare } from "./fight-share.js";
 import { ask } from "./results.js";
 import { el, germanNumber, ownValue } from "./util.js";
 
@@ -62,6 +64,27 @@ function resourceCell(bench, resource, name, index, record) {
   return cell;
 }
 
+// The effects on a fighter, each with what is left of it and „Ende“ (a step, undoable).
+function effectList(bench, name) {
+  const effects = effectsOf(bench.fight, name);
+  if (!effects.length) return null;
+  const list = el("ul", "rw-effects");
+  for (const effect of effects) {
+    const item = el("li", "rw-effect", fight.effectText(bench.fight, effect));
+    const end = el("button", "rw-effect-end", "✕");
+    end.type = "button";
+    end.title = `${effect.name} bei ${name} beenden`;
+    end.setAttribute("aria-label", end.title);
+    end.addEventListener("click", () => {
+      fight.dispatch(bench, `${name}: ${effect.name} beendet (von Hand)`, { type: "effect-end", ends: [{ fighter: name, id: effect.id }] });
+      fight.fillAll(bench, {});
+    });
+    item.appendChild(end);
+    list.appendChild(item);
+  }
+  return list;
+}
+
 function stateCell(bench, name, index) {
   const cell = el("td", "");
   const box = el("select", "rw-overview-state");
@@ -76,6 +99,8 @@ function stateCell(bench, name, index) {
     fight.dispatch(bench, `${name}: ${state.text} (von Hand)`, { type: "condition", fighter: name, state });
   });
   cell.appendChild(box);
+  const effects = effectList(bench, name);
+  if (effects) cell.appendChild(effects);
   return cell;
 }
 
@@ -118,6 +143,120 @@ function table(bench, names, resources) {
   return grid;
 }
 
+// ------------------------------------------------------------------ putting an effect on a fighter
+
+// The durations this fight can count, in its own time: Ticks where the Tickleiste keeps the
+// time, Runden where an acting order does; turns of a fighter („bis … handelt“) in both.
+export function unitsOf(bench) {
+  const units = [];
+  if (bench.hasBoard) units.push(["ticks", "Ticks"]);
+  else units.push(["runden", "Runden"]);
+  units.push(["zuege", "Züge von …"]);
+  return units;
+}
+
+// → {until} for a duration typed in the form, or {problem} (German, naming the field).
+export function untilOf(fightState, unit, countText, who) {
+  const text = String(countText).trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1000) return { problem: "Dauer: bitte eine ganze Zahl von 1 bis 1.000 eintragen." };
+  const count = Number(text);
+  if (unit === "ticks") {
+    const now = boardNow(fightState.board);
+    if (now === null) return { problem: "Dauer: die Tickleiste hat noch keinen aktuellen Tick – erst den Kampf beginnen." };
+    return { until: { unit: "ticks", tick: now + count } };
+  }
+  if (unit === "zuege") {
+    if (!who) return { problem: "Bis wer handelt: bitte einen Kämpfer wählen." };
+    return { until: { unit: "zuege", who, left: count } };
+  }
+  if (!(fightState.turns || []).length) return { problem: "Dauer: Runden zählen erst mit einer Reihenfolge – erst die Initiative würfeln." };
+  return { until: { unit: "runden", round: (fightState.round || 1) + count, turn: fightState.turn } };
+}
+
+function labelled(text, control) {
+  const wrap = el("label", "rw-effect-field");
+  wrap.append(el("span", "", text), control);
+  return wrap;
+}
+
+function effectForm(bench) {
+  const form = el("form", "rw-effect-form");
+  form.noValidate = true;
+  const legend = el("p", "rw-effect-form-title", "Wirkung auf einen Kämpfer legen (läuft von selbst ab)");
+  const fighter = el("select", "rw-effect-fighter");
+  const name = el("input", "rw-effect-name");
+  name.type = "text";
+  name.maxLength = EFFECT_NAME_MAX;
+  name.placeholder = "z. B. betäubt";
+  name.autocomplete = "off";
+  const ref = el("input", "rw-effect-ref");
+  ref.type = "text";
+  ref.maxLength = EFFECT_REF_MAX;
+  ref.placeholder = "z. B. Angriff +2 erschwert";
+  ref.autocomplete = "off";
+  const count = el("input", "rw-effect-count");
+  count.type = "text";
+  count.inputMode = "numeric";
+  count.value = "1";
+  count.autocomplete = "off";
+  const unit = el("select", "rw-effect-unit");
+  const who = el("select", "rw-effect-who");
+  const whoField = labelled("Bis wer handelt", who);
+  const error = el("p", "rw-effect-error rw-error");
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  const add = el("button", "md-button rw-effect-add", "Wirkung hinzufügen");
+  add.type = "submit";
+  const sync = () => {
+    whoField.hidden = unit.value !== "zuege";
+  };
+  unit.addEventListener("change", sync);
+  form.refresh = () => {
+    const names = fight.names(bench);
+    for (const box of [fighter, who]) {
+      const was = box.value;
+      box.replaceChildren(...names.map((n) => new Option(n, n)));
+      if (names.includes(was)) box.value = was;
+    }
+    const was = unit.value;
+    unit.replaceChildren(...unitsOf(bench).map(([value, text]) => new Option(text, value)));
+    if ([...unit.options].some((o) => o.value === was)) unit.value = was;
+    sync();
+    form.hidden = !names.length;
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const say = (problem) => {
+      error.textContent = problem;
+      error.hidden = !problem;
+    };
+    if (!fighter.value) return say("Kämpfer: bitte einen Kämpfer wählen.");
+    if (!name.value.trim()) return say("Wirkung: bitte einen Namen eintragen (z. B. betäubt).");
+    const { until, problem } = untilOf(bench.fight, unit.value, count.value, who.value);
+    if (problem) return say(problem);
+    say("");
+    const effect = { id: `w${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`, name: name.value.trim(), until };
+    if (ref.value.trim()) effect.ref = ref.value.trim();
+    const label = `${fighter.value}: ${effect.name} (${fight.effectLeft(bench.fight, until)})`;
+    fight.dispatch(bench, label, { type: "effect", fighter: fighter.value, effect });
+    fight.fillAll(bench, {});
+    name.value = "";
+    ref.value = "";
+  });
+  form.append(
+    legend,
+    labelled("Kämpfer", fighter),
+    labelled("Wirkung", name),
+    labelled("Regel (optional)", ref),
+    labelled("Dauer", count),
+    labelled("Einheit", unit),
+    whoField,
+    add,
+    error,
+  );
+  return form;
+}
+
 function historyList(bench) {
   const { steps, redo } = bench.journal;
   bench.historyTitle.textContent = `Verlauf des Kampfes (${germanNumber(steps.length)} ${steps.length === 1 ? "Schritt" : "Schritte"})`;
@@ -135,6 +274,8 @@ export function renderOverview(bench) {
     names.length ? table(bench, names, resources) : el("p", "rw-help", "Noch niemand im Kampf: erst die Initiative würfeln bzw. Kämpfer in die Tickleiste eintragen."),
   );
   historyList(bench);
+  bench.effectForm.refresh();
+  refreshShare(bench);
   if (focused) {
     const again = document.getElementById(focused);
     if (again) again.focus({ preventScroll: true });
@@ -167,7 +308,9 @@ export function setupOverview(bench, column) {
       fight.fillAll(bench, { actor: true, target: true, initial: true });
     }
   });
-  section.append(title, help, bench.overviewBody, bench.overviewError, questions, history, end);
+  bench.effectForm = effectForm(bench);
+  section.append(title, help, bench.overviewBody, bench.overviewError, bench.effectForm, questions, history, end);
+  setupShare(bench, section);
   // first in the fight column: the fighters stay in view while the order below is rolled once
   column.prepend(section);
   bench.overview = section;

@@ -12,6 +12,9 @@
 //   or rolled last for them, else a saved set named after them), `subject: target` with the
 //   target's values; the situation fields go back to their defaults (nothing stale carries
 //   over); a value typed into a fighter's field is kept for him at once (a step);
+// - the effects on the actor and the target (betäubt …) are said beside each helper; where a
+//   helper has the condition as a field of the situation („Angreifer ist betäubt“, „Ziel ist
+//   festgehalten“), the effect ticks it (effectSituation);
 // - after a roll the values are kept for those fighters; a result's `target_update` (e.g. LeP
 //   after damage) is written to the target as a step shown in the result with its own
 //   „Rückgängig“; its `follow_ups` become buttons that open the next helper filled.
@@ -96,10 +99,24 @@ function write(bench, journal, state = journalOf.stateOf(journal)) {
   }
 }
 
-// The one way to change the fight: a named step. → true when it changed something.
+// „betäubt (Grashak), Segen (Alrik)“
+export function expiredText(ends) {
+  return ends.map((end) => `${end.name} (${end.fighter})`).join(", ");
+}
+
+// The one way to change the fight: a named step. → true when it changed something. A step that
+// moves the fight's time on (Weiter, a new order, a Tickleiste command) is followed by a step of
+// its own for the effects that have run out by it (named, undoable like any other).
 export function dispatch(bench, label, event) {
   if (changedElsewhere(bench)) load(bench); // the newest fight, then this step on top
-  const { journal, changed, state } = journalOf.record(bench.journal, label, event, bench.fight);
+  let { journal, changed, state } = journalOf.record(bench.journal, label, event, bench.fight);
+  if (changed && journalOf.movesTime(event)) {
+    const ends = journalOf.expiring(state);
+    if (ends.length) {
+      const end = { type: "effect-end", ends: ends.map(({ fighter, id }) => ({ fighter, id })), expired: true };
+      ({ journal, state } = journalOf.record(journal, `Abgelaufen: ${expiredText(ends)}`, end, state));
+    }
+  }
   if (changed) write(bench, journal, state);
   if (bench.changed) bench.changed();
   return changed;
@@ -213,9 +230,79 @@ function fillHelper(bench, helper, changed) {
   const parts = [];
   if (actor && fieldsOf(helper, "actor").length) parts.push(`Werte von ${actor}`);
   if (target && fieldsOf(helper, "target").length) parts.push(`Ziel: ${target}`);
+  // what lies on them (betäubt, festgehalten …): the game master weighs it in the roll
+  for (const name of [actor, target]) {
+    const effects = name ? journalOf.effectsOf(bench.fight, name) : [];
+    if (effects.length) parts.push(`${name}: ${effects.map((e) => effectText(bench.fight, e)).join(", ")}`);
+  }
   note.textContent = parts.join(" – ");
   note.hidden = !parts.length;
   if (!note.isConnected) helper.querySelector(".rw-form .rw-summary").after(note);
+  effectSituation(bench, helper);
+}
+
+// Where a helper has the condition as a field of the situation – „Angreifer ist betäubt“,
+// „Ziel ist betäubt“, „Ziel ist festgehalten“ (Güte: the rules give them their numbers,
+// engine/systems/guete/modifiers.py) – an effect of that name on the actor (Angreifer) or
+// the target (Ziel) sets it, as the acting order sets DSA's second action (fight-bar.js), and
+// the helper says so. Set once per effect and fighter: the game master can clear it for a
+// roll; when the effect ends or another fighter is chosen, the field goes back.
+const CONDITION_FIELD = /^(Angreifer|Ziel) ist (.+)$/;
+
+function effectSituation(bench, helper) {
+  const applied = helper.rwEffectFields || {};
+  const now = {};
+  const values = {};
+  const said = [];
+  for (const input of helper.querySelectorAll('.rw-form .rw-field:not([data-subject]) [data-path][data-type="bool"]')) {
+    const label = labelOf(helper, input);
+    const match = CONDITION_FIELD.exec(label);
+    if (!match) continue;
+    const name = match[1] === "Angreifer" ? bench.fight.actor : bench.fight.target;
+    const wanted = match[2].trim().toLowerCase();
+    const effect = name ? journalOf.effectsOf(bench.fight, name).find((e) => e.name.trim().toLowerCase() === wanted) : null;
+    const path = input.dataset.path;
+    if (effect) {
+      now[path] = `${name}\u0000${effect.id}`;
+      if (applied[path] !== now[path]) values[path] = true;
+      said.push(`„${label}“ (${name}: ${effect.name}, ${effectLeft(bench.fight, effect.until)})`);
+    } else if (applied[path]) {
+      values[path] = defaultValue(input);
+    }
+  }
+  helper.rwEffectFields = now;
+  if (Object.keys(values).length) fill(helper, values);
+  let note = helper.querySelector(".rw-effect-note");
+  if (!said.length) {
+    if (note) note.hidden = true;
+    return;
+  }
+  if (!note) {
+    note = el("p", "rw-fight-note rw-effect-note");
+    helper.querySelector(".rw-form .rw-summary").after(note);
+  }
+  note.textContent = `Aus den Wirkungen gesetzt: ${said.join(", ")} – abwählen, wenn es für diesen Wurf nicht zutrifft.`;
+  note.hidden = false;
+}
+
+// „betäubt (noch 2 Runden; Güte S. 12)“: an effect with what is left of it, in the fight's time.
+export function effectLeft(fight, until) {
+  if (until.unit === "ticks") {
+    const now = journalOf.boardNow(fight.board);
+    const left = now === null ? null : until.tick - now;
+    return left === null ? `bis Tick ${until.tick}` : `bis Tick ${until.tick}, noch ${germanNumber(left)} ${left === 1 ? "Tick" : "Ticks"}`;
+  }
+  if (until.unit === "zuege") {
+    return until.left === 1 ? `bis ${until.who} handelt` : `bis ${until.who} ${germanNumber(until.left)}-mal gehandelt hat`;
+  }
+  const rounds = until.round - fight.round;
+  if (rounds <= 0) return "endet in dieser Runde";
+  return `noch ${germanNumber(rounds)} ${rounds === 1 ? "Runde" : "Runden"}`;
+}
+
+export function effectText(fight, effect) {
+  const ref = effect.ref ? `; ${effect.ref}` : "";
+  return `${effect.name} (${effectLeft(fight, effect.until)}${ref})`;
 }
 
 export function fillAll(bench, changed) {

@@ -33,6 +33,7 @@ import { logRoll, replayWith, showStoredLog } from "./log.js";
 import * as remember from "./remember.js";
 import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./results.js";
 import { setupValues } from "./saved.js";
+import { initPlayerView } from "./player-view.js";
 import { initSavedPage } from "./saved-page.js";
 import * as share from "./share.js";
 import * as store from "./store.js";
@@ -187,6 +188,7 @@ export function initPage() {
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
   initFightBar();
   initSavedPage();
+  initPlayerView();
   showStoredLog();
   keepJumpsClear(); // before a shared roll scrolls to its helper
   share.openFromAddress(submit, takePastedLink() || location.hash);

@@ -1,0 +1,297 @@
+// Regelwerk – fight-share.js: „Für Spieler zeigen“ on a Kampfhelfer page.
+//
+// Owns: the picture of the fight the players see (pictureOf: the order with each fighter's
+// place, who acts now and next, round or tick, per fighter what the game master chose to show,
+// the effects on him), the box in „Kämpfer im Überblick“ that shows it as a link and a QR code,
+// and the live picture for a second screen on this device.
+// - Per fighter the game master chooses what the players see: „Werte“ (his resources, for the
+//   own heroes), „grob“ (unverletzt / angeschlagen / schwer verletzt / kampfunfähig / tot, for
+//   enemies) or „nichts“ (only name and place). The choice is kept per system in the browser
+//   (localStorage "regelwerk:spieler-sicht:<system>"); without a choice a fighter of the side
+//   „Helden“ shows „Werte“, everyone else „grob“.
+// - „grob“ compares the page's first resource (LeP, Trefferpunkte, Gesundheit: a pool a hit
+//   lowers) with the highest value the journal has seen for him: ≥ 100 % unverletzt, ≥ 50 %
+//   angeschlagen, below schwer verletzt; kampfunfähig / tot from his state. Where the page
+//   tracks no resource (the Tickleiste alone), only „kampffähig“ or the state is said.
+// - The link (player-link.js) carries the picture in its fragment; the QR code (qr.js) holds at
+//   most version 10. A picture too big for it is sent with less – first without the effects,
+//   then only the order – and the box says so; too big even then, there is no code, only the
+//   link.
+// - The second screen: spieler/#live=<system> in another window of this browser follows the
+//   fight – every time the overview is drawn the picture is written to localStorage
+//   ("regelwerk:spieler-live:<system>", the storage event reaches the other window) and sent on
+//   a BroadcastChannel ("regelwerk-spieler").
+
+import * as fight from "./fight.js";
+import { boardNow, boardOrder, effectsOf, stateOfFighter } from "./fight-journal.js";
+import { LEVELS, compact, fragmentOf, reduced } from "./player-link.js";
+import { VERSION_MAX, qrOf, svgOf } from "./qr.js";
+import * as store from "./store.js";
+import { el, germanNumber, isObject, ownValue } from "./util.js";
+
+export const CHANNEL = "regelwerk-spieler";
+const SHOW_TEXT = { werte: "Werte", grob: "grob", nichts: "nichts" };
+
+export function liveKey(system) {
+  return `spieler-live:${system}`;
+}
+
+function showKey(system) {
+  return `spieler-sicht:${system}`;
+}
+
+function shows(bench) {
+  if (!bench.playerShows) {
+    const { value } = store.read(showKey(bench.system), (v) => (isObject(v) ? "" : "keine Auswahl"));
+    bench.playerShows = isObject(value) ? value : {};
+  }
+  return bench.playerShows;
+}
+
+// The game master's choice; without one, a fighter on the side „Helden“ (DSA's initiative
+// names the heroes' side so by default) shows his values, everyone else „grob“.
+function showOf(bench, name) {
+  const chosen = ownValue(shows(bench), name);
+  if (chosen === "werte" || chosen === "nichts" || chosen === "grob") return chosen;
+  const record = ownValue(bench.fight.fighters, name);
+  return isObject(record) && typeof record.side === "string" && /^held/i.test(record.side.trim()) ? "werte" : "grob";
+}
+
+function number(value) {
+  if (value === undefined || value === null || value === "") return null;
+  const n = Number(String(value).replace("−", "-"));
+  return Number.isFinite(n) ? n : null;
+}
+
+// The highest value of a resource the fight has known for a fighter (what he started with).
+function peakOf(bench, name, key) {
+  let peak = null;
+  const seen = (values) => {
+    const n = isObject(values) ? number(ownValue(values, key)) : null;
+    if (n !== null && (peak === null || n > peak)) peak = n;
+  };
+  const base = ownValue(bench.journal.base.fighters, name);
+  if (isObject(base)) seen(base.stats);
+  for (const { event } of bench.journal.steps) {
+    if (event.type === "roll" && event.target === name) {
+      seen(event.targetValues);
+      seen(event.update);
+    } else if ((event.type === "values" && !event.action) && event.fighter === name) {
+      seen(event.values);
+    } else if (event.type === "correct" && event.fighter === name && event.field === key) {
+      seen({ [key]: event.value });
+    }
+  }
+  return peak;
+}
+
+export function healthOf(bench, name, resources) {
+  const state = stateOfFighter(bench.fight, name);
+  if (state && state.zustand !== "kampffähig") return state.zustand;
+  if (!resources.length) return "kampffähig";
+  const record = ownValue(bench.fight.fighters, name);
+  const now = isObject(record) ? number(ownValue(record.stats, resources[0].key)) : null;
+  const peak = peakOf(bench, name, resources[0].key);
+  if (now === null || peak === null || peak <= 0 || now >= peak) return "unverletzt";
+  return now / peak >= 0.5 ? "angeschlagen" : "schwer verletzt";
+}
+
+// Who acts after the actor: the next turn of someone who can act, or the Tickleiste's second.
+function nextOf(bench, names) {
+  if (bench.hasBoard) {
+    const line = boardOrder(bench.fight.board).filter((n) => fight.canAct(bench.fight, n));
+    return line.length > 1 ? names.indexOf(line[1]) : -1;
+  }
+  const turns = bench.fight.turns || [];
+  for (let i = 1; i <= turns.length; i++) {
+    const turn = turns[(bench.fight.turn + i) % turns.length];
+    if (fight.canAct(bench.fight, turn.name)) return names.indexOf(turn.name);
+  }
+  return -1;
+}
+
+function clockOf(bench) {
+  if (bench.hasBoard) {
+    const now = boardNow(bench.fight.board);
+    return now === null ? "" : `Tick ${String(now).replace("-", "−")}`;
+  }
+  const turns = bench.fight.turns || [];
+  const turn = turns[bench.fight.turn];
+  return turn ? `Runde ${germanNumber(bench.fight.round || 1)} · ${turn.label}` : "";
+}
+
+// The fight as the players see it (player-link.js describes the shape).
+export function pictureOf(bench, at = Date.now()) {
+  const names = fight.names(bench);
+  const resources = fight.resourcesOf(bench);
+  const fighters = names.map((name) => {
+    const show = showOf(bench, name);
+    const out = { name, place: bench.positions.get(name) || "", show };
+    if (show === "grob") out.health = healthOf(bench, name, resources);
+    if (show === "werte") {
+      const record = ownValue(bench.fight.fighters, name);
+      out.values = resources.map((r) => (isObject(record) ? number(ownValue(record.stats, r.key)) : null));
+    }
+    out.effects = effectsOf(bench.fight, name).map((e) => ({ name: e.name, left: fight.effectLeft(bench.fight, e.until) }));
+    return out;
+  });
+  return {
+    system: bench.system,
+    at: Math.floor(at / 1000) * 1000,
+    clock: clockOf(bench),
+    actor: names.indexOf(bench.fight.actor),
+    next: nextOf(bench, names),
+    resources: resources.map((r) => r.name),
+    level: "voll",
+    fighters,
+  };
+}
+
+// The player view's address: spieler/ online, spieler.html in the offline export (its pages
+// are files), relative to the site's root as Material knows it.
+export function playerPage() {
+  let base = ".";
+  const config = document.getElementById("__config");
+  try {
+    base = JSON.parse(config.textContent).base || ".";
+  } catch (error) {
+    base = ".";
+  }
+  const files = /\.html$/.test(location.pathname);
+  return new URL(`${base}/${files ? "spieler.html" : "spieler/"}`, location.href);
+}
+
+// → {link, qr, level}: the fullest picture whose link fits a QR code of version ≤ 10 (qr null
+// when even the order alone does not fit).
+export async function linkFor(picture) {
+  const page = playerPage();
+  let first = null;
+  for (const level of LEVELS) {
+    const link = `${page.href}${await fragmentOf(reduced(picture, level))}`;
+    if (!first) first = link;
+    const qr = qrOf(link, VERSION_MAX);
+    if (qr) return { link, qr, level };
+  }
+  return { link: first, qr: null, level: "voll" };
+}
+
+// ------------------------------------------------------------------ the second screen
+
+let channel = null;
+
+export function publish(bench) {
+  const picture = compact(pictureOf(bench));
+  store.write(liveKey(bench.system), picture); // the text compact() makes
+  try {
+    if (!channel && typeof BroadcastChannel === "function") channel = new BroadcastChannel(CHANNEL);
+    if (channel) channel.postMessage({ system: bench.system, picture });
+  } catch (error) {
+    channel = null; // the storage event carries it all the same
+  }
+}
+
+// ------------------------------------------------------------------ the box
+
+function showChooser(bench) {
+  const list = el("ul", "rw-share-shows");
+  for (const name of fight.names(bench)) {
+    const item = el("li", "");
+    const box = el("select", "rw-share-show");
+    box.setAttribute("aria-label", `Was die Spieler von ${name} sehen`);
+    box.replaceChildren(...Object.entries(SHOW_TEXT).map(([value, text]) => new Option(text, value)));
+    box.value = showOf(bench, name);
+    box.addEventListener("change", () => {
+      const next = { ...shows(bench) };
+      Object.defineProperty(next, name, { value: box.value, enumerable: true, writable: true, configurable: true });
+      bench.playerShows = next;
+      store.write(showKey(bench.system), next);
+      refreshShare(bench);
+    });
+    item.append(el("span", "rw-share-show-name", name), box);
+    list.appendChild(item);
+  }
+  return list;
+}
+
+const LEVEL_TEXT = {
+  voll: "",
+  "ohne Wirkungen": "Für einen lesbaren QR-Code ohne die Wirkungen (betäubt …) – der Link unten enthält sie auch nicht; auf dem zweiten Bildschirm stehen sie.",
+  "nur Reihenfolge": "Für einen lesbaren QR-Code nur die Reihenfolge – ohne Werte, Zustände und Wirkungen.",
+  "nur Namen": "Für einen lesbaren QR-Code nur die Namen in ihrer Reihenfolge und wer dran ist – ohne Plätze, Werte, Zustände und Wirkungen.",
+};
+
+let drawing = 0;
+
+export async function refreshShare(bench) {
+  const box = bench.shareBox;
+  publish(bench);
+  if (!box || !box.open) return;
+  const ticket = ++drawing;
+  const picture = pictureOf(bench);
+  bench.shareShows.replaceChildren(showChooser(bench));
+  if (!picture.fighters.length) {
+    bench.shareOut.replaceChildren(el("p", "rw-help", "Noch niemand im Kampf – erst die Reihenfolge würfeln bzw. Kämpfer in die Tickleiste eintragen."));
+    return;
+  }
+  let made;
+  try {
+    made = await linkFor(picture);
+  } catch (error) {
+    bench.shareOut.replaceChildren(el("p", "rw-error", "Dieser Browser kann den Link nicht packen (CompressionStream fehlt) – bitte einen aktuellen Browser nehmen."));
+    return;
+  }
+  if (ticket !== drawing) return; // a newer picture is on its way
+  const parts = [];
+  const fromFile = location.protocol === "file:";
+  if (made.qr && !fromFile) {
+    const figure = el("figure", "rw-share-qr");
+    figure.appendChild(svgOf(made.qr, "QR-Code der Spieleransicht"));
+    figure.appendChild(el("figcaption", "", `Mit der Kamera scannen – Stand ${new Date(picture.at).toLocaleTimeString("de-DE")} Uhr (QR-Version ${made.qr.version}).`));
+    parts.push(figure);
+  } else if (fromFile) {
+    parts.push(el("p", "rw-help", "Aus der Offline-Version zeigt der Link nur auf diesem Gerät die Spieleransicht (etwa als zweiter Bildschirm); für die Handys der Spieler den QR-Code auf der Online-Seite zeigen."));
+  } else {
+    parts.push(el("p", "rw-help", "Zu viele Kämpfer für einen lesbaren QR-Code – bitte den Link teilen."));
+  }
+  if (LEVEL_TEXT[made.level]) parts.push(el("p", "rw-help rw-share-level", LEVEL_TEXT[made.level]));
+  const link = el("input", "rw-share-link rw-player-link");
+  link.type = "text";
+  link.readOnly = true;
+  link.value = made.link;
+  link.setAttribute("aria-label", "Link für die Spieler");
+  const copy = el("button", "md-button rw-share-copy", "Link kopieren");
+  copy.type = "button";
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(made.link);
+      copy.textContent = "Kopiert";
+    } catch (error) {
+      link.select();
+      copy.textContent = "Bitte markierten Link kopieren";
+    }
+  });
+  const open = el("a", "md-button rw-share-open", "Spieleransicht öffnen");
+  open.href = made.link;
+  open.target = "_blank";
+  open.rel = "noopener";
+  const live = el("a", "md-button rw-share-live", "Zweiter Bildschirm (folgt dem Kampf)");
+  live.href = `${playerPage().href}#live=${encodeURIComponent(bench.system)}`;
+  live.target = "_blank";
+  live.rel = "noopener";
+  const row = el("p", "rw-share-actions");
+  row.append(copy, open, live);
+  parts.push(link, row, el("p", "rw-help", `Link: ${germanNumber(made.link.length)} Zeichen. Der Kampf steht im Link selbst (nach „#“) und geht an keinen Server.`));
+  bench.shareOut.replaceChildren(...parts);
+}
+
+export function setupShare(bench, section) {
+  const box = el("details", "rw-share-players");
+  box.appendChild(el("summary", "", "Für Spieler zeigen"));
+  box.appendChild(el("p", "rw-help", "Ein Link und QR-Code mit der Reihenfolge, wer dran ist, und was die Spieler von jedem Kämpfer sehen sollen. Die Handys der Spieler brauchen dafür kein Konto und keinen Server."));
+  bench.shareShows = el("div", "rw-share-choose");
+  bench.shareOut = el("div", "rw-share-out");
+  box.append(bench.shareShows, bench.shareOut);
+  box.addEventListener("toggle", () => refreshShare(bench));
+  bench.shareBox = box;
+  section.appendChild(box);
+}

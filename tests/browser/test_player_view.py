@@ -1,0 +1,259 @@
+"""The fight for the players (issue #28, Deliver 1–3, 6): „Für Spieler zeigen“ on every
+Kampfhelfer page gives a link and a QR code; the player view (spieler/) shows the fight from
+the link's fragment – read-only, phone-first, no engine – and a second window of the same
+browser (spieler/#live=<system>) follows the game master's fight live.
+
+- the link holds what the game master chose to show: the own hero's values, the enemy only
+  „grob“ (unverletzt / angeschlagen / schwer verletzt / kampfunfähig), the effects on them;
+  the QR code is an SVG (built through the DOM: the strict CSP of every page holds, conftest's
+  ``page_errors``) of version ≤ 10;
+- the player view at 375 px (a phone) and 1280 px: who acts now and next, the order, „Stand
+  von …“, „Das bin ich“ marks the player's fighter and is remembered; it loads no Pyodide and
+  no engine file; scanning the next code (a new fragment) shows the new state;
+- a bad or foreign link gives a German message on the page, never an error;
+- the second screen follows „Weiter“ on the Kampfhelfer page, online and from the offline
+  export (file://).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from scripts.benchmark_player_link import measure
+from tests.browser.conftest import Browsers, SharedVisit, Unzipped
+from tests.browser.test_effects import NAMES, journal_with_order, put_on, weiter
+from tests.browser.test_pwa import SAVE_DATA, STATUS, STORE_WAIT_MS, Requests, new_context
+from tests.browser.test_whole_fight import fight_systems
+
+pytestmark = pytest.mark.browser
+
+ENGINE_FILES = re.compile(r"pyodide|engine-[0-9a-f]+\.(zip|snap)|/worker\.js")
+
+
+def open_share(page: Any) -> Any:
+    box = page.locator(".rw-share-players")
+    if not box.evaluate("b => b.open"):
+        box.locator("summary").click()
+    return box
+
+
+def shared_link(page: Any, previous: str = "") -> str:
+    box = open_share(page)
+    page.wait_for_function(
+        "p => { const l = document.querySelector('.rw-player-link');"
+        " return l && l.value && l.value !== p; }",
+        arg=previous,
+    )
+    return str(box.locator(".rw-player-link").input_value())
+
+
+def choose_show(page: Any, name: str, show: str) -> None:
+    open_share(page).get_by_label(f"Was die Spieler von {name} sehen").select_option(show)
+
+
+def player_page(browsers: Browsers, width: int) -> Any:
+    context = browsers.context()
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 800 if width < 600 else 900})
+    page.requests = []  # type: ignore[attr-defined]
+    page.on("request", lambda r: page.requests.append(r.url))  # type: ignore[attr-defined]
+    return page
+
+
+def rows(page: Any) -> list[str]:
+    page.locator(".rw-player-list").wait_for()
+    return [t.strip() for t in page.locator(".rw-player-name").all_inner_texts()]
+
+
+def setup_order(reader: SharedVisit, system: str) -> Any | None:
+    """The system's Kampfhelfer page with NAMES in order, or None where a Tickleiste keeps
+    the time (its fighters come from the board: tests/browser/test_effects.py)."""
+    page = reader.arrive(f"{system}/kampfhelfer/")
+    if page.locator(".rw-workbench .rw-tickleiste").count():
+        return None
+    return reader.arrive(
+        f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal_with_order()}
+    )
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, width: int) -> None:
+    # the first system with an acting order (a Tickleiste's fighters come from its board)
+    next(s for s in fight_systems() if setup_order(reader, s) is not None)
+    gm = reader.page
+    put_on(gm, "Ork", "1", "runden")
+    choose_show(gm, "Alrik", "werte")
+    choose_show(gm, "Ork", "grob")
+    choose_show(gm, "Bruna", "nichts")
+    link = shared_link(gm)
+    assert "/spieler/#s=1." in link
+    svg = gm.locator(".rw-share-qr svg.rw-qr")
+    assert svg.get_attribute("aria-label") == "QR-Code der Spieleransicht"
+    assert svg.locator("path").get_attribute("d")
+    caption = gm.locator(".rw-share-qr figcaption").inner_text()
+    version = int(re.search(r"QR-Version (\d+)", caption).group(1))  # type: ignore[union-attr]
+    assert 1 <= version <= 10, caption
+
+    page = player_page(browsers, width)
+    page.goto(link)
+    assert rows(page) == list(NAMES)
+    assert page.locator(".rw-player-actor-line").inner_text() == "Am Zug: Alrik"
+    assert page.locator(".rw-player-next-line").inner_text() == "Als Nächstes: Ork"
+    assert re.match(
+        r"Stand von \d\d:\d\d:\d\d Uhr \(gerade eben\)",
+        page.locator(".rw-player-stamp").inner_text(),
+    )
+    items = page.locator(".rw-player-fighter")
+    assert "rw-player-actor" in (items.nth(0).get_attribute("class") or "")
+    assert items.nth(1).locator(".rw-player-status").inner_text() == "unverletzt"
+    assert (
+        items.nth(1).locator(".rw-player-effects").inner_text().startswith("betäubt (noch 1 Runde")
+    )
+    assert not items.nth(2).locator(".rw-player-status").count(), "Bruna: nothing shown"
+    # no engine: nothing of Pyodide or the engine is loaded
+    assert not [u for u in page.requests if ENGINE_FILES.search(u)], page.requests  # type: ignore[attr-defined]
+    # phone-first: no sideways scrolling, large names, the order on one screen
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    size = float(
+        page.locator(".rw-player-name").first.evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"
+        )
+    )
+    assert size >= 18, size
+    bottom = page.locator(".rw-player-me-field").evaluate(
+        "e => e.getBoundingClientRect().bottom + window.scrollY"
+    )
+    assert bottom <= (800 if width < 600 else 900) + 200, bottom
+    # „Das bin ich“, remembered
+    page.get_by_label("Das bin ich:").select_option("Bruna")
+    assert "rw-player-me" in (items.nth(2).get_attribute("class") or "")
+    page.reload()
+    rows(page)
+    assert "rw-player-me" in (
+        page.locator(".rw-player-fighter").nth(2).get_attribute("class") or ""
+    )
+    # the next code: „Weiter“ on the game master's page, the new fragment in the same view
+    weiter(gm)
+    second = shared_link(gm, link)
+    page.evaluate("h => { location.hash = h; }", second.split("#", 1)[1])
+    page.wait_for_function(
+        "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'"
+    )
+    assert page.locator(".rw-player-next-line").inner_text() == "Als Nächstes: Bruna"
+    page.context.close()
+
+
+HOSTILE = {
+    "": "enthält keinen Kampf",
+    "#wurf=1.abc": "gehört nicht zur Spieleransicht",
+    "#s=9.AAAA": "Version 9",
+    "#s=1.%%%": "beschädigt",
+    "#s=1.AAAAAAAAAAAA": "beschädigt",
+    "#live=../../etc": "gehört nicht zur Spieleransicht",
+}
+
+
+def test_heroes_show_their_values_by_default(reader: SharedVisit) -> None:
+    """Without a choice, a fighter of the side „Helden“ (DSA's initiative names the heroes'
+    side so by default, engine/systems/dsa/initiative.py) shows „Werte“, the others „grob“."""
+    system = next(s for s in fight_systems() if setup_order(reader, s) is not None)
+    journal = journal_with_order({"Alrik": "Helden", "Ork": "Gegner"})
+    page = reader.arrive(f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal})
+    box = open_share(page)
+    shown = {n: box.get_by_label(f"Was die Spieler von {n} sehen").input_value() for n in NAMES}
+    assert shown == {"Alrik": "werte", "Ork": "grob", "Bruna": "grob"}
+
+
+def test_bad_links_get_a_german_message(reader: SharedVisit, browsers: Browsers) -> None:
+    page = player_page(browsers, 375)
+    for fragment, words in HOSTILE.items():
+        page.goto(reader.site_url + "spieler/" + fragment)
+        problem = page.locator(".rw-player-problem")
+        problem.wait_for()
+        assert words in problem.inner_text(), (fragment, problem.inner_text())
+        assert problem.get_attribute("role") == "alert"
+    page.context.close()
+
+
+def follow_live(gm: Any, screen: Any, system: str) -> None:
+    """The second screen shows the game master's fight and follows „Weiter“."""
+    screen.wait_for_function("() => document.querySelector('.rw-player-actor-line')")
+    assert screen.locator(".rw-player-actor-line").inner_text() == "Am Zug: Alrik"
+    weiter(gm)
+    screen.wait_for_function(
+        "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'"
+    )
+    put_on(gm, "Bruna", "2", "runden")
+    screen.wait_for_function(
+        "() => [...document.querySelectorAll('.rw-player-effects')]"
+        ".some(e => e.textContent.startsWith('betäubt (noch 2 Runden'))"
+    )
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_second_screen_follows_the_fight(reader: SharedVisit, width: int) -> None:
+    system = next(s for s in fight_systems() if setup_order(reader, s) is not None)
+    gm = reader.page
+    screen = reader.context.new_page()
+    screen.set_viewport_size({"width": width, "height": 800})
+    screen.goto(f"{reader.site_url}spieler/#live={system}")
+    follow_live(gm, screen, system)
+    screen.close()
+
+
+def test_offline_export_player_view_and_second_screen(browsers: Browsers, export: Unzipped) -> None:
+    """From file://: the player view from a link, and the second screen following the
+    Kampfhelfer page – no request leaves the disk."""
+    context = browsers.context(network=False)
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    system = next(
+        s
+        for s in fight_systems()
+        if "tickleiste" not in (export.root / s / "kampfhelfer.html").read_text(encoding="utf-8")
+    )
+    gm = context.new_page()
+    gm.goto(export.url("spieler.html"))
+    gm.evaluate(
+        "([k, v]) => { localStorage.clear(); localStorage.setItem(k, v); }",
+        [f"regelwerk:kampf:{system}", journal_with_order()],
+    )
+    gm.goto(export.url(f"{system}/kampfhelfer.html"))
+    gm.locator(".rw-effect-form").wait_for()
+    screen = context.new_page()
+    screen.goto(export.url("spieler.html") + f"#live={system}")
+    follow_live(gm, screen, system)
+    link = shared_link(gm)
+    assert link.startswith("file://") and "/spieler.html#s=1." in link
+    assert "Offline-Version" in gm.locator(".rw-share-out").inner_text()
+    player = context.new_page()
+    player.goto(link)
+    assert rows(player) == list(NAMES)
+    assert not [u for u in requests if not u.startswith(("file:", "blob:", "data:"))], requests
+    context.close()
+
+
+def test_flight_mode_from_the_web_app_cache(browsers: Browsers, site_url: str) -> None:
+    """A phone that visited the site once – with the data saver on, so only what a visit
+    needs first is kept (site_plugins/pwa.py: the player view is among it) – opens the next
+    code in flight mode: the player view comes from the web app's cache, nothing from the
+    network. The link is the benchmark's 8 fighters, packed by the page's own module."""
+    fragment = str(measure(site_url + "spieler/")[1]["fragment"])
+    context = new_context(browsers, SAVE_DATA)
+    requests = Requests(context)
+    page = context.new_page()
+    try:
+        page.goto(site_url)
+        button = page.locator(STATUS).get_by_role("button", name="Trotzdem offline speichern")
+        button.wait_for(timeout=STORE_WAIT_MS)  # what a visit needs first is kept
+        context.set_offline(True)
+        offline_from = requests.mark()
+        page.goto(site_url + "spieler/" + fragment)
+        assert len(rows(page)) == 8
+        assert page.locator(".rw-player-actor-line").inner_text().startswith("Am Zug: ")
+        assert requests.to_network(offline_from) == []
+    finally:
+        context.close()

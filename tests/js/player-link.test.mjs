@@ -1,0 +1,161 @@
+// Covers player-link.js (the fight as the players see it, in a link's fragment: compact
+// positional JSON → deflate-raw → base64url, version „1.“) and qr.js (the QR code of that
+// link, at most version 10). Round trips keep every field; hostile or foreign links – another
+// page's fragment, a later version, broken base64url, garbage that does not inflate, a
+// decompression bomb, JSON of the wrong shape, a fighter called „__proto__“ – give a German
+// message and never throw. Rules: issue #28 (Deliver 1, 5: state in the fragment, compressed,
+// versioned, validated on arrival; ≤ 8 fighters in a QR code of version 10).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  HEALTH,
+  compact,
+  deflate,
+  expand,
+  fragmentOf,
+  reduced,
+  toBase64url,
+  unpack,
+} from "../../site_plugins/assets/js/player-link.js";
+import { VERSION_MAX, pathOf, qrOf } from "../../site_plugins/assets/js/qr.js";
+
+const PAGE = "https://regelwerk.example.org/spieler/";
+
+export function picture(count) {
+  const fighters = [];
+  for (let i = 0; i < count; i++) {
+    const hero = i % 2 === 0;
+    const f = { name: hero ? `Held Nr. ${i + 1}` : `Ork-Krieger ${i + 1}`, place: `Phase ${20 - i}`, show: hero ? "werte" : "grob", effects: [] };
+    if (hero) f.values = [30 - i, i % 3];
+    else f.health = HEALTH[i % 4];
+    if (i % 4 === 1) f.effects = [{ name: "betäubt", left: "noch 1 Runde" }];
+    fighters.push(f);
+  }
+  return {
+    system: "dsa",
+    at: 1764780000000,
+    clock: "Runde 2 · Phase 14",
+    actor: count ? 0 : -1,
+    next: count > 1 ? 1 : -1,
+    resources: ["LeP", "Wunden"],
+    level: "voll",
+    fighters,
+  };
+}
+
+test("a picture survives the link: every field as it was", async () => {
+  for (const count of [0, 1, 2, 8, 20]) {
+    const original = picture(count);
+    const fragment = await fragmentOf(original);
+    assert.match(fragment, /^#s=1\.[A-Za-z0-9_-]+$/);
+    const { picture: back, problem } = await unpack(fragment);
+    assert.equal(problem, undefined, problem);
+    assert.deepEqual(back, original);
+  }
+});
+
+test("names with umlauts, quotes and „__proto__“ are just names", async () => {
+  const original = picture(2);
+  original.fighters[0].name = "__proto__";
+  original.fighters[1].name = "Grashak „der Schöne“ <b>";
+  const { picture: back } = await unpack(await fragmentOf(original));
+  assert.equal(back.fighters[0].name, "__proto__");
+  assert.equal(back.fighters[1].name, "Grashak „der Schöne“ <b>");
+  assert.equal({}.name, undefined);
+});
+
+async function packed(text) {
+  return `#s=1.${toBase64url(await deflate(new TextEncoder().encode(text)))}`;
+}
+
+const HEAD = "1\tdsa\tt4ucw0\tRunde 1\t-1\t-1\t\t0";
+
+test("bad and foreign links get a German message, never an exception", async () => {
+  const cases = [
+    ["", /enthält keinen Kampf/],
+    ["#wurf=1.abc", /gehört nicht zur Spieleransicht/],
+    ["#s=abc", /unvollständig/],
+    ["#s=2.AAAA", /Version 2/],
+    ["#s=1.", /beschädigt/],
+    ["#s=1.***", /unerlaubte Zeichen/],
+    ["#s=1.AAAAAAAA", /beschädigt/],
+    [`#s=1.${"A".repeat(7000)}`, /zu lang/],
+    [await packed("{\"a\": 1}"), /nicht die erwartete Form/],
+    [await packed(HEAD.replace(/^1/, "2")), /andere Version/],
+    [await packed(HEAD.replace("dsa", "../x")), /Regelsystem/],
+    [await packed(HEAD.replace("-1\t-1", "5\t-1")), /am Zug/],
+    [await packed(`${HEAD}\nA\t\tx\t\t`), /Kämpfer 1: unbekannte Sichtbarkeit/],
+    [await packed(`${HEAD}\nA\t\tg\t9\t`), /Kämpfer 1: unbekannter Zustand/],
+    [await packed(`${HEAD.replace(/\t\t0$/, "\tLeP\t0")}\nA\t\tw\tx\t`), /Kämpfer 1: ein Wert ist keine Zahl/],
+    [await packed(`${HEAD.replace(/\t\t0$/, "\tLeP\t0")}\nA\t\tw\t1,2\t`), /Kämpfer 1: die Werte passen nicht/],
+    [await packed(`${HEAD}\n \t\tn\t\t`), /Kämpfer 1: der Name fehlt/],
+    [await packed(`${HEAD}\nA\t\tn\t\t`.repeat(2)), /Kämpfer 1 ist unvollständig|Kämpfer 2/],
+    [await packed(`${HEAD}\n${"A\t\tn\t\t\n".repeat(41)}`), /zu viele Kämpfer/],
+    [await packed(`${HEAD}\nA\t\tn\t\tbetäubt`), /eine Wirkung ist unlesbar/],
+    [`#s=1.${toBase64url(new Uint8Array([0xff, 0xfe, 0x00]))}`, /beschädigt/],
+  ];
+  for (const [hash, expected] of cases) {
+    const answer = await unpack(hash);
+    assert.equal(answer.picture, undefined, hash.slice(0, 40));
+    assert.match(answer.problem, expected, hash.slice(0, 40));
+  }
+});
+
+test("a decompression bomb is stopped at its limit, not inflated", async () => {
+  const bomb = new TextEncoder().encode(`${HEAD}${" ".repeat(2_000_000)}`);
+  const hash = `#s=1.${toBase64url(await deflate(bomb))}`;
+  assert.ok(hash.length < 6000, `${hash.length}`);
+  const { problem } = await unpack(hash);
+  assert.match(problem, /mehr, als ein Kampf braucht/);
+});
+
+test("8 fighters fit a QR code of version ≤ 10; 20 are sent with less, never a bigger code", async () => {
+  const link = PAGE + (await fragmentOf(picture(8)));
+  const qr = qrOf(link);
+  assert.ok(qr, `8 fighters: ${link.length} characters do not fit version ${VERSION_MAX}`);
+  assert.ok(qr.version <= VERSION_MAX);
+  const full = PAGE + (await fragmentOf(picture(20)));
+  assert.equal(qrOf(full), null, "20 fighters in full need more than version 10");
+  const order = PAGE + (await fragmentOf(reduced(picture(20), "nur Reihenfolge")));
+  const small = qrOf(order);
+  assert.ok(small && small.version <= VERSION_MAX, `${order.length}`);
+  const { picture: back } = await unpack(new URL(order).hash);
+  assert.equal(back.level, "nur Reihenfolge");
+  assert.deepEqual(back.fighters.map((f) => f.name), picture(20).fighters.map((f) => f.name));
+  assert.ok(back.fighters.every((f) => f.show === "nichts" && !f.effects.length));
+});
+
+test("the QR path covers exactly the dark modules", () => {
+  const qr = qrOf("https://regelwerk.example.org/spieler/#s=1.abc");
+  let dark = 0;
+  for (const row of qr.data) for (const cell of row) dark += cell ? 1 : 0;
+  let area = 0;
+  for (const [, run] of pathOf(qr).matchAll(/h(\d+)v1/g)) area += Number(run);
+  assert.equal(area, dark);
+  assert.equal(qr.data[0].every((c) => !c), true, "a quiet zone around the code");
+});
+
+test("compact and expand are inverse (the second screen's stored form); no text breaks a line", () => {
+  const original = picture(5);
+  assert.deepEqual(expand(JSON.parse(JSON.stringify(compact(original)))), original);
+  original.fighters[0].name = "Zeile\nzwei\tFeld\u001e";
+  original.fighters[0].effects = [{ name: "a\u001fb", left: "c\nd" }];
+  const back = expand(compact(original));
+  assert.equal(back.fighters[0].name, "Zeile zwei Feld ");
+  assert.deepEqual(back.fighters[0].effects, [{ name: "a b", left: "c d" }]);
+  assert.equal(back.fighters.length, 5);
+});
+
+test("a browser without DecompressionStream is told so, in German", async () => {
+  const fragment = await fragmentOf(picture(2));
+  const kept = globalThis.DecompressionStream;
+  delete globalThis.DecompressionStream;
+  try {
+    const { problem } = await unpack(fragment);
+    assert.match(problem, /kann die Spieleransicht nicht entpacken/);
+  } finally {
+    globalThis.DecompressionStream = kept;
+  }
+});
