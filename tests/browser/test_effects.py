@@ -144,6 +144,14 @@ def board_effect(page: Any, system: str) -> None:
     now = line[0]["tick"]
     put_on(page, "Ork", "3", "ticks")
     assert effects_of(page, "Ork") == [f"betäubt (bis Tick {now + 3}, noch 3 Ticks; {RULE})✕"]
+    # the Tickleiste shows it under the Ork's marker, and in its label (issue 28, point 4)
+    ork = board.locator(".rw-tl-board li", has=page.locator(".rw-tl-marker[data-name='Ork']"))
+    assert ork.locator(".rw-tl-effects").inner_text() == (
+        f"betäubt (bis Tick {now + 3}, noch 3 Ticks; {RULE})"
+    )
+    assert "betäubt" in str(ork.locator(".rw-tl-marker").get_attribute("aria-label"))
+    alrik = board.locator(".rw-tl-board li", has=page.locator(".rw-tl-marker[data-name='Alrik']"))
+    assert alrik.locator(".rw-tl-effects").count() == 0
     # whoever acts first acts until the current tick has moved 3 on
     for _ in range(12):
         fight = fight_of(page, system)
@@ -164,6 +172,7 @@ def board_effect(page: Any, system: str) -> None:
         )
     assert effects_of(page, "Ork") == []
     assert last_steps(page, system, 1) == ["Abgelaufen: betäubt (Ork)"]
+    assert board.locator(".rw-tl-effects").count() == 0
     # the players' picture counts the Tickleiste's time: its current tick, the fighters' ticks
     share = page.locator(".rw-share-players")
     share.locator("summary").click()

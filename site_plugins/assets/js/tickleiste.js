@@ -17,7 +17,7 @@
 import { newSeed, runEngine } from "./engine-client.js";
 import { clearErrors, showError } from "./forms.js";
 import * as fight from "./fight.js";
-import { lastStep, nextRedo, same } from "./fight-journal.js";
+import { effectsOf, lastStep, nextRedo, same } from "./fight-journal.js";
 import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
 import * as store from "./store.js";
 import * as boardState from "./tickleiste-state.js";
@@ -60,6 +60,7 @@ export async function followFight(helper) {
   const view = viewOf(helper);
   const board = view.fight.board || {};
   if (same(board, current(helper).state || {})) {
+    if (helper.rwDraw) helper.rwDraw(); // the board stands, a fighter's effects may not
     showSteps(helper);
     return;
   }
@@ -136,22 +137,30 @@ export function show(helper, saved, preferred) {
   fillFighters(helper, shown, preferred);
   const select = helper.querySelector("select[data-path='fighter']");
   const tellFighterChosen = () => helper.dispatchEvent(new CustomEvent("regelwerk:fighter", { bubbles: true, detail: { name: select.value } }));
+  const board = helper.querySelector(".rw-tl-board");
+  const draw = () => drawTimeline(board, shown && shown.board, select.value, redraw, (name) => effectTexts(helper, name));
   const redraw = (name) => {
     select.value = name;
-    drawTimeline(board, shown && shown.board, name, redraw);
+    draw();
     fillKept(helper);
     tellFighterChosen();
   };
   select.onchange = () => {
-    drawTimeline(board, shown && shown.board, select.value, redraw);
+    draw();
     fillKept(helper);
     tellFighterChosen();
   };
-  const board = helper.querySelector(".rw-tl-board");
-  drawTimeline(board, shown && shown.board, select.value, redraw);
+  helper.rwDraw = draw;
+  draw();
   helper.dataset.started = saved.state && saved.state.started ? "1" : "";
   fillKept(helper);
   showSteps(helper);
+}
+
+// The texts of a fighter's effects as the fight keeps them („betäubt (noch 3 Ticks)“).
+function effectTexts(helper, name) {
+  const state = viewOf(helper).fight;
+  return effectsOf(state, name).map((effect) => fight.effectText(state, effect));
 }
 
 // The chosen fighter's own values (fields the schema marks `subject: actor`: his Ticks per

@@ -6,8 +6,9 @@
 // Abwarten-Feld (L31–L33: waiting and bereithaltende fighters) and who waits for the start.
 // The current tick and who acts next are marked. Markers are buttons: clicking one (or
 // Enter/Space) selects that fighter for the next command; the arrow keys, Home and End move
-// between markers (one tab stop for the whole board). The engine's table stays the textual
-// view; the engine's state stays the only truth: this only draws it.
+// between markers (one tab stop for the whole board). A fighter's effects (the fight's:
+// „betäubt (noch 3 Ticks)“) stand under his marker and in its label. The engine's table stays
+// the textual view; the engine's state stays the only truth: this only draws it.
 
 import { el } from "./util.js";
 
@@ -28,7 +29,16 @@ function marker(name, label, classes, selected) {
   return button;
 }
 
-function fieldItem(field, now, selected) {
+// A fighter's effects under his marker (and in its label, for a screen reader).
+function withEffects(li, button, texts) {
+  if (!texts.length) return li;
+  button.title = `${button.title} – ${texts.join(", ")}`;
+  button.setAttribute("aria-label", button.title);
+  li.appendChild(el("span", "rw-tl-effects", texts.join(", ")));
+  return li;
+}
+
+function fieldItem(field, now, selected, effectsOf) {
   const item = el("li", field.tick === now ? "rw-tl-field rw-tl-field--now" : "rw-tl-field");
   item.dataset.tick = String(field.tick);
   const head = el("span", "rw-tl-tick", tickText(field.tick));
@@ -45,8 +55,9 @@ function fieldItem(field, now, selected) {
       classes = "rw-tl-marker--far";
     }
     const li = el("li");
-    li.appendChild(marker(entry.name, parts.join(" – "), classes, selected));
-    stack.appendChild(li);
+    const button = marker(entry.name, parts.join(" – "), classes, selected);
+    li.appendChild(button);
+    stack.appendChild(withEffects(li, button, effectsOf(entry.name)));
   }
   item.append(head, stack);
   return item;
@@ -68,21 +79,21 @@ function emptyItems(from, to) {
   return [gap];
 }
 
-function strip(board, selected) {
+function strip(board, selected, effectsOf) {
   const wrap = el("div", "rw-tl-strip-wrap");
   const list = el("ol", "rw-tl-strip");
   list.setAttribute("aria-label", "Zeitstrahl: Tickfelder ab dem aktuellen Tick");
   let previous = null;
   for (const field of board.fields) {
     if (previous !== null) list.append(...emptyItems(previous, field.tick));
-    list.appendChild(fieldItem(field, board.now, selected));
+    list.appendChild(fieldItem(field, board.now, selected, effectsOf));
     previous = field.tick;
   }
   wrap.appendChild(list);
   return wrap;
 }
 
-function sideBox(title, entries, selected) {
+function sideBox(title, entries, selected, effectsOf) {
   const box = el("div", "rw-tl-side-box");
   box.appendChild(el("p", "rw-tl-side-title", title));
   const list = el("ul", "rw-tl-stack rw-tl-stack--side");
@@ -90,9 +101,10 @@ function sideBox(title, entries, selected) {
     const li = el("li");
     const holds = entry.status === "bereithalten";
     const text = holds ? `${entry.name}: hält eine Aktion bereit` : `${entry.name}: ${entry.label}`;
-    li.appendChild(marker(entry.name, text, holds ? "rw-tl-marker--holds" : "", selected));
+    const button = marker(entry.name, text, holds ? "rw-tl-marker--holds" : "", selected);
+    li.appendChild(button);
     if (holds) li.appendChild(el("span", "rw-tl-holds", "hält bereit"));
-    list.appendChild(li);
+    list.appendChild(withEffects(li, button, effectsOf(entry.name)));
   }
   if (!entries.length) list.appendChild(el("li", "rw-help", "niemand"));
   box.appendChild(list);
@@ -122,7 +134,8 @@ function keyboard(container, onSelect) {
   });
 }
 
-export function drawTimeline(container, board, selected, onSelect) {
+// effectsOf(name) → the texts of a fighter's effects (none by default)
+export function drawTimeline(container, board, selected, onSelect, effectsOf = () => []) {
   if (!container.dataset.rwKeys) {
     container.dataset.rwKeys = "1";
     keyboard(container, (name) => container.rwOnSelect(name));
@@ -136,12 +149,12 @@ export function drawTimeline(container, board, selected, onSelect) {
     const now = board.now === null ? "kein Kämpfer auf dem Zeitstrahl" : `aktueller Tick ${tickText(board.now)}`;
     const next = board.fields.length ? ` – am Zug: ${board.fields[0].markers[0].name}` : "";
     nodes.push(el("p", "rw-tl-summary", `Zeitstrahl, ${now}${next}`));
-    if (board.fields.length) nodes.push(strip(board, selected));
+    if (board.fields.length) nodes.push(strip(board, selected, effectsOf));
     const side = el("div", "rw-tl-side");
-    side.appendChild(sideBox("Abwarten-Feld (Mitte der Tickleiste)", board.waiting, selected));
+    side.appendChild(sideBox("Abwarten-Feld (Mitte der Tickleiste)", board.waiting, selected, effectsOf));
     if (board.ready.length) {
       const ready = board.ready.map((name) => ({ name, status: "bereit", label: "wartet auf Kampfbeginn" }));
-      side.appendChild(sideBox("Vor dem Kampfbeginn", ready, selected));
+      side.appendChild(sideBox("Vor dem Kampfbeginn", ready, selected, effectsOf));
     }
     nodes.push(side);
   }
