@@ -198,9 +198,8 @@ def _require_oriented(rows: list[dict[str, Any]], index: int) -> None:
     if not row["orientieren"]:
         raise EngineError(
             f"Kämpfer {index + 1} – Orientiert: Taktik „Kann nur wenige Aktionen nach "
-            f"'Orientieren' verwendet werden“, und mit Orientieren „steigt [die INI] auf das für "
-            f"ihn mögliche Maximum“ – {row['name']} hat sich nicht orientiert. Ankreuzen, wenn er "
-            f"sich orientiert hat (INI auf dem Maximum, kein Wurf), sonst „keine Taktik“.",
+            f"'Orientieren' verwendet werden“ (die INI steht dann auf dem Maximum) – "
+            f"{echo(row['name'])} hat sich nicht orientiert. Ankreuzen oder „keine Taktik“ wählen.",
             f"fighters.{index}.orientieren",
         )
 
