@@ -128,6 +128,10 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "aufstehen; misslungen – er braucht die ganze nächste Runde und gilt bis dahin als "
             "liegende Figur."
         )
+        notes.append(
+            "Kritischer Misserfolg: weitere Folgen („zusätzlich zu eventuellen anderen "
+            "Ereignissen“) stehen im fehlenden Kapitel „Besondere Würfelergebnisse im Kampf“."
+        )
     display = Display(headline=headline, outcome=text)
     display.table(
         "Eingegebene Proben",
