@@ -17,7 +17,7 @@ from typing import Any
 from engine import dice
 from engine.errors import EngineError
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param, TextParam
-from engine.systems.guete.common import table_row, table_rows
+from engine.systems.guete.common import DATA, table_row, table_rows
 from engine.systems.guete.modifiers import MODIFIER_PARAMS, NOT_DEFENCELESS
 
 GUETE_MIN, GUETE_MAX = -30, 30
@@ -214,6 +214,10 @@ def _check_only_bite(p: dict[str, Any]) -> None:
         way_out = f"; {row['ausweg']}" if row.get("ausweg") else ""
         if row["wer"] == "angreifer" and not p["angriff_biss"]:
             raise _error(f"„{rule}“ – nur als Biss („{BITE_LABEL}“){way_out}.", key)
+        # a bite with a Nahkampfoption: the text does not say (Annahme, read only here)
+        option_bite = row["wer"] == "angreifer" and p["option"] != "keine"
+        if option_bite and not DATA.flag("angriff.biss_mit_option"):
+            raise _error(f"„{rule}“ – nur ein einfacher Biss, ohne Option.", "option")
         if row["wer"] == "ziel" and p["konfrontation"] and not p["gegner_biss"]:
             raise _error(
                 f"„{rule}“ – Gegenangriff nur als Biss („{COUNTER_BITE_LABEL}“), sonst keine "

@@ -300,3 +300,15 @@ def test_a_critically_failed_rundumschlag_makes_the_attacker_fall() -> None:
     # a critical failure is a failure: with a success it is refused
     err = error("attack", {**swing, "angriff_gelungen": True, "angriff_kritisch": True})
     assert err["field"] == "angriff_kritisch"
+
+
+def test_a_held_fighters_bite_with_an_option_is_an_annahme() -> None:
+    """002_51e59e824768e9e9.txt L173, L175: held or holding, only „Natürliche Waffen - Biss“ is
+    left; whether the bite may carry a Nahkampfoption the text leaves open – the data's Annahme
+    (allowed) is named in such a result, and only there."""
+    rule = assumption("angriff.biss_mit_option")
+    bite = {"angreifer_festgehalten": True, "angriff_biss": True}
+    with_option = {**bite, "option": "betaeuben", "waffenart": "natuerlich"}
+    assert rule in assumed(run("attack", with_option))
+    assert rule not in assumed(run("attack", bite))
+    assert rule not in assumed(run("attack", {"angriff_biss": True, "option": "betaeuben"}))
