@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from engine import api
 from tests.browser.conftest import SharedVisit, reveal
 from tests.browser.test_fight import TICK_OF, bar, initiative, open_bench
 from tests.browser.test_trusted_fight import (
@@ -218,6 +219,34 @@ def test_ryssea_active_defence_is_offered_as_a_tickleiste_step(reader: SharedVis
     offer.click()
     page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) === b + 4", arg=["Ork", before])
     assert "Ork: Aktive Abwehr (4 Ticks)" in board.locator(".rw-result").inner_text()
+
+
+def test_ryssea_a_defenders_patzer_offers_his_patzertabelle(reader: SharedVisit) -> None:
+    # 000_5fbfd0ad384a0921.txt L406: „Immer wenn einem Kämpfer bei einer Probe auf ein
+    # Kampftalent ein Patzer unterläuft, würfelt er mit 2W10 auf der Patzertabelle“; L247: the
+    # Aktive Abwehr with a weapon is a probe on the Nahkampftalent – the defender's own Patzer
+    # there offers the Patzertabelle, which opens the „Patzer“ helper and rolls there
+    t = open_bench(reader, "ryssea")
+    page = t.page
+    started_board(page, {"Alrik": "14", "Ork": "6"})
+    bar(page).locator(".rw-fight-actor").select_option("Alrik")
+    bar(page).locator(".rw-fight-target").select_option("Ork")
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    attack.locator("[data-path='aktive_abwehr']").check()
+    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
+    assert params["abwehr_talent"] == "nahkampftalent"
+    seed = next(
+        s
+        for s in range(1, 3000)
+        if api.run("ryssea", "attack", params, seed=s)["result"]["target"]["defence"]["patzer"]
+    )
+    roll_with_number(t, attack, seed)
+    fumble = page.locator("section.rw-helper[data-action='fumble']")
+    attack.get_by_role("button", name="Patzertabelle für den Verteidiger würfeln ▸").click()
+    fumble.locator(".rw-submit").wait_for(state="visible")
+    assert fumble.locator("[data-path='ursache']").input_value() == "kampftalent"
+    t.roll(fumble)
+    assert "Patzertabelle" in fumble.locator(".rw-result").inner_text()
 
 
 def test_dsa_second_action_ticks_the_second_attack(reader: SharedVisit) -> None:

@@ -3,7 +3,9 @@
 Owns the Taktik rule of Abschnitt "Mögliche Sonstige Aktionen": the Taktiker's
 Kriegskunst-Probe (rolled at the table, entered as its outcome), the TaP* a successful probe
 lets him hand to his Mitstreiter (same side) as INI-Bonus, the INI − 1 of a failed probe, the
-Erschwernis Überzahl × 2 – their parameter fields, the cross-field checks and the notes.
+Erschwernis Überzahl × 2 – their parameter fields, the cross-field checks and the notes. Taktik
+follows Orientieren („Kann nur wenige Aktionen nach 'Orientieren' verwendet werden“), which raises
+the INI to its maximum: a Taktiker whose row is not „Orientiert“ (a rolled INI) is refused.
 
 Whether the Taktiker is one of his own Mitstreiter the text does not say (Eintrag "Taktik":
 „… als INI-Bonus auf die Mitstreiter verteilt“, „INI-1 bei allen Mitstreitern“). The data's
@@ -53,7 +55,7 @@ TAKTIK_PARAMS = (
         "Taktiker",
         required=False,
         max_length=30,
-        help="Name des Kämpfers, der Taktik einsetzt.",
+        help="Name des Kämpfers, der Taktik einsetzt; er hat sich vorher orientiert.",
         group="Taktik (nach Orientieren)",
         advanced=True,
         when=WITH_PROBE,
@@ -158,6 +160,7 @@ def taktik_changes(params: dict[str, Any]) -> dict[int, int]:
                     f"es gibt keine TaP* zu verteilen.",
                     f"fighters.{index}.taktik_bonus",
                 )
+        _require_oriented(rows, seen[tactician_name.casefold()])
         failure = DATA.integer("initiative.taktik_fehlschlag", -20, 0)
         return {i: failure for i in allies}
     given = 0
@@ -184,13 +187,27 @@ def taktik_changes(params: dict[str, Any]) -> dict[int, int]:
             f"Übrige TaP*: verteilt sind {given}, übrig waren aber nur {params['taktik_tap']}.",
             "taktik_tap",
         )
+    _require_oriented(rows, seen[tactician_name.casefold()])
     return change
+
+
+def _require_oriented(rows: list[dict[str, Any]], index: int) -> None:
+    """Taktik follows Orientieren, which raises the INI to its maximum: a Taktiker with a rolled
+    INI is refused in the rule's words (checked after the other Taktik checks)."""
+    row = rows[index]
+    if not row["orientieren"]:
+        raise EngineError(
+            f"Kämpfer {index + 1} – Orientiert: Taktik „Kann nur wenige Aktionen nach "
+            f"'Orientieren' verwendet werden“ (die INI steht dann auf dem Maximum) – "
+            f"{echo(row['name'])} hat sich nicht orientiert. Ankreuzen oder „keine Taktik“ wählen.",
+            f"fighters.{index}.orientieren",
+        )
 
 
 def taktik_notes(
     params: dict[str, Any], fighters: list[Fighter], taktik_change: dict[int, int]
 ) -> list[str]:
-    """Notes on the Kriegskunst-Probe: Überzahl, its outcome, the Orientieren it needs."""
+    """Notes on the Kriegskunst-Probe: Überzahl, its outcome, the reading chosen."""
     notes: list[str] = []
     if params["taktik_probe"] != "keine":
         factor = DATA.integer("initiative.taktik_ueberzahl_faktor", 0, 10)
@@ -219,9 +236,5 @@ def taktik_notes(
             how = "zählt selbst" if params["taktiker_mitstreiter"] else "zählt nicht"
             notes.append(
                 f"Gewählte Lesart (der Text lässt sie offen): {tactician} {how} als Mitstreiter."
-            )
-        if not own.oriented:
-            notes.append(
-                f"Taktik setzt voraus, dass sich {tactician} wenige Aktionen vorher orientiert hat."
             )
     return notes

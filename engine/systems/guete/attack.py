@@ -36,6 +36,7 @@ from engine.systems.guete.common import (
 from engine.systems.guete.damage import NO_DAMAGE_OPTIONS, damage_and_effects, expected_losses
 from engine.systems.guete.modifiers import (
     ATTACK,
+    COUNTER,
     DEFENCE,
     OWN_DEFENCE,
     Modifier,
@@ -118,6 +119,19 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     attack_total = sum(m.value for m in mods if m.probe == ATTACK)
     defence_total = sum(m.value for m in mods if m.probe == DEFENCE)
     headline, text = _outcome_text(p, outcome, defence, active, loss, effects, hit_name, hit_target)
+    fall = bool(p["angriff_kritisch"])  # check_attack: only a failed Rundumschlag
+    if fall:  # L289, with the Sturz of L79–L83
+        headline = f"{headline} – {attacker} stürzt"
+        text += (
+            f" Kritischer Misserfolg beim Rundumschlag: {attacker} stürzt. Er darf eine "
+            "FP(Gaukeleien) machen: gelungen – er kann in der nächsten Bewegungsphase wieder "
+            "aufstehen; misslungen – er braucht die ganze nächste Runde und gilt bis dahin als "
+            "liegende Figur."
+        )
+        notes.append(
+            "Kritischer Misserfolg: weitere Folgen („zusätzlich zu eventuellen anderen "
+            "Ereignissen“) stehen im fehlenden Kapitel „Besondere Würfelergebnisse im Kampf“."
+        )
     display = Display(headline=headline, outcome=text)
     display.table(
         "Eingegebene Proben",
@@ -133,7 +147,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     _closing_notes(p, mods, option_row, defence, bool(rolls_used) and active != "entwaffnen", notes)
     display.notes("Hinweise", notes)
 
-    return {
+    result: dict[str, Any] = {
         "treffer": hitter,
         "ergebnis": outcome,
         "abwehr": defence,
@@ -153,6 +167,10 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         },
         "display": display.to_dict(),
     }
+    if fall:
+        # the consequence for the fight: who falls, and the rule's line
+        result["sturz"] = {"wer": "angreifer", "name": attacker, "zeile": "L289"}
+    return result
 
 
 def _who_hits(p: dict[str, Any], notes: list[str]) -> str:
@@ -267,15 +285,16 @@ def _probe_rows(
 
 
 def _modifier_rows(mods: list[Modifier], attack_total: int, defence_total: int) -> list[list[str]]:
-    """Every modifier by name, then the sums for attack and defence (and, with a Rundumschlag,
-    the attacker's own Abwehr)."""
+    """Every modifier by name, then the sums for attack and defence (and, where a modifier names
+    them, the attacker's own Abwehr and the target's counter-attack)."""
     rows = [[m.name, m.probe, signed(m.value)] for m in mods] + [
         ["Summe Angriff", ATTACK, signed(attack_total)],
         ["Summe Abwehr", DEFENCE, signed(defence_total)],
     ]
-    own = [m.value for m in mods if m.probe == OWN_DEFENCE]
-    if own:
-        rows.append([f"Summe {OWN_DEFENCE}", OWN_DEFENCE, signed(sum(own))])
+    for probe in (OWN_DEFENCE, COUNTER):
+        values = [m.value for m in mods if m.probe == probe]
+        if values:
+            rows.append([f"Summe {probe}", probe, signed(sum(values))])
     return rows
 
 
@@ -328,11 +347,28 @@ def _closing_notes(
         grundwert.append(str(option_row["option"]))
     if grundwert:
         notes.append("Probe gegen den Grundwert der Waffenkategorie: " + ", ".join(grundwert) + ".")
-    if p["konfrontation"] and mods:
+    if p["konfrontation"] and any(m.probe == COUNTER for m in mods):
+        notes.append(
+            "Die Modifikationen gelten für den Angriff von "
+            f"{attacker} und die Abwehr von {target}, die mit „{COUNTER}“ für den Gegenangriff "
+            f"von {target}; dessen übrige Modifikationen rechnet sie gesondert."
+        )
+    elif p["konfrontation"] and mods:
         notes.append(
             "Die Modifikationen gelten für den Angriff von "
             f"{attacker} und die Abwehr von {target}; für den Gegenangriff rechnet sie gesondert."
         )
+    for key, biss, who in (
+        ("angreifer", "angriff_biss", attacker),
+        ("ziel", "gegner_biss", target),
+    ):
+        held = [
+            str(r["situation"])
+            for r in table_rows("zustaende")
+            if r.get("nur_biss") and r["wer"] == key and p[str(r["schluessel"])]
+        ]
+        if held and p[biss] and (key == "angreifer" or p["konfrontation"]):
+            notes.append(f"{', '.join(held)}: {who} greift nur mit Natürliche Waffen - Biss an.")
     if option_row is not None:
         notes.append(f"Ausdauer für {option_row['option']}: {option_row['ausdauer']}.")
     if defence == "vollstaendig":

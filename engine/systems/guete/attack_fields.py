@@ -17,7 +17,7 @@ from typing import Any
 from engine import dice
 from engine.errors import EngineError
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param, TextParam
-from engine.systems.guete.common import table_row
+from engine.systems.guete.common import DATA, table_row, table_rows
 from engine.systems.guete.modifiers import MODIFIER_PARAMS, NOT_DEFENCELESS
 
 GUETE_MIN, GUETE_MAX = -30, 30
@@ -36,6 +36,9 @@ WEAPON_KINDS = (
 # parries does not strike back (L279); each repeats the conditions of the field it depends on
 CONFRONTATION = (("konfrontation", (True,)), *NOT_DEFENCELESS)
 NO_CONFRONTATION = (("konfrontation", (False,)), *NOT_DEFENCELESS)
+# held or holding, a fighter attacks only with a bite (L173, L175)
+BITE_LABEL = "Angriff mit Natürliche Waffen - Biss"
+COUNTER_BITE_LABEL = "Gegenangriff mit Natürliche Waffen - Biss"
 
 ATTACK_PARAMS: tuple[Param, ...] = (
     TextParam(
@@ -108,6 +111,13 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         subject="actor",
     ),
     BoolParam(
+        "angriff_biss",
+        BITE_LABEL,
+        help="Wer festgehalten wird oder festhält, kann nur beißen.",
+        group="Angriff",
+        advanced=True,
+    ),
+    BoolParam(
         "gegner_gelungen",
         "Gegenangriff gelungen",
         default=True,
@@ -135,6 +145,14 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         group="Gegenangriff (direkte Konfrontation)",
         required_when=("konfrontation", (True,)),
         subject="target",
+        when=CONFRONTATION,
+    ),
+    BoolParam(
+        "gegner_biss",
+        COUNTER_BITE_LABEL,
+        help="Wer festgehalten wird oder festhält, kann nur beißen.",
+        group="Gegenangriff (direkte Konfrontation)",
+        advanced=True,
         when=CONFRONTATION,
     ),
     BoolParam(
@@ -182,6 +200,30 @@ ATTACK_PARAMS: tuple[Param, ...] = (
 def _error(message: str, path: str) -> EngineError:
     label = next((p.label for p in ATTACK_PARAMS if p.name == path), path)
     return EngineError(f"{label}: {message}", path)
+
+
+def _check_only_bite(p: dict[str, Any]) -> None:
+    """Held (L173) or holding (L175): no attack but Natürliche Waffen - Biss – the attacker's
+    attack, or the target's counter-attack in a direct confrontation; refused in the rule's
+    words, with the way out."""
+    for row in table_rows("zustaende"):
+        key = str(row["schluessel"])
+        if not row.get("nur_biss") or not p[key]:
+            continue
+        rule = " ".join(str(row["regel"]).split())
+        way_out = f"; {row['ausweg']}" if row.get("ausweg") else ""
+        if row["wer"] == "angreifer" and not p["angriff_biss"]:
+            raise _error(f"„{rule}“ – nur als Biss („{BITE_LABEL}“){way_out}.", key)
+        # a bite with a Nahkampfoption: the text does not say (Annahme, read only here)
+        option_bite = row["wer"] == "angreifer" and p["option"] != "keine"
+        if option_bite and not DATA.flag("angriff.biss_mit_option"):
+            raise _error(f"„{rule}“ – nur ein einfacher Biss, ohne Option.", "option")
+        if row["wer"] == "ziel" and p["konfrontation"] and not p["gegner_biss"]:
+            raise _error(
+                f"„{rule}“ – Gegenangriff nur als Biss („{COUNTER_BITE_LABEL}“), sonst keine "
+                "direkte Konfrontation.",
+                key,
+            )
 
 
 def check_attack(p: dict[str, Any]) -> None:
@@ -242,4 +284,14 @@ def check_attack(p: dict[str, Any]) -> None:
             raise _error(
                 f"höchstens {MAX_DAMAGE_DICE} Würfel mit je höchstens {MAX_DAMAGE_SIDES} Seiten.",
                 key,
+            )
+    _check_only_bite(p)
+    if p["angriff_kritisch"]:
+        if p["option"] != "rundumschlag":
+            raise _error("gilt nur für den Rundumschlag.", "angriff_kritisch")
+        if p["angriff_gelungen"]:
+            raise _error(
+                "ein kritischer Misserfolg ist ein misslungener Angriff – „Angriff gelungen“ "
+                "abwählen.",
+                "angriff_kritisch",
             )

@@ -1,11 +1,12 @@
 """Güte-System: the situations and Nahkampfoptionen and what they change on the probes.
 
 Owns the fields for the special situations (L35–L113), the conditions the options leave with
-numbers of their own (betäubt L129, festgehalten L173, Rundumschlag L293) and the
-Nahkampfoptionen (L123–L367), with the hints that hide a field outside its case (``when``), and
-``attack_modifiers``: every Erschwernis (+) and Erleichterung (−) they put on the attacker's FP,
-on the target's FP(Abwehren), on the attacker's own Abwehr (Rundumschlag) and on the second
-roll of a gezielter Hieb, each by name and source line, from ``tabellen.situationen``,
+numbers of their own (betäubt L129, festgehalten L173, festhaltend L175, Rundumschlag L293) and
+the Nahkampfoptionen (L123–L367), with the hints that hide a field outside its case (``when``),
+and ``attack_modifiers``: every Erschwernis (+) and Erleichterung (−) they put on the attacker's
+FP, on the target's FP(Abwehren), on the attacker's own Abwehr (Rundumschlag; betäubt or
+festgehalten in a direct confrontation), on the target's counter-attack (betäubt) and on the
+second roll of a gezielter Hieb, each by name and source line, from ``tabellen.situationen``,
 ``tabellen.zustaende`` and ``tabellen.optionen`` in the data.
 """
 
@@ -43,8 +44,11 @@ SITUATION_LABELS = {
 # conditions left by the options, with numbers of their own (tabellen.zustaende)
 CONDITION_LABELS = {
     "angreifer_betaeubt": "Angreifer ist betäubt",
+    "angreifer_festgehalten": "Angreifer ist festgehalten",
+    "angreifer_haelt_fest": "Angreifer hält einen Gegner fest",
     "ziel_betaeubt": "Ziel ist betäubt",
     "ziel_festgehalten": "Ziel ist festgehalten",
+    "ziel_haelt_fest": "Ziel hält einen Gegner fest",
     "ziel_rundumschlag": "Ziel führt in dieser Runde einen Rundumschlag",
 }
 TARGET_FIELDS = {"ziel_zweihaendig"}  # a situation that is a value of the target (its weapon)
@@ -168,6 +172,14 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         when=for_option("zurueckdraengen"),
     ),
     BoolParam(
+        "angriff_kritisch",
+        "Rundumschlag: kritischer Misserfolg",
+        help="Der misslungene Angriff war ein kritischer Misserfolg: der Angreifer stürzt.",
+        group="Nahkampfoption",
+        when=(*for_option("rundumschlag"), ("angriff_gelungen", (False,))),
+        per_roll=True,
+    ),
+    BoolParam(
         "feuerempfindlich",
         "Ziel ist feuerempfindlich",
         group="Nahkampfoption",
@@ -179,12 +191,13 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
 
 
 ATTACK, DEFENCE, OWN_DEFENCE = "Angriff", "Abwehr", "Abwehr des Angreifers"
+COUNTER = "Gegenangriff"  # the target's attack in a direct confrontation (L11–L13)
 
 
 @dataclass
 class Modifier:
     name: str
-    probe: str  # ATTACK, DEFENCE, OWN_DEFENCE or "Zweiter Angriffswurf"
+    probe: str  # ATTACK, DEFENCE, OWN_DEFENCE, COUNTER or "Zweiter Angriffswurf"
     value: int
     line: str
 
@@ -233,7 +246,10 @@ def attack_modifiers(p: dict[str, Any]) -> list[Modifier]:
 
 def _situation_modifiers(p: dict[str, Any]) -> list[Modifier]:
     """The ticked situations and conditions (and the Sichtverhältnisse), in table order; a
-    condition's ``ersetzt`` drops the situations it replaces (L293)."""
+    condition's ``ersetzt`` drops the situations it replaces (L293). In a direct confrontation
+    the target attacks too and the attacker can be hit (L11–L13): a condition's
+    ``gegenangriff_mod`` goes on the target's counter-attack, its ``abwehr_mod_selbst`` on the
+    attacker's own Abwehr (betäubt L129, festgehalten L173)."""
     keys = [k for k in (*SITUATION_LABELS, *CONDITION_LABELS) if p[k]]
     if p["sicht"] != "normal":
         keys.append(p["sicht"])
@@ -254,4 +270,8 @@ def _situation_modifiers(p: dict[str, Any]) -> list[Modifier]:
             mods.append(Modifier(name, ATTACK, int(attack), str(row["zeile"])))
         if row.get("abwehr_mod") is not None and not p["wehrlos"]:
             mods.append(Modifier(name, DEFENCE, int(row["abwehr_mod"]), str(row["zeile"])))
+        if p["konfrontation"]:
+            for key, probe in (("gegenangriff_mod", COUNTER), ("abwehr_mod_selbst", OWN_DEFENCE)):
+                if row.get(key) is not None:
+                    mods.append(Modifier(name, probe, int(row[key]), str(row["zeile"])))
     return mods

@@ -20,7 +20,8 @@ below keep that order.
   Aktive Abwehr L245–L249) and ``manoeuvres`` (Meisterschafts-Manöver and Streiftreffer
   L73–L82, free manoeuvres L188–L194, and the exact chances of every outcome).
 - ``fumble``: the Patzertabelle, 2W10 with re-rolls (L404–L415); not after a Patzer that the
-  opponent's Aktive Abwehr brought about (the attack says so itself).
+  opponent's Aktive Abwehr brought about (the attack says so itself); the defender's own Patzer
+  of an Aktive Abwehr on a Nahkampftalent goes there too (L406, L247; the attack offers it).
 - ``reactions``: Ausweichsprung (L253), Unterbrechung (L120–L122, L192), Zusammenarbeit
   (L307–L315), Atemholen (L261).
 - ``tickleiste``: the Tickleiste as (state, command) → state (L9–L45, L126–L130, L140), with

@@ -308,7 +308,7 @@ def _use_assumptions(
         "Gleichstand; Erfolge für Reichweite, Deckung, Meisterschafts- und freie Manöver; "
         "Waffenschaden bei einem Treffer."
     ),
-    source=f"{SOURCE} L47–L82, L184–L226, L245–L253, L307–L380",
+    source=f"{SOURCE} L47–L82, L184–L226, L245–L253, L307–L380, L406",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("probe.", "angriff."),
 )
@@ -354,7 +354,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     show_chances(display, chances, need_range, need_cover)
     display.notes("Hinweise", notes)
-    follow_ups = follow_ups_for(hit, plan, by_defence, defended=target.roll is not None)
+    follow_ups = follow_ups_for(hit, plan, by_defence, target)
     return attack_result(
         kind, hit, target, need_range, need_cover, chances, display, by_defence, follow_ups
     )

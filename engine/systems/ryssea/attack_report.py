@@ -43,15 +43,25 @@ class AttackRoll:
 
 
 def follow_ups_for(
-    hit: AttackRoll, plan: DamagePlan, by_defence: bool, defended: bool
+    hit: AttackRoll, plan: DamagePlan, by_defence: bool, target: Difficulty
 ) -> list[dict[str, Any]]:
     """Where the rules go on: the Patzertabelle after a Patzer (L406), the Unterbrechung of a
     continuous action after damage (L120, with the Störender Angriff's Erfolge, L192), and the
     defender's Aktive Abwehr on the Tickleiste: „eine sofortige Reaktion und kostet 4 Ticks“
-    (L245) – offered as a step for the target (``fighter: "target"``), never made by itself."""
+    (L245) – offered as a step for the target (``fighter: "target"``), never made by itself –
+    and his own Patzertabelle after a Patzer of that Aktive Abwehr on a Nahkampftalent (L406,
+    L247), a helper of its own (its button says it is the defender's roll)."""
     out: list[dict[str, Any]] = []
-    if defended:
+    if target.roll is not None:
         out.append(active_defence_step())
+    if target.defender_fumble:
+        out.append(
+            {
+                "action": "fumble",
+                "title": "Patzertabelle für den Verteidiger würfeln",
+                "params": {"ursache": "kampftalent"},
+            }
+        )
     if hit.category == "patzer" and not by_defence:
         out.append(
             {

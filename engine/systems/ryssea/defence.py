@@ -2,7 +2,10 @@
 
 Owns the „Ziel und Abwehr“ fields and ``roll_difficulty``: the Verteidigung (reached or
 exceeded hits), the Zielwert of an unbewegliches Ziel, or an Aktive Abwehr (probe + 2 × Erfolge;
-a tie goes to the defender, L247) rolled before the attack, with its exact distribution.
+a tie goes to the defender, L247) rolled before the attack, with its exact distribution. The
+defender's own Patzer there is a Patzer „bei einer Probe auf ein Kampftalent“ (L406) when he
+defends with a weapon, a Parierwaffe or a shield (a Nahkampftalent, L247), not when he evades on
+Akrobatik (``abwehr_talent``); the attack offers him the Patzertabelle then.
 
 Hints for connected helpers: the Verteidigung and the Aktive Abwehr's Eigenschaften, TaW and
 Talentwürfel are the target's values; whether the target defends actively, its Vorteil /
@@ -38,6 +41,14 @@ from engine.systems.ryssea.common import (
 )
 from engine.systems.ryssea.ranged import IMMOBILE, IMMOBILE_CHOICES
 
+# L247: „eine Probe auf das Nahkampftalent der entsprechenden Waffe (für die Abwehr durch Waffen
+# oder Parierwaffen), ein beliebiges Nahkampftalent (für die Abwehr mit einem Schild …) oder auf
+# seine Akrobatik (für die Abwehr durch Ausweichen)“ – only the first two are Kampftalente (L406)
+DEFENCE_TALENTS = (
+    ("nahkampftalent", "Waffe, Parierwaffe oder Schild (Nahkampftalent)"),
+    ("akrobatik", "Ausweichen (Akrobatik)"),
+)
+
 TARGET_PARAMS: tuple[Param, ...] = (
     IntParam(
         "verteidigung",
@@ -72,6 +83,18 @@ TARGET_PARAMS: tuple[Param, ...] = (
         ),
         group="Ziel und Abwehr",
         per_roll=True,
+    ),
+    ChoiceParam(
+        "abwehr_talent",
+        "Abwehr – womit",
+        choices=DEFENCE_TALENTS,
+        help=(
+            "Waffe, Parierwaffe oder Schild: Probe auf ein Nahkampftalent (ein Patzer führt den "
+            "Verteidiger zur Patzertabelle); Ausweichen: Probe auf Akrobatik."
+        ),
+        group="Ziel und Abwehr",
+        subject="target",
+        when=(("aktive_abwehr", (True,)),),
     ),
     *probe_fields(
         "abwehr_",
@@ -146,6 +169,8 @@ class Difficulty:
     succeeds: Callable[[int], Fraction]  # chance that an attack total is enough
     reaches: Callable[[int], bool]  # whether a rolled attack total is enough
     tie: str = ""  # said only when the attack total equals the value (the Aktive Abwehr's rule)
+    # the defender's own Patzer on a Nahkampftalent: he rolls on the Patzertabelle (L406, L247)
+    defender_fumble: bool = False
 
     def against(self, total: int) -> str:
         """What the attack total was against: „Aktive Abwehr 36“, and the tie rule only when
@@ -172,6 +197,15 @@ def roll_difficulty(
         if defence_roll.critical or defence_roll.patzer:
             # shown, but without effect on the value (L247 names none)
             use_assumption("angriff.abwehr_kritisch_patzer")
+        defender_fumble = defence_roll.patzer and params["abwehr_talent"] == "nahkampftalent"
+        if defence_roll.patzer:
+            notes.append(
+                "Patzer bei der Aktiven Abwehr, einer Probe auf ein Nahkampftalent (einem "
+                "Kampftalent): der Verteidiger würfelt 2W10 auf der Patzertabelle."
+                if defender_fumble
+                else "Patzer bei der Aktiven Abwehr durch Ausweichen: Akrobatik ist kein "
+                "Kampftalent, keine Patzertabelle."
+            )
         factor = DATA.integer("angriff.abwehr_erfolg_faktor", 0, 10)
         defence_value = defence_roll.total + factor * defence_roll.erfolge
         succeeds = _defence_succeeds(defence_distribution(defender), verteidigung)
@@ -192,7 +226,9 @@ def roll_difficulty(
             )
         # L247: „Bei Gleichstand gewinnt der Verteidiger.“
         tie = "Gleichstand: der Verteidiger gewinnt"
-        return Difficulty(defence_roll, target_info, target_text, succeeds, reaches, tie)
+        return Difficulty(
+            defence_roll, target_info, target_text, succeeds, reaches, tie, defender_fumble
+        )
     if params["unbewegliches_ziel"] != "nein":
         row = IMMOBILE[params["unbewegliches_ziel"]]
         value = int(row["zielwert"])

@@ -184,7 +184,8 @@ def test_first_chances_under_both_readings_brute_force(counts: bool) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Sonstige Aktionen", Eintrag "Taktik": the
     chance to act first after a failed probe, by enumerating every W6 – the two readings give
     different chances (the Taktiker at INI − 1 or not)."""
-    fighters = [fighter("Alrik", 12), fighter("Bruna", 11), fighter("Ork", 11, seite="Gegner")]
+    taktiker = fighter("Alrik", 9, orientieren=True)  # Taktik follows Orientieren
+    fighters = [taktiker, fighter("Bruna", 10), fighter("Ork", 11, seite="Gegner")]
     params = {
         "fighters": fighters,
         "taktiker": "Alrik",
@@ -193,13 +194,13 @@ def test_first_chances_under_both_readings_brute_force(counts: bool) -> None:
     }
     r = run("initiative", params)
     model = [
-        fighter("Alrik", 12, modifikator=-1 if counts else 0),
-        fighter("Bruna", 11, modifikator=-1),
+        {**taktiker, "modifikator": -1 if counts else 0},
+        fighter("Bruna", 10, modifikator=-1),
         fighter("Ork", 11, seite="Gegner"),
     ]
     expected = brute_first(model)
     assert [Fraction(r["first_chances"][f["name"]]) for f in fighters] == expected
-    other = brute_first([fighter("Alrik", 12, modifikator=0 if counts else -1), *model[1:]])
+    other = brute_first([{**taktiker, "modifikator": 0 if counts else -1}, *model[1:]])
     assert other != expected
 
 
@@ -215,3 +216,30 @@ def test_taktik_fields_apply_only_with_a_probe() -> None:
     assert set(bonus["when"]) <= set(f)  # a field of the form, outside the row
     assert f["taktiker_mitstreiter"]["default"] is False
     assert not applies(f["taktik_tap"], {"taktik_probe": "gescheitert"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Taktik follows Orientieren (issue 31)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("probe", ["gelungen", "gescheitert"])
+def test_taktik_without_orientieren_is_refused(probe: str) -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Sonstige Aktionen": „Taktik -> Nachdem der
+    Kämpfer sich mit Orientieren einen Überblick verschafft hat …“, „Kann nur wenige Aktionen
+    nach 'Orientieren' verwendet werden“, and Orientieren: „seine INI steigt auf das für ihn
+    mögliche Maximum“. A Taktiker whose INI is rolled (not oriented) is refused with the rule's
+    words, on his „Orientiert“ field – never a Taktik on a rolled INI."""
+    fighters = [fighter("Alrik", 12), fighter("Bruna", 10), fighter("Ork", 9, seite="Gegner")]
+    err = error("initiative", {"fighters": fighters, "taktik_probe": probe, "taktiker": "Alrik"})
+    assert err["field"] == "fighters.0.orientieren"
+    assert "„Kann nur wenige Aktionen nach 'Orientieren' verwendet werden“" in err["message"]
+    assert err["message"].startswith("Kämpfer 1 – Orientiert: ")
+    # oriented, his INI is the maximum (no roll) and the Taktik is evaluated
+    fighters[0]["orientieren"] = True
+    r = run("initiative", {"fighters": fighters, "taktik_probe": probe, "taktiker": "Alrik"})
+    alrik = next(row for row in r["order"] if row["name"] == "Alrik")
+    assert alrik["roll"] is None and alrik["oriented"] is True
+    assert alrik["die_value"] == 6
+    # the other fighters need not have oriented
+    assert next(row for row in r["order"] if row["name"] == "Bruna")["roll"] is not None

@@ -163,6 +163,7 @@ def test_attack_hints() -> None:
     target |= {"ziel_zweihaendig", "feuerempfindlich"}
     rolled = {"angriff_gelungen", "angriff_guete", "gegner_gelungen", "gegner_guete"}
     rolled |= {"abwehr_gelungen", "abwehr_guete", "gezielt_zweiter_wurf"}
+    rolled |= {"angriff_kritisch"}  # the attack's result: a critical failure (L289)
     assert {n for n, x in f.items() if x.get("per_roll")} == rolled
     assert {n for n, x in f.items() if x.get("subject") == "actor"} == actor | {"waffenart"}
     assert {n for n, x in f.items() if x.get("subject") == "target"} == target

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.guete.helpers import assumed, assumption, d6, fields, run
+from tests.engine.guete.helpers import assumed, assumption, d6, error, fields, run
 
 # --- modifiers --------------------------------------------------------------------------------
 
@@ -172,7 +172,10 @@ def test_condition_fields() -> None:
     f = fields("attack")
     for name in ("angreifer_betaeubt", "ziel_betaeubt", "ziel_festgehalten", "ziel_rundumschlag"):
         assert f[name]["group"] == "Besondere Situationen" and "subject" not in f[name]
-    assert f["ziel_betaeubt"]["help"].startswith("Abwehr: +1;")
+    # L129: a stunned target defends at +1 and, striking back, attacks at +2
+    assert f["ziel_betaeubt"]["help"].startswith(
+        "Angriff: +2 (Gegenangriff in einer direkten Konfrontation); Abwehr: +1;"
+    )
     assert f["angreifer_betaeubt"]["help"].startswith("Angriff: +2;")
 
 
@@ -184,3 +187,128 @@ def test_sicht_names_its_assumption_only_with_rain() -> None:
     assert r["erschwernis_angriff"] == 2 and rule in assumed(r)
     assert rule not in assumed(run("attack", {"regen_nebel": True}))
     assert rule not in assumed(run("attack", {"sicht": "dunkelheit"}))
+
+
+# --- betäubt, festgehalten and the Rundumschlag in a direct confrontation (issue 31) -----------
+
+HELD = (
+    "„außer dem Versuch sich zu befreien oder dem Einsatz von Natürliche Waffen - Biss stehen "
+    "ihm keine anderen Handlungen offen.“"
+)
+HOLDING = (
+    "„Solange eine Figur eine andere festhält, kann sie selber bis auf Abwehren und Natürliche "
+    "Waffen - Biss ebenfalls keine anderen Aktionen durchführen.“"
+)
+CONFRONTATION = {"konfrontation": True}
+
+
+def _mods(r: dict[str, Any], probe: str) -> list[tuple[str, int, str]]:
+    return [(m["name"], m["wert"], m["zeile"]) for m in r["modifikatoren"] if m["probe"] == probe]
+
+
+def test_a_stunned_attacker_defends_at_plus_1_in_a_direct_confrontation() -> None:
+    """002_51e59e824768e9e9.txt L129: „Solange ein Gegner betäubt ist, kann er nur mit +2
+    erschwert angreifen und mit +1 abwehren.“ In a direct confrontation the attacker is hit when
+    the counter-attack gets through (L11–L13): his own Abwehr is then +1; and a stunned target's
+    counter-attack is an attack at +2. Without a confrontation this helper never hits the
+    attacker, so nothing is added for him."""
+    r = run("attack", {**CONFRONTATION, "angreifer_betaeubt": True})
+    assert r["erschwernis_angriff"] == 2
+    assert r["erschwernis_abwehr_angreifer"] == 1
+    assert _mods(r, "Abwehr des Angreifers") == [("Betäubt (Angreifer)", 1, "L129")]
+    rows = r["display"]["sections"][1]["rows"]
+    assert ["Summe Abwehr des Angreifers", "Abwehr des Angreifers", "+1"] in rows
+    assert run("attack", {"angreifer_betaeubt": True})["erschwernis_abwehr_angreifer"] == 0
+    target = run("attack", {**CONFRONTATION, "ziel_betaeubt": True})
+    assert _mods(target, "Gegenangriff") == [("Betäubt (Verteidiger)", 2, "L129")]
+    assert ["Summe Gegenangriff", "Gegenangriff", "+2"] in target["display"]["sections"][1]["rows"]
+    assert _mods(run("attack", {"ziel_betaeubt": True}), "Gegenangriff") == []
+
+
+def test_a_held_target_strikes_back_only_with_a_bite() -> None:
+    """002_51e59e824768e9e9.txt L173: the held victim „kann nur mit +2 abwehren und außer dem
+    Versuch sich zu befreien oder dem Einsatz von Natürliche Waffen - Biss stehen ihm keine
+    anderen Handlungen offen.“ Its ordinary counter-attack in a direct confrontation is refused
+    with the rule's words; as a bite it is evaluated."""
+    err = error("attack", {**CONFRONTATION, "ziel_festgehalten": True})
+    assert err["field"] == "ziel_festgehalten"
+    assert HELD in err["message"] and "Biss" in err["message"]
+    r = run("attack", {**CONFRONTATION, "ziel_festgehalten": True, "gegner_biss": True})
+    assert r["erschwernis_abwehr"] == 2
+    assert r["treffer"] == "angreifer"
+
+
+def test_a_held_attacker_may_only_bite() -> None:
+    """002_51e59e824768e9e9.txt L173: a held fighter who attacks – only with Natürliche Waffen -
+    Biss; any other attack is refused with the rule's words. Hit in a direct confrontation, he
+    defends at +2 („kann nur mit +2 abwehren“)."""
+    err = error("attack", {"angreifer_festgehalten": True})
+    assert err["field"] == "angreifer_festgehalten"
+    assert HELD in err["message"]
+    bite = {"angreifer_festgehalten": True, "angriff_biss": True}
+    assert run("attack", bite)["treffer"] == "angreifer"
+    r = run("attack", {**bite, **CONFRONTATION})
+    assert _mods(r, "Abwehr des Angreifers") == [("Festgehalten (Angreifer)", 2, "L173")]
+
+
+def test_the_one_holding_may_only_defend_or_bite() -> None:
+    """002_51e59e824768e9e9.txt L175: „Solange eine Figur eine andere festhält, kann sie selber
+    bis auf Abwehren und Natürliche Waffen - Biss ebenfalls keine anderen Aktionen
+    durchführen.“ As the attacker: only a bite; as the target: its Abwehr stands, its
+    counter-attack in a direct confrontation only as a bite."""
+    err = error("attack", {"angreifer_haelt_fest": True})
+    assert err["field"] == "angreifer_haelt_fest"
+    assert HOLDING in err["message"]
+    assert run("attack", {"angreifer_haelt_fest": True, "angriff_biss": True})["treffer"]
+    err = error("attack", {**CONFRONTATION, "ziel_haelt_fest": True})
+    assert err["field"] == "ziel_haelt_fest"
+    assert HOLDING in err["message"]
+    defends = {"ziel_haelt_fest": True, "abwehr_gelungen": True, "abwehr_guete": 1}
+    assert run("attack", defends)["abwehr"] == "halb"  # it defends
+    bite = {**CONFRONTATION, "ziel_haelt_fest": True, "gegner_biss": True}
+    assert run("attack", bite)["treffer"] == "angreifer"
+
+
+def test_holding_fields() -> None:
+    """The new conditions sit with the others (the roll's situation); the bites with the attack
+    and the counter-attack."""
+    f = fields("attack")
+    for name in ("angreifer_festgehalten", "angreifer_haelt_fest", "ziel_haelt_fest"):
+        assert f[name]["group"] == "Besondere Situationen" and "subject" not in f[name]
+    assert f["gegner_biss"]["when"] == {"konfrontation": [True], "wehrlos": [False]}
+    assert f["angriff_biss"]["group"] == "Angriff"
+
+
+def test_a_critically_failed_rundumschlag_makes_the_attacker_fall() -> None:
+    """002_51e59e824768e9e9.txt L289: „Führt der Rundumschlag zu einem kritischen Misserfolg,
+    führt dieses automatisch zum Sturz des Angreifers“ – a consequence of the result (``sturz``,
+    with the line), said in its outcome, with the FP(Gaukeleien) of a fall (L79)."""
+    swing = {"option": "rundumschlag", "waffe_zweihaendig": True, "angriff_gelungen": False}
+    r = run("attack", {**swing, "angriff_kritisch": True})
+    assert r["sturz"] == {"wer": "angreifer", "name": "Angreifer", "zeile": "L289"}
+    assert "Angreifer stürzt" in r["display"]["outcome"]
+    assert "FP(Gaukeleien)" in r["display"]["outcome"]
+    assert "sturz" not in run("attack", swing)
+    f = fields("attack")
+    assert f["angriff_kritisch"]["per_roll"] is True
+    assert f["angriff_kritisch"]["when"] == {
+        "option": ["rundumschlag"],
+        "falsche_hand": [False],
+        "unsichtbares_ziel": [False],
+        "angriff_gelungen": [False],
+    }
+    # a critical failure is a failure: with a success it is refused
+    err = error("attack", {**swing, "angriff_gelungen": True, "angriff_kritisch": True})
+    assert err["field"] == "angriff_kritisch"
+
+
+def test_a_held_fighters_bite_with_an_option_is_an_annahme() -> None:
+    """002_51e59e824768e9e9.txt L173, L175: held or holding, only „Natürliche Waffen - Biss“ is
+    left; whether the bite may carry a Nahkampfoption the text leaves open – the data's Annahme
+    (allowed) is named in such a result, and only there."""
+    rule = assumption("angriff.biss_mit_option")
+    bite = {"angreifer_festgehalten": True, "angriff_biss": True}
+    with_option = {**bite, "option": "betaeuben", "waffenart": "natuerlich"}
+    assert rule in assumed(run("attack", with_option))
+    assert rule not in assumed(run("attack", bite))
+    assert rule not in assumed(run("attack", {"angriff_biss": True, "option": "betaeuben"}))

@@ -206,7 +206,8 @@ def test_aktive_abwehr_offers_its_ticks_for_the_defender() -> None:
     for him (its duration from the table, L245); without one, no such step."""
     defended = {**BASE, "aktive_abwehr": True, "abwehr_taw": 3}
     for seed in range(20):
-        steps = [f for f in run("attack", defended, seed)["follow_ups"] if "fighter" in f]
+        follow = run("attack", defended, seed)["follow_ups"]
+        steps = [f for f in follow if f["action"] == "tickleiste"]
         assert steps == [
             {
                 "action": "tickleiste",
@@ -658,3 +659,59 @@ def test_the_rolled_weapon_damage_is_not_called_the_damage_at_the_target() -> No
     assert line["total"] == str(result["damage"]["roll"]["total"])
     assert f"Treffer: {result['damage']['target']} Schaden." in result["display"]["outcome"]
     assert not [item for item in rolls if item["label"] == "Schaden"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The defender's own Patzer (issue 31)
+# ---------------------------------------------------------------------------------------------
+
+DEFENDER_FUMBLE = {
+    "action": "fumble",
+    "title": "Patzertabelle für den Verteidiger würfeln",
+    "params": {"ursache": "kampftalent"},
+}
+
+
+def _defence_patzer(result: dict[str, Any]) -> bool:
+    return bool(result["target"]["defence"]["patzer"])
+
+
+def test_a_patzer_of_the_aktive_abwehr_on_a_nahkampftalent_goes_to_the_patzertabelle() -> None:
+    """000_5fbfd0ad384a0921.txt L406: „Immer wenn einem Kämpfer bei einer Probe auf ein
+    Kampftalent ein Patzer unterläuft, würfelt er mit 2W10 auf der Patzertabelle“; L247: the
+    Aktive Abwehr with a weapon, a Parierwaffe or a shield is „eine Probe auf das Nahkampftalent“.
+    The defender's own Patzer there is offered as his Patzertabelle roll, and the result says
+    so."""
+    defended = {"aktive_abwehr": True, "abwehr_talent": "nahkampftalent"}
+    result = seek("attack", defended, _defence_patzer)
+    assert DEFENDER_FUMBLE in result["follow_ups"]
+    notes = [i for s in result["display"]["sections"] if s["kind"] == "notes" for i in s["items"]]
+    assert any("Verteidiger würfelt 2W10 auf der Patzertabelle" in n for n in notes)
+    assert run("fumble", DEFENDER_FUMBLE["params"])["rolled"] is True
+    # the Nahkampftalent is the usual case: the field's default
+    assert DEFENDER_FUMBLE in seek("attack", {"aktive_abwehr": True}, _defence_patzer)["follow_ups"]
+    # no Patzer of the defence: no table for the defender
+    calm = seek("attack", defended, lambda r: not _defence_patzer(r))
+    assert DEFENDER_FUMBLE not in calm["follow_ups"]
+
+
+def test_a_patzer_of_an_evasion_on_akrobatik_does_not_go_to_the_patzertabelle() -> None:
+    """000_5fbfd0ad384a0921.txt L247: the Aktive Abwehr „durch Ausweichen“ is a probe „auf seine
+    Akrobatik“ – no Kampftalent, so its Patzer has no Patzertabelle (L406); the result says why."""
+    result = seek("attack", {"aktive_abwehr": True, "abwehr_talent": "akrobatik"}, _defence_patzer)
+    assert DEFENDER_FUMBLE not in result["follow_ups"]
+    notes = [i for s in result["display"]["sections"] if s["kind"] == "notes" for i in s["items"]]
+    assert any("Akrobatik" in n and "keine Patzertabelle" in n for n in notes)
+
+
+def test_how_the_target_defends_is_the_targets_value() -> None:
+    """The defence's talent goes with the target's defence values (its Eigenschaften and TaW for
+    that talent, L247), so a fight keeps it for him; it applies only to an Aktive Abwehr."""
+    from engine import api
+
+    field = next(
+        f for f in api.describe("ryssea", "attack")["params"] if f["name"] == "abwehr_talent"
+    )
+    assert field["subject"] == "target"
+    assert field["when"] == {"aktive_abwehr": [True]}
+    assert [c["value"] for c in field["choices"]] == ["nahkampftalent", "akrobatik"]

@@ -58,10 +58,10 @@ def test_unknown_field_named(action: str) -> None:
 PROBE_OWN = {"eig1", "eig2", "eig3", "taw", "wuerfel"}
 SUBJECTS = {
     # the attacker's own values: weapon, attack kind, talent; the target's: Verteidigung and
-    # the Aktive Abwehr's talent (000 L186, L247)
+    # the Aktive Abwehr's talent, and whether it is a Nahkampftalent or Akrobatik (000 L186, L247)
     "attack": {
         "actor": {"angriffsart", *PROBE_OWN, "schaden", "grundreichweite"},
-        "target": {"verteidigung", *(f"abwehr_{n}" for n in PROBE_OWN)},
+        "target": {"verteidigung", "abwehr_talent", *(f"abwehr_{n}" for n in PROBE_OWN)},
     },
     "probe": {"actor": PROBE_OWN, "target": set()},
     # rolled by the fighter acted on: hit by an area effect (L253), damaged while in a
@@ -152,7 +152,7 @@ WHEN = {
     # only with an Aktive Abwehr (L247)
     **{
         f"abwehr_{n}": {"aktive_abwehr": [True]}
-        for n in ("eig1", "eig2", "eig3", "taw", "wuerfel", "wurf_art", "modifikator")
+        for n in ("talent", "eig1", "eig2", "eig3", "taw", "wuerfel", "wurf_art", "modifikator")
     },
 }
 
