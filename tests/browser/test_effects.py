@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SharedVisit
+from tests.browser.conftest import SharedVisit, reveal
 from tests.browser.test_whole_fight import fight_systems
 
 pytestmark = pytest.mark.browser
@@ -238,3 +238,49 @@ def test_an_effect_sets_the_helpers_condition_field(reader: SharedVisit, system:
         assert page.evaluate(checked, field["id"]), field
         weiter(page)  # Ork acts
         assert not page.evaluate(checked, field["id"]), field
+
+
+def test_guete_a_rundumschlag_failing_critically_lays_the_attacker_down(
+    reader: SharedVisit,
+) -> None:
+    """Güte: „Führt der Rundumschlag zu einem kritischen Misserfolg, führt dieses automatisch
+    zum Sturz des Angreifers“ (quellen/002_51e59e824768e9e9.txt L289); „Misslingt der Wurf
+    [FP(Gaukeleien)] allerdings, benötigt er die gesamte nächste Runde, um wieder auf die Beine
+    zu kommen. Er gilt bis dahin als liegende Figur“ (L79–L83). The fight asks for the
+    FP(Gaukeleien) and takes the answer as a step: „liegend“ on the attacker, through the next
+    round, ticking his „Angreifer liegt“; undone with the step."""
+    page = reader.arrive("guete/kampfhelfer/", {"regelwerk:kampf:guete": journal_with_order()})
+    page.locator(".rw-fight-target").select_option("Ork")
+    helper = reveal(page.locator("section.rw-helper[data-action='attack']").first)
+    # a two-handed weapon (L283: 2hand-Waffen, Stangenwaffen), the attack failed critically
+    situation = {
+        "option": "rundumschlag",
+        "waffe_zweihaendig": True,
+        "angriff_gelungen": False,
+        "angriff_kritisch": True,
+    }
+    helper.evaluate("(box, values) => window.Regelwerk.fill(box, values)", situation)
+    helper.locator(".rw-submit").click()
+    fall = helper.locator(".rw-fall")
+    fall.wait_for()
+    assert "Kein Treffer – Alrik stürzt" in helper.locator(".rw-result").inner_text()
+    assert "Alrik stürzt (L289)" in fall.inner_text()
+    fall.get_by_role(
+        "button", name="FP(Gaukeleien) misslungen: liegt die ganze nächste Runde"
+    ).click()
+    assert last_steps(page, "guete", 1) == ["Alrik stürzt: liegend (noch 2 Runden)"]
+    assert effects_of(page, "Alrik") == [
+        "liegend (noch 2 Runden; Sturz, FP(Gaukeleien) misslungen)✕"
+    ]
+    lying = helper.locator("[data-path='angreifer_liegend']")
+    assert lying.is_checked()
+    # through round 2 (Alrik acts again lying), up at the start of round 3
+    for _ in NAMES:
+        weiter(page)
+    assert fight_of(page, "guete")["round"] == 2 and effects_of(page, "Alrik")
+    assert lying.is_checked()
+    for _ in NAMES:
+        weiter(page)
+    assert fight_of(page, "guete")["round"] == 3
+    assert effects_of(page, "Alrik") == []
+    assert last_steps(page, "guete", 1) == ["Abgelaufen: liegend (Alrik)"]

@@ -247,7 +247,8 @@ function fillHelper(bench, helper, changed) {
 // the target (Ziel) sets it, as the acting order sets DSA's second action (fight-bar.js), and
 // the helper says so. Set once per effect and fighter: the game master can clear it for a
 // roll; when the effect ends or another fighter is chosen, the field goes back.
-const CONDITION_FIELD = /^(Angreifer|Ziel) ist (.+)$/;
+const CONDITION_FIELD = /^(Angreifer|Ziel) (?:ist (.+)|(liegt|kniet))$/;
+const POSTURE = { liegt: "liegend", kniet: "kniend" }; // „Angreifer liegt“ ↔ the effect „liegend“
 
 function effectSituation(bench, helper) {
   const applied = helper.rwEffectFields || {};
@@ -259,7 +260,7 @@ function effectSituation(bench, helper) {
     const match = CONDITION_FIELD.exec(label);
     if (!match) continue;
     const name = match[1] === "Angreifer" ? bench.fight.actor : bench.fight.target;
-    const wanted = match[2].trim().toLowerCase();
+    const wanted = (match[2] || POSTURE[match[3]]).trim().toLowerCase();
     const effect = name ? journalOf.effectsOf(bench.fight, name).find((e) => e.name.trim().toLowerCase() === wanted) : null;
     const path = input.dataset.path;
     if (effect) {
@@ -429,6 +430,44 @@ export function afterRoll(bench, helper, body, how = "") {
     fillAll(bench, { target: true });
   }
   followUps(bench, helper, body.result.follow_ups);
+  offerFall(bench, helper, body.result.sturz);
+}
+
+// A result that makes the acting fighter fall (`sturz`, Güte's Rundumschlag failing
+// critically, 002 L289): how long he lies depends on his FP(Gaukeleien) (L79–L83), which the
+// game master rolls at the table – each answer is a step that puts „liegend“ on him, until
+// the next round's Bewegungsphase (gelungen) or through the whole next round (misslungen); in
+// a fight without an order, until he has acted once or twice. „Liegend“ then sets the helpers'
+// „Angreifer liegt“ / „Ziel liegt“ as any effect sets its field.
+export const FALL_EFFECT = "liegend";
+
+function offerFall(bench, helper, fall) {
+  const actor = bench.fight.actor;
+  if (!isObject(fall) || fall.wer !== "angreifer" || !actor) return;
+  const ordered = (bench.fight.turns || []).length > 0;
+  const round = bench.fight.round || 1;
+  const line = typeof fall.zeile === "string" ? fall.zeile.slice(0, 20) : "";
+  const choices = [
+    ["FP(Gaukeleien) gelungen", "steht in der nächsten Bewegungsphase auf", ordered ? { unit: "runden", round: round + 1, turn: 0 } : { unit: "zuege", who: actor, left: 1 }],
+    ["FP(Gaukeleien) misslungen", "liegt die ganze nächste Runde", ordered ? { unit: "runden", round: round + 2, turn: 0 } : { unit: "zuege", who: actor, left: 2 }],
+  ];
+  const bar = el("div", "rw-follow-ups rw-fall");
+  bar.appendChild(el("span", "rw-follow-ups-title", `${actor} stürzt${line ? ` (${line})` : ""} – seine FP(Gaukeleien):`));
+  for (const [answer, meaning, until] of choices) {
+    const button = el("button", "md-button", `${answer}: ${meaning}`);
+    button.type = "button";
+    button.addEventListener("click", () => {
+      const effect = { id: `w${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`, name: FALL_EFFECT, ref: `Sturz, ${answer}`, until };
+      const label = `${actor} stürzt: ${FALL_EFFECT} (${effectLeft(bench.fight, until)})`;
+      const changed = dispatch(bench, label, { type: "effect", fighter: actor, effect });
+      fillAll(bench, {});
+      const note = el("p", "rw-fight-note rw-fight-written", `Für ${actor} übernommen: ${FALL_EFFECT} (${effectLeft(bench.fight, until)}). `);
+      if (changed) note.appendChild(undoButton(bench, label));
+      bar.replaceWith(note);
+    });
+    bar.appendChild(button);
+  }
+  placeAfterOutcome(helper, bar);
 }
 
 // A shared roll (a link) is shown beside the fight: the form goes back to the fighters' values
