@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import ROOT
 
 
+@pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 def test_the_browser_modules_pass_their_node_tests() -> None:
     node = shutil.which("node")
     if node is None:

@@ -249,6 +249,7 @@ def test_a_reload_boots_from_the_kept_snapshot(page: Any, site_url: str, built_s
     assert page.evaluate(f"() => window.Regelwerk.runEngine({ROLL}, {{raw: true}})") == first
 
 
+@pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 def test_a_damaged_kept_snapshot_is_removed_and_the_helper_still_works(
     page: Any, site_url: str, built_site: Path
 ) -> None:

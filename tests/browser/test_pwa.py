@@ -285,6 +285,7 @@ def serve_from(server: SiteServer, folder: Path) -> None:
     server.server.RequestHandlerClass = functools.partial(QuietHandler, directory=str(folder))
 
 
+@pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 def test_a_new_deployment_is_offered_and_never_mixed(
     browsers: Browsers,
     site_url: str,
@@ -389,6 +390,7 @@ def _worker_gone(page: Any) -> bool:
         return False
 
 
+@pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 def test_mkdocs_serve_has_none_and_removes_an_old_worker(
     browsers: Browsers, built_site: Path
 ) -> None:

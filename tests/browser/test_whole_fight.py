@@ -1426,6 +1426,7 @@ def print_tally(system: str, width: int, tally: Tally) -> None:
     print(f"{system} {width} px (getippt/Klicks/Scrolls): {parts}")
 
 
+@pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 @pytest.mark.parametrize("system", fight_systems())
 def test_a_whole_fight_keeps_every_number_visible(reader: SharedVisit, system: str) -> None:
     t = open_bench(reader, system)

@@ -69,6 +69,7 @@ def test_site_has_no_broken_links_or_anchors(
     assert_no_broken_links(built_site, tmp_path, site_server.url)
 
 
+@pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 @pytest.mark.parametrize("site_url", ["https://example.invalid/regelwerk/"])
 def test_the_site_below_a_sub_path_has_no_broken_links(tmp_path: Path, site_url: str) -> None:
     """As .github/workflows/pages.yml publishes it: REGELWERK_SITE_URL with the repository's
