@@ -113,6 +113,8 @@ def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, width:
         items.nth(1).locator(".rw-player-effects").inner_text().startswith("betäubt (noch 1 Runde")
     )
     assert not items.nth(2).locator(".rw-player-status").count(), "Bruna: nothing shown"
+    # Alrik's values: the fight knows none of them yet – no row of dashes („LeP – · Wunden –“)
+    assert not items.nth(0).locator(".rw-player-status").count()
     # no engine: nothing of Pyodide or the engine is loaded
     assert not [u for u in page.requests if ENGINE_FILES.search(u)], page.requests  # type: ignore[attr-defined]
     # phone-first: no sideways scrolling, large names, the order on one screen

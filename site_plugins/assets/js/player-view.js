@@ -53,8 +53,10 @@ function stamp(root, picture) {
 function statusOf(picture, fighter) {
   if (fighter.show === "grob") return fighter.health;
   if (fighter.show === "werte") {
+    // only the values the game master's fight knows („LeP 18 · Wunden 1“), no row of dashes
     return picture.resources
-      .map((name, i) => `${name} ${fighter.values[i] === null ? "–" : germanNumber(fighter.values[i])}`)
+      .map((name, i) => (fighter.values[i] === null ? "" : `${name} ${germanNumber(fighter.values[i])}`))
+      .filter(Boolean)
       .join(" · ");
   }
   return "";
