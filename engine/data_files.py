@@ -37,7 +37,7 @@ class RuleData:
         # the YAML was edited after the JSON was compiled: a key it has may be missing here
         self.hint = " – die JSON-Datei ist älter als die YAML-Datei: make data" if stale else ""
 
-    def raw(self, key: str) -> Any:
+    def _node(self, key: str) -> Any:
         node: Any = self.content
         for part in key.split("."):
             if isinstance(node, dict) and part in node:
@@ -46,12 +46,30 @@ class RuleData:
                 node = node[int(part)]
             else:
                 raise DataError(self.file, key, "fehlt" + self.hint)
+        return node
+
+    def raw(self, key: str) -> Any:
+        node = self._node(key)
         # An assumption is written as {wert: …, annahme: true, text: …}
         if isinstance(node, dict) and "annahme" in node and "wert" in node:
             if node.get("annahme") is True and isinstance(node.get("text"), str):
                 note_assumption(node["text"])
             return node["wert"]
         return node
+
+    def assume(self, key: str) -> None:
+        """Name the Annahme at ``key`` in this result without reading its value: the rule code
+        has just relied on it (how a tie was broken, how a 20 is confirmed). ``key`` must be an
+        Annahme ({wert, annahme: true, text}) – a plain value here would be a silent no-op."""
+        node = self._node(key)
+        if not (
+            isinstance(node, dict)
+            and node.get("annahme") is True
+            and "wert" in node
+            and isinstance(node.get("text"), str)
+        ):
+            raise DataError(self.file, key, "ist keine Annahme (wert, annahme: true, text)")
+        note_assumption(node["text"])
 
     def integer(self, key: str, minimum: int | None = None, maximum: int | None = None) -> int:
         value = self.raw(key)

@@ -43,3 +43,37 @@ def test_a_key_missing_from_an_up_to_date_json_only_says_it_is_missing(
     with pytest.raises(DataError) as caught:
         data_files.load.__wrapped__("probe").raw("neu")
     assert str(caught.value) == "engine/data/probe.yaml: Schlüssel „neu“: fehlt"
+
+
+def test_assume_names_an_annahme_and_refuses_a_plain_value() -> None:
+    """``assume(key)`` names the Annahme at ``key`` in the result (what the rule code relied
+    on); a key that is no Annahme is a mistake in the rule code, not a silent no-op (issue 27,
+    point 5: an assumption API that names what it records)."""
+    data = data_files.RuleData(
+        "probe.json",
+        {
+            "gleichstand": {"wert": "wurf", "annahme": True, "text": "Gleichstand: neu würfeln"},
+            "wurf": "1W20",
+        },
+    )
+    with data_files.assumptions_used() as used:
+        data.assume("gleichstand")
+    assert used == ["Gleichstand: neu würfeln"]
+    with pytest.raises(DataError, match="keine Annahme"):
+        data.assume("wurf")
+
+
+def test_the_engine_names_assumptions_with_assume_not_a_bare_read() -> None:
+    """A bare ``DATA.raw("…")`` statement looks dead but records an Annahme; the engine says
+    ``DATA.assume("…")`` instead (and ``assume`` checks the key is one)."""
+    import ast
+
+    engine_dir = Path(data_files.__file__).resolve().parent
+    bare = []
+    for path in sorted(engine_dir.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            call = node.value if isinstance(node, ast.Expr) else None
+            func = call.func if isinstance(call, ast.Call) else None
+            if isinstance(func, ast.Attribute) and func.attr == "raw":
+                bare.append(f"{path.relative_to(engine_dir)}:{node.lineno}")
+    assert not bare, bare

@@ -26,7 +26,7 @@ def assumptions_for(*prefixes: str) -> tuple[str, ...]:
 
 def entered_roll() -> None:
     """The result uses a roll entered at the table: name the Annahme ``wurf`` (L22–L23)."""
-    DATA.raw("wurf")
+    DATA.assume("wurf")
 
 
 def sacrifice(key: str) -> int:

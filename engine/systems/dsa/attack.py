@@ -506,7 +506,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     outcome = probe.outcome
     missed = outcome not in HITS_TARGET
     if setup.next_penalty:
-        DATA.raw("probe.fehlschlag_manoever")  # when the manoeuvre's penalty arises
+        DATA.assume("probe.fehlschlag_manoever")  # when the manoeuvre's penalty arises
     next_penalty = setup.next_penalty if missed else 0
     display = _attack_display(params, setup, rolls, odds, next_penalty)
     chance_out = {key: str(odds.chances[key]) for key, _ in ATTACK_CHANCE_LABELS}

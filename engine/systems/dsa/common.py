@@ -198,7 +198,7 @@ def roll_probe(rng: random.Random, target: int, melee_free: int | None = None) -
     first = dice.roll(die, rng)
     confirm = None
     if needs_confirmation(first.total, target):
-        DATA.raw("probe.bestaetigung")  # the result rests on how a 1 or 20 is confirmed
+        DATA.assume("probe.bestaetigung")  # the result rests on how a 1 or 20 is confirmed
         confirm = dice.roll(die, rng)
     outcome = probe_outcome(
         first.total, None if confirm is None else confirm.total, target, melee_free
@@ -281,5 +281,5 @@ def damage_points(tp: int, bonus: int, critical: bool, rs: int) -> int:
     if critical:
         total *= DATA.integer("angriff.kritisch_faktor", 1, 10)
     if rs:
-        DATA.raw("angriff.ruestungsschutz")  # without RS, SP = TP needs no assumption
+        DATA.assume("angriff.ruestungsschutz")  # without RS, SP = TP needs no assumption
     return max(0, total - rs)

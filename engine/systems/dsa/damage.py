@@ -68,7 +68,7 @@ def lep_status(lep: int, ko: int) -> str:
     dying = DATA.integer("wunden.lebensbedrohlich_ab", -100, 100)
     out = DATA.integer("wunden.kampfunfaehig_ab", -100, 100)
     if lep in (-ko, dying, out):
-        DATA.raw("wunden.schwellen")
+        DATA.assume("wunden.schwellen")
     if lep <= -ko:
         return "tot"
     if lep <= DATA.integer("wunden.lebensbedrohlich_ab", -100, 100):
@@ -216,7 +216,7 @@ def _roll_hit(
     rolled = dice.roll(expression, rng)
     sp, wounds, lep, status = _damage_outcome(rolled.total, params, threshold)
     if threshold.denominator != 1 and sp == math.ceil(threshold):
-        DATA.raw("wunden.wundschwelle")  # rounding KO/2 up would have spared this wound
+        DATA.assume("wunden.wundschwelle")  # rounding KO/2 up would have spared this wound
     total_wounds = params["wunden"] + wounds
     penalty = wound_penalty() * total_wounds
     dying: dice.RollResult | None = None

@@ -341,7 +341,7 @@ def _defense_setup(params: dict[str, Any]) -> DefenseSetup:
     if params["nachwirkung"]:
         mods.append(("Fehlschlag eines Manövers zuvor", params["nachwirkung"]))
     if params["zweite_abwehr"] and params["schild_oder_stab"]:
-        DATA.raw("abwehr.zweite_abwehr_ausnahme")  # who counts as Schild- or Stabkämpfer
+        DATA.assume("abwehr.zweite_abwehr_ausnahme")  # who counts as Schild- or Stabkämpfer
     elif params["zweite_abwehr"]:
         mods.append(("Zweite Abwehraktion", combination("zwei_abwehr")))
     if params["finte"]:

@@ -68,7 +68,7 @@ from engine.systems.dsa.common import (
 )
 def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     target = params["wert"]
-    DATA.raw("probe.bestaetigung")  # how a 20 is confirmed is the Annahme this helper rolls
+    DATA.assume("probe.bestaetigung")  # how a 20 is confirmed is the Annahme this helper rolls
     die = probe_die()
     confirm = dice.roll(die, rng)
     confirmed = not confirmation_succeeds(confirm.total, target)

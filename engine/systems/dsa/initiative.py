@@ -133,7 +133,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
 
 def _resolve_tie(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Same INI: higher INI-Basis first; still tied: roll-off (Annahme)."""
-    DATA.raw("initiative.gleichstand")  # a tie was rolled: the order rests on the tie rule
+    DATA.assume("initiative.gleichstand")  # a tie was rolled: the order rests on the tie rule
 
     def note(basis: int, fighter: Fighter) -> None:
         fighter.tie_note = f"INI-Basis {basis}"

@@ -260,7 +260,7 @@ def _roll_damage(rolls: AttackRolls, setup: AttackSetup, rng: random.Random) -> 
     parts += [extra_roll.total] if extra_roll else []
     raw = sum(parts)
     if len(parts) > 1 and min(parts) < setup.floor:
-        DATA.raw("schaden.mindestschaden_je_treffer")  # a floor per roll would give more
+        DATA.assume("schaden.mindestschaden_je_treffer")  # a floor per roll would give more
     lethal, nonlethal = (raw, 0) if raw >= setup.floor else (0, setup.floor)
     rolls.damage_rolls = damage_rolls
     rolls.extra_roll = extra_roll

@@ -156,7 +156,7 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     notes = []
     if nonlethal:
-        DATA.raw("trefferpunkte.nichttoedlich")  # the hit points stay: an Annahme
+        DATA.assume("trefferpunkte.nichttoedlich")  # the hit points stay: an Annahme
         notes.append("Nichttödlicher Schaden senkt die Trefferpunkte hier nicht.")
     display.notes("Hinweise", notes)
     display.chances(

@@ -52,7 +52,7 @@ def quietly() -> Iterator[None]:
 
 def use_assumption(key: str) -> None:
     """Name the assumption at ``key`` in this result: the rule code has just relied on it."""
-    DATA.raw(key)
+    DATA.assume(key)
 
 
 # ---------------------------------------------------------------------------------------------
