@@ -214,3 +214,46 @@ def test_cli_required_options_are_named_in_german(capsys: pytest.CaptureFixture[
     # a field required only in a situation: the engine names the situation
     assert cli.main(["ryssea", "tickleiste", "--command", "hinzufuegen", "--name", "A"]) == 2
     assert "INI: fehlt" in capsys.readouterr().err
+
+
+def test_the_engine_has_no_import_cycle() -> None:
+    """No module of the engine imports one that imports it back – not even for type checking
+    (issue 27, point 5: dsa/initiative.py and dsa/taktik.py did; the fighter now has a module
+    of its own, dsa/fighter.py). A cycle makes the order of imports matter for a newcomer."""
+    import ast
+    from pathlib import Path
+
+    root = Path(api.__file__).resolve().parent.parent
+    modules = {
+        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in (root / "engine").rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    imported.add(full if full in modules else node.module)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+        graph[name] = {m for m in imported if m in modules and m != name}
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph[start]:
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    # a package's __init__ registering its modules is not a cycle of theirs
+    cycles = [
+        (a, b)
+        for a in graph
+        for b in graph[a]
+        if reaches(b, a, {b})
+        and not (a.startswith(b + ".") or b.startswith(a + "."))
+        and b != "engine"
+        and a != "engine"
+    ]
+    assert not cycles, cycles

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -37,6 +36,7 @@ from engine.systems.dsa.common import (
     assumptions_for,
     modifier_rows,
 )
+from engine.systems.dsa.fighter import Fighter
 from engine.systems.dsa.taktik import (
     AFTER_SUCCESS,
     TAKTIK_PARAMS,
@@ -89,24 +89,6 @@ FIGHTER_FIELDS = (
         when=AFTER_SUCCESS,
     ),
 )
-
-
-@dataclass
-class Fighter:
-    index: int
-    name: str
-    side: str
-    ini_basis: int
-    modifier: int
-    oriented: bool
-    evasions: int
-    roll: dice.RollResult | None
-    die_value: int
-    taktik: int
-    initiative: int
-    modifiers: list[tuple[str, int]] = field(default_factory=list)
-    rolloff: list[int] = field(default_factory=list)
-    tie_note: str = ""
 
 
 def _ini_die() -> dice.Expression:

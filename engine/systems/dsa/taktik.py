@@ -18,15 +18,13 @@ successful one in which the Taktiker was given TaP* (which that reading refuses)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import EngineError, echo
 from engine.formatting import signed
 from engine.params import BoolParam, ChoiceParam, IntParam, TextParam
 from engine.systems.dsa.common import DATA
-
-if TYPE_CHECKING:
-    from engine.systems.dsa.initiative import Fighter
+from engine.systems.dsa.fighter import Fighter
 
 TAKTIK_CHOICES = (
     ("keine", "keine Taktik"),
