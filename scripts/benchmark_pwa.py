@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -35,7 +36,12 @@ from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
 
 PAGES = {"Startseite": "", "Helferseite": "ryssea/kampfbeginn-und-initiative/"}
 READY_TIMEOUT_MS = 300_000
-RUNTIME = ("pyodide.asm.wasm", "python_stdlib.zip", ".snap")
+# the big runtime files: label → how their path ends
+RUNTIME = {
+    "pyodide.asm.wasm": re.compile(r"/pyodide\.asm\.wasm$"),
+    "python_stdlib-*.zip": re.compile(r"/python_stdlib(-plain)?-[0-9a-f]+\.zip$"),
+    ".snap": re.compile(r"\.snap$"),
+}
 # When „Offline bereit“ first appears (navigation start = 0).
 READY_PROBE = """
 window.__offlineReadyAt = null;
@@ -138,14 +144,14 @@ def measure(server: SiteServer, sent: Sent, runs: int) -> dict[str, Any]:
                             {
                                 "bytes": sent.bytes,
                                 "full": {
-                                    name: sum(n for p, n in sent.full.items() if p.endswith(name))
-                                    for name in RUNTIME
+                                    name: sum(n for p, n in sent.full.items() if end.search(p))
+                                    for name, end in RUNTIME.items()
                                 },
                                 "not_modified": {
                                     name: sum(
-                                        n for p, n in sent.not_modified.items() if p.endswith(name)
+                                        n for p, n in sent.not_modified.items() if end.search(p)
                                     )
-                                    for name in RUNTIME
+                                    for name, end in RUNTIME.items()
                                 },
                             }
                         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -38,9 +39,11 @@ KINDS = ("snapshot", "wasm", "stdlib", "other")  # bytes of a cold visit, by fil
 KIND_LABELS = {
     "snapshot": "Schnellstart-Abbild",
     "wasm": "pyodide.asm.wasm",
-    "stdlib": "python_stdlib.zip",
+    "stdlib": "python_stdlib*.zip",
     "other": "alles andere",
 }
+# Pyodide's whole standard library, or an archive the build cut from it (named by the key)
+STDLIB = re.compile(r"/python_stdlib(-plain)?(-[0-9a-f]+)?\.zip$")
 READY_TIMEOUT_MS = 180_000
 VIEWPORT = {"width": 1280, "height": 900}
 PYTEST = [str(ROOT / ".venv" / "bin" / "pytest"), "-q", "-p", "no:cacheprovider"]
@@ -326,7 +329,7 @@ def kind_of(url: str) -> str:
         return "snapshot"
     if path.endswith(".wasm"):
         return "wasm"
-    if path.endswith("/python_stdlib.zip"):
+    if STDLIB.search(path):
         return "stdlib"
     return "other"
 

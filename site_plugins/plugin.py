@@ -44,7 +44,7 @@ from site_plugins import csp, pwa
 from site_plugins.bundle import BundleError, bundles
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
-from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot
+from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot, lock_file
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -64,12 +64,13 @@ PYODIDE_PREFIX = "assets/pyodide"
 BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
 
 
+# Pyodide's python_stdlib.zip is not among them: the site ships the two archives cut from it
+# (site_plugins/snapshot.py), named by the runtime key like the snapshot; pyodide-lock.json
+# is written without packages (snapshot.lock_file).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
 )
 
 
@@ -216,6 +217,8 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         for name, content in (
             (self.snapshot.archive_name, self.archive),
             (self.snapshot.snapshot_name, self.snapshot.compressed),
+            (self.snapshot.restore_stdlib_name, self.snapshot.restore_stdlib),
+            (self.snapshot.plain_stdlib_name, self.snapshot.plain_stdlib),
         ):
             files.append(File.generated(config, f"{ASSET_PREFIX}/{name}", content=content))
         for name in PYODIDE_FILES:
@@ -228,6 +231,11 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             files.append(
                 File.generated(config, f"{PYODIDE_PREFIX}/{name}", abs_src_path=str(source))
             )
+        files.append(
+            File.generated(
+                config, f"{PYODIDE_PREFIX}/pyodide-lock.json", content=lock_file(pyodide_dir)
+            )
+        )
         if self.web_app:
             pwa.add_files(files, config)
         return files
