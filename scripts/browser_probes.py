@@ -95,6 +95,7 @@ BOOT_FIGURES = """
     longest_page_load_task_ms: longest(0, timing.scriptsStart),
     longest_boot_task_ms: longest(timing.scriptsStart, timing.ready),
     init_page_ms: timing.initPageMs || 0,
+    steps: timing.steps || {},
   };
 }
 """

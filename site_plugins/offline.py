@@ -325,12 +325,14 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
             classic_asm(read("pyodide.asm.mjs")),
             lock_file(pyodide_dir),
         )
+        # handed to the worker in this order: it inflates the wasm, then the snapshot, as soon
+        # as each is complete, while the rest still comes
         parts = {
             "worker": worker,
-            "engine": gzip_base64(engine_zip),
+            "wasm": gzip_base64((pyodide_dir / "pyodide.asm.wasm").read_bytes()),
             "snapshot": base64.b64encode(snapshot).decode("ascii"),  # gzip bytes already
             "stdlib": gzip_base64(stdlib),
-            "wasm": gzip_base64((pyodide_dir / "pyodide.asm.wasm").read_bytes()),
+            "engine": gzip_base64(engine_zip),
         }
         counts, scripts = runtime_scripts(parts, self.config.chunk_chars)
         names = [f"runtime-{index:02d}.js" for index in range(len(scripts))]

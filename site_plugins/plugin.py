@@ -62,6 +62,7 @@ SEARCH_HOLD_MARKER = "@regelwerk:material-search-worker"
 PYODIDE_PREFIX = "assets/pyodide"
 # a page whose helper scripts boot the engine at once (engine-client.js: .rw-helper, .rw-dice)
 BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
+OFFLINE_TRANSPORT = re.compile(r'<script src="[^"]*assets/offline/transport\.js"></script>')
 
 
 # Pyodide's python_stdlib.zip is not among them: the site ships the two archives cut from it
@@ -281,14 +282,19 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             raise PluginError(f"regelwerk: Content Security Policy: {error}") from error
         if self.snapshot is not None:
             meta = f'<meta name="regelwerk-engine" content="{self.snapshot.key}"'
-            if not self.offline and BOOTS_ENGINE.search(html):
+            if BOOTS_ENGINE.search(html):
                 # starts the worker while the page is parsed: engine-start.js, inline, right
                 # after the policy – before the stylesheets, which a script after them waits
                 # for (a file, even from the cache, ran ≈ 100 ms after the page arrived on a
-                # warm reload); the same text on every page, so one hash in the policy
+                # warm reload); the same text on every page, so one hash in the policy.
+                # Offline right after transport.js, which makes the worker there.
                 self.script_hashes.add(csp.sha256_source(self.head_start))
                 meta += f' data-assets="{root}{ASSET_PREFIX}/">\n<script>{self.head_start}</script>'
-                html = html.replace(csp.META, f"{csp.META}\n{meta}", 1)
+                html = (
+                    _after_transport(html, meta)
+                    if self.offline
+                    else html.replace(csp.META, f"{csp.META}\n{meta}", 1)
+                )
                 if self.search_hold:
                     html = _hold_search(html)
             else:
@@ -319,6 +325,18 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 self.pwa_figures = pwa.build(Path(config.site_dir), config)
             except pwa.PwaError as error:
                 raise PluginError(f"regelwerk: Web-App (Service Worker, Icons): {error}") from error
+
+
+def _after_transport(html: str, tags: str) -> str:
+    """``tags`` right after the offline export's transport.js (the polyfill that makes the
+    engine worker from file://, see site_plugins/offline.py)."""
+    found = OFFLINE_TRANSPORT.search(html)
+    if not found:
+        raise PluginError(
+            "regelwerk: Offline-Export: <script src=…assets/offline/transport.js> fehlt im "
+            "<head> (extra.polyfills in mkdocs-offline.yml)"
+        )
+    return html[: found.end()] + "\n" + tags + html[found.end() :]
 
 
 def _hold_search(html: str) -> str:

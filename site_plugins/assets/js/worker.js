@@ -44,6 +44,15 @@ const IMPORT_ENGINE = "import sys\nsys.path.insert(0, '/regelwerk')\nimport engi
 const parts = new Map(); // name → base64 chunks
 let runJson = null;
 let booting = null;
+// When each step of the boot was done, ms after "boot" arrived (the benchmarks print them):
+// wasm (its bytes: offline inflated), snapshot (its bytes: kept, or downloaded, inflated and
+// decoded), pyodide (Python ready: the wasm compiled, the snapshot restored).
+let bootStarted = 0;
+const steps = {};
+
+function step(name) {
+  if (!(name in steps)) steps[name] = Math.round(performance.now() - bootStarted);
+}
 
 class AssetError extends Error {}
 
@@ -96,7 +105,7 @@ async function ourFile(config, name) {
   let bytes;
   if (OFFLINE) {
     if (!parts.has(name)) throw new AssetError(`${name} fehlt in der Offline-Version`);
-    bytes = decodeBase64(parts.get(name));
+    return offlinePart(name);
   } else {
     const url = new URL(name, config.base).href;
     const response = await fetch(url);
@@ -160,12 +169,27 @@ function watchFetch(onFailure) {
   };
 }
 
-// offline: a part's bytes, inflated once (the wasm serves Pyodide and the snapshot's decoding)
+// offline: a part's bytes (inflated if gzip), once: the wasm serves Pyodide and the
+// snapshot's decoding. The wasm and the snapshot start inflating as soon as their last chunk
+// arrives (see onmessage): while the page still hands over the other parts.
 const inflated = new Map();
+const EARLY_PARTS = ["wasm", "snapshot"];
 
 function offlinePart(part) {
-  if (!inflated.has(part)) inflated.set(part, gunzip(decodeBase64(parts.get(part))));
+  if (!inflated.has(part)) {
+    const bytes = decodeBase64(parts.get(part));
+    const result = isGzip(bytes) ? gunzip(bytes) : Promise.resolve(bytes);
+    result.catch(() => {}); // reported where the boot awaits it
+    inflated.set(part, result);
+  }
   return inflated.get(part);
+}
+
+function complete(part, count) {
+  const chunks = parts.get(part);
+  if (!chunks || chunks.length !== count) return false;
+  for (let i = 0; i < count; i++) if (typeof chunks[i] !== "string") return false;
+  return true;
 }
 
 async function offlineFetch(input) {
@@ -285,7 +309,10 @@ async function forgetSnapshot(config) {
 async function snapshotBytes(config) {
   const kept = await keptSnapshot(config);
   if (kept) return { bytes: kept, kept: true };
-  const wasm = wasmBytes();
+  const wasm = wasmBytes().then((bytes) => {
+    step("wasm");
+    return bytes;
+  });
   wasm.catch(() => {}); // awaited below, unless the download failed first
   const shipped = await ourFile(config, snapshotName(config));
   return { bytes: xorWasmData(shipped, await wasm), kept: false };
@@ -325,7 +352,12 @@ function options(config, snapshot) {
 
 // snapshot: the promise of its bytes, started before Pyodide's scripts load (they overlap)
 async function fromSnapshot(load, config, snapshot) {
-  const pyodide = await load({ ...options(config, true), _loadSnapshot: snapshot });
+  const bytes = snapshot.then((found) => {
+    step("snapshot");
+    return found;
+  });
+  const pyodide = await load({ ...options(config, true), _loadSnapshot: bytes });
+  step("pyodide");
   return pyodide.pyimport("engine.api").run_json;
 }
 
@@ -398,14 +430,17 @@ self.onmessage = async (event) => {
   if (message.type === MESSAGE.PART) {
     if (!parts.has(message.name)) parts.set(message.name, []);
     parts.get(message.name)[message.index] = message.text;
+    if (EARLY_PARTS.includes(message.name) && complete(message.name, message.count)) {
+      offlinePart(message.name);
+    }
   } else if (message.type === MESSAGE.BOOT) {
     if (booting) return;
-    const started = performance.now();
+    bootStarted = performance.now();
     booting = boot(message);
     try {
       const { run, mode, kept, keep } = await booting;
       runJson = run;
-      self.postMessage(readyMessage(performance.now() - started, mode, kept));
+      self.postMessage(readyMessage(performance.now() - bootStarted, mode, kept, steps));
       // a few seconds after "ready": writing 31.5 MB never competes with the boot or the
       // first rolls (and a page closed at once leaves nothing half-done)
       if (keep) setTimeout(keep, KEEP_AFTER_MS);
