@@ -140,9 +140,12 @@ function watchWasmCompile(onFailure) {
 // can reach no network); online from the site. Either way a failure of an essential file
 // ends the boot at once (Pyodide itself would wait for ever or blame something else).
 // Online the wasm is requested at the start of the boot (wasmEarly): its download runs
-// beside the snapshot's, and Pyodide, asking for it later, gets that very response.
+// beside the snapshot's, and Pyodide, asking for it (it does so at once, before it takes the
+// snapshot), gets that very response – once it is decided whether the snapshot needs a copy
+// of its bytes (wasmBytes), so that the copy is made before Pyodide reads the response.
 const networkFetch = self.fetch.bind(self);
-let wasmEarly = null; // {url, response: Promise<Response>}, until Pyodide takes it
+let wasmEarly = null; // see requestWasmEarly; null once Pyodide took the response
+let wasmRecord = null; // the same, kept for wasmBytes
 
 function watchFetch(onFailure) {
   const original = OFFLINE ? offlineFetch : networkFetch;
@@ -152,9 +155,10 @@ function watchFetch(onFailure) {
     let response;
     try {
       if (wasmEarly && url === wasmEarly.url) {
-        const early = wasmEarly.response;
+        const early = wasmEarly;
         wasmEarly = null;
-        response = await early;
+        response = await early.response;
+        if (await early.needCopy) await early.copy.catch(() => {});
       } else {
         response = await original(input, init);
       }
@@ -204,28 +208,50 @@ async function offlineFetch(input) {
   throw new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`);
 }
 
+// needCopy: settled by decideWasmCopy (true: wasmBytes made `copy`, a clone of the response)
 function requestWasmEarly(config) {
   if (OFFLINE) return;
   const url = new URL("../pyodide/pyodide.asm.wasm", config.base).href;
   const response = networkFetch(url);
   response.catch(() => {}); // Pyodide's own request reports the failure
-  wasmEarly = { url, response };
+  let decide;
+  const needCopy = new Promise((resolve) => {
+    decide = resolve;
+  });
+  wasmEarly = wasmRecord = { url, response, needCopy, decide, copy: null };
+}
+
+// The first decision counts (a settled promise stays settled): without a decision Pyodide
+// would wait for the wasm for ever, so every way through snapshotBytes ends with one.
+function decideWasmCopy(needed) {
+  if (wasmRecord) wasmRecord.decide(needed);
 }
 
 // The wasm's bytes, to put its data segments back into a downloaded snapshot
-// (snapshot-codec.js). Online read from a copy of the early response, whose original
-// Pyodide still gets for its streaming compile.
-async function wasmBytes() {
+// (snapshot-codec.js). Online read from a clone of the early response, made before Pyodide
+// gets the original for its streaming compile.
+function wasmBytes() {
   if (OFFLINE) {
-    if (!parts.has("wasm")) throw new AssetError("pyodide.asm.wasm fehlt in der Offline-Version");
+    if (!parts.has("wasm")) {
+      return Promise.reject(new AssetError("pyodide.asm.wasm fehlt in der Offline-Version"));
+    }
     return offlinePart("wasm");
   }
-  if (!wasmEarly) throw new Error("pyodide.asm.wasm schon an Pyodide übergeben");
-  const response = await wasmEarly.response.catch((error) => {
-    throw new AssetError(`pyodide.asm.wasm nicht ladbar (${describe(error)})`);
-  });
-  if (!response.ok) throw new AssetError(`pyodide.asm.wasm nicht ladbar (HTTP ${response.status})`);
-  return new Uint8Array(await response.clone().arrayBuffer());
+  const early = wasmRecord;
+  if (!early.copy) {
+    early.copy = early.response.then((response) => response.clone());
+    early.copy.catch(() => {});
+  }
+  early.decide(true);
+  return early.copy.then(
+    async (copy) => {
+      if (!copy.ok) throw new AssetError(`pyodide.asm.wasm nicht ladbar (HTTP ${copy.status})`);
+      return new Uint8Array(await copy.arrayBuffer());
+    },
+    (error) => {
+      throw new AssetError(`pyodide.asm.wasm nicht ladbar (${describe(error)})`);
+    },
+  );
 }
 
 // ------------------------------------------------------------------ the inflated snapshot, kept
@@ -307,15 +333,19 @@ async function forgetSnapshot(config) {
 // {bytes, kept}: the kept copy if there is one (kept decoded), else the download, inflated
 // and with the wasm's data segments put back (snapshot-codec.js)
 async function snapshotBytes(config) {
-  const kept = await keptSnapshot(config);
-  if (kept) return { bytes: kept, kept: true };
-  const wasm = wasmBytes().then((bytes) => {
-    step("wasm");
-    return bytes;
-  });
-  wasm.catch(() => {}); // awaited below, unless the download failed first
-  const shipped = await ourFile(config, snapshotName(config));
-  return { bytes: xorWasmData(shipped, await wasm), kept: false };
+  try {
+    const kept = await keptSnapshot(config);
+    if (kept) return { bytes: kept, kept: true };
+    const wasm = wasmBytes().then((bytes) => {
+      step("wasm");
+      return bytes;
+    });
+    wasm.catch(() => {}); // awaited below, unless the download failed first
+    const shipped = await ourFile(config, snapshotName(config));
+    return { bytes: xorWasmData(shipped, await wasm), kept: false };
+  } finally {
+    decideWasmCopy(false); // kept, or failed: Pyodide gets the response as it is
+  }
 }
 
 // ------------------------------------------------------------------ boot
@@ -378,6 +408,7 @@ async function boot(config) {
   watchFetch(failed);
   watchWasmCompile(failed);
   requestWasmEarly(config);
+  if (!config.snapshot) decideWasmCopy(false);
   const guarded = (promise) => Promise.race([promise, failure]);
   // the snapshot is fetched and inflated while Pyodide's scripts load; a failure of either
   // surfaces where the snapshot is used
