@@ -12,7 +12,9 @@ helpers shared with scripts/benchmark_offline.py (scripts/browser_probes.py):
   main thread only, see ``CpuThrottle``), with an estimate that scales the worker too;
 - the longest main-thread task while booting (ours) and before it (Material's page load);
 - click-to-result time of a roll;
-- the bytes of a cold visit of a helper page, the worker's requests included, by file;
+- the bytes of a cold visit of a helper page, the worker's requests included, by kind and
+  per file: raw (this server does not compress) and as a gzipping host would send them,
+  the service worker's background downloads apart;
 - a second page in the same visit (instant navigation: no second boot);
 - every action's ``run`` time on CPython; with ``--suite`` the test suite's wall time.
 
@@ -26,6 +28,7 @@ cost about 0.2 s a boot), so the plain column's "warm" would have been a cold on
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import statistics
@@ -42,13 +45,16 @@ sys.path.insert(0, str(ROOT))
 from engine import api  # noqa: E402
 from scripts.browser_probes import (  # noqa: E402
     MODES,
+    FileBytes,
     Transfers,
     boot_figures,
     boot_rows,
     boot_series,
+    file_bytes,
     fresh_browser,
     print_boot_table,
     print_checks,
+    print_file_bytes,
     print_transfers,
     suite_figures,
     suite_line,
@@ -123,6 +129,9 @@ def browser_figures(server: SiteServer, runs: int) -> dict[str, Any]:
                 boot_figures(page)
                 transfers.settle(page)
                 out["transfers"][mode] = transfers.by_kind()
+                if mode == "snapshot":
+                    rows = file_bytes(transfers.fetched, server.directory, server.url)
+                    out["files"] = [dataclasses.asdict(row) for row in rows]
         prepare(None, "snapshot")
         out["second_page"] = second_page(playwright, server.url)
     return out
@@ -174,6 +183,7 @@ def main() -> int:
     print_checks(b["series"])
     transfers = b["transfers"]
     print_transfers(transfers, " (der lokale Server komprimiert nicht)")
+    print_file_bytes([FileBytes(**row) for row in b["files"]])
     seen = all(transfers[mode]["wasm"] > 0 for mode in MODES)
     print(f"  Anfragen des Workers mitgezählt (wasm gesehen): {'ja' if seen else 'NEIN'}")
     second = b["second_page"]

@@ -33,6 +33,7 @@ import json
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -146,10 +147,33 @@ def offline_rows() -> list[Row]:
                 0,
             )
         )
+
+    def worker_step(name: str, before: str | None) -> Callable[[dict[str, Any]], list[float]]:
+        """A step of the worker's boot (worker.js ``steps``): ms since the previous one."""
+
+        def values(cell: dict[str, Any]) -> list[float]:
+            runs = [r["steps"] for r in cell["cold"] if name in r["steps"]]
+            return [s[name] - (s.get(before, 0) if before else 0) for s in runs]
+
+        return values
+
     return boot_rows(
         [
             ("  Laufzeit-Skripte laden (kalt)", scripts, "median", 0),
             ("  Teile an den Worker übergeben (kalt)", handover, "median", 0),
+            ("  im Worker: wasm entpackt (kalt)", worker_step("wasm", None), "median", 0),
+            (
+                "  im Worker: Abbild entpackt und ergänzt (kalt)",
+                worker_step("snapshot", "wasm"),
+                "median",
+                0,
+            ),
+            (
+                "  im Worker: Pyodide übersetzt und geladen (kalt)",
+                worker_step("pyodide", "snapshot"),
+                "median",
+                0,
+            ),
             *pages,
         ]
     )

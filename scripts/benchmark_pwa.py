@@ -7,8 +7,8 @@ Chromium, each run with a new, empty browser profile (a cold first visit):
 - the time from navigation start until the page shows „Offline bereit“ (everything stored:
   the precache and the other pages), on the start page (no helper: the worker loads the
   runtime alone) and on a helper page (the page loads the runtime itself at the same time);
-- the bytes stored, read back through the Cache Storage API from the page (every cache, every
-  response's body), per cache;
+- the bytes stored for offline use, read back through the Cache Storage API from the page
+  (every cache, every response's body), per cache, and the largest files;
 - what the server sent during the helper page's first visit (bytes; how often the big runtime
   files went out in full), i.e. whether the first visit downloads the runtime twice.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -35,7 +36,12 @@ from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
 
 PAGES = {"Startseite": "", "Helferseite": "ryssea/kampfbeginn-und-initiative/"}
 READY_TIMEOUT_MS = 300_000
-RUNTIME = ("pyodide.asm.wasm", "python_stdlib.zip", ".snap")
+# the big runtime files: label → how their path ends
+RUNTIME = {
+    "pyodide.asm.wasm": re.compile(r"/pyodide\.asm\.wasm$"),
+    "python_stdlib-*.zip": re.compile(r"/python_stdlib(-plain)?-[0-9a-f]+\.zip$"),
+    ".snap": re.compile(r"\.snap$"),
+}
 # When „Offline bereit“ first appears (navigation start = 0).
 READY_PROBE = """
 window.__offlineReadyAt = null;
@@ -52,12 +58,16 @@ CACHE_BYTES = """async () => {
   for (const name of await caches.keys()) {
     const cache = await caches.open(name);
     let bytes = 0, files = 0;
+    const each = [];
     for (const request of await cache.keys()) {
       const response = await cache.match(request);
-      bytes += (await response.arrayBuffer()).byteLength;
+      const size = (await response.arrayBuffer()).byteLength;
+      bytes += size;
       files += 1;
+      each.push([new URL(request.url).pathname, size]);
     }
-    out[name] = { bytes, files };
+    each.sort((a, b) => b[1] - a[1]);
+    out[name] = { bytes, files, largest: each.slice(0, 8) };
   }
   return out;
 }"""
@@ -134,14 +144,14 @@ def measure(server: SiteServer, sent: Sent, runs: int) -> dict[str, Any]:
                             {
                                 "bytes": sent.bytes,
                                 "full": {
-                                    name: sum(n for p, n in sent.full.items() if p.endswith(name))
-                                    for name in RUNTIME
+                                    name: sum(n for p, n in sent.full.items() if end.search(p))
+                                    for name, end in RUNTIME.items()
                                 },
                                 "not_modified": {
                                     name: sum(
-                                        n for p, n in sent.not_modified.items() if p.endswith(name)
+                                        n for p, n in sent.not_modified.items() if end.search(p)
                                     )
-                                    for name in RUNTIME
+                                    for name, end in RUNTIME.items()
                                 },
                             }
                         )
@@ -185,6 +195,12 @@ def main() -> int:
     status = last["status"]
     print(f"Gespeichert (Cache Storage, im Browser gelesen): {megabytes(total)} in {files} Dateien")
     print(f"  je Cache: {per_cache}")
+    largest = sorted(
+        (item for c in last["caches"].values() for item in c["largest"]), key=lambda i: -i[1]
+    )
+    print("  die größten Dateien:")
+    for path, size in largest[:8]:
+        print(f"    {path.split('?')[0][-60:]:<60} {megabytes(size):>9}")
     print(
         f"  davon vorab (Laufzeit, Startseite, Suche …): {megabytes(status['core']['bytes'])}"
         f" in {status['core']['files']} Dateien; übrige Seiten: "

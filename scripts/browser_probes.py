@@ -9,8 +9,10 @@ figures are printed; nothing is asserted.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -18,6 +20,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,9 +39,11 @@ KINDS = ("snapshot", "wasm", "stdlib", "other")  # bytes of a cold visit, by fil
 KIND_LABELS = {
     "snapshot": "Schnellstart-Abbild",
     "wasm": "pyodide.asm.wasm",
-    "stdlib": "python_stdlib.zip",
+    "stdlib": "python_stdlib*.zip",
     "other": "alles andere",
 }
+# Pyodide's whole standard library, or an archive the build cut from it (named by the key)
+STDLIB = re.compile(r"/python_stdlib(-plain)?(-[0-9a-f]+)?\.zip$")
 READY_TIMEOUT_MS = 180_000
 VIEWPORT = {"width": 1280, "height": 900}
 PYTEST = [str(ROOT / ".venv" / "bin" / "pytest"), "-q", "-p", "no:cacheprovider"]
@@ -90,6 +95,7 @@ BOOT_FIGURES = """
     longest_page_load_task_ms: longest(0, timing.scriptsStart),
     longest_boot_task_ms: longest(timing.scriptsStart, timing.ready),
     init_page_ms: timing.initPageMs || 0,
+    steps: timing.steps || {},
   };
 }
 """
@@ -324,9 +330,20 @@ def kind_of(url: str) -> str:
         return "snapshot"
     if path.endswith(".wasm"):
         return "wasm"
-    if path.endswith("/python_stdlib.zip"):
+    if STDLIB.search(path):
         return "stdlib"
     return "other"
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """One response: its URL, body and header bytes, and whether the service worker fetched
+    it (the web app storing the site for offline use) rather than the page or its worker."""
+
+    url: str
+    body: int
+    headers: int
+    service_worker: bool
 
 
 class Transfers:
@@ -334,11 +351,13 @@ class Transfers:
 
     Playwright reports the dedicated worker's requests with the page's (checked: the wasm,
     the stdlib and the snapshot, which only the worker fetches, are among them), so no CDP
-    Network listener on the worker target is needed.
+    Network listener on the worker target is needed. The service worker's requests come too,
+    marked (``Fetched.service_worker``).
     """
 
     def __init__(self, context: Any) -> None:
         self.responses: list[tuple[str, int]] = []
+        self.fetched: list[Fetched] = []
         self.open = 0
         context.on("request", self._started)
         context.on("requestfinished", self._finished)
@@ -352,8 +371,10 @@ class Transfers:
 
     def _finished(self, request: Any) -> None:
         sizes = request.sizes()
-        size = max(0, sizes["responseBodySize"]) + max(0, sizes["responseHeadersSize"])
-        self.responses.append((request.url, size))
+        body, headers = max(0, sizes["responseBodySize"]), max(0, sizes["responseHeadersSize"])
+        self.responses.append((request.url, body + headers))
+        by_sw = request.service_worker is not None
+        self.fetched.append(Fetched(request.url, body, headers, by_sw))
         self.open -= 1
 
     def settle(self, page: Any, quiet_ms: int = 600, limit_ms: int = 15_000) -> None:
@@ -373,6 +394,82 @@ class Transfers:
         out["total"] = sum(size for _, size in kept)
         out["requests"] = len(kept)
         return out
+
+
+# What a host that compresses its responses sends: gzip at nginx's and Apache's usual level,
+# where it makes the file smaller (an already compressed file – the snapshot, a png – goes
+# as it is: hosts leave such types alone, and gzip would only add bytes).
+HOST_GZIP_LEVEL = 6
+
+
+@dataclass
+class FileBytes:
+    path: str
+    count: int  # responses with a body
+    raw: int  # body bytes as sent by our server (it does not compress)
+    gzipped: int  # the same responses from a gzipping host
+    service_worker: bool
+
+
+def host_gzipped(content: bytes) -> int:
+    return min(len(content), len(gzip.compress(content, HOST_GZIP_LEVEL, mtime=0)))
+
+
+def file_bytes(fetched: list[Fetched], site_dir: Path, base_url: str) -> list[FileBytes]:
+    """Bytes per file of a cold visit, raw and as a gzipping host would send them (the file
+    compressed from ``site_dir``), the largest first; the page's and its worker's requests
+    apart from the service worker's."""
+    rows: dict[tuple[str, bool], FileBytes] = {}
+    sizes: dict[str, int] = {}
+    for item in fetched:
+        if not item.url.startswith(base_url) or item.body == 0:
+            continue
+        path = urlsplit(item.url).path.removeprefix(urlsplit(base_url).path) or "index.html"
+        local = site_dir / (path + "index.html" if path.endswith("/") else path)
+        if path not in sizes:
+            sizes[path] = host_gzipped(local.read_bytes()) if local.is_file() else item.body
+        row = rows.setdefault(
+            (path, item.service_worker), FileBytes(path, 0, 0, 0, item.service_worker)
+        )
+        row.count += 1
+        row.raw += item.body
+        row.gzipped += min(item.body, sizes[path])
+    return sorted(rows.values(), key=lambda row: (row.service_worker, -row.raw, row.path))
+
+
+def print_file_bytes(rows: list[FileBytes], limit: int = 12) -> None:
+    """The table of :func:`file_bytes`: the ``limit`` largest files of the page, the rest
+    summed, the totals; then the service worker's."""
+    print(
+        "Je Datei, erster Besuch einer Helferseite mit Schnellstart (roh = wie dieser Server,"
+        f" gzip = wie ein komprimierender Host, Stufe {HOST_GZIP_LEVEL}):"
+    )
+    print(f"  {'Datei':<58}{'Anzahl':>7}{'roh':>12}{'gzip':>12}")
+    for service_worker in (False, True):
+        group = [row for row in rows if row.service_worker == service_worker]
+        if not group:
+            continue
+        if service_worker:
+            print("  dazu lädt der Service Worker (Web-App, für offline) im Hintergrund:")
+        for row in group[:limit]:
+            print(
+                f"  {row.path[-58:]:<58}{row.count:>7}{row.raw / 1e6:>9.2f} MB"
+                f"{row.gzipped / 1e6:>9.2f} MB"
+            )
+        rest = group[limit:]
+        if rest:
+            label = f"{len(rest)} weitere Dateien"
+            print(
+                f"  {label:<58}{sum(r.count for r in rest):>7}"
+                f"{sum(r.raw for r in rest) / 1e6:>9.2f} MB"
+                f"{sum(r.gzipped for r in rest) / 1e6:>9.2f} MB"
+            )
+        label = "zusammen (Service Worker)" if service_worker else "zusammen (Seite und Worker)"
+        print(
+            f"  {label:<58}{sum(r.count for r in group):>7}"
+            f"{sum(r.raw for r in group) / 1e6:>9.2f} MB"
+            f"{sum(r.gzipped for r in group) / 1e6:>9.2f} MB"
+        )
 
 
 # ---------------------------------------------------------------------- the test suite

@@ -11,7 +11,8 @@ MkDocs events only:
 - ``on_files``: replaces the online runtime (``assets/pyodide/*``, ``engine.zip``, the module
   ``worker.js``) with ``assets/offline/``: ``transport.js``, the vendored iframe-worker shim
   and shared ``runtime-NN.js`` scripts that carry, as string literals, the classic worker
-  (Pyodide's code spliced in) and the wasm, the stdlib and the engine (gzip + base64);
+  (Pyodide's code spliced in) and the wasm, the engine and the standard library cut for
+  the plain boot (it holds what the snapshot boot loads too; gzip + base64);
 - ``on_page_content``: the home page's download link becomes a note (this *is* the export);
 - ``on_post_page``: when the build knows the published site (``site_url`` not on this
   computer: ``REGELWERK_SITE_URL`` in CI), every page names its published twin in
@@ -45,6 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.yaml import yaml_load
 
 from site_plugins.bundle import BundleError, bundles
+from site_plugins.snapshot import lock_file
 
 ASSETS = Path(__file__).resolve().parent / "offline_assets"
 ENGINE_PREFIX = "assets/regelwerk/"
@@ -57,7 +59,8 @@ VIRTUAL_INDEX = "regelwerk-offline:/pyodide/"
 ASM_URL = VIRTUAL_INDEX + "pyodide.asm.mjs"
 # Online files the export drops: they could not be loaded from file:// anyway.
 ONLINE_ONLY = re.compile(
-    r"assets/pyodide/|assets/regelwerk/(worker\.js|engine-[0-9a-f]+\.(zip|snap))$"
+    r"assets/pyodide/|assets/regelwerk/(worker\.js|engine-[0-9a-f]+\.(zip|snap)"
+    r"|python_stdlib(-plain)?-[0-9a-f]+\.zip)$"
 )
 PARTS_GLOBAL = "RegelwerkOfflineParts"
 
@@ -213,13 +216,16 @@ def runtime_scripts(parts: dict[str, str], chunk_chars: int) -> tuple[dict[str, 
     return counts, out
 
 
-def _generated(files: Files, suffix: str) -> bytes:
-    """The engine archive or snapshot that the ``regelwerk`` plugin added (named by key)."""
+def _generated(files: Files, name: str) -> bytes:
+    """A file that the ``regelwerk`` plugin added, named by the runtime key: ``name`` with
+    ``*`` for the key (``engine-*.snap``)."""
+    prefix, suffix = name.split("*")
+    pattern = re.compile(re.escape(ENGINE_PREFIX + prefix) + "[0-9a-f]+" + re.escape(suffix))
     for file in files:
-        if ONLINE_ONLY.match(file.src_uri) and file.src_uri.endswith(suffix):
+        if pattern.fullmatch(file.src_uri):
             return file.content_bytes
     raise PluginError(
-        f"regelwerk-offline: {ENGINE_PREFIX}engine-*{suffix} fehlt – das Plugin `regelwerk` "
+        f"regelwerk-offline: {ENGINE_PREFIX}{name} fehlt – das Plugin `regelwerk` "
         "muss in plugins: vor `regelwerk-offline` stehen"
     )
 
@@ -332,8 +338,10 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
 
     # -- files ---------------------------------------------------------------------------
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
-        engine_zip = _generated(files, ".zip")
-        snapshot = _generated(files, ".snap")
+        engine_zip = _generated(files, "engine-*.zip")
+        snapshot = _generated(files, "engine-*.snap")
+        # one archive for both boots: what the plain boot loads (more than the snapshot's)
+        stdlib = _generated(files, "python_stdlib-plain-*.zip")
         for file in list(files):
             if ONLINE_ONLY.match(file.src_uri):
                 files.remove(file)
@@ -352,14 +360,16 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
             bundled_worker(),
             read("pyodide.js"),
             classic_asm(read("pyodide.asm.mjs")),
-            read("pyodide-lock.json"),
+            lock_file(pyodide_dir),
         )
+        # handed to the worker in this order: it inflates the wasm, then the snapshot, as soon
+        # as each is complete, while the rest still comes
         parts = {
             "worker": worker,
-            "engine": gzip_base64(engine_zip),
-            "snapshot": base64.b64encode(snapshot).decode("ascii"),  # gzip bytes already
-            "stdlib": gzip_base64((pyodide_dir / "python_stdlib.zip").read_bytes()),
             "wasm": gzip_base64((pyodide_dir / "pyodide.asm.wasm").read_bytes()),
+            "snapshot": base64.b64encode(snapshot).decode("ascii"),  # gzip bytes already
+            "stdlib": gzip_base64(stdlib),
+            "engine": gzip_base64(engine_zip),
         }
         counts, scripts = runtime_scripts(parts, self.config.chunk_chars)
         names = [f"runtime-{index:02d}.js" for index in range(len(scripts))]

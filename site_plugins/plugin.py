@@ -47,7 +47,7 @@ from site_plugins import compile_data, csp, pwa
 from site_plugins.bundle import BundleError, bundles
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
-from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot
+from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot, lock_file
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -65,14 +65,16 @@ SEARCH_HOLD_MARKER = "@regelwerk:material-search-worker"
 PYODIDE_PREFIX = "assets/pyodide"
 # a page whose helper scripts boot the engine at once (engine-client.js: .rw-helper, .rw-dice)
 BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
+OFFLINE_TRANSPORT = re.compile(r'<script src="[^"]*assets/offline/transport\.js"></script>')
 
 
+# Pyodide's python_stdlib.zip is not among them: the site ships the two archives cut from it
+# (site_plugins/snapshot.py), named by the runtime key like the snapshot; pyodide-lock.json
+# is written without packages (snapshot.lock_file).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
 )
 
 
@@ -221,6 +223,8 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         for name, content in (
             (self.snapshot.archive_name, self.archive),
             (self.snapshot.snapshot_name, self.snapshot.compressed),
+            (self.snapshot.restore_stdlib_name, self.snapshot.restore_stdlib),
+            (self.snapshot.plain_stdlib_name, self.snapshot.plain_stdlib),
         ):
             files.append(File.generated(config, f"{ASSET_PREFIX}/{name}", content=content))
         for name in PYODIDE_FILES:
@@ -233,6 +237,11 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             files.append(
                 File.generated(config, f"{PYODIDE_PREFIX}/{name}", abs_src_path=str(source))
             )
+        files.append(
+            File.generated(
+                config, f"{PYODIDE_PREFIX}/pyodide-lock.json", content=lock_file(pyodide_dir)
+            )
+        )
         if self.web_app:
             pwa.add_files(files, config)
         return files
@@ -294,14 +303,19 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             raise PluginError(f"regelwerk: Content Security Policy: {error}") from error
         if self.snapshot is not None:
             meta = f'<meta name="regelwerk-engine" content="{self.snapshot.key}"'
-            if not self.offline and BOOTS_ENGINE.search(html):
+            if BOOTS_ENGINE.search(html):
                 # starts the worker while the page is parsed: engine-start.js, inline, right
                 # after the policy – before the stylesheets, which a script after them waits
                 # for (a file, even from the cache, ran ≈ 100 ms after the page arrived on a
-                # warm reload); the same text on every page, so one hash in the policy
+                # warm reload); the same text on every page, so one hash in the policy.
+                # Offline right after transport.js, which makes the worker there.
                 self.script_hashes.add(csp.sha256_source(self.head_start))
                 meta += f' data-assets="{root}{ASSET_PREFIX}/">\n<script>{self.head_start}</script>'
-                html = html.replace(csp.META, f"{csp.META}\n{meta}", 1)
+                html = (
+                    _after_transport(html, meta)
+                    if self.offline
+                    else html.replace(csp.META, f"{csp.META}\n{meta}", 1)
+                )
                 if self.search_hold:
                     html = _hold_search(html)
             else:
@@ -332,6 +346,18 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 self.pwa_figures = pwa.build(Path(config.site_dir), config)
             except pwa.PwaError as error:
                 raise PluginError(f"regelwerk: Web-App (Service Worker, Icons): {error}") from error
+
+
+def _after_transport(html: str, tags: str) -> str:
+    """``tags`` right after the offline export's transport.js (the polyfill that makes the
+    engine worker from file://, see site_plugins/offline.py)."""
+    found = OFFLINE_TRANSPORT.search(html)
+    if not found:
+        raise PluginError(
+            "regelwerk: Offline-Export: <script src=…assets/offline/transport.js> fehlt im "
+            "<head> (extra.polyfills in mkdocs-offline.yml)"
+        )
+    return html[: found.end()] + "\n" + tags + html[found.end() :]
 
 
 def _hold_search(html: str) -> str:

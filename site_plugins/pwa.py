@@ -184,7 +184,10 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
             for i in icons(color)
         ],
         # files whose name already changes with their content: no revision needed
-        "hashedNames": r"\.[0-9a-f]{8}\.min\.(js|css)$|/engine-[0-9a-f]{16}\.(zip|snap)$",
+        "hashedNames": (
+            r"\.[0-9a-f]{8}\.min\.(js|css)$|/engine-[0-9a-f]{16}\.(zip|snap)$"
+            r"|/python_stdlib(-plain)?-[0-9a-f]{16}\.zip$"
+        ),
         "maxFileBytes": 32 * 1024 * 1024,
         "core": {
             "patterns": [

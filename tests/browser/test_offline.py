@@ -101,6 +101,8 @@ def test_zip_is_small_and_holds_one_shared_runtime(export: Unzipped) -> None:
     assert not (export.root / "assets" / "pyodide").exists()
     assert not list((export.root / "assets" / "regelwerk").glob("engine-*.zip"))
     assert not list((export.root / "assets" / "regelwerk").glob("engine-*.snap"))
+    # nor the standard library cut for the online boots: the export carries its own
+    assert not list((export.root / "assets" / "regelwerk").glob("python_stdlib*.zip"))
     assert not (export.root / "assets" / "regelwerk" / "worker.js").exists()
     pages = sorted(export.root.rglob("*.html"))
     assert len(pages) > 10
@@ -266,6 +268,9 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
     for path, indices in plan:
         page.goto(export.url(path))
         _wait_ready(page)
+        # every page boots again (no instant navigation from file://): from <head>, while the
+        # page is still parsed, not after Material's script (issue 29, deliverable 3)
+        assert page.evaluate("window.__regelwerk.startedInHead") is True, path
         helpers = page.locator("section.rw-helper:not([data-widget])")
         for index in indices:
             helper = reveal(helpers.nth(index))

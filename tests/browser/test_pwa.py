@@ -60,7 +60,7 @@ Object.defineProperty(Navigator.prototype, "connection", {
 });
 """
 # Every file of the engine's runtime the worker loads.
-RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", ".snap")
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib-", ".snap")
 
 
 def png_size(path: Path) -> tuple[int, int]:

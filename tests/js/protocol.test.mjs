@@ -51,8 +51,20 @@ test("protocol.js: run carries the id and the request unchanged (protocol.js hea
 
 test("protocol.js: the worker's answers have the documented shapes (notice, ready, failed, result)", () => {
   assert.deepEqual(noticeMessage("Schnellstart nicht nutzbar"), { type: "notice", text: "Schnellstart nicht nutzbar" });
-  assert.deepEqual(readyMessage(1234, "snapshot", 1), { type: "ready", ms: 1234, mode: "snapshot", kept: true });
-  assert.deepEqual(readyMessage(2500, "plain"), { type: "ready", ms: 2500, mode: "plain", kept: false });
+  assert.deepEqual(readyMessage(1234, "snapshot", 1, { pyodide: 900 }), {
+    type: "ready",
+    ms: 1234,
+    mode: "snapshot",
+    kept: true,
+    steps: { pyodide: 900 },
+  });
+  assert.deepEqual(readyMessage(2500, "plain"), {
+    type: "ready",
+    ms: 2500,
+    mode: "plain",
+    kept: false,
+    steps: {},
+  });
   assert.deepEqual(failedMessage("engine-x.zip fehlt"), { type: "failed", message: "engine-x.zip fehlt" });
   assert.deepEqual(resultMessage(7, '{"ok": true}'), { type: "result", id: 7, body: '{"ok": true}' });
 });

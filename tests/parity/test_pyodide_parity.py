@@ -28,12 +28,15 @@ def test_snapshot_in_node_matches_cpython(tmp_path: Path) -> None:
         pytest.fail("node_modules/pyodide missing: run `npm ci`")
     batch = requests()
     assert len(batch) >= 60
+    made = build_snapshot(engine_archive(), PYODIDE)
     snapshot = tmp_path / "engine.snap"
-    snapshot.write_bytes(build_snapshot(engine_archive(), PYODIDE).compressed)
+    snapshot.write_bytes(made.compressed)
+    stdlib = tmp_path / made.restore_stdlib_name  # what the site ships for the snapshot boot
+    stdlib.write_bytes(made.restore_stdlib)
     request_file = tmp_path / "requests.json"
     request_file.write_text(json.dumps(batch), encoding="utf-8")
     proc = subprocess.run(
-        ["node", str(RUNNER), str(snapshot), str(request_file)],
+        ["node", str(RUNNER), str(snapshot), str(stdlib), str(request_file)],
         cwd=ROOT,
         capture_output=True,
         text=True,

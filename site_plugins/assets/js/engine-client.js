@@ -134,6 +134,7 @@ function onMessage(event) {
     engine.timing.workerMs = message.ms;
     engine.timing.mode = message.mode;
     engine.timing.kept = !!message.kept;
+    engine.timing.steps = message.steps || {};
     setState("ready");
     const queued = engine.queue;
     engine.queue = [];

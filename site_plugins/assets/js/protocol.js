@@ -2,14 +2,16 @@
 //
 // The one place where their shapes are written; the page (engine-start.js, engine-client.js)
 // and the worker build them with these functions and read them by MESSAGE type.
-//   page → worker  {type: "part", name, index, text}   offline only, before "boot" (the
-//                                                       offline transport sends these)
+//   page → worker  {type: "part", name, index, count, text}  offline only, before "boot"
+//                                                       (the offline transport sends these;
+//                                                       count: the part's chunks)
 //                  {type: "boot", base, key, snapshot} base: URL of assets/regelwerk/;
 //                                                       key: the runtime key (engine-<key>.*)
 //                  {type: "run", id, request}          request: {system, action, params, seed}
 //   worker → page  {type: "notice", text}              the snapshot could not be used
-//                  {type: "ready", ms, mode, kept}     mode: "snapshot" | "plain"; kept: the
-//                                                       snapshot came from the copy in OPFS
+//                  {type: "ready", ms, mode, kept, steps}  mode: "snapshot" | "plain"; kept:
+//                                                       the snapshot came from the copy in
+//                                                       OPFS; steps: {step: ms} (worker.js)
 //                  {type: "failed", message}           the boot failed (German, names the file)
 //                  {type: "result", id, body}          body: the engine's JSON answer (a string)
 
@@ -42,8 +44,8 @@ export function noticeMessage(text) {
   return { type: MESSAGE.NOTICE, text };
 }
 
-export function readyMessage(ms, mode, kept) {
-  return { type: MESSAGE.READY, ms, mode, kept: !!kept };
+export function readyMessage(ms, mode, kept, steps = {}) {
+  return { type: MESSAGE.READY, ms, mode, kept: !!kept, steps: { ...steps } };
 }
 
 export function failedMessage(message) {

@@ -10,8 +10,10 @@
 // `import`/`export` and without import.meta: both doors must parse it.
 //
 // Boot: the memory snapshot first (engine-<key>.snap: Python with the engine already
-// imported, ready in well under a second; online, once inflated, it is kept in OPFS for the
-// next page load, see "the inflated snapshot, kept"); if it is missing or rejected, the plain
+// imported, ready in well under a second; shipped with the wasm's data segments XOR-ed out,
+// put back here from the wasm, see snapshot-codec.js; online, once inflated and decoded, it
+// is kept in OPFS for the next page load, see "the inflated snapshot, kept"); if it is
+// missing or rejected, the plain
 // boot (Pyodide + engine-<key>.zip, several seconds), announced by a "notice" message – never
 // silently. A file Pyodide itself needs (wasm, stdlib) that cannot be loaded fails the boot at
 // once, naming the file, instead of leaving Pyodide waiting.
@@ -25,14 +27,32 @@ import {
   readyMessage,
   resultMessage,
 } from "./protocol.js";
+import { xorWasmData } from "./snapshot-codec.js";
 
 const OFFLINE = self.RegelwerkOfflineRuntime || null;
-const ESSENTIAL = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+// Pyodide's own files; the standard library is one of the archives the build cut from its
+// python_stdlib.zip (site_plugins/snapshot.py): python_stdlib-<key>.zip for the snapshot
+// boot, python_stdlib-plain-<key>.zip for the plain boot (offline: python_stdlib.zip, the
+// plain one, for both).
+const ESSENTIAL = /^(pyodide\.asm\.wasm|pyodide-lock\.json|python_stdlib(-plain)?(-[0-9a-f]+)?\.zip)$/;
+
+function isEssential(name) {
+  return ESSENTIAL.test(name);
+}
 const IMPORT_ENGINE = "import sys\nsys.path.insert(0, '/regelwerk')\nimport engine.api";
 
 const parts = new Map(); // name → base64 chunks
 let runJson = null;
 let booting = null;
+// When each step of the boot was done, ms after "boot" arrived (the benchmarks print them):
+// wasm (its bytes: offline inflated), snapshot (its bytes: kept, or downloaded, inflated and
+// decoded), pyodide (Python ready: the wasm compiled, the snapshot restored).
+let bootStarted = 0;
+const steps = {};
+
+function step(name) {
+  if (!(name in steps)) steps[name] = Math.round(performance.now() - bootStarted);
+}
 
 class AssetError extends Error {}
 
@@ -85,7 +105,7 @@ async function ourFile(config, name) {
   let bytes;
   if (OFFLINE) {
     if (!parts.has(name)) throw new AssetError(`${name} fehlt in der Offline-Version`);
-    bytes = decodeBase64(parts.get(name));
+    return offlinePart(name);
   } else {
     const url = new URL(name, config.base).href;
     const response = await fetch(url);
@@ -119,14 +139,29 @@ function watchWasmCompile(onFailure) {
 // Pyodide fetches its own files. Offline they come from the parts (a virtual address that
 // can reach no network); online from the site. Either way a failure of an essential file
 // ends the boot at once (Pyodide itself would wait for ever or blame something else).
+// Online the wasm is requested at the start of the boot (wasmEarly): its download runs
+// beside the snapshot's, and Pyodide, asking for it (it does so at once, before it takes the
+// snapshot), gets that very response – once it is decided whether the snapshot needs a copy
+// of its bytes (wasmBytes), so that the copy is made before Pyodide reads the response.
+const networkFetch = self.fetch.bind(self);
+let wasmEarly = null; // see requestWasmEarly; null once Pyodide took the response
+let wasmRecord = null; // the same, kept for wasmBytes
+
 function watchFetch(onFailure) {
-  const original = OFFLINE ? offlineFetch : self.fetch.bind(self);
+  const original = OFFLINE ? offlineFetch : networkFetch;
   self.fetch = async function (input, init) {
     const url = String(input && input.url !== undefined ? input.url : input);
-    const essential = ESSENTIAL.includes(fileName(url));
+    const essential = isEssential(fileName(url));
     let response;
     try {
-      response = await original(input, init);
+      if (wasmEarly && url === wasmEarly.url) {
+        const early = wasmEarly;
+        wasmEarly = null;
+        response = await early.response;
+        if (await early.needCopy) await early.copy.catch(() => {});
+      } else {
+        response = await original(input, init);
+      }
     } catch (error) {
       if (essential) onFailure(new AssetError(`${fileName(url)} nicht ladbar (${describe(error)})`));
       throw error;
@@ -138,20 +173,89 @@ function watchFetch(onFailure) {
   };
 }
 
+// offline: a part's bytes (inflated if gzip), once: the wasm serves Pyodide and the
+// snapshot's decoding. The wasm and the snapshot start inflating as soon as their last chunk
+// arrives (see onmessage): while the page still hands over the other parts.
+const inflated = new Map();
+const EARLY_PARTS = ["wasm", "snapshot"];
+
+function offlinePart(part) {
+  if (!inflated.has(part)) {
+    const bytes = decodeBase64(parts.get(part));
+    const result = isGzip(bytes) ? gunzip(bytes) : Promise.resolve(bytes);
+    result.catch(() => {}); // reported where the boot awaits it
+    inflated.set(part, result);
+  }
+  return inflated.get(part);
+}
+
+function complete(part, count) {
+  const chunks = parts.get(part);
+  if (!chunks || chunks.length !== count) return false;
+  for (let i = 0; i < count; i++) if (typeof chunks[i] !== "string") return false;
+  return true;
+}
+
 async function offlineFetch(input) {
   const url = String(input && input.url !== undefined ? input.url : input);
   const types = { "pyodide.asm.wasm": "application/wasm", "python_stdlib.zip": "application/zip" };
   const part = { "pyodide.asm.wasm": "wasm", "python_stdlib.zip": "stdlib" }[fileName(url)];
   if (url.startsWith(OFFLINE.virtualIndex) && part && parts.has(part)) {
-    const body = await gunzip(decodeBase64(parts.get(part)));
+    const body = await offlinePart(part);
     const headers = { "Content-Type": types[fileName(url)] };
     return new Response(body, { headers });
   }
   throw new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`);
 }
 
+// needCopy: settled by decideWasmCopy (true: wasmBytes made `copy`, a clone of the response)
+function requestWasmEarly(config) {
+  if (OFFLINE) return;
+  const url = new URL("../pyodide/pyodide.asm.wasm", config.base).href;
+  const response = networkFetch(url);
+  response.catch(() => {}); // Pyodide's own request reports the failure
+  let decide;
+  const needCopy = new Promise((resolve) => {
+    decide = resolve;
+  });
+  wasmEarly = wasmRecord = { url, response, needCopy, decide, copy: null };
+}
+
+// The first decision counts (a settled promise stays settled): without a decision Pyodide
+// would wait for the wasm for ever, so every way through snapshotBytes ends with one.
+function decideWasmCopy(needed) {
+  if (wasmRecord) wasmRecord.decide(needed);
+}
+
+// The wasm's bytes, to put its data segments back into a downloaded snapshot
+// (snapshot-codec.js). Online read from a clone of the early response, made before Pyodide
+// gets the original for its streaming compile.
+function wasmBytes() {
+  if (OFFLINE) {
+    if (!parts.has("wasm")) {
+      return Promise.reject(new AssetError("pyodide.asm.wasm fehlt in der Offline-Version"));
+    }
+    return offlinePart("wasm");
+  }
+  const early = wasmRecord;
+  if (!early.copy) {
+    early.copy = early.response.then((response) => response.clone());
+    early.copy.catch(() => {});
+  }
+  early.decide(true);
+  return early.copy.then(
+    async (copy) => {
+      if (!copy.ok) throw new AssetError(`pyodide.asm.wasm nicht ladbar (HTTP ${copy.status})`);
+      return new Uint8Array(await copy.arrayBuffer());
+    },
+    (error) => {
+      throw new AssetError(`pyodide.asm.wasm nicht ladbar (${describe(error)})`);
+    },
+  );
+}
+
 // ------------------------------------------------------------------ the inflated snapshot, kept
-// Online the snapshot arrives gzip-compressed (6.5 MB) and inflates to 31.5 MB: about 0.3 s
+// Online the snapshot arrives gzip-compressed (4.6 MB) and inflates to 31.5 MB: about 0.3 s
 // of this worker's time on a PC (more on a phone) on every page load that boots. After a
 // boot from a downloaded snapshot its inflated bytes are kept in the origin's private file
 // system (OPFS), named like the snapshot – the name changes with the engine, Pyodide and the
@@ -226,11 +330,22 @@ async function forgetSnapshot(config) {
   }
 }
 
-// {bytes, kept}: the kept copy if there is one, else the download (inflated)
+// {bytes, kept}: the kept copy if there is one (kept decoded), else the download, inflated
+// and with the wasm's data segments put back (snapshot-codec.js)
 async function snapshotBytes(config) {
-  const kept = await keptSnapshot(config);
-  if (kept) return { bytes: kept, kept: true };
-  return { bytes: await ourFile(config, snapshotName(config)), kept: false };
+  try {
+    const kept = await keptSnapshot(config);
+    if (kept) return { bytes: kept, kept: true };
+    const wasm = wasmBytes().then((bytes) => {
+      step("wasm");
+      return bytes;
+    });
+    wasm.catch(() => {}); // awaited below, unless the download failed first
+    const shipped = await ourFile(config, snapshotName(config));
+    return { bytes: xorWasmData(shipped, await wasm), kept: false };
+  } finally {
+    decideWasmCopy(false); // kept, or failed: Pyodide gets the response as it is
+  }
 }
 
 // ------------------------------------------------------------------ boot
@@ -241,7 +356,8 @@ async function pyodideLoader(config) {
   return module.loadPyodide;
 }
 
-function options(config) {
+// snapshot: whether this boot restores the snapshot (it needs less of the standard library)
+function options(config, snapshot) {
   const common = {
     stdout: () => {},
     stderr: (line) => console.warn("[regelwerk]", line),
@@ -255,21 +371,28 @@ function options(config) {
       createPyodideModule: OFFLINE.createPyodideModule,
     };
   }
+  const stdlib = `python_stdlib-${snapshot ? "" : "plain-"}${config.key}.zip`;
   return {
     ...common,
     indexURL: new URL("../pyodide/", config.base).href,
+    stdLibURL: new URL(stdlib, config.base).href,
     createPyodideModule: config.createPyodideModule,
   };
 }
 
 // snapshot: the promise of its bytes, started before Pyodide's scripts load (they overlap)
 async function fromSnapshot(load, config, snapshot) {
-  const pyodide = await load({ ...options(config), _loadSnapshot: snapshot });
+  const bytes = snapshot.then((found) => {
+    step("snapshot");
+    return found;
+  });
+  const pyodide = await load({ ...options(config, true), _loadSnapshot: bytes });
+  step("pyodide");
   return pyodide.pyimport("engine.api").run_json;
 }
 
 async function plain(load, config) {
-  const pyodide = await load(options(config));
+  const pyodide = await load(options(config, false));
   const archive = await ourFile(config, OFFLINE ? "engine" : `engine-${config.key}.zip`);
   pyodide.unpackArchive(archive, "zip", { extractDir: "/regelwerk" });
   pyodide.runPython(IMPORT_ENGINE);
@@ -284,6 +407,8 @@ async function boot(config) {
   failure.catch(() => {}); // also rejected after a boot that already failed otherwise
   watchFetch(failed);
   watchWasmCompile(failed);
+  requestWasmEarly(config);
+  if (!config.snapshot) decideWasmCopy(false);
   const guarded = (promise) => Promise.race([promise, failure]);
   // the snapshot is fetched and inflated while Pyodide's scripts load; a failure of either
   // surfaces where the snapshot is used
@@ -310,7 +435,7 @@ async function boot(config) {
       if (found && found.kept) await forgetSnapshot(config);
       // the plain boot is tried only where it can succeed: it needs the same essential files,
       // and offline it inflates its files just as the snapshot was (online it does not)
-      if (error instanceof AssetError && ESSENTIAL.some((n) => error.message.startsWith(n))) {
+      if (error instanceof AssetError && isEssential(error.message.split(" ")[0])) {
         throw error;
       }
       if (error instanceof InflateError && OFFLINE) throw error;
@@ -336,14 +461,17 @@ self.onmessage = async (event) => {
   if (message.type === MESSAGE.PART) {
     if (!parts.has(message.name)) parts.set(message.name, []);
     parts.get(message.name)[message.index] = message.text;
+    if (EARLY_PARTS.includes(message.name) && complete(message.name, message.count)) {
+      offlinePart(message.name);
+    }
   } else if (message.type === MESSAGE.BOOT) {
     if (booting) return;
-    const started = performance.now();
+    bootStarted = performance.now();
     booting = boot(message);
     try {
       const { run, mode, kept, keep } = await booting;
       runJson = run;
-      self.postMessage(readyMessage(performance.now() - started, mode, kept));
+      self.postMessage(readyMessage(performance.now() - bootStarted, mode, kept, steps));
       // a few seconds after "ready": writing 31.5 MB never competes with the boot or the
       // first rolls (and a page closed at once leaves nothing half-done)
       if (keep) setTimeout(keep, KEEP_AFTER_MS);
