@@ -145,12 +145,12 @@ def board_effect(page: Any, system: str) -> None:
     put_on(page, "Ork", "3", "ticks")
     assert effects_of(page, "Ork") == [f"betäubt (bis Tick {now + 3}, noch 3 Ticks; {RULE})✕"]
     # the Tickleiste shows it under the Ork's marker, and in its label (issue 28, point 4)
-    ork = board.locator(".rw-tl-board li", has=page.locator(".rw-tl-marker[data-name='Ork']"))
+    ork = board.locator(".rw-tl-stack > li", has=page.locator(".rw-tl-marker[data-name='Ork']"))
     assert ork.locator(".rw-tl-effects").inner_text() == (
         f"betäubt (bis Tick {now + 3}, noch 3 Ticks; {RULE})"
     )
     assert "betäubt" in str(ork.locator(".rw-tl-marker").get_attribute("aria-label"))
-    alrik = board.locator(".rw-tl-board li", has=page.locator(".rw-tl-marker[data-name='Alrik']"))
+    alrik = board.locator(".rw-tl-stack > li", has=page.locator(".rw-tl-marker[data-name='Alrik']"))
     assert alrik.locator(".rw-tl-effects").count() == 0
     # whoever acts first acts until the current tick has moved 3 on
     for _ in range(12):

@@ -290,6 +290,17 @@ def test_ryssea_ticks_per_action_stay_with_each_fighter(reader: SharedVisit) -> 
         board.get_by_role("button", name="Handlung ausführen").click()
         page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) !== b", arg=[who, before])
     for _ in range(3):  # from now on the ticks are there for whoever acts
+        # (the step's board, the next fighter and his values are shown as one; the page may
+        # take a moment on a busy machine – never a value of another fighter or the default)
+        page.wait_for_function(
+            """speed => {
+              const box = document.querySelector(".rw-tickleiste");
+              const who = box.querySelector("select[data-path='fighter']").value;
+              return box.querySelector("[data-path='ticks']").value === speed[who];
+            }""",
+            arg=speed,
+            timeout=5000,
+        )
         who = fighter.input_value()
         assert ticks.input_value() == speed[who], who
         before = page.evaluate(TICK_OF, who)
