@@ -38,7 +38,7 @@ from engine.params import Param
 from engine.registry import SYSTEMS, ActionFunc, System, new_system
 
 Builder = Callable[[Spec], tuple[tuple[Param, ...], ActionFunc]]
-KINDS: dict[str, tuple[Builder, set[str]]] = {
+KINDS: dict[str, tuple[Builder, frozenset[str]]] = {
     "tabelle": (table.build, table.ALLOWED),
     "initiative": (initiative.build, initiative.ALLOWED),
     "probe": (check.build, check.ALLOWED),

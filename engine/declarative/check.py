@@ -39,18 +39,13 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.declarative.spec import Spec
+from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.formatting import number
 from engine.params import Param
 from engine.registry import ActionFunc
 
-ALLOWED = {
-    "art",
-    "titel",
-    "zusammenfassung",
-    "quelle",
-    "wurf",
+ALLOWED = COMMON_KEYS | {
     "wert",
     "modifikatoren",
     "ziel",
@@ -60,7 +55,6 @@ ALLOWED = {
     "patzer",
     "worte",
     "folgen",
-    "annahmen",
 }
 SPECIAL_KEYS = {"augen", "pasch", "marge", "immer", "bestaetigen"}
 WORDS = {

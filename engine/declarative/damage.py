@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.declarative.spec import Spec
+from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
 from engine.fight_state import FIT, STATES, target_state
@@ -41,20 +41,7 @@ from engine.formatting import decimal, number
 from engine.params import BoolParam, Param
 from engine.registry import ActionFunc
 
-ALLOWED = {
-    "art",
-    "titel",
-    "zusammenfassung",
-    "quelle",
-    "wurf",
-    "bonus",
-    "ruestung",
-    "minimum",
-    "kritisch",
-    "ressource",
-    "zustand",
-    "annahmen",
-}
+ALLOWED = COMMON_KEYS | {"bonus", "ruestung", "minimum", "kritisch", "ressource", "zustand"}
 
 
 def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:

@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.declarative.spec import Spec
+from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
@@ -41,19 +41,7 @@ from engine.ordering import check_unique_names, order_groups
 from engine.params import ListParam, Param, TextParam, validate_record
 from engine.registry import ActionFunc
 
-ALLOWED = {
-    "art",
-    "titel",
-    "zusammenfassung",
-    "quelle",
-    "wurf",
-    "wert",
-    "gleichstand",
-    "stechen_wurf",
-    "stechen_hoechstens",
-    "beispiel",
-    "annahmen",
-}
+ALLOWED = COMMON_KEYS | {"wert", "gleichstand", "stechen_wurf", "stechen_hoechstens", "beispiel"}
 HIGHER_VALUE = "hoeherer_wert"
 ROLL_OFF = "stechen"
 TOGETHER = "gleichzeitig"

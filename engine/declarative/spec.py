@@ -13,7 +13,7 @@ quelle: …}``); :meth:`Spec.use` names it in the result that relied on it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from typing import Any
 
 from engine import dice
@@ -48,6 +48,11 @@ def _unwrap(node: Any, texts: list[str]) -> Any:
             texts.append(node["text"])
         return node["wert"]
     return node
+
+
+# The keys every declared action has (its kind, title, summary, source lines, dice, Annahmen);
+# each kind adds its own (``ALLOWED`` in table.py, initiative.py, check.py, damage.py).
+COMMON_KEYS = frozenset({"art", "titel", "zusammenfassung", "quelle", "wurf", "annahmen"})
 
 
 class Spec:
@@ -119,7 +124,7 @@ class Spec:
             raise self.error(key, f"muss true oder false sein, ist {value!r}")
         return value
 
-    def mapping(self, key: str, allowed: set[str]) -> dict[str, Any]:
+    def mapping(self, key: str, allowed: Set[str]) -> dict[str, Any]:
         value = self.raw(key)
         if not isinstance(value, Mapping):
             raise self.error(key, "muss ein Objekt sein")

@@ -25,13 +25,13 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import DataError
-from engine.declarative.spec import Spec
+from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
 from engine.params import Param
 from engine.registry import ActionFunc
 
-ALLOWED = {"art", "titel", "zusammenfassung", "quelle", "tabelle", "wurf", "folgewurf", "annahmen"}
+ALLOWED = COMMON_KEYS | {"tabelle", "folgewurf"}
 
 
 def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
