@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SharedVisit, reveal
+from tests.browser.test_fight_steps import started_board
 from tests.browser.test_whole_fight import fight_systems
 
 pytestmark = pytest.mark.browser
@@ -128,14 +129,7 @@ def test_an_effect_runs_out_on_its_turn(reader: SharedVisit, system: str) -> Non
 
 def board_effect(page: Any, system: str) -> None:
     """On the Tickleiste: „betäubt“ for 3 Ticks runs out when the current tick is 3 later."""
-    board = page.locator(".rw-tickleiste")
-    for name, ini in (("Alrik", "8"), ("Ork", "6")):
-        board.locator("[data-path='name']").fill(name)
-        board.locator("[data-path='ini']").fill(ini)
-        board.get_by_role("button", name="Kämpfer hinzufügen").click()
-        board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
-    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
-    board.locator(".rw-tl-field--now").wait_for()
+    board = started_board(page, {"Alrik": "8", "Ork": "6"})
     fight = fight_of(page, system)
     line = sorted(
         (m for m in fight["board"]["fighters"] if m["status"] == "aktiv"),
