@@ -1,9 +1,12 @@
-"""Shared pieces of every initiative order: unique names and roll-offs between tied fighters."""
+"""Shared pieces of every initiative order: unique names, roll-offs between tied fighters and
+the exact chance of each fighter to come first."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from engine import dice
@@ -94,3 +97,49 @@ def order_groups(
                 single(value, group[0])
             order.extend(group)
     return order, ties
+
+
+def counts_of(distribution: Mapping[int, Fraction]) -> dict[int, int]:
+    """A distribution as whole counts over one common denominator (for ``first_place_chances``)."""
+    scale = math.lcm(*(p.denominator for p in distribution.values()))
+    return {value: int(p * scale) for value, p in distribution.items()}
+
+
+def first_place_chances(
+    totals: Sequence[Mapping[int, int]], tie_keys: Sequence[Any], *, shared: bool = True
+) -> list[Fraction]:
+    """Exact chance of each fighter to come first, before anything is rolled.
+
+    ``totals[i]`` counts the ways fighter i's total comes out (value → ways: the die's faces
+    shifted by his base, or his own distribution as ``counts_of`` gives it). The highest total
+    comes first, an equal total goes to the higher ``tie_keys`` entry, and fighters equal in both
+    share the place: with ``shared`` by a fair roll-off (each of k tied wins with 1/k), without
+    it they act together (each of them is first). Counted in integers (``shares`` keeps w / k
+    whole) and divided once at the end, so 20 fighters stay fast."""
+    shares = math.lcm(*range(1, len(totals) + 1))
+    everyone = math.prod(sum(counts.values()) for counts in totals)
+    chances = []
+    for me, my_counts in enumerate(totals):
+        total = 0
+        for mine, my_ways in my_counts.items():
+            weights = [1]  # weights[k]: ways every other is beaten or tied, k of them fully tied
+            for other, other_counts in enumerate(totals):
+                if other == me:
+                    continue
+                ahead = (tie_keys[me] > tie_keys[other]) - (tie_keys[me] < tie_keys[other])
+                beaten = tied = 0
+                for theirs, ways in other_counts.items():
+                    if theirs < mine or (theirs == mine and ahead > 0):
+                        beaten += ways
+                    elif theirs == mine and ahead == 0:
+                        tied += ways
+                following = [0] * (len(weights) + 1)
+                for k, w in enumerate(weights):
+                    following[k] += w * beaten
+                    following[k + 1] += w * tied
+                weights = following
+            total += my_ways * sum(
+                w * (shares // (k + 1) if shared else shares) for k, w in enumerate(weights)
+            )
+        chances.append(Fraction(total, shares * everyone))
+    return chances

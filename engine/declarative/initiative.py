@@ -26,7 +26,6 @@ unless declared, is settled by lot), „gleichzeitig“ counts a shared first pl
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -37,7 +36,7 @@ from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.ordering import check_unique_names, order_groups
+from engine.ordering import check_unique_names, counts_of, first_place_chances, order_groups
 from engine.params import ListParam, Param, TextParam, validate_record
 from engine.registry import ActionFunc
 
@@ -112,41 +111,12 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         return tuple(row[value.name] if r == HIGHER_VALUE else row[r.name] for r in rules)  # type: ignore[union-attr]
 
     def first_chances(rows: list[dict[str, Any]]) -> list[Fraction]:
-        die = dice.distribution(expression)
-        scale = math.lcm(*(p.denominator for p in die.values()))
-        faces = [(face, int(p * scale)) for face, p in die.items()]
-        out = []
-        for me, mine_row in enumerate(rows):
-            total = Fraction(0)
-            for face, face_count in faces:
-                mine = face + mine_row[value.name]
-                weights = [1]  # weights[k]: ways every other is beaten and k stay tied
-                for other, row in enumerate(rows):
-                    if other == me:
-                        continue
-                    beaten = tied = 0
-                    ahead = (keys(mine_row) > keys(row)) - (keys(mine_row) < keys(row))
-                    for other_face, count in faces:
-                        theirs = other_face + row[value.name]
-                        if theirs < mine or (theirs == mine and ahead > 0):
-                            beaten += count
-                        elif theirs == mine and ahead == 0:
-                            tied += count
-                    nxt = [0] * (len(weights) + 1)
-                    for k, w in enumerate(weights):
-                        nxt[k] += w * beaten
-                        nxt[k + 1] += w * tied
-                    weights = nxt
-                share = sum(
-                    (
-                        Fraction(w, 1 if ending == TOGETHER else k + 1)
-                        for k, w in enumerate(weights)
-                    ),
-                    Fraction(0),
-                )
-                total += face_count * share
-            out.append(total / scale ** len(rows))
-        return out
+        faces = counts_of(dice.distribution(expression))
+        return first_place_chances(
+            [{face + row[value.name]: ways for face, ways in faces.items()} for row in rows],
+            [keys(row) for row in rows],
+            shared=ending != TOGETHER,
+        )
 
     def roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
         if ending == TOGETHER:

@@ -16,7 +16,6 @@ one was needed, the actions below phase 1 only when there are some.
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 from typing import Any
@@ -25,7 +24,13 @@ from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.ordering import check_unique_names, order_groups, roll_off
+from engine.ordering import (
+    check_unique_names,
+    counts_of,
+    first_place_chances,
+    order_groups,
+    roll_off,
+)
 from engine.params import BoolParam, IntParam, ListParam, TextParam
 from engine.systems.dsa.common import (
     CITE_ABLAUF,
@@ -138,38 +143,7 @@ def first_chances(distributions: list[dict[int, Fraction]], ini_bases: list[int]
     Computed with integer counts (one common denominator per fighter) and a single division at
     the end, so 20 fighters stay fast.
     """
-    counts: list[dict[int, int]] = []
-    totals: list[int] = []
-    for dist in distributions:
-        denominator = math.lcm(*(p.denominator for p in dist.values()))
-        counts.append({v: int(p * denominator) for v, p in dist.items()})
-        totals.append(denominator)
-    size = len(distributions)
-    shares = math.lcm(*range(1, size + 1))  # w_k / (k + 1) stays an integer when scaled by this
-    everyone = math.prod(totals)
-    chances = []
-    for me, mine_counts in enumerate(counts):
-        total = 0
-        for mine, n_mine in mine_counts.items():
-            weights = [1]  # weights[k]: others beaten or tied, k of them fully tied (counts)
-            for other, other_counts in enumerate(counts):
-                if other == me:
-                    continue
-                beaten = 0
-                tied = 0
-                for theirs, n_other in other_counts.items():
-                    if theirs < mine or (theirs == mine and ini_bases[other] < ini_bases[me]):
-                        beaten += n_other
-                    elif theirs == mine and ini_bases[other] == ini_bases[me]:
-                        tied += n_other
-                nxt = [0] * (len(weights) + 1)
-                for k, w in enumerate(weights):
-                    nxt[k] += w * beaten
-                    nxt[k + 1] += w * tied
-                weights = nxt
-            total += n_mine * sum(w * (shares // (k + 1)) for k, w in enumerate(weights))
-        chances.append(Fraction(total, shares * everyone))
-    return chances
+    return first_place_chances([counts_of(d) for d in distributions], ini_bases)
 
 
 def _validate_initiative(params: dict[str, Any]) -> dict[int, int]:

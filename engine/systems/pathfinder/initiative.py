@@ -11,7 +11,6 @@ when two fighters rolled the same total (the chance to act first always counts t
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -22,7 +21,13 @@ from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.ordering import check_unique_names, order_groups, roll_off
+from engine.ordering import (
+    check_unique_names,
+    counts_of,
+    first_place_chances,
+    order_groups,
+    roll_off,
+)
 from engine.params import IntParam, ListParam, TextParam
 from engine.systems.pathfinder.common import (
     DATA,
@@ -75,41 +80,13 @@ def _initiative_die() -> dice.Expression:
 
 def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
     """Exact chance of each fighter to act first: highest total; equal totals go to the higher
-    modifier, equal totals and modifiers to a fair roll-off (1/k each of k tied).
-
-    Counted in integers (each face weighted by its count out of ``scale``), divided once."""
+    modifier, equal totals and modifiers to a fair roll-off (1/k each of k tied)."""
     data_choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
-    die = dice.distribution(_initiative_die())
-    scale = math.lcm(*(p.denominator for p in die.values()))
-    faces = [(face, int(p * scale)) for face, p in die.items()]
-    out = []
-    for me, mine_mod in enumerate(modifiers):
-        total = Fraction(0)
-        for face, face_count in faces:
-            mine = mine_mod + face
-            # weights[k]: ways that every other fighter is beaten and k of them tie fully
-            weights = [1]
-            for other, other_mod in enumerate(modifiers):
-                if other == me:
-                    continue
-                beaten = tied = 0
-                for other_face, count in faces:
-                    theirs = other_mod + other_face
-                    if theirs < mine or (theirs == mine and other_mod < mine_mod):
-                        beaten += count
-                    elif theirs == mine and other_mod == mine_mod:
-                        tied += count
-                nxt = [0] * (len(weights) + 1)
-                for k, w in enumerate(weights):
-                    if w:
-                        nxt[k] += w * beaten
-                        nxt[k + 1] += w * tied
-                weights = nxt
-            total += face_count * sum(
-                (Fraction(w, k + 1) for k, w in enumerate(weights) if w), Fraction(0)
-            )
-        out.append(total / scale ** len(modifiers))
-    return out
+    faces = counts_of(dice.distribution(_initiative_die()))
+    return first_place_chances(
+        [{modifier + face: ways for face, ways in faces.items()} for modifier in modifiers],
+        modifiers,
+    )
 
 
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:

@@ -9,7 +9,6 @@ combat start for the fight bar (label: the start tick, and the place on it when 
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -19,7 +18,7 @@ from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.ordering import check_unique_names, order_groups, roll_off
+from engine.ordering import check_unique_names, first_place_chances, order_groups, roll_off
 from engine.params import BoolParam, IntParam, ListParam, TextParam
 from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM
 
@@ -123,41 +122,12 @@ def first_chances(fighters: list[dict[str, Any]]) -> list[Fraction]:
     once at the end, so 20 fighters stay fast.
     """
     die = dice.counts(_initiative_die(), field="initiative.wurf", label="Initiativwurf")
-    faces = list(die.items())
     penalty = _surprise_ticks()
     bases = [f["ini"] + f["modifier"] - (penalty if f["surprised"] else 0) for f in fighters]
-    intuition = [f["intuition"] for f in fighters]
-    shares = math.lcm(*range(1, len(fighters) + 1))
-    everyone = die.outcomes ** len(fighters)
-    chances = []
-    for me, my_base in enumerate(bases):
-        total = 0
-        for face, n_face in faces:
-            mine = my_base + face
-            # weights[k]: ways that all others are beaten and k of them tie fully
-            weights = [1]
-            for other, other_base in enumerate(bases):
-                if other == me:
-                    continue
-                beaten = 0
-                tied = 0
-                for other_face, n_other in faces:
-                    theirs = other_base + other_face
-                    if theirs < mine:
-                        beaten += n_other
-                    elif theirs == mine:
-                        if intuition[other] < intuition[me]:
-                            beaten += n_other
-                        elif intuition[other] == intuition[me]:
-                            tied += n_other
-                nxt = [0] * (len(weights) + 1)
-                for k, w in enumerate(weights):
-                    nxt[k] += w * beaten
-                    nxt[k + 1] += w * tied
-                weights = nxt
-            total += n_face * sum(w * (shares // (k + 1)) for k, w in enumerate(weights))
-        chances.append(Fraction(total, shares * everyone))
-    return chances
+    return first_place_chances(
+        [{base + face: ways for face, ways in die.items()} for base in bases],
+        [f["intuition"] for f in fighters],
+    )
 
 
 def _tick_text(tick: int) -> str:
