@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SharedVisit
+from tests.browser.test_fight import COUNT_RESULTS
 from tests.browser.test_layout import TOUCH_PX, small_targets
 from tests.conftest import rule_systems
 
@@ -88,15 +89,6 @@ STICKY = """
     rows: controls.length && band[0] < band[1] ? 1 : 2,
     window: innerHeight,
   };
-}
-"""
-
-COUNT_RESULTS = """
-() => {
-  window.__rwRolls = 0;
-  if (window.__rwCounting) return; // the shared page keeps its listener across tests
-  window.__rwCounting = true;
-  document.addEventListener("regelwerk:result", () => { window.__rwRolls += 1; });
 }
 """
 

@@ -25,7 +25,7 @@ import pytest
 from scripts.benchmark_player_link import measure
 from tests.browser.conftest import Browsers, SharedVisit, Unzipped
 from tests.browser.test_effects import NAMES, journal_with_order, put_on, weiter
-from tests.browser.test_pwa import SAVE_DATA, STATUS, STORE_WAIT_MS, Requests, new_context
+from tests.browser.test_pwa import first_visit_saving_data
 from tests.browser.test_whole_fight import fight_systems
 
 pytestmark = pytest.mark.browser
@@ -244,13 +244,8 @@ def test_flight_mode_from_the_web_app_cache(browsers: Browsers, site_url: str) -
     code in flight mode: the player view comes from the web app's cache, nothing from the
     network. The link is the benchmark's 8 fighters, packed by the page's own module."""
     fragment = str(measure(site_url + "spieler/")[1]["fragment"])
-    context = new_context(browsers, SAVE_DATA)
-    requests = Requests(context)
-    page = context.new_page()
+    context, requests, page = first_visit_saving_data(browsers, site_url)
     try:
-        page.goto(site_url)
-        button = page.locator(STATUS).get_by_role("button", name="Trotzdem offline speichern")
-        button.wait_for(timeout=STORE_WAIT_MS)  # what a visit needs first is kept
         context.set_offline(True)
         offline_from = requests.mark()
         page.goto(site_url + "spieler/" + fragment)

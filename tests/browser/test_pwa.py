@@ -166,17 +166,25 @@ def roll(page: Any, action: str) -> None:
     helper.locator(".rw-result .rw-outcome").first.wait_for()
 
 
-def test_first_visit_then_everything_works_in_flight_mode(
-    browsers: Browsers, site_url: str
-) -> None:
+def first_visit_saving_data(browsers: Browsers, site_url: str) -> tuple[Any, Requests, Any]:
+    """A browser that saves data visits the start page once: what a visit needs first is
+    stored, the other pages are not („Trotzdem offline speichern“ is offered). → its context
+    (the caller closes it), its requests and the page."""
     context = new_context(browsers, SAVE_DATA)
     requests = Requests(context)
     page = context.new_page()
+    page.goto(site_url)
+    button = page.locator(STATUS).get_by_role("button", name="Trotzdem offline speichern")
+    button.wait_for(timeout=STORE_WAIT_MS)
+    return context, requests, page
+
+
+def test_first_visit_then_everything_works_in_flight_mode(
+    browsers: Browsers, site_url: str
+) -> None:
+    context, requests, page = first_visit_saving_data(browsers, site_url)
     try:
-        page.goto(site_url)
-        # the browser saves data: what a visit needs first is stored, the other pages are not
         button = page.locator(STATUS).get_by_role("button", name="Trotzdem offline speichern")
-        button.wait_for(timeout=STORE_WAIT_MS)
         status = page.evaluate("window.RegelwerkOffline.status")
         assert status["core"]["cached"] == status["core"]["files"] > 30
         assert status["pages"]["cached"] == 0 and not status["complete"]
