@@ -4,6 +4,11 @@ The engine stays standard-library only (it runs in Pyodide without PyYAML), so
 ``python -m site_plugins.compile_data`` turns every ``*.yaml`` into ``*.json`` and a test
 checks both are in step. Values are validated when read: a bad entry raises
 :class:`DataError` naming the file and the key.
+
+Every system reads its data through one :class:`RuleData`: typed values, dice expressions
+(``dice``), a choice the code knows (``choice``), the Annahmen an action lists
+(``assumptions_for``) and the Annahme the rule code relied on (``assume``). The odds before the
+roll are computed inside ``forecast()``: the Annahmen read there are not named in the result.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from engine.dice import Expression
+from engine.dice import parse as parse_dice
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -85,6 +93,19 @@ class RuleData:
             raise DataError(self.file, key, f"muss ein nicht leerer Text sein, ist {value!r}")
         return value
 
+    def dice(self, key: str, label: str) -> Expression:
+        """The dice expression at ``key`` („1W20“); a bad one names ``key`` and ``label``."""
+        return parse_dice(self.text(key), key, label)
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
+        """The text at ``key``, which must be one of ``allowed`` (the ways the code knows)."""
+        value = self.text(key)
+        if value not in allowed:
+            raise DataError(
+                self.file, key, f"muss eine von {', '.join(allowed)} sein, ist {value!r}"
+            )
+        return value
+
     def flag(self, key: str) -> bool:
         value = self.raw(key)
         if not isinstance(value, bool):
@@ -124,6 +145,16 @@ class RuleData:
         walk(self.content, "")
         return found
 
+    def assumptions_for(self, *prefixes: str, always: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """The texts of the Annahmen whose keys start with one of ``prefixes`` (what an action
+        lists in its „Annahmen“ box), and of those at the keys ``always`` (a system's Annahme
+        that every action rests on), in the file's order."""
+        return tuple(
+            a["text"]
+            for a in self.assumptions()
+            if a["key"].startswith(prefixes) or a["key"] in always
+        )
+
 
 # The assumptions read while one request is computed (api.run opens the scope): a result names
 # the ones that decided it. Outside a request nothing is recorded.
@@ -149,6 +180,14 @@ def assumptions_used() -> Iterator[list[str]]:
         yield used
     finally:
         _USED.reset(token)
+
+
+@contextmanager
+def forecast() -> Iterator[None]:
+    """Compute odds before the roll: the Annahmen read inside are not named in the result (they
+    hold for every odds figure of the helper; its „Annahmen“ box lists them)."""
+    with assumptions_used():
+        yield
 
 
 @cache

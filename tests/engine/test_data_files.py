@@ -10,6 +10,7 @@ import pytest
 
 from engine import data_files
 from engine.data_files import DataError
+from engine.errors import EngineError
 
 
 def write(folder: Path, yaml_text: str, content: dict[str, object], yaml_newer: bool) -> None:
@@ -77,3 +78,39 @@ def test_the_engine_names_assumptions_with_assume_not_a_bare_read() -> None:
             if isinstance(func, ast.Attribute) and func.attr == "raw":
                 bare.append(f"{path.relative_to(engine_dir)}:{node.lineno}")
     assert not bare, bare
+
+
+def test_the_readers_every_system_shares() -> None:
+    """One reader per kind for every system (issue 27, point 5): a dice expression whose error
+    names the key, a choice the code knows, the Annahmen an action lists (by key prefix, plus a
+    system's Annahme every action rests on) and ``forecast``, inside which an Annahme read for
+    the odds before the roll is not named in the result."""
+    data = data_files.RuleData(
+        "probe.json",
+        {
+            "wurf": {"wert": "1W20", "annahme": True, "text": "Gewürfelt wird mit 1W20."},
+            "initiative": {
+                "wurf": "2W6",
+                "kaputt": "2W",
+                "gleichstand": {"wert": "stechen", "annahme": True, "text": "Stechen."},
+            },
+            "angriff": {"rundung": {"wert": "ab", "annahme": True, "text": "Abrunden."}},
+        },
+    )
+    assert data.dice("initiative.wurf", "Initiativwurf").notation() == "2W6"
+    with pytest.raises(EngineError) as bad:
+        data.dice("initiative.kaputt", "Initiativwurf")
+    assert bad.value.field == "initiative.kaputt"
+    assert data.choice("initiative.gleichstand", ("stechen", "gleichzeitig")) == "stechen"
+    with pytest.raises(DataError, match="muss eine von gleichzeitig sein, ist 'stechen'"):
+        data.choice("initiative.gleichstand", ("gleichzeitig",))
+    assert data.assumptions_for("initiative") == ("Stechen.",)
+    assert data.assumptions_for("angriff", always=("wurf",)) == (
+        "Gewürfelt wird mit 1W20.",
+        "Abrunden.",
+    )
+    with data_files.assumptions_used() as used:
+        with data_files.forecast():
+            data.text("angriff.rundung")
+        data.text("initiative.gleichstand")
+    assert used == ["Stechen."]

@@ -19,9 +19,7 @@ DATA = load("aktionswuerfel")
 
 
 def assumptions_for(*prefixes: str) -> tuple[str, ...]:
-    return tuple(
-        a["text"] for a in DATA.assumptions() if a["key"] == "wurf" or a["key"].startswith(prefixes)
-    )
+    return DATA.assumptions_for(*prefixes, always=("wurf",))
 
 
 def entered_roll() -> None:

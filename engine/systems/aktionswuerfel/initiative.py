@@ -56,7 +56,7 @@ class Fighter:
 
 
 def _reroll_die() -> dice.Expression:
-    return dice.parse(DATA.text("initiative.stechen"), "initiative.stechen", "Wiederholungswurf")
+    return DATA.dice("initiative.stechen", "Wiederholungswurf")
 
 
 def _resolve(group: list[Fighter], rng: random.Random, notes: list[str]) -> list[Fighter]:

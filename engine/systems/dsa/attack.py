@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import forecast
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
@@ -58,7 +59,6 @@ from engine.systems.dsa.common import (
     combination_row,
     critical_label,
     damage_points,
-    forecast,
     modifier_rows,
     probe_chances,
     probe_roll_display,

@@ -12,21 +12,19 @@ only those its rolled outcome rests on (``engine.data_files``): ``halve`` reads 
 only for an odd value, the probe reads the confirmation rule only when it rolls a confirmation
 and the „a 1 always hits“ rule only for a 1 against a value below 1, ``damage_points`` the RS
 rule only when there is RS. The odds before the roll are computed under every assumption of
-the helper (its „Annahmen“ box lists them); ``forecast`` keeps those reads out of the result's
-list.
+the helper (its „Annahmen“ box lists them); ``forecast`` (``engine.data_files``) keeps those
+reads out of the result's list.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.data_files import DataError, assumptions_used, load
+from engine.data_files import DataError, forecast, load
 from engine.display import Display
 from engine.formatting import number
 from engine.registry import new_system
@@ -59,14 +57,6 @@ CITE_SF = _cite("Geläufigste aktive Kampfsonderfertigkeiten", "sonderfertigkeit
 # ---------------------------------------------------------------------------------------------
 
 PROBE_DIE_SIDES = 20
-
-
-@contextmanager
-def forecast() -> Iterator[None]:
-    """Compute odds before the roll: the assumptions read inside are not named in the result
-    (they hold for every odds figure of the helper; its „Annahmen“ box lists them)."""
-    with assumptions_used():
-        yield
 
 
 def halve(value: int, key: str) -> int:
@@ -102,15 +92,11 @@ def combination(key: str) -> int:
     return value
 
 
-def assumptions_for(*prefixes: str) -> tuple[str, ...]:
-    return tuple(
-        a["text"] for a in DATA.assumptions() if any(a["key"].startswith(p) for p in prefixes)
-    )
+assumptions_for = DATA.assumptions_for
 
 
 def probe_die() -> dice.Expression:
-    expression = dice.parse(DATA.text("probe.wurf"), "probe.wurf", "Probenwurf")
-    return expression
+    return DATA.dice("probe.wurf", "Probenwurf")
 
 
 def wound_penalty() -> int:

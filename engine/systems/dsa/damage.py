@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import forecast
 from engine.display import Display
 from engine.errors import EngineError
 from engine.fight_state import DEAD, DOWN, FIT, target_state
@@ -41,7 +42,6 @@ from engine.systems.dsa.common import (
     assumptions_for,
     critical_label,
     damage_points,
-    forecast,
     wound_penalty,
 )
 
@@ -222,9 +222,7 @@ def _roll_hit(
     dying: dice.RollResult | None = None
     dying_kr: int | None = None
     if status == "lebensbedrohlich":
-        dying = dice.roll(
-            dice.parse(DATA.text("wunden.sterben_wurf"), "wunden.sterben_wurf", "Sterben"), rng
-        )
+        dying = dice.roll(DATA.dice("wunden.sterben_wurf", "Sterben"), rng)
         dying_kr = params["ko"] * dying.total
     return Hit(rolled, sp, wounds, total_wounds, penalty, lep, status, dying, dying_kr)
 

@@ -97,11 +97,11 @@ FIGHTER_FIELDS = (
 
 
 def _ini_die() -> dice.Expression:
-    return dice.parse(DATA.text("initiative.wurf"), "initiative.wurf", "Initiativwurf")
+    return DATA.dice("initiative.wurf", "Initiativwurf")
 
 
 def _rolloff_die() -> dice.Expression:
-    return dice.parse(DATA.text("initiative.stechen_wurf"), "initiative.stechen_wurf", "Stechen")
+    return DATA.dice("initiative.stechen_wurf", "Stechen")
 
 
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:

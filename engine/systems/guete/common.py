@@ -3,8 +3,8 @@
 Owns the system object ``SYSTEM`` (source 002_51e59e824768e9e9.txt, „Kampfregeln - Nahkampf“),
 the rule data ``DATA`` from ``engine/data/guete.yaml`` and the small helpers on it: the Annahmen
 an action lists (``assumptions_for``; the unwritten FP roll ``fp_wurf`` belongs to all), the
-rows of the rule tables (``table_rows``, ``table_row``: situations, options, defence), the dice
-of the data file (``data_expression``, ``plus_constant``), the Sturzflug bonus (L325) used by the
+rows of the rule tables (``table_rows``, ``table_row``: situations, options, defence), a dice
+expression plus a constant (``plus_constant``), the Sturzflug bonus (L325) used by the
 attack and by the ``sturzflug`` roll, the resources that lose points (LE, KE, AUS) and the way a
 distribution is reported.
 """
@@ -32,11 +32,7 @@ SUITED_FOR_STUN = {"hammer", "faustkampf", "stab"}  # L125
 
 
 def assumptions_for(*prefixes: str) -> tuple[str, ...]:
-    return tuple(
-        a["text"]
-        for a in DATA.assumptions()
-        if a["key"].startswith(prefixes) or a["key"] == "fp_wurf"
-    )
+    return DATA.assumptions_for(*prefixes, always=("fp_wurf",))
 
 
 def table_rows(name: str) -> list[dict[str, Any]]:
@@ -48,10 +44,6 @@ def table_row(name: str, key: str) -> dict[str, Any]:
         if row["schluessel"] == key:
             return row
     raise EngineError(f"Regeldaten: „{key}“ fehlt in tabellen.{name}.", "")
-
-
-def data_expression(key: str, label: str) -> dice.Expression:
-    return dice.parse(DATA.text(key), key, label)
 
 
 def plus_constant(expression: dice.Expression, constant: int) -> dice.Expression:

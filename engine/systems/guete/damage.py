@@ -18,7 +18,6 @@ from engine.systems.guete.common import (
     DATA,
     RESOURCES,
     SUITED_FOR_STUN,
-    data_expression,
     plus_constant,
     sturzflug_bonus,
     table_row,
@@ -85,7 +84,7 @@ def _damage_rolls(
     weapon = dice.parse(p["schaden"] if hitter == "angreifer" else p["gegner_schaden"])
     if option == "sturzflug":
         weapon = plus_constant(
-            data_expression("wuerfe.sturzflug.wurf", "Sturzflug"),
+            DATA.dice("wuerfe.sturzflug.wurf", "Sturzflug"),
             sturzflug_bonus(p["sturzflug_hoehe"]),
         )
         label = "Sturzflug-Schaden"
@@ -98,12 +97,10 @@ def _damage_rolls(
     rolls.append((label, weapon))
     extra = ""
     if option == "feuerangriff":
-        rolls.append(("Feuerschaden", data_expression("wuerfe.feuerangriff.wurf", "Feuerschaden")))
+        rolls.append(("Feuerschaden", DATA.dice("wuerfe.feuerangriff.wurf", "Feuerschaden")))
         extra = "LE" if p["feuerempfindlich"] else "KE"
     elif option == "sturzflug" and p["sturzflug_greifen"]:
-        rolls.append(
-            ("Sturz der Beute (KE)", data_expression("wuerfe.sturzflug.beute_wurf", "Sturz"))
-        )
+        rolls.append(("Sturz der Beute (KE)", DATA.dice("wuerfe.sturzflug.beute_wurf", "Sturz")))
         extra = "KE"
     return extra
 
@@ -194,7 +191,7 @@ def _no_damage_effects(
         if defence == "vollstaendig":
             effects.append("Das Ziel entzieht sich und behält seine Waffe.")
         else:
-            rolls.append(("Weite (Meter)", data_expression("wuerfe.entwaffnen.wurf", "Entwaffnen")))
+            rolls.append(("Weite (Meter)", DATA.dice("wuerfe.entwaffnen.wurf", "Entwaffnen")))
             effects.append("Entwaffnet, kein Schaden.")
             DATA.text("angriff.entwaffnen_guete_ziel")  # which Güte of the target (L143)
             target_guete = p["abwehr_guete"] if defence == "halb" else None

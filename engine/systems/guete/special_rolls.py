@@ -23,7 +23,6 @@ from engine.systems.guete.common import (
     SYSTEM,
     assumptions_for,
     chances_dict,
-    data_expression,
     distribution_items,
     plus_constant,
     sturzflug_bonus,
@@ -94,7 +93,7 @@ def aufwachen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         rng,
         "Aufwachen",
         "Aufwachen 2W6",
-        data_expression("wuerfe.aufwachen.wurf", "Aufwachen"),
+        DATA.dice("wuerfe.aufwachen.wurf", "Aufwachen"),
         [("GW Widerstand", -p["gw_widerstand"])],
         text,
         [("sofort hellwach", lambda t: t <= 0)],
@@ -119,7 +118,7 @@ def entwaffnen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         rng,
         "Entwaffnen",
         "Weite 1W6-3",
-        data_expression("wuerfe.entwaffnen.wurf", "Entwaffnen"),
+        DATA.dice("wuerfe.entwaffnen.wurf", "Entwaffnen"),
         [],
         text,
         [("landet zu Füßen des Opfers", lambda t: t <= 0)],
@@ -156,7 +155,7 @@ def erdruecken(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         rng,
         "Erdrücken",
         "Schaden 2W6",
-        data_expression("wuerfe.erdruecken.wurf", "Erdrücken"),
+        DATA.dice("wuerfe.erdruecken.wurf", "Erdrücken"),
         [(f"Körpergewicht {p['gewicht']} kg / {per}{how}", bonus)],
         lambda t: f"{t} Schaden.",
         [],
@@ -180,14 +179,14 @@ def sturzflug(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         rng,
         "Sturzflug",
         "Krallenschaden 1W6",
-        data_expression("wuerfe.sturzflug.wurf", "Sturzflug"),
+        DATA.dice("wuerfe.sturzflug.wurf", "Sturzflug"),
         [(f"Höhe {p['hoehe']} m (+1 je 2 volle Meter über 5 m, höchstens +5)", bonus)],
         lambda t: f"{t} Schaden, wenn das Opfer nicht vollständig abwehrt.",
         [],
         [],
     )
     if p["greifen"]:
-        fall = data_expression("wuerfe.sturzflug.beute_wurf", "Sturz")
+        fall = DATA.dice("wuerfe.sturzflug.beute_wurf", "Sturz")
         rolled = dice.roll(fall, rng)
         result["sturz"] = rolled.to_dict()
         result["chances"]["sturz_erwartung"] = str(dice.expected_value(fall))
@@ -219,7 +218,7 @@ def feuerschaden(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         rng,
         "Feuerschaden",
         "Feuerschaden 1W6+2",
-        data_expression("wuerfe.feuerangriff.wurf", "Feuerschaden"),
+        DATA.dice("wuerfe.feuerangriff.wurf", "Feuerschaden"),
         [],
         lambda t: f"{t} Feuerschaden als Verlust von {where}.",
         [],

@@ -25,7 +25,8 @@ the attacked fighter's (``"target"``, like the attack's „RK des Ziels“), the
 target's – and, where it counts only for some weapons, its ``when``. Results continue:
 ``initiative`` gives the ``turns``, a hit in ``attack`` ``follow_ups`` to ``hit_points`` (the
 damage as a constant), ``armor_class`` to an attack against its RK, ``hit_points`` the new hit
-points (``target_update``). A result names the Annahmen its roll rests on (``common.forecast``).
+points (``target_update``). A result names the Annahmen its roll rests on
+(``engine.data_files.forecast``).
 
 Rule data and Annahmen (player-facing ``text``, the citation in ``quelle``):
 ``engine/data/pathfinder.yaml``. Tests: ``tests/engine/pathfinder/``.

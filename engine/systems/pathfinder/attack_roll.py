@@ -16,14 +16,12 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import forecast
 from engine.errors import EngineError
 from engine.systems.pathfinder.common import (
     DATA,
     auto_hit,
     auto_miss,
-    data_choice,
-    data_dice,
-    forecast,
     size_modifier,
 )
 from engine.systems.pathfinder.damage import DamageOdds, damage_expression, damage_odds
@@ -58,7 +56,7 @@ def attack_result(
 
 
 def _confirmation_mode() -> str:
-    return data_choice("angriff.bestaetigung", ("zweiter_angriffswurf", "automatisch"))
+    return DATA.choice("angriff.bestaetigung", ("zweiter_angriffswurf", "automatisch"))
 
 
 def attack_chances(bonus: int, armor_class: int, threat_from: int) -> dict[str, Fraction]:
@@ -68,7 +66,7 @@ def attack_chances(bonus: int, armor_class: int, threat_from: int) -> dict[str, 
 
 
 def _attack_chances(bonus: int, armor_class: int, threat_from: int) -> dict[str, Fraction]:
-    die = dice.distribution(data_dice("angriff.wurf", "Angriffswurf"))
+    die = dice.distribution(DATA.dice("angriff.wurf", "Angriffswurf"))
     hit = threat = Fraction(0)
     for face, p in die.items():
         is_hit, is_threat = attack_result(face, bonus, armor_class, threat_from)
@@ -217,7 +215,7 @@ class AttackRolls:
 
 def roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
     """The dice in their fixed order: attack roll, confirmation roll, damage, extra dice."""
-    d20 = data_dice("angriff.wurf", "Angriffswurf")
+    d20 = DATA.dice("angriff.wurf", "Angriffswurf")
     attack_roll = dice.roll(d20, rng)
     natural = attack_roll.total
     total = natural + setup.bonus.total

@@ -16,7 +16,7 @@ from fractions import Fraction
 from engine import dice
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.systems.pathfinder.common import DATA, data_choice
+from engine.systems.pathfinder.common import DATA
 
 # Damage expressions are multiplied up to ×(4 + 3 − 1) = ×6 (L84–L86); these bounds keep the
 # exact distribution small and the combined expression within the dice limits.
@@ -35,7 +35,7 @@ def combined_multiplier(multipliers: list[int]) -> int:
 def _half(value: int) -> int:
     if value % 2 == 0:  # nothing to round: the Annahme is not read
         return value // 2
-    if data_choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
+    if DATA.choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
         return value // 2
     return -(-value // 2)
 
@@ -43,7 +43,7 @@ def _half(value: int) -> int:
 def _one_and_half(value: int) -> int:
     if value % 2 == 0:
         return 3 * value // 2
-    if data_choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
+    if DATA.choice("schaden.rundung", ("abrunden", "aufrunden")) == "abrunden":
         return (3 * value) // 2
     return -(-3 * value // 2)
 
@@ -72,13 +72,13 @@ def strength_damage(
             return strength, "Stärkemalus zählt beim Bogen"
         return 0, "kein Stärkebonus beim Bogen"
     if weapon == "kompositbogen":
-        data_choice("schaden.kompositbogen", ("bonus_bis_zugstaerke",))
+        DATA.choice("schaden.kompositbogen", ("bonus_bis_zugstaerke",))
         if strength < 0:
             return strength, "Stärkemalus (Kompositbogen, Annahme)"
         return min(strength, composite_rating), (
             f"Stärkebonus bis Zugstärke {signed(composite_rating)} (Kompositbogen, Annahme)"
         )
-    data_choice("schaden.andere_fernkampfwaffen", ("kein_staerkemodifikator",))
+    DATA.choice("schaden.andere_fernkampfwaffen", ("kein_staerkemodifikator",))
     return 0, "kein Stärkemodifikator (andere Fernkampfwaffe, Annahme)"
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from engine import dice
 from engine.display import Display
 from engine.params import ChoiceParam
-from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, data_dice
+from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM
 
 # ---------------------------------------------------------------------------------------------
 # Action: fumble (L10, L162): no Patzer rule beyond the natural 1
@@ -46,7 +46,7 @@ FUMBLE_MEANING = {
     params=(ChoiceParam("kind", "Wurf", choices=FUMBLE_CHOICES, default="angriff"),),
 )
 def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    die = data_dice("patzer.wurf", "Wurf")
+    die = DATA.dice("patzer.wurf", "Wurf")
     natural_1 = DATA.integer("patzer.natuerliche_1", 1, 20)
     rolled = dice.roll(die, rng)
     is_one = rolled.total == natural_1

@@ -17,12 +17,13 @@ import random
 from typing import Any
 
 from engine import dice
+from engine.data_files import forecast
 from engine.display import Display
 from engine.errors import EngineError
 from engine.fight_state import DEAD, DOWN, FIT, target_state
 from engine.formatting import number
 from engine.params import DiceParam, IntParam
-from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_for, forecast
+from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_for
 
 # ---------------------------------------------------------------------------------------------
 # Action: hit_points (L69–L95)

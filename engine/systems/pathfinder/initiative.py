@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import forecast
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
@@ -34,9 +35,6 @@ from engine.systems.pathfinder.common import (
     SOURCE,
     SYSTEM,
     assumptions_for,
-    data_choice,
-    data_dice,
-    forecast,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -75,13 +73,13 @@ class Fighter:
 
 
 def _initiative_die() -> dice.Expression:
-    return data_dice("initiative.wurf", "Initiativwurf")
+    return DATA.dice("initiative.wurf", "Initiativwurf")
 
 
 def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
     """Exact chance of each fighter to act first: highest total; equal totals go to the higher
     modifier, equal totals and modifiers to a fair roll-off (1/k each of k tied)."""
-    data_choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
+    DATA.choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
     faces = counts_of(dice.distribution(_initiative_die()))
     return first_place_chances(
         [{modifier + face: ways for face, ways in faces.items()} for modifier in modifiers],
@@ -96,7 +94,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
         fighter.rolloff.append(value)
 
     ordered, unresolved = roll_off(
-        group, data_dice("initiative.stechen_wurf", "Stechen"), rng, record, limit
+        group, DATA.dice("initiative.stechen_wurf", "Stechen"), rng, record, limit
     )
     if unresolved:
         raise EngineError(f"Kämpfer: Stechen nach {limit} Würfen noch unentschieden.", "fighters")
@@ -142,7 +140,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         fighters.append(Fighter(index, row["name"], modifier, rolled, rolled.total + modifier))
     totals = Counter(f.total for f in fighters)
     if any(n > 1 for n in totals.values()):
-        data_choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
+        DATA.choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
     order, _ = order_groups(
         fighters,
         lambda f: (f.total, f.modifier),

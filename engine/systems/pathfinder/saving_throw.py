@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import forecast
 from engine.display import Display
 from engine.formatting import number
 from engine.params import ChoiceParam, IntParam
@@ -29,9 +30,6 @@ from engine.systems.pathfinder.common import (
     SOURCE,
     SYSTEM,
     assumptions_for,
-    data_choice,
-    data_dice,
-    forecast,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -59,7 +57,7 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
         return True
     if natural + bonus != dc:
         return natural + bonus > dc
-    data_choice("rettungswurf.vergleich", ("erreicht_oder_uebertrifft",))
+    DATA.choice("rettungswurf.vergleich", ("erreicht_oder_uebertrifft",))
     return True
 
 
@@ -112,7 +110,7 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
     assumptions=assumptions_for("rettungswurf"),
 )
 def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    die = data_dice("rettungswurf.wurf", "Rettungswurf")
+    die = DATA.dice("rettungswurf.wurf", "Rettungswurf")
     kind = params["kind"]
     parts = [("Grundbonus", params["base"]), (SAVE_ATTRIBUTE[kind], params["attribute"])]
     if params["other"]:

@@ -39,11 +39,9 @@ from engine.systems.ryssea.common import (
     SYSTEM,
     ProbeInput,
     assumptions_for,
-    data_dice,
     probe_fields,
     probe_input,
     roll_probe,
-    use_assumption,
 )
 from engine.systems.ryssea.defence import TARGET_PARAMS, Difficulty, roll_difficulty
 from engine.systems.ryssea.manoeuvres import (
@@ -174,7 +172,7 @@ def _check_attack(params: dict[str, Any]) -> None:
 
 def _damage_expression(params: dict[str, Any]) -> dice.Expression:
     if params["angriffsart"] == "schildstoss":
-        return data_dice("angriff.schildstoss_schaden", "Schildstoß")
+        return DATA.dice("angriff.schildstoss_schaden", "Schildstoß")
     expression = dice.parse(params["schaden"], "schaden", "Waffenschaden")
     if expression.dice_count > MAX_DAMAGE_DICE or any(
         t.sides > MAX_DAMAGE_SIDES for t in expression.terms
@@ -291,13 +289,13 @@ def _use_assumptions(
     """Name the attack's assumptions that decided this result (the probe's own are named by
     the probe, the Aktive Abwehr's by the defence)."""
     if hit.category == "reichweite":
-        use_assumption("angriff.reichweite_fehlschlag")
+        DATA.assume("angriff.reichweite_fehlschlag")
     if _order_decided(params, hit, plan, need_range, need_cover):
-        use_assumption("angriff.erfolge_reihenfolge")
+        DATA.assume("angriff.erfolge_reihenfolge")
     if _rounding_decided(hit, plan):
-        use_assumption("angriff.schaden_rundung")
+        DATA.assume("angriff.schaden_rundung")
     if params["angriffsart"] == "schildstoss":
-        use_assumption("angriff.schildstoss_eigenschaften")
+        DATA.assume("angriff.schildstoss_eigenschaften")
 
 
 @SYSTEM.action(

@@ -14,14 +14,13 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.data_files import DataError, assumptions_used, load
+from engine.data_files import DataError, forecast, load
 from engine.display import Display
 from engine.formatting import number
 from engine.params import ChoiceParam, IntParam, Param
@@ -32,28 +31,7 @@ SYSTEM = new_system("ryssea", "Ryssea", SOURCE)
 DATA = load("ryssea")
 
 
-def assumptions_for(*prefixes: str) -> tuple[str, ...]:
-    return tuple(
-        a["text"] for a in DATA.assumptions() if any(a["key"].startswith(p) for p in prefixes)
-    )
-
-
-def data_dice(key: str, label: str) -> dice.Expression:
-    return dice.parse(DATA.text(key), key, label)
-
-
-@contextmanager
-def quietly() -> Iterator[None]:
-    """Data read inside names no assumption in the result: for the odds before the roll, which
-    rest on the same data but are not what the roll decided."""
-    with assumptions_used():
-        yield
-
-
-def use_assumption(key: str) -> None:
-    """Name the assumption at ``key`` in this result: the rule code has just relied on it."""
-    DATA.assume(key)
-
+assumptions_for = DATA.assumptions_for
 
 # ---------------------------------------------------------------------------------------------
 # Proben (Würfelsystem & Proben – Entwurf; see engine/data/ryssea.yaml `probe`)
@@ -169,7 +147,7 @@ def grundwert(eig: tuple[int, int, int], taw: int) -> int:
 
 
 def die_expression(kind: str) -> dice.Expression:
-    return data_dice(f"probe.wuerfel.{kind}", "Talentwürfel")
+    return DATA.dice(f"probe.wuerfel.{kind}", "Talentwürfel")
 
 
 @functools.cache
@@ -219,7 +197,7 @@ def crit_given(value: int) -> Fraction:
     crit_from, crit_sum, _, _ = _thresholds()
     if value < crit_from:
         return Fraction(0)
-    confirm = data_dice("probe.bestaetigungswurf", "Bestätigungswurf")
+    confirm = DATA.dice("probe.bestaetigungswurf", "Bestätigungswurf")
     return dice.probability(confirm, lambda t: value + t >= crit_sum)
 
 
@@ -229,12 +207,12 @@ def patzer_given(value: int) -> Fraction:
     _, _, fumble_to, fumble_sum = _thresholds()
     if value > fumble_to:
         return Fraction(0)
-    confirm = data_dice("probe.bestaetigungswurf", "Bestätigungswurf")
+    confirm = DATA.dice("probe.bestaetigungswurf", "Bestätigungswurf")
     return dice.probability(confirm, lambda t: value + t <= fumble_sum)
 
 
 def _success_die() -> tuple[dice.Expression, int]:
-    expression = data_dice("probe.erfolgswuerfel", "Erfolgswürfel")
+    expression = DATA.dice("probe.erfolgswuerfel", "Erfolgswürfel")
     if len(expression.terms) != 1 or expression.terms[0].count != 1 or expression.constant:
         raise DataError(DATA.file, "probe.erfolgswuerfel", "muss ein einzelner Würfel sein")
     sides = expression.terms[0].sides
@@ -298,7 +276,7 @@ class ProbeChances:
 
 def probe_chances(probe: ProbeInput, succeeds: Callable[[int], Fraction]) -> ProbeChances:
     """Exact chances of the probe; ``succeeds(total)`` is the chance that a total is enough."""
-    with quietly():
+    with forecast():
         crit_wins = DATA.flag("probe.kritisch_gelingt")
         fumble_fails = DATA.flag("probe.patzer_misslingt")
     success = critical = patzer = Fraction(0)
@@ -435,16 +413,16 @@ def roll_probe(
     confirmation = None
     critical = patzer = False
     if confirm and (value >= crit_from or value <= fumble_to):
-        confirmation = dice.roll(data_dice("probe.bestaetigungswurf", "Bestätigungswurf"), rng)
+        confirmation = dice.roll(DATA.dice("probe.bestaetigungswurf", "Bestätigungswurf"), rng)
         critical = value >= crit_from and value + confirmation.total >= crit_sum
         patzer = value <= fumble_to and value + confirmation.total <= fumble_sum
         if probe.die != "normal":
             # the draft gives the thresholds for the W10 only
-            use_assumption("probe.andere_wuerfel")
+            DATA.assume("probe.andere_wuerfel")
     reached = any(v >= crit_from or v <= fumble_to for v in shown)
     if confirm and probe.mode != "normal" and reached:
         # one of the two dice reached a threshold: the kept one decides
-        use_assumption("probe.vorteil_behaltener_wuerfel")
+        DATA.assume("probe.vorteil_behaltener_wuerfel")
     pool = None
     erfolge = 0
     if with_erfolge and probe.taw > 0:

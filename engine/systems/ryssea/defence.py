@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from engine.data_files import forecast
 from engine.formatting import number
 from engine.params import BoolParam, ChoiceParam, IntParam, Param
 from engine.systems.ryssea.common import (
@@ -35,9 +36,7 @@ from engine.systems.ryssea.common import (
     erfolge_distribution,
     probe_fields,
     probe_input,
-    quietly,
     roll_probe,
-    use_assumption,
 )
 from engine.systems.ryssea.ranged import IMMOBILE, IMMOBILE_CHOICES
 
@@ -134,7 +133,7 @@ def defence_distribution(defender: ProbeInput) -> dict[int, Fraction]:
 
 def _defence_succeeds(dist: dict[int, Fraction], verteidigung: int) -> Callable[[int], Fraction]:
     """Chance that an attack total beats a random Aktive Abwehr value."""
-    with quietly():
+    with forecast():
         floor = DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer"
     cache: dict[int, Fraction] = {}
 
@@ -196,7 +195,7 @@ def roll_difficulty(
         defence_roll = roll_probe(defender, rng, "Aktive Abwehr")
         if defence_roll.critical or defence_roll.patzer:
             # shown, but without effect on the value (L247 names none)
-            use_assumption("angriff.abwehr_kritisch_patzer")
+            DATA.assume("angriff.abwehr_kritisch_patzer")
         defender_fumble = defence_roll.patzer and params["abwehr_talent"] == "nahkampftalent"
         if defence_roll.patzer:
             notes.append(

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.data_files import DataError
+from engine.data_files import DataError, forecast
 from engine.display import Display
 from engine.errors import EngineError
 from engine.params import BoolParam, ChoiceParam, Param
@@ -23,9 +23,6 @@ from engine.systems.ryssea.common import (
     SOURCE,
     SYSTEM,
     assumptions_for,
-    data_dice,
-    quietly,
-    use_assumption,
 )
 
 FUMBLE_ROWS = DATA.table(
@@ -72,7 +69,7 @@ FUMBLE_PARAMS: tuple[Param, ...] = (
 
 def fumble_chances(impossible: set[int]) -> list[Fraction]:
     """Exact chance of each row, given that impossible rows are re-rolled."""
-    dist = dice.distribution(data_dice("patzer.wurf", "Patzerwurf"))
+    dist = dice.distribution(DATA.dice("patzer.wurf", "Patzerwurf"))
     raw = [
         sum((p for t, p in dist.items() if row["von"] <= t <= row["bis"]), Fraction(0))
         for row in FUMBLE_ROWS
@@ -91,7 +88,7 @@ def roll_fumble(
     impossible: set[int], rng: random.Random
 ) -> tuple[list[dice.RollResult], dict[str, Any]]:
     """Roll 2W10 until the row is possible here; every attempt and the chosen row."""
-    expression = data_dice("patzer.wurf", "Patzerwurf")
+    expression = DATA.dice("patzer.wurf", "Patzerwurf")
     limit = DATA.integer("patzer.neu_wuerfeln_hoechstens", 1, 100_000)
     attempts: list[dice.RollResult] = []
     chosen: dict[str, Any] | None = None
@@ -125,7 +122,7 @@ def roll_fumble(
     assumptions=assumptions_for("patzer."),
 )
 def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    with quietly():
+    with forecast():
         always = _always_possible()
     impossible = {
         int(row["von"])
@@ -155,7 +152,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         }
     if impossible:
         # the re-rolling ends because one row always stays possible (an Annahme)
-        use_assumption("patzer.immer_moeglich")
+        DATA.assume("patzer.immer_moeglich")
     attempts, chosen = roll_fumble(impossible, rng)
     display.outcome = f"{chosen['wurf']} – {chosen['schwere']}: {chosen['wirkung']}"
     for index, rolled in enumerate(attempts, start=1):

@@ -20,7 +20,7 @@ from engine.errors import EngineError
 from engine.formatting import number, signed
 from engine.ordering import check_unique_names, first_place_chances, order_groups, roll_off
 from engine.params import BoolParam, IntParam, ListParam, TextParam
-from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM
+from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for
 
 FIGHTER_FIELDS = (
     TextParam("name", "Name", help="Wie der Kämpfer auf der Tickleiste heißt.", max_length=30),
@@ -75,11 +75,11 @@ def _surprise_ticks() -> int:
 
 
 def _initiative_die() -> dice.Expression:
-    return dice.parse(DATA.text("initiative.wurf"), "initiative.wurf", "Initiativwurf")
+    return DATA.dice("initiative.wurf", "Initiativwurf")
 
 
 def _rolloff_die() -> dice.Expression:
-    return dice.parse(DATA.text("initiative.stechen_wurf"), "initiative.stechen_wurf", "Stechen")
+    return DATA.dice("initiative.stechen_wurf", "Stechen")
 
 
 def _resolve_tie(group: list[Fighter], rng: random.Random) -> list[Fighter]:
@@ -214,7 +214,7 @@ def roll_initiative(
             required=True,
         ),
     ),
-    assumptions=tuple(a["text"] for a in DATA.assumptions() if a["key"].startswith("initiative")),
+    assumptions=assumptions_for("initiative"),
 )
 def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = params["fighters"]

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.data_files import DataError
+from engine.data_files import DataError, forecast
 from engine.params import BoolParam, ChoiceParam, IntParam, Param
 from engine.systems.ryssea.common import (
     DATA,
@@ -24,7 +24,6 @@ from engine.systems.ryssea.common import (
     erfolge_distribution,
     expected_erfolge,
     probe_chances,
-    quietly,
 )
 
 MAX_MASTERY = 5
@@ -171,7 +170,7 @@ class DamagePlan:
 
 def damage_plan(params: dict[str, Any]) -> DamagePlan:
     # an Annahme; the attack names it only when it rounded or held damage at 0
-    with quietly():
+    with forecast():
         rounding = DATA.text("angriff.schaden_rundung")
     if rounding not in ("abrunden", "aufrunden"):
         raise DataError(DATA.file, "angriff.schaden_rundung", "abrunden oder aufrunden")

@@ -23,7 +23,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from engine.data_files import DataError
+from engine.data_files import DataError, forecast
 from engine.display import Display
 from engine.errors import EngineError, echo
 from engine.formatting import number
@@ -40,7 +40,6 @@ from engine.systems.ryssea.common import (
     die_distribution,
     probe_fields,
     probe_input,
-    quietly,
     roll_probe,
 )
 
@@ -276,7 +275,7 @@ def surprise(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     # a die on 9+ or 2−: neither Kritischer Erfolg nor Patzer counts here (an Annahme)
     if on_threshold and DATA.text("ueberraschung.kritisch_patzer") != "ohne_wirkung":
         raise DataError(DATA.file, "ueberraschung.kritisch_patzer", "nur ohne_wirkung")
-    with quietly():
+    with forecast():
         chance = success_chance(
             [spec for _, spec, _ in attackers],
             [spec for _, spec, _ in defenders],
