@@ -1,18 +1,62 @@
-"""Shared pieces of every initiative order: unique names, roll-offs between tied fighters and
-the exact chance of each fighter to come first."""
+"""Shared pieces of every initiative order: the fighter, unique names, roll-offs between tied
+fighters, the acting order by place and the exact chance of each fighter to come first.
+
+A system that orders fighters subclasses ``Fighter`` (or ``RolledFighter``, when every fighter
+rolls his initiative) with its own fields only; ``roll_off`` records each roll-off die on the
+fighter (``rolloff``, and ``tie_note`` for the order table's „Gleichstand“ column).
+"""
 
 from __future__ import annotations
 
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
 from engine import dice
+from engine.display import Display
 from engine.errors import EngineError, echo
 
 T = TypeVar("T")
+
+
+@dataclass
+class Fighter:
+    """One fighter of an initiative order: his row in the input (``index``), his name, the dice
+    he rolled in roll-offs (``rolloff``, in order) and how a tie was decided for him
+    (``tie_note``). A system adds its own fields in a subclass; the two kept here are keyword
+    only, so its fields need no defaults."""
+
+    index: int
+    name: str
+    rolloff: list[int] = field(default_factory=list, kw_only=True)
+    tie_note: str = field(default="", kw_only=True)
+
+    def record_rolloff(self, value: int) -> None:
+        """One roll-off die: kept, and the tie note says „Stechen 4 · 2“."""
+        self.rolloff.append(value)
+        self.tie_note = f"Stechen {self.rolloff_text()}"
+
+    def rolloff_text(self) -> str:
+        """The roll-off dice in order, „4 · 2“ (empty without a roll-off)."""
+        return " · ".join(str(value) for value in self.rolloff)
+
+
+@dataclass
+class RolledFighter(Fighter):
+    """A fighter who rolled his initiative: the roll and the total it gave."""
+
+    roll: dice.RollResult
+    initiative: int
+
+    def show_roll(self, display: Display, modifiers: list[tuple[str, int]]) -> None:
+        """His initiative roll in the result, with what was added to it."""
+        display.roll(f"{self.name}: Initiativwurf", self.roll, modifiers, total=self.initiative)
+
+
+F = TypeVar("F", bound=Fighter)
 
 
 def check_unique_names(
@@ -32,21 +76,18 @@ def check_unique_names(
 
 
 def roll_off(
-    group: list[T],
-    die: dice.Expression,
-    rng: random.Random,
-    record: Callable[[T, int], None],
-    rounds: int,
-) -> tuple[list[T], list[list[T]]]:
+    group: list[F], die: dice.Expression, rng: random.Random, rounds: int
+) -> tuple[list[F], list[list[F]]]:
     """Order a tied group: each rolls ``die``, higher first; those still equal roll again
     among themselves, depth first, until the order is clear or ``rounds`` rolls were used.
 
-    ``record(member, value)`` is told every roll (for the explanation). Returns the order
-    and the groups still tied when the rounds ran out; those stay in the order given.
+    Every roll is recorded on its fighter (``Fighter.record_rolloff``, for the explanation).
+    Returns the order and the groups still tied when the rounds ran out; those stay in the
+    order given.
     """
     pending = [group]
-    ordered: list[T] = []
-    unresolved: list[list[T]] = []
+    ordered: list[F] = []
+    unresolved: list[list[F]] = []
     used = 0
     while pending:
         current = pending.pop(0)
@@ -58,10 +99,10 @@ def roll_off(
             unresolved.append(current)
             ordered.extend(current)
             continue
-        results: dict[int, list[T]] = {}
+        results: dict[int, list[F]] = {}
         for member in current:
             value = dice.roll(die, rng).total
-            record(member, value)
+            member.record_rolloff(value)
             results.setdefault(value, []).append(member)
         pending = [results[v] for v in sorted(results, reverse=True)] + pending
     return ordered, unresolved
@@ -97,6 +138,11 @@ def order_groups(
                 single(value, group[0])
             order.extend(group)
     return order, ties
+
+
+def place_turns(order: Sequence[Fighter]) -> list[dict[str, str]]:
+    """The acting order for the fight bar when a place is all it needs: „Platz 1“, „Platz 2“ …"""
+    return [{"name": f.name, "label": f"Platz {place}"} for place, f in enumerate(order, start=1)]
 
 
 def counts_of(distribution: Mapping[int, Fraction]) -> dict[int, int]:

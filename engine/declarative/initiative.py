@@ -36,7 +36,13 @@ from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.ordering import check_unique_names, counts_of, first_place_chances, order_groups
+from engine.ordering import (
+    RolledFighter,
+    check_unique_names,
+    counts_of,
+    first_place_chances,
+    order_groups,
+)
 from engine.params import ListParam, Param, TextParam, validate_record
 from engine.registry import ActionFunc
 
@@ -47,14 +53,10 @@ TOGETHER = "gleichzeitig"
 
 
 @dataclass
-class Fighter:
-    index: int
-    name: str
+class Fighter(RolledFighter):
     value: int
     keys: tuple[int, ...]
-    roll: dice.RollResult
-    total: int
-    rolloff: list[dice.RollResult] = field(default_factory=list)
+    rolloff_rolls: list[dice.RollResult] = field(default_factory=list)  # shown roll by roll
 
 
 def _tie_rules(spec: Spec) -> tuple[list[str | Param], str]:
@@ -135,7 +137,8 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             by_total: dict[int, list[Fighter]] = {}
             for fighter in current:
                 rolled = dice.roll(rolloff_die, rng)
-                fighter.rolloff.append(rolled)
+                fighter.record_rolloff(rolled.total)
+                fighter.rolloff_rolls.append(rolled)
                 by_total.setdefault(rolled.total, []).append(fighter)
             pending = [by_total[t] for t in sorted(by_total, reverse=True)] + pending
         return ordered
@@ -150,21 +153,21 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             rolled = dice.roll(expression, rng)
             fighters.append(
                 Fighter(
-                    index,
-                    row["name"],
-                    row[value.name],
-                    keys(row),
-                    rolled,
-                    rolled.total + row[value.name],
+                    index=index,
+                    name=row["name"],
+                    roll=rolled,
+                    initiative=rolled.total + row[value.name],
+                    value=row[value.name],
+                    keys=keys(row),
                 )
             )
         order, _ = order_groups(
             fighters,
-            lambda f: (f.total, *f.keys),
+            lambda f: (f.initiative, *f.keys),
             lambda group: roll_off(group, rng),
             descending=True,
         )
-        totals = [f.total for f in fighters]
+        totals = [f.initiative for f in fighters]
         tied_totals = {t for t in totals if totals.count(t) > 1}
         if tied_totals:
             spec.use("gleichstand")
@@ -178,7 +181,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                     str(places[fighter.index]),
                     fighter.name,
                     f"{fighter.roll.total} {signed(fighter.value)}",
-                    number(fighter.total),
+                    number(fighter.initiative),
                     _tie_words(fighter, tied_totals, shared, rules, value),
                 ]
             )
@@ -194,13 +197,8 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             table_rows,
         )
         for fighter in fighters:
-            display.roll(
-                f"{fighter.name}: Initiativwurf",
-                fighter.roll,
-                [(value.label, fighter.value)],
-                total=fighter.total,
-            )
-            for number_, rolled in enumerate(fighter.rolloff, start=1):
+            fighter.show_roll(display, [(value.label, fighter.value)])
+            for number_, rolled in enumerate(fighter.rolloff_rolls, start=1):
                 display.roll(f"{fighter.name}: Stechen {number_}", rolled)
         caption = "Chance, als Erste(r) zu handeln (vor dem Wurf)"
         if ending == TOGETHER:
@@ -213,8 +211,8 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                     "name": f.name,
                     "value": f.value,
                     "roll": f.roll.to_dict(),
-                    "initiative": f.total,
-                    "rolloff": [r.total for r in f.rolloff],
+                    "initiative": f.initiative,
+                    "rolloff": f.rolloff,
                 }
                 for f in order
             ],
@@ -242,7 +240,7 @@ def _places(order: list[Fighter], ending: str) -> tuple[dict[int, int], set[int]
         same = (
             ending == TOGETHER
             and before is not None
-            and (before.total, *before.keys) == (fighter.total, *fighter.keys)
+            and (before.initiative, *before.keys) == (fighter.initiative, *fighter.keys)
         )
         places[fighter.index] = places[before.index] if same and before else position + 1
         if same and before:
@@ -252,9 +250,9 @@ def _places(order: list[Fighter], ending: str) -> tuple[dict[int, int], set[int]
 
 def _first_words(first: list[Fighter]) -> str:
     if len(first) == 1:
-        return f"Zuerst handelt {first[0].name} mit {number(first[0].total)}."
+        return f"Zuerst handelt {first[0].name} mit {number(first[0].initiative)}."
     names = ", ".join(f.name for f in first[:-1]) + f" und {first[-1].name}"
-    return f"Zuerst handeln gleichzeitig {names} mit {number(first[0].total)}."
+    return f"Zuerst handeln gleichzeitig {names} mit {number(first[0].initiative)}."
 
 
 def _tie_words(
@@ -264,14 +262,14 @@ def _tie_words(
     rules: list[str | Param],
     value: Param,
 ) -> str:
-    if fighter.total not in tied_totals:
+    if fighter.initiative not in tied_totals:
         return ""
     parts = []
     for rule, key in zip(rules, fighter.keys, strict=True):
         label = value.label if rule == HIGHER_VALUE else rule.label  # type: ignore[union-attr]
         parts.append(f"{label} {number(key)}")
     if fighter.rolloff:
-        parts.append("Stechen " + " · ".join(str(r.total) for r in fighter.rolloff))
+        parts.append(fighter.tie_note)
     if fighter.index in shared:
         parts.append("gleichzeitig")
     return ", ".join(parts)

@@ -9,14 +9,14 @@ the Spielleiter's decision, and the exact chance of each fighter to take the fir
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine import dice
+from engine import dice, ordering
 from engine.display import Display
 from engine.formatting import number
-from engine.ordering import check_unique_names, order_groups, roll_off
+from engine.ordering import check_unique_names, order_groups, place_turns, roll_off
 from engine.params import BoolParam, ChoiceParam, IntParam, ListParam, TextParam
 from engine.systems.aktionswuerfel.common import (
     DATA,
@@ -47,12 +47,9 @@ FIGHTER_FIELDS = (
 
 
 @dataclass
-class Fighter:
-    index: int
-    name: str
+class Fighter(ordering.Fighter):
     willenswurf: int
     zuerst: bool
-    rerolls: list[int] = field(default_factory=list)
 
 
 def _reroll_die() -> dice.Expression:
@@ -62,11 +59,7 @@ def _reroll_die() -> dice.Expression:
 def _resolve(group: list[Fighter], rng: random.Random, notes: list[str]) -> list[Fighter]:
     """L38: the tied re-roll among themselves, higher first, until the order is clear."""
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 1000)
-
-    def record(fighter: Fighter, value: int) -> None:
-        fighter.rerolls.append(value)
-
-    ordered, unresolved = roll_off(group, _reroll_die(), rng, record, limit)
+    ordered, unresolved = roll_off(group, _reroll_die(), rng, limit)
     for still in unresolved:  # extremely unlikely: keep the entry order, and say so
         notes.append(
             f"Nach {limit} Wiederholungen noch gleich: Reihenfolge der Eingabe für "
@@ -147,7 +140,7 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         {
             "willenswurf": key[1],
             "names": [f.name for f in resolved],
-            "rerolls": {f.name: list(f.rerolls) for f in resolved if f.rerolls},
+            "rerolls": {f.name: list(f.rolloff) for f in resolved if f.rolloff},
         }
         for key, resolved in tied
     ]
@@ -165,7 +158,7 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
                 f.name,
                 number(f.willenswurf),
                 "ja" if f.zuerst else "",
-                " · ".join(str(v) for v in f.rerolls),
+                f.rolloff_text(),
             ]
             for place, f in enumerate(order, start=1)
         ],
@@ -196,14 +189,12 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
                 "name": f.name,
                 "willenswurf": f.willenswurf,
                 "zuerst": f.zuerst,
-                "rerolls": f.rerolls,
+                "rerolls": f.rolloff,
             }
             for place, f in enumerate(order, start=1)
         ],
         "ties": ties,
-        "turns": [
-            {"name": f.name, "label": f"Platz {place}"} for place, f in enumerate(order, start=1)
-        ],
+        "turns": place_turns(order),
         "first_chances": {r["name"]: str(c) for r, c in zip(rows, chances, strict=True)},
         "display": display.to_dict(),
     }

@@ -1,18 +1,18 @@
 """DSA 4.1 Hausregeln: one fighter of the initiative order – what the ``initiative`` action
 rolls and computes for him, and what Taktik (``taktik.py``) changes. Its own module so that
-both read it without importing each other."""
+both read it without importing each other. Name, row, roll-off and tie note are every
+order's (``engine.ordering.Fighter``); the roll may be missing (Orientieren: the die's maximum).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import dice
+from engine import dice, ordering
 
 
 @dataclass
-class Fighter:
-    index: int
-    name: str
+class Fighter(ordering.Fighter):
     side: str
     ini_basis: int
     modifier: int
@@ -23,5 +23,3 @@ class Fighter:
     taktik: int
     initiative: int
     modifiers: list[tuple[str, int]] = field(default_factory=list)
-    rolloff: list[int] = field(default_factory=list)
-    tie_note: str = ""

@@ -107,12 +107,7 @@ def _rolloff_die() -> dice.Expression:
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Each rolls the Stechen die, higher first; those still equal roll again (Annahme)."""
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 10_000)
-
-    def record(fighter: Fighter, value: int) -> None:
-        fighter.rolloff.append(value)
-        fighter.tie_note = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
-
-    ordered, unresolved = roll_off(group, _rolloff_die(), rng, record, limit)
+    ordered, unresolved = roll_off(group, _rolloff_die(), rng, limit)
     if unresolved:
         raise EngineError(f"Stechen: nach {limit} Würfen noch unentschieden.", "fighters")
     return ordered

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -23,10 +23,12 @@ from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
 from engine.ordering import (
+    RolledFighter,
     check_unique_names,
     counts_of,
     first_place_chances,
     order_groups,
+    place_turns,
     roll_off,
 )
 from engine.params import IntParam, ListParam, TextParam
@@ -63,13 +65,8 @@ FIGHTER_FIELDS = (
 
 
 @dataclass
-class Fighter:
-    index: int
-    name: str
+class Fighter(RolledFighter):
     modifier: int
-    roll: dice.RollResult
-    total: int
-    rolloff: list[int] = field(default_factory=list)
 
 
 def _initiative_die() -> dice.Expression:
@@ -89,12 +86,8 @@ def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
 
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 10_000)
-
-    def record(fighter: Fighter, value: int) -> None:
-        fighter.rolloff.append(value)
-
     ordered, unresolved = roll_off(
-        group, DATA.dice("initiative.stechen_wurf", "Stechen"), rng, record, limit
+        group, DATA.dice("initiative.stechen_wurf", "Stechen"), rng, limit
     )
     if unresolved:
         raise EngineError(f"Kämpfer: Stechen nach {limit} Würfen noch unentschieden.", "fighters")
@@ -137,33 +130,39 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     fighters = []
     for index, (row, modifier) in enumerate(zip(rows, modifiers, strict=True)):
         rolled = dice.roll(die, rng)
-        fighters.append(Fighter(index, row["name"], modifier, rolled, rolled.total + modifier))
-    totals = Counter(f.total for f in fighters)
+        fighters.append(
+            Fighter(
+                index=index,
+                name=row["name"],
+                roll=rolled,
+                initiative=rolled.total + modifier,
+                modifier=modifier,
+            )
+        )
+    totals = Counter(f.initiative for f in fighters)
     if any(n > 1 for n in totals.values()):
         DATA.choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
     order, _ = order_groups(
         fighters,
-        lambda f: (f.total, f.modifier),
+        lambda f: (f.initiative, f.modifier),
         lambda group: _roll_off(group, rng),
         descending=True,
     )
     display = Display(
         headline="Initiative – Pathfinder (Annahme)",
-        outcome=f"Zuerst handelt {order[0].name} mit {number(order[0].total)}.",
+        outcome=f"Zuerst handelt {order[0].name} mit {number(order[0].initiative)}.",
     )
     rows_out = []
     for place, fighter in enumerate(order, start=1):
-        tie = ""
-        if fighter.rolloff:
-            tie = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
-        elif totals[fighter.total] > 1:
+        tie = fighter.tie_note
+        if not tie and totals[fighter.initiative] > 1:
             tie = f"Modifikator {signed(fighter.modifier)}"
         rows_out.append(
             [
                 str(place),
                 fighter.name,
                 f"{fighter.roll.total} {signed(fighter.modifier)}",
-                number(fighter.total),
+                number(fighter.initiative),
                 tie,
             ]
         )
@@ -176,7 +175,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         mods = [("GE", row["dexterity"])]
         if row["other"]:
             mods.append(("andere", row["other"]))
-        display.roll(f"{fighter.name}: Initiativwurf", fighter.roll, mods, total=fighter.total)
+        fighter.show_roll(display, mods)
     display.notes(
         "Hinweise",
         ["Die Initiative regelt der Text nicht; hier gelten die veröffentlichten Grundregeln."],
@@ -192,12 +191,12 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
                 "name": f.name,
                 "modifier": f.modifier,
                 "roll": f.roll.to_dict(),
-                "initiative": f.total,
+                "initiative": f.initiative,
                 "rolloff": f.rolloff,
             }
             for place, f in enumerate(order, start=1)
         ],
         "first_chances": {row["name"]: str(p) for row, p in zip(rows, chances, strict=True)},
-        "turns": [{"name": f.name, "label": f"Platz {place}"} for place, f in enumerate(order, 1)],
+        "turns": place_turns(order),
         "display": display.to_dict(),
     }

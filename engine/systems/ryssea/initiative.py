@@ -10,7 +10,7 @@ combat start for the fight bar (label: the start tick, and the place on it when 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -18,7 +18,13 @@ from engine import dice
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
-from engine.ordering import check_unique_names, first_place_chances, order_groups, roll_off
+from engine.ordering import (
+    RolledFighter,
+    check_unique_names,
+    first_place_chances,
+    order_groups,
+    roll_off,
+)
 from engine.params import BoolParam, IntParam, ListParam, TextParam
 from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for
 
@@ -53,17 +59,11 @@ FIGHTER_FIELDS = (
 
 
 @dataclass
-class Fighter:
-    index: int
-    name: str
+class Fighter(RolledFighter):
     ini: int
     intuition: int
     modifier: int
     surprised: bool
-    roll: dice.RollResult
-    initiative: int
-    rolloff: list[int] = field(default_factory=list)
-    tie_note: str = ""
 
     @property
     def tick(self) -> int:
@@ -102,12 +102,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
     """Each rolls the Stechen die, higher first; those still equal roll again (Annahme)."""
     repeat = DATA.flag("initiative.wiederholung_bei_gleichstand")
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 10_000)
-
-    def record(fighter: Fighter, value: int) -> None:
-        fighter.rolloff.append(value)
-        fighter.tie_note = "Stechen " + " · ".join(str(v) for v in fighter.rolloff)
-
-    ordered, unresolved = roll_off(group, _rolloff_die(), rng, record, limit if repeat else 1)
+    ordered, unresolved = roll_off(group, _rolloff_die(), rng, limit if repeat else 1)
     if unresolved and repeat:
         raise EngineError(f"Stechen: nach {limit} Würfen noch unentschieden.", "fighters")
     return ordered
@@ -255,9 +250,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             modifiers.append(("Modifikatoren", fighter.modifier))
         if fighter.surprised:
             modifiers.append(("Überrascht", -penalty))
-        display.roll(
-            f"{fighter.name}: Initiativwurf", fighter.roll, modifiers, total=fighter.initiative
-        )
+        fighter.show_roll(display, modifiers)
     notes = []
     for tie in ties:
         names = ", ".join(tie["names"])
