@@ -268,9 +268,11 @@ from typing import Any
 from engine import api, dice
 from engine.data_files import load
 from tests.engine import brute
+from tests.engine.support import SystemTests
 
 SYSTEM = "{name}"
 DATA = load(SYSTEM)
+run = SystemTests(SYSTEM).run  # the result of an action: ok, JSON-safe, with a headline
 
 
 def declared(kind: str) -> list[tuple[str, dict[str, Any]]]:
@@ -284,13 +286,6 @@ def sides(notation: str) -> tuple[list[int], int]:
     faces = [t.sides for t in expression.terms for _ in range(t.count)]
     assert all(t.sign > 0 and not t.drops for t in expression.terms), notation
     return faces, expression.constant
-
-
-def run(action: str, params: dict[str, Any], seed: int = 1) -> dict[str, Any]:
-    answer = api.run(SYSTEM, action, params, seed)
-    assert answer["ok"], answer
-    result: dict[str, Any] = answer["result"]
-    return result
 
 
 def test_every_action_is_in_the_catalog() -> None:

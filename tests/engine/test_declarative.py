@@ -22,6 +22,7 @@ from engine.data_files import DataError, RuleData
 from engine.params import DiceParam, IntParam
 from engine.registry import SYSTEMS, System
 from tests.engine import brute
+from tests.engine.support import SystemTests
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "klingenspiel" / "klingenspiel.yaml"
 NAME = "klingenspiel_test"
@@ -55,11 +56,7 @@ def changed(**actions: dict[str, Any]) -> dict[str, Any]:
     return content
 
 
-def run(action: str, params: dict[str, Any], seed: int = 1) -> dict[str, Any]:
-    answer = api.run(NAME, action, params, seed)
-    assert answer["ok"], answer
-    result: dict[str, Any] = answer["result"]
-    return result
+run = SystemTests(NAME).run
 
 
 # ------------------------------------------------------------------ the boundary

@@ -28,7 +28,7 @@ below keep that order.
   ``tickleiste_board`` (the state: markers, loading and checking it, the limits, saving).
 
 Tests: ``tests/engine/ryssea/`` (one ``test_<module>.py`` per kind of roll, ``test_data.py``
-for the tables, ``test_boundary.py`` for the JSON boundary; helpers in ``support.py``).
+for the tables, ``test_boundary.py`` for the JSON boundary; helpers in ``helpers.py``).
 """
 
 from engine.systems.ryssea import common

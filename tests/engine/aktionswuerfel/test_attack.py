@@ -8,17 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.engine.aktionswuerfel.helpers import (
-    assumed,
-    assumption,
-    error,
-    fields,
-    form_params,
-    notes,
-    run,
-    send,
-)
+from tests.engine.aktionswuerfel.helpers import annahme, error, fields, form_params, run, send
 from tests.engine.brute import chance, expectation
+from tests.engine.support import assumed, notes
 
 
 @pytest.mark.parametrize(
@@ -223,8 +215,8 @@ def test_leftover_values_never_block_a_roll() -> None:
 def test_attack_names_the_assumptions_it_used() -> None:
     """L52: the entered Angriffswurf (Annahme wurf) and a tie (Annahme
     angriff.erfolg_ab_gleichstand) are named only when they decide the result."""
-    tie = assumption("angriff.erfolg_ab_gleichstand")
-    entered = assumption("wurf")
+    tie = annahme("angriff.erfolg_ab_gleichstand")
+    entered = annahme("wurf")
     assert assumed(run("attack", {"angriffswurf": 10, "verteidigungswert": 10})) == [entered, tie]
     assert assumed(run("attack", {"angriffswurf": 11, "verteidigungswert": 10})) == [entered]
     assert assumed(run("attack", {"ziel_verteidigt": False})) == []
@@ -284,12 +276,12 @@ def test_manoeuvre_failure_has_no_effect() -> None:
 def test_manoeuvre_names_its_assumption() -> None:
     """L52, L61: against what the Kampfmanöverwurf succeeds is an Annahme (like the
     Angriffswurf); an undefended target is moved without a roll – then no entered roll."""
-    rule = assumption("kampfmanoever.gegen_verteidigungswert")
+    rule = annahme("kampfmanoever.gegen_verteidigungswert")
     r = run("attack", {**MANOEUVRE, "ziel_verteidigt": False, "angriffswurf": 0})
     assert r["treffer"] is True and assumed(r) == [rule]
     r = run("attack", {**MANOEUVRE, "angriffswurf": 10})
     assert assumed(r) == [
         rule,
-        assumption("wurf"),
-        assumption("angriff.erfolg_ab_gleichstand"),
+        annahme("wurf"),
+        annahme("angriff.erfolg_ab_gleichstand"),
     ]

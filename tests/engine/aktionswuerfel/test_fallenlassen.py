@@ -6,16 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.engine.aktionswuerfel.helpers import (
-    assumed,
-    assumption,
-    error,
-    fields,
-    form_params,
-    notes,
-    run,
-    send,
-)
+from tests.engine.aktionswuerfel.helpers import annahme, error, fields, form_params, run, send
+from tests.engine.support import assumed, notes
 
 NEIGHBOUR = {"wohin": "nachbarfeld"}
 
@@ -43,9 +35,9 @@ def test_neighbouring_field_geschicklichkeit_gegen_10(roll: int, success: bool) 
 def test_fallenlassen_names_the_assumptions_it_used() -> None:
     """L92: the entered roll (Annahme wurf), the tie at 10 and the failed roll are named only
     where they decide."""
-    entered = assumption("wurf")
-    tie = assumption("freie_aktionen.fallenlassen.erfolg_ab_gleichstand")
-    failed = assumption("freie_aktionen.fallenlassen.misslungen")
+    entered = annahme("wurf")
+    tie = annahme("freie_aktionen.fallenlassen.erfolg_ab_gleichstand")
+    failed = annahme("freie_aktionen.fallenlassen.misslungen")
     assert assumed(run("fallenlassen", {**NEIGHBOUR, "geschicklichkeitswurf": 10})) == [
         entered,
         tie,

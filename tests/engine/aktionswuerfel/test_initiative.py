@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.engine.aktionswuerfel.helpers import assumed, assumption, error, run
+from tests.engine.aktionswuerfel.helpers import annahme, error, run
+from tests.engine.support import assumed
 
 
 def fighters(*values: int, first: tuple[int, ...] = ()) -> list[dict[str, Any]]:
@@ -120,7 +121,7 @@ def test_turns_are_the_order_of_one_round() -> None:
 def test_initiative_names_the_assumptions_it_used() -> None:
     """L38: the re-roll die (Annahme initiative.stechen) is named only when a tie was
     re-rolled; the entered Willens-Würfe (Annahme wurf) always decide the order."""
-    entered, die = assumption("wurf"), assumption("initiative.stechen")
+    entered, die = annahme("wurf"), annahme("initiative.stechen")
     assert assumed(run("initiative", {"fighters": fighters(5, 5)})) == [entered, die]
     assert assumed(run("initiative", {"fighters": fighters(5, 6)})) == [entered]
     tie_by_sl = {"fighters": fighters(5, 5), "gleichstand": "spielleiter"}

@@ -13,18 +13,8 @@ from hypothesis import strategies as st
 
 from engine import dice
 from tests.engine.brute import chance, expectation
-from tests.engine.dsa.helpers import (
-    KEYS,
-    annahme,
-    assumed,
-    attack,
-    draws,
-    error,
-    fields,
-    model_outcome,
-    run,
-    seed_where,
-)
+from tests.engine.dsa.helpers import KEYS, annahme, attack, error, fields, model_outcome, run
+from tests.engine.support import assumed, draws, seed_where
 
 
 def test_attack_roll_under_with_erschwernis() -> None:

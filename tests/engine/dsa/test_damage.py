@@ -11,7 +11,8 @@ import pytest
 from engine import dice
 from engine.systems.dsa import common, damage
 from tests.engine.brute import chance, expectation
-from tests.engine.dsa.helpers import annahme, assumed, draws, error, fields, run
+from tests.engine.dsa.helpers import annahme, error, fields, run
+from tests.engine.support import assumed, draws
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.dsa.helpers import annahme, assumed, run, seed_where
+from tests.engine.dsa.helpers import annahme, run
+from tests.engine.support import assumed, seed_where
 
 
 def test_fumble_confirmation_and_meisterentscheid() -> None:

@@ -11,7 +11,8 @@ import pytest
 
 from engine import api
 from tests.engine.brute import expectation
-from tests.engine.dsa.helpers import annahme, assumed, draws, error, fighter, run
+from tests.engine.dsa.helpers import annahme, error, fighter, run
+from tests.engine.support import assumed, draws
 
 
 def test_initiative_order_highest_first_and_declaration_reverse() -> None:

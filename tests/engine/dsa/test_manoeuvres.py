@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tests.engine.dsa.helpers import attack, draws, error, run, seed_where
+from tests.engine.dsa.helpers import attack, error, run
+from tests.engine.support import draws, seed_where
 
 
 def test_wuchtschlag_x() -> None:

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from engine.systems.dsa import common
-from tests.engine.dsa.helpers import attack, draws, seed_where
+from tests.engine.dsa.helpers import attack
+from tests.engine.support import draws, seed_where
 
 
 @pytest.mark.parametrize(

@@ -6,16 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.engine.guete.helpers import (
-    assumed,
-    assumption,
-    d6,
-    error,
-    fields,
-    form_params,
-    run,
-    send,
-)
+from tests.engine.guete.helpers import annahme, d6, error, fields, form_params, run, send
+from tests.engine.support import assumed
 
 # --- resolution -------------------------------------------------------------------------------
 
@@ -250,15 +242,15 @@ def test_attack_names_the_assumptions_it_used() -> None:
     """The entered probes (Annahme fp_wurf) always; a defenceless target (L103), a single
     failure in a confrontation (L11–L15), one option (L37 ff.) and the armour left out
     (L187, L319) only where they decide."""
-    entered, armour = assumption("fp_wurf"), assumption("angriff.ruestung")
+    entered, armour = annahme("fp_wurf"), annahme("angriff.ruestung")
     assert assumed(run("attack", {"angriff_gelungen": False})) == [entered]
     assert assumed(run("attack", {})) == [entered, armour]
     r = run("attack", {"wehrlos": True})
-    assert assumed(r) == [entered, assumption("angriff.wehrlos_ohne_abwehr"), armour]
+    assert assumed(r) == [entered, annahme("angriff.wehrlos_ohne_abwehr"), armour]
     one_fails = {"konfrontation": True, "angriff_gelungen": False}
-    assert assumption("angriff.konfrontation_fehlschlag") in assumed(run("attack", one_fails))
+    assert annahme("angriff.konfrontation_fehlschlag") in assumed(run("attack", one_fails))
     both = {"konfrontation": True, "angriff_guete": 4, "gegner_guete": 4}
     assert assumed(run("attack", both)) == [entered]
-    assert assumption("angriff.eine_option_je_angriff") in assumed(
+    assert annahme("angriff.eine_option_je_angriff") in assumed(
         run("attack", {"option": "improvisiert"})
     )

@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance, expectation
-from tests.engine.guete.helpers import assumed, assumption, d6, error, run
+from tests.engine.guete.helpers import annahme, d6, error, run
+from tests.engine.support import assumed
 
 # --- option effects ---------------------------------------------------------------------------
 
@@ -163,7 +164,7 @@ def test_damage_chances_brute_force(notation: str, option: str) -> None:
 def test_entwaffnen_names_which_guete_counts() -> None:
     """002_51e59e824768e9e9.txt L143: which Güte of the target is meant is an Annahme, named
     when the target is disarmed; not when it fully defends (L139)."""
-    rule = assumption("angriff.entwaffnen_guete_ziel")
+    rule = annahme("angriff.entwaffnen_guete_ziel")
     disarmed = {"option": "entwaffnen", "abwehr_gelungen": True, "abwehr_guete": 2}
     assert rule in assumed(run("attack", disarmed))
     escaped = {"option": "entwaffnen", "abwehr_gelungen": True, "abwehr_guete": 5}
@@ -173,7 +174,7 @@ def test_entwaffnen_names_which_guete_counts() -> None:
 def test_armour_assumption_only_with_damage() -> None:
     """L187, L319: the armour rules are missing; the Annahme is named when damage is rolled,
     not for an option without damage (L341) or a full defence (L27)."""
-    rule = assumption("angriff.ruestung")
+    rule = annahme("angriff.ruestung")
     assert rule in assumed(run("attack", {}))
     assert rule not in assumed(run("attack", {"option": "zu_fall"}))
     assert rule not in assumed(run("attack", {"abwehr_gelungen": True, "abwehr_guete": 9}))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from engine import api
-from tests.engine.guete.helpers import assumed, assumption, error, run
+from tests.engine.guete.helpers import annahme, error, run
+from tests.engine.support import assumed
 
 
 def test_the_initiative_values_are_rolled_for_one_round() -> None:
@@ -81,7 +82,7 @@ def test_turns_name_the_first_round() -> None:
 
 def test_initiative_names_the_assumptions_it_used() -> None:
     """L89: the higher value first (Annahme) always; the tie rule only with a tie."""
-    higher, tie = assumption("initiative.hoeher_zuerst"), assumption("initiative.gleichstand")
+    higher, tie = annahme("initiative.hoeher_zuerst"), annahme("initiative.gleichstand")
     tied = [{"name": "A", "wert": 5}, {"name": "B", "wert": 5}]
     assert assumed(run("initiative", {"fighters": tied})) == [higher, tie]
     apart = [{"name": "A", "wert": 5}, {"name": "B", "wert": 4}]

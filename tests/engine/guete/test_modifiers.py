@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.engine.guete.helpers import assumed, assumption, d6, error, fields, run
+from tests.engine.guete.helpers import annahme, d6, error, fields, run
+from tests.engine.support import assumed
 
 # --- modifiers --------------------------------------------------------------------------------
 
@@ -182,7 +183,7 @@ def test_condition_fields() -> None:
 def test_sicht_names_its_assumption_only_with_rain() -> None:
     """L71–L75: whether rain or fog adds to twilight or darkness is an Annahme – named only
     when both are chosen."""
-    rule = assumption("sicht.zusammen_mit_regen")
+    rule = annahme("sicht.zusammen_mit_regen")
     r = run("attack", {"sicht": "daemmerlicht", "regen_nebel": True})
     assert r["erschwernis_angriff"] == 2 and rule in assumed(r)
     assert rule not in assumed(run("attack", {"regen_nebel": True}))
@@ -306,7 +307,7 @@ def test_a_held_fighters_bite_with_an_option_is_an_annahme() -> None:
     """002_51e59e824768e9e9.txt L173, L175: held or holding, only „Natürliche Waffen - Biss“ is
     left; whether the bite may carry a Nahkampfoption the text leaves open – the data's Annahme
     (allowed) is named in such a result, and only there."""
-    rule = assumption("angriff.biss_mit_option")
+    rule = annahme("angriff.biss_mit_option")
     bite = {"angreifer_festgehalten": True, "angriff_biss": True}
     with_option = {**bite, "option": "betaeuben", "waffenart": "natuerlich"}
     assert rule in assumed(run("attack", with_option))

@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.guete.helpers import assumed, assumption, d6, fields, run
+from tests.engine.guete.helpers import annahme, d6, fields, run
+from tests.engine.support import assumed
 
 
 @pytest.mark.parametrize("gw", [0, 4, 12, 30])
@@ -56,7 +57,7 @@ def test_feuerschaden_roll() -> None:
 def test_erdruecken_names_the_rounding_only_with_a_remainder() -> None:
     """002_51e59e824768e9e9.txt L157: kg / 50 – rounding down is an Annahme, named (and shown)
     only when the weight leaves a remainder."""
-    rule = assumption("wuerfe.erdruecken.rundung")
+    rule = annahme("wuerfe.erdruecken.rundung")
     r = run("erdruecken", {"gewicht": 210})
     assert assumed(r) == [rule]
     assert "(abgerundet)" in r["display"]["sections"][0]["items"][0]["modifiers"][0]["label"]

@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.pathfinder.helpers import assumed, fields, ref_hit, run
+from tests.engine.pathfinder.helpers import fields, ref_hit, run
+from tests.engine.support import assumed
 
 # ---------------------------------------------------------------------------------------------
 # Armor class (L25–L66)

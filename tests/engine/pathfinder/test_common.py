@@ -12,7 +12,7 @@ import pytest
 from engine import api
 from engine.errors import EngineError
 from engine.systems.pathfinder.common import size_modifier
-from tests.engine.pathfinder.helpers import DATA, SOURCE_NAME, error_of, with_sample
+from tests.engine.pathfinder.helpers import DATA, SOURCE_NAME, error, with_sample
 
 # ---------------------------------------------------------------------------------------------
 # Source table and data
@@ -99,9 +99,9 @@ def test_bad_input_gives_a_german_error_naming_the_field(
     action: str, params: dict[str, Any], field: str, label: str
 ) -> None:
     """Validation at the JSON boundary: German message with the field's label and path."""
-    error = error_of(action, params)
-    assert error["field"] == field
-    assert label in error["message"]
+    answer = error(action, params)
+    assert answer["field"] == field
+    assert label in answer["message"]
 
 
 def test_engine_error_type_for_unknown_size() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tests.engine.pathfinder.helpers import assumed, run, seed_for
+from tests.engine.pathfinder.helpers import run
+from tests.engine.support import assumed, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Fumble (L10, L162)

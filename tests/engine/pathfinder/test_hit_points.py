@@ -10,7 +10,8 @@ import pytest
 
 from engine.systems.pathfinder.hit_points import hp_state
 from tests.engine.brute import chance
-from tests.engine.pathfinder.helpers import annahme, assumed, fields, run
+from tests.engine.pathfinder.helpers import annahme, fields, run
+from tests.engine.support import assumed
 
 # ---------------------------------------------------------------------------------------------
 # Hit points (L93–L95)

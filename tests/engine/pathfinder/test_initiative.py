@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.pathfinder.helpers import annahme, assumed, run, seed_for
+from tests.engine.pathfinder.helpers import annahme, run
+from tests.engine.support import assumed, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Initiative (not in the text: Annahme)

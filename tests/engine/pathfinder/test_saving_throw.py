@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from tests.engine.brute import chance
-from tests.engine.pathfinder.helpers import annahme, assumed, chance_labels, fields, run, seed_for
+from tests.engine.pathfinder.helpers import annahme, fields, run
+from tests.engine.support import assumed, chance_labels, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Saving throw (L144–L162)

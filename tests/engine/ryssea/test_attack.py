@@ -14,11 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.systems.ryssea import ranged
-from tests.engine.ryssea.support import (
+from tests.engine.ryssea.helpers import (
     BASE,
     DATA,
-    assumed,
-    assumption_text,
+    annahme,
     crit_patzer,
     erfolge,
     error,
@@ -29,6 +28,7 @@ from tests.engine.ryssea.support import (
     seek,
     talent_sides,
 )
+from tests.engine.support import assumed
 
 
 def brute_attack(
@@ -519,7 +519,7 @@ def test_patzer_goes_to_the_patzertabelle() -> None:
     ]
     table = run("fumble", follow[0]["params"])
     assert table["rolled"] is True
-    assert assumption_text(AA_PATZER) not in assumed(result)
+    assert annahme(AA_PATZER) not in assumed(result)
     assert not any(f["action"] == "interruption" for f in result["follow_ups"])
 
 
@@ -535,13 +535,13 @@ def test_patzer_brought_about_by_the_aktive_abwehr_skips_the_table() -> None:
     assert result["patzer_cause"] == "aktive_abwehr"
     assert "kein Wurf auf der Patzertabelle" in result["display"]["outcome"]
     assert not any(f["action"] == "fumble" for f in result["follow_ups"])
-    assert assumption_text(AA_PATZER) in assumed(result)
+    assert annahme(AA_PATZER) in assumed(result)
     # the fumble helper agrees when it is told the cause
     assert run("fumble", {"ursache": "aktive_abwehr"})["rolled"] is False
     # no Patzer: the reading is not needed and not named
     plain = seek("attack", {"aktive_abwehr": True}, lambda r: r["outcome"] != "patzer")
     assert plain["patzer_cause"] is None
-    assert assumption_text(AA_PATZER) not in assumed(plain)
+    assert annahme(AA_PATZER) not in assumed(plain)
 
 
 @pytest.mark.parametrize("rest", ["wuchtangriff", "stoerender_angriff"])
@@ -586,17 +586,17 @@ def test_assumptions_named_only_where_they_decide() -> None:
     plain = seek("attack", {}, lambda r: 3 <= r["attack"]["die_value"] <= 8)
     assert assumed(plain) == []
     shield = run("attack", {"angriffsart": "schildstoss"})
-    assert assumption_text("angriff.schildstoss_eigenschaften") in assumed(shield)
+    assert annahme("angriff.schildstoss_eigenschaften") in assumed(shield)
     far = {"angriffsart": "fernkampf", "entfernung": 100, "grundreichweite": 20, "taw": 2}
     short = seek("attack", far, lambda r: r["outcome"] == "reichweite")
-    assert assumption_text("angriff.reichweite_fehlschlag") in assumed(short)
+    assert annahme("angriff.reichweite_fehlschlag") in assumed(short)
     half = {"meisterschafts_manoever": 1, "manoever_schaden": "halb", "schaden": "3"}
     halved = seek("attack", half, lambda r: r["outcome"] == "treffer")
-    assert assumption_text("angriff.schaden_rundung") in assumed(halved)
+    assert annahme("angriff.schaden_rundung") in assumed(halved)
     assert halved["damage"]["target"] == 1
     even = {**half, "schaden": "4"}
     exact = seek("attack", even, lambda r: r["outcome"] == "treffer")
-    assert assumption_text("angriff.schaden_rundung") not in assumed(exact)
+    assert annahme("angriff.schaden_rundung") not in assumed(exact)
 
 
 def test_order_of_erfolge_named_when_uses_compete() -> None:
@@ -610,7 +610,7 @@ def test_order_of_erfolge_named_when_uses_compete() -> None:
         "taw": 3,
         "schaden": "2",
     }
-    text = assumption_text("angriff.erfolge_reihenfolge")
+    text = annahme("angriff.erfolge_reihenfolge")
     short = seek("attack", params, lambda r: r["probe_success"] and r["erfolge"]["total"] == 1)
     assert text in assumed(short)
     enough = seek("attack", params, lambda r: r["probe_success"] and r["erfolge"]["total"] >= 2)
@@ -622,7 +622,7 @@ def test_aktive_abwehr_assumptions_named_where_they_decide() -> None:
     Verteidigung is an Annahme, named only when the value came out below the Verteidigung; a
     Kritischer Erfolg or Patzer of the defence changes nothing (Annahme), named when one
     happened."""
-    replaces = assumption_text("angriff.abwehr_gegen_verteidigung")
+    replaces = annahme("angriff.abwehr_gegen_verteidigung")
     params = {"aktive_abwehr": True, "verteidigung": 40}
     below = seek("attack", params, lambda r: r["target"]["value"] < 40)
     assert replaces in assumed(below)
@@ -634,7 +634,7 @@ def test_aktive_abwehr_assumptions_named_where_they_decide() -> None:
 
     above = seek("attack", params, lambda r: r["target"]["value"] >= 10 and calm(r))
     assert replaces not in assumed(above)
-    no_effect = assumption_text("angriff.abwehr_kritisch_patzer")
+    no_effect = annahme("angriff.abwehr_kritisch_patzer")
     assert no_effect not in assumed(above)
     crit = seek("attack", params, lambda r: r["target"]["defence"]["critical"])
     assert no_effect in assumed(crit)

@@ -12,12 +12,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.engine.ryssea.support import (
-    DATA,
-    PROBE_SAMPLE,
-    error,
-    with_sample,
-)
+from tests.engine.ryssea.helpers import DATA, PROBE_SAMPLE, error, with_sample
 
 ACTIONS = [
     "probe",

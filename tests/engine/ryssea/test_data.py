@@ -5,10 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import api
-from tests.engine.ryssea.support import (
-    DATA,
-    SOURCE_NAME,
-)
+from tests.engine.ryssea.helpers import DATA, SOURCE_NAME
 
 
 def test_tables_verbatim_from_source(sources_dir: Path) -> None:

@@ -9,14 +9,8 @@ import pytest
 
 from engine import api
 from tests.engine.brute import outcomes
-from tests.engine.ryssea.support import (
-    DATA,
-    assumed,
-    assumption_text,
-    error,
-    fr,
-    run,
-)
+from tests.engine.ryssea.helpers import DATA, annahme, error, fr, run
+from tests.engine.support import assumed
 
 
 def brute_fumble(impossible: set[int]) -> list[Fraction]:
@@ -92,7 +86,7 @@ def test_fumble_row_9_13_has_no_checkbox() -> None:
 def test_the_always_possible_row_is_named_only_when_rows_are_impossible() -> None:
     """L406: an impossible result is rolled again; that 9–13 is always possible (so the
     re-rolling ends) is an Annahme, named only when some row was marked impossible."""
-    text = assumption_text("patzer.immer_moeglich")
+    text = annahme("patzer.immer_moeglich")
     assert text not in assumed(run("fumble", {}))
     assert text in assumed(run("fumble", {"unmoeglich_2": True}))
     assert assumed(run("fumble", {"ursache": "aktive_abwehr"})) == []

@@ -12,7 +12,8 @@ import pytest
 from engine import api
 from engine.systems.ryssea.initiative import first_chances
 from tests.engine.brute import outcomes
-from tests.engine.ryssea.support import DATA, assumed
+from tests.engine.ryssea.helpers import DATA
+from tests.engine.support import assumed
 
 
 def fighter(name: str, ini: int, intuition: int = 3, modifier: int = 0, surprised: bool = False):

@@ -12,16 +12,8 @@ from typing import Any
 import pytest
 
 from engine.systems.ryssea import common
-from tests.engine.ryssea.support import (
-    assumed,
-    assumption_text,
-    brute_probe,
-    erfolge,
-    every_face,
-    fr,
-    run,
-    seek,
-)
+from tests.engine.ryssea.helpers import annahme, brute_probe, erfolge, every_face, fr, run, seek
+from tests.engine.support import assumed
 
 
 def test_grundwert_rounds_down() -> None:
@@ -144,14 +136,14 @@ def test_probe_names_the_assumptions_it_used() -> None:
     (Annahme), so a result names it only for an odd sum; a Kritischer Erfolg that succeeds
     below the Schwierigkeit, or a Patzer that fails above it, names that Annahme; a Patzer
     offers the Patzertabelle (000 L406, for a Kampftalent)."""
-    rounding = assumption_text("probe.grundwert_rundung")
+    rounding = annahme("probe.grundwert_rundung")
     even = run("probe", {"eig1": 10, "eig2": 10, "eig3": 10})
     assert rounding not in assumed(even)
     odd = run("probe", {"eig1": 10, "eig2": 10, "eig3": 11})
     assert rounding in assumed(odd)
     crit = seek("probe", {"schwierigkeit": 99}, lambda r: r["probe"]["critical"])
     assert crit["success"]
-    assert assumption_text("probe.kritisch_gelingt") in assumed(crit)
+    assert annahme("probe.kritisch_gelingt") in assumed(crit)
     plain = seek("probe", {}, lambda r: 3 <= r["probe"]["die_value"] <= 8)
     assert assumed(plain) == []
     assert "follow_ups" not in plain
@@ -164,23 +156,23 @@ def test_probe_names_the_assumptions_it_used() -> None:
         }
     ]
     # the Patzer fails below the Schwierigkeit anyway: the Annahme decides nothing there
-    assert assumption_text("probe.patzer_misslingt") not in assumed(patzer)
+    assert annahme("probe.patzer_misslingt") not in assumed(patzer)
     reached = seek("probe", {"schwierigkeit": 0}, lambda r: r["probe"]["patzer"])
     assert not reached["success"]
-    assert assumption_text("probe.patzer_misslingt") in assumed(reached)
+    assert annahme("probe.patzer_misslingt") in assumed(reached)
 
 
 def test_other_dice_and_vorteil_assumptions_named_on_a_threshold() -> None:
     """The draft gives the Kritischer Erfolg / Patzer thresholds for the W10 only, and says
     nothing about which die decides with Vorteil / Nachteil (Annahmen): named when a die
     reached a threshold, not otherwise."""
-    other = assumption_text("probe.andere_wuerfel")
+    other = annahme("probe.andere_wuerfel")
     begabt = {"wuerfel": "begabt"}
     confirmed = seek("probe", begabt, lambda r: r["probe"]["confirmation"] is not None)
     assert other in assumed(confirmed)
     quiet = seek("probe", begabt, lambda r: r["probe"]["confirmation"] is None)
     assert other not in assumed(quiet)
-    kept = assumption_text("probe.vorteil_behaltener_wuerfel")
+    kept = annahme("probe.vorteil_behaltener_wuerfel")
 
     def faces(result: dict[str, Any]) -> list[int]:
         return [d["value"] for t in result["probe"]["rolls"][0]["terms"] for d in t["dice"]]

@@ -7,11 +7,10 @@ from fractions import Fraction
 import pytest
 
 from engine import api
-from tests.engine.ryssea.support import (
+from tests.engine.ryssea.helpers import (
     BASE,
     PROBE_SAMPLE,
-    assumed,
-    assumption_text,
+    annahme,
     brute_probe,
     crit_patzer,
     erfolge,
@@ -21,6 +20,7 @@ from tests.engine.ryssea.support import (
     run,
     seek,
 )
+from tests.engine.support import assumed
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ ROUNDING = "probe.grundwert_rundung"
 def test_probe_reactions_name_the_rounding_only_for_an_odd_sum(action: str) -> None:
     """Draft „Würfelsystem & Proben“: (EIG1 + EIG2 + EIG3) / 2 – its rounding is an Annahme,
     named only when the sum is odd (and the die between 3 and 8: no Kritisch / Patzer)."""
-    text = assumption_text(ROUNDING)
+    text = annahme(ROUNDING)
     even = seek(action, {}, lambda r: 3 <= r["probe"]["die_value"] <= 8)
     assert assumed(even) == []
     odd = seek(action, {"eig3": 11}, lambda r: 3 <= r["probe"]["die_value"] <= 8)
@@ -123,7 +123,7 @@ def test_probe_reactions_name_the_rounding_only_for_an_odd_sum(action: str) -> N
 def test_teamwork_names_the_rounding_for_an_odd_helper_and_goes_on_to_the_attack() -> None:
     """L311–L313: the helpers' bonus goes to the main attacker's next melee attack (offered with
     the sum filled in); a helper's Patzer on his Kampftalent offers the Patzertabelle (L406)."""
-    text = assumption_text(ROUNDING)
+    text = annahme(ROUNDING)
     helper = {"name": "Bruna", **PROBE_SAMPLE}
     even = seek(
         "teamwork", {"helfer": [helper]}, lambda r: 3 <= r["helpers"][0]["probe"]["die_value"] <= 8

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.engine.ryssea.support import DATA, assumed
+from tests.engine.ryssea.helpers import DATA
+from tests.engine.support import assumed
 
 
 class Board:

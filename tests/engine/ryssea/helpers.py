@@ -1,4 +1,4 @@
-"""Helpers shared by the Ryssea tests: run an action, and brute force written from the rules.
+"""What the Ryssea tests share: the sample values, and brute force written from the rules.
 
 Source: ``000_5fbfd0ad384a0921.txt`` (line numbers ``L…``). The dice mechanics are not in 000;
 they come from the draft chapter "Würfelsystem & Proben" (public repository
@@ -9,19 +9,20 @@ Genie (W12 + W4) − 1, Vorteil / Nachteil, Kritischer Erfolg 9/10 → W10 → s
 
 Every exact chance an action reports is compared with a brute-force enumeration of all dice
 (``tests/engine/brute.py``), written here from the rule text, not from the engine's code.
+``run``, ``error``, ``seek`` and the rest are the shared ``tests/engine/support.py`` bound to
+the system.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from engine import api
 from engine.data_files import load
+from tests.engine.support import SystemTests
 
 
 def every_face(sides: Sequence[int]) -> tuple[Any, int]:
@@ -56,55 +57,14 @@ SAMPLE: dict[str, dict[str, Any]] = {
 }
 
 
-def with_sample(action: str, params: Any) -> Any:
-    return {**SAMPLE.get(action, {}), **params} if isinstance(params, dict) else params
-
-
-# ---------------------------------------------------------------------------------------------
-# Helpers: run, and brute force written from the rules
-# ---------------------------------------------------------------------------------------------
-
-
-def run(action: str, params: dict[str, Any] | None = None, seed: int = 1) -> dict[str, Any]:
-    out = api.run("ryssea", action, with_sample(action, params or {}), seed)
-    assert out["ok"], out.get("error")
-    json.dumps(out)  # JSON-serialisable
-    result: dict[str, Any] = out["result"]
-    return result
-
-
-def error(action: str, params: dict[str, Any]) -> dict[str, str]:
-    out = api.run("ryssea", action, with_sample(action, params), 1)
-    assert not out["ok"]
-    err: dict[str, str] = out["error"]
-    return err
-
-
-def assumed(result: dict[str, Any]) -> list[str]:
-    """The assumptions a result names („Für dieses Ergebnis angenommen“), or []."""
-    for section in result["display"]["sections"]:
-        if section["kind"] == "notes" and section["caption"] == "Für dieses Ergebnis angenommen":
-            items: list[str] = section["items"]
-            return items
-    return []
-
-
-def assumption_text(key: str) -> str:
-    """The German text of the assumption at ``key`` in the data, as a result names it."""
-    node = DATA.content
-    for part in key.split("."):
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    return " ".join(str(node["text"]).split())
-
-
-def seek(action: str, params: dict[str, Any], wanted: Any, seeds: int = 2000) -> dict[str, Any]:
-    """The result of the first seed whose result satisfies ``wanted`` (the engine is seeded,
-    so the search is deterministic)."""
-    for seed in range(seeds):
-        result = run(action, params, seed)
-        if wanted(result):
-            return result
-    raise AssertionError(f"{action}: no seed below {seeds} gives the wanted result")
+TESTS = SystemTests("ryssea", SAMPLE)
+run = TESTS.run
+error = TESTS.error
+fields = TESTS.fields
+annahme = TESTS.annahme
+with_sample = TESTS.with_sample
+seek = TESTS.seek
+send = TESTS.send
 
 
 def fr(text: str) -> Fraction:
