@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 from typing import Any
 
@@ -12,8 +11,8 @@ import pytest
 from engine import api
 from engine.systems.ryssea.initiative import first_chances
 from tests.engine.brute import outcomes
-from tests.engine.ryssea.helpers import DATA
-from tests.engine.support import assumed
+from tests.engine.ryssea.helpers import DATA, TESTS
+from tests.engine.support import assumed, draws
 
 
 def fighter(name: str, ini: int, intuition: int = 3, modifier: int = 0, surprised: bool = False):
@@ -27,15 +26,12 @@ def fighter(name: str, ini: int, intuition: int = 3, modifier: int = 0, surprise
 
 
 def run(fighters: list[dict[str, Any]], seed: int) -> dict[str, Any]:
-    answer = api.run("ryssea", "initiative", {"fighters": fighters}, seed)
-    assert answer["ok"], answer
-    return answer["result"]
+    return TESTS.run("initiative", {"fighters": fighters}, seed)
 
 
 def w6_rolls(seed: int, count: int) -> list[int]:
     """The W6 faces the engine rolls first for ``count`` fighters with this seed."""
-    rng = random.Random(seed)
-    return [rng.randint(1, 6) for _ in range(count)]
+    return draws(seed, [6] * count)
 
 
 def test_initiative_is_ini_plus_w6_plus_mods_and_start_tick_is_negative() -> None:
