@@ -199,7 +199,7 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
                 "sitemap.xml",
                 MANIFEST,
                 "search/search_index.json",
-                "assets/**/*.{js,mjs,css,json,wasm,zip,snap,svg,png}",
+                "assets/**/*.{js,mjs,css,json,wasm,gz,zip,snap,svg,png}",
                 *lunr_files(site_dir),
             ],
             "ignores": ["**/*.map", *unused_lunr_files(site_dir)],
