@@ -10,7 +10,7 @@
 //   over (Workbox precaching). Not the engine's runtime: a player who only ever opens the
 //   player view on his phone never downloads Pyodide.
 // - RUNTIME (__REGELWERK_RUNTIME__): what the helpers need – Pyodide's files, the cut
-//   standard libraries, engine-<key>.zip/.snap (about 11 MB). Fetched in the background once
+//   standard libraries, engine-<key>.zip/.snap (about 10 MB). Fetched in the background once
 //   a page with helpers asks for it (it has just loaded the same files itself, so they come
 //   back from the browser's HTTP cache as 304s), or when the reader stores everything
 //   („Trotzdem offline speichern“), into the cache "regelwerk-laufzeit".

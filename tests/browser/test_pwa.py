@@ -189,7 +189,7 @@ def test_first_visit_then_everything_works_in_flight_mode(
         assert status["core"]["cached"] == status["core"]["files"] > 20
         assert status["pages"]["cached"] == 0 and not status["complete"]
         # the start page has no helper: the runtime waits for „Trotzdem offline speichern“
-        assert status["runtime"]["cached"] == 0 and status["runtime"]["files"] >= 7
+        assert status["runtime"]["cached"] == 0 and status["runtime"]["files"] >= 8
         assert "Datensparmodus" in page.locator(STATUS).inner_text()
         assert page.locator(TOAST).get_by_role("button", name="Trotzdem offline speichern").count()
         button.click()
@@ -248,7 +248,7 @@ def test_a_visit_without_helpers_stores_the_site_without_the_runtime(
 ) -> None:
     # issue 29: a player who only opens the player view on his phone (or a reader of a rule
     # page without helpers) gets the text, the search and the player view offline – and not
-    # the engine's runtime (11 MB); opening a page with helpers stores it, and then the
+    # the engine's runtime (10 MB); opening a page with helpers stores it, and then the
     # helpers work in flight mode too
     context = new_context(browsers)
     requests = Requests(context)
@@ -278,7 +278,7 @@ def test_a_visit_without_helpers_stores_the_site_without_the_runtime(
         )
         assert page.locator(STATUS).inner_text().startswith("Offline bereit ·")
         status = page.evaluate("window.RegelwerkOffline.status")
-        assert status["runtime"]["cached"] == status["runtime"]["files"] >= 7
+        assert status["runtime"]["cached"] == status["runtime"]["files"] >= 8
         context.set_offline(True)
         offline_from = requests.mark()
         page.goto(site_url + "dsa/kampfhelfer/")
