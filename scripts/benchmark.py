@@ -89,7 +89,10 @@ def second_page(playwright: Any, base: str) -> dict[str, Any]:
     with fresh_browser(playwright) as context:
         page = context.pages[0]
         wasm: list[str] = []
-        context.on("request", lambda r: wasm.append(r.url) if r.url.endswith(".wasm") else None)
+        context.on(
+            "request",
+            lambda r: wasm.append(r.url) if r.url.endswith((".wasm", ".wasm.gz")) else None,
+        )
         page.goto(base + HELPER_PAGE)
         boot_figures(page)
         page.evaluate("window.__sameVisit = true")
@@ -191,7 +194,7 @@ def main() -> int:
         f"{'Zurück zur Helferseite im selben Besuch:':<58} bereit nach "
         f"{second['ready_again_ms']:.0f} ms, Seite nicht neu geladen:"
         f" {'ja' if second['same_visit'] else 'nein'},"
-        f" pyodide.asm.wasm {second['wasm_downloads']}× geladen"
+        f" pyodide.asm.wasm(.gz) {second['wasm_downloads']}× geladen"
     )
     print(suite_line(figures["suite"]))
     print(

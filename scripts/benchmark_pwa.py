@@ -4,13 +4,17 @@
 
 Builds the site into a temporary folder, serves it on 127.0.0.1 and measures in Debian
 Chromium, each run with a new, empty browser profile (a cold first visit):
-- the time from navigation start until the page shows „Offline bereit“ (everything stored:
-  the precache and the other pages), on the start page (no helper: the worker loads the
-  runtime alone) and on a helper page (the page loads the runtime itself at the same time);
-- the bytes stored for offline use, read back through the Cache Storage API from the page
-  (every cache, every response's body), per cache, and the largest files;
-- what the server sent during the helper page's first visit (bytes; how often the big runtime
-  files went out in full), i.e. whether the first visit downloads the runtime twice.
+- the time from navigation start until the page shows „Offline bereit“ (what this visit
+  stores is stored: the shell, the other pages and – after a page with helpers – the
+  runtime), on the player view ``spieler/`` (a player's phone: no helper, no engine), on the
+  start page (no helper) and on a helper page (the page loads the runtime itself, then the
+  service worker stores it);
+- the bytes stored for offline use after each of these first visits, read back through the
+  Cache Storage API from the page (every cache, every response's body), per cache, and the
+  largest files;
+- what the server sent during each first visit (bytes; how often the big runtime files went
+  out in full), i.e. whether a visit without helpers downloads the runtime at all and whether
+  the helper page's downloads it twice.
 """
 
 from __future__ import annotations
@@ -34,11 +38,15 @@ sys.path.insert(0, str(ROOT))
 from tests.browser.conftest import CHROMIUM_ARGS, READER_CHROMIUM  # noqa: E402
 from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
 
-PAGES = {"Startseite": "", "Helferseite": "ryssea/kampfbeginn-und-initiative/"}
+PAGES = {
+    "Spielersicht": "spieler/",
+    "Startseite": "",
+    "Helferseite": "ryssea/kampfbeginn-und-initiative/",
+}
 READY_TIMEOUT_MS = 300_000
 # the big runtime files: label → how their path ends
 RUNTIME = {
-    "pyodide.asm.wasm": re.compile(r"/pyodide\.asm\.wasm$"),
+    "pyodide.asm.wasm.gz": re.compile(r"/pyodide\.asm\.wasm(\.gz)?$"),
     "python_stdlib-*.zip": re.compile(r"/python_stdlib(-plain)?-[0-9a-f]+\.zip$"),
     ".snap": re.compile(r"\.snap$"),
 }
@@ -131,30 +139,28 @@ def cold_visit(playwright: Any, url: str) -> dict[str, Any]:
 def measure(server: SiteServer, sent: Sent, runs: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
-    figures: dict[str, Any] = {"visits": {}, "sent": []}
+    figures: dict[str, Any] = {"visits": {}, "sent": {}}
     with sync_playwright() as playwright:
         for label, path in PAGES.items():
             visits = []
+            figures["sent"][label] = []
             for _ in range(runs):
                 sent.reset()
                 visits.append(cold_visit(playwright, server.url + path))
-                if label == "Helferseite":
-                    with sent.lock:
-                        figures["sent"].append(
-                            {
-                                "bytes": sent.bytes,
-                                "full": {
-                                    name: sum(n for p, n in sent.full.items() if end.search(p))
-                                    for name, end in RUNTIME.items()
-                                },
-                                "not_modified": {
-                                    name: sum(
-                                        n for p, n in sent.not_modified.items() if end.search(p)
-                                    )
-                                    for name, end in RUNTIME.items()
-                                },
-                            }
-                        )
+                with sent.lock:
+                    figures["sent"][label].append(
+                        {
+                            "bytes": sent.bytes,
+                            "full": {
+                                name: sum(n for p, n in sent.full.items() if end.search(p))
+                                for name, end in RUNTIME.items()
+                            },
+                            "not_modified": {
+                                name: sum(n for p, n in sent.not_modified.items() if end.search(p))
+                                for name, end in RUNTIME.items()
+                            },
+                        }
+                    )
             figures["visits"][label] = visits
     return figures
 
@@ -188,23 +194,35 @@ def main() -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    last = figures["visits"]["Helferseite"][-1]
-    total = sum(c["bytes"] for c in last["caches"].values())
-    files = sum(c["files"] for c in last["caches"].values())
-    per_cache = ", ".join(f"{name}: {megabytes(c['bytes'])}" for name, c in last["caches"].items())
-    status = last["status"]
-    print(f"Gespeichert (Cache Storage, im Browser gelesen): {megabytes(total)} in {files} Dateien")
-    print(f"  je Cache: {per_cache}")
-    largest = sorted(
-        (item for c in last["caches"].values() for item in c["largest"]), key=lambda i: -i[1]
-    )
-    print("  die größten Dateien:")
-    for path, size in largest[:8]:
-        print(f"    {path.split('?')[0][-60:]:<60} {megabytes(size):>9}")
+    for label, visits in figures["visits"].items():
+        last = visits[-1]
+        total = sum(c["bytes"] for c in last["caches"].values())
+        files = sum(c["files"] for c in last["caches"].values())
+        per_cache = ", ".join(
+            f"{name}: {megabytes(c['bytes'])}" for name, c in last["caches"].items()
+        )
+        print(
+            f"Gespeichert nach dem ersten Besuch, {label} (Cache Storage, im Browser gelesen): "
+            f"{megabytes(total)} in {files} Dateien"
+        )
+        print(f"  je Cache: {per_cache}")
+        largest = sorted(
+            (item for c in last["caches"].values() for item in c["largest"]), key=lambda i: -i[1]
+        )
+        print("  die größten Dateien:")
+        for path, size in largest[:5]:
+            print(f"    {path.split('?')[0][-60:]:<60} {megabytes(size):>9}")
+    status = figures["visits"]["Helferseite"][-1]["status"]
+    groups = [("vorab (Startseite, Suche, Skripte …)", "core")]
+    if "runtime" in status:
+        groups.append(("Laufzeit (nach einer Seite mit Helfern)", "runtime"))
+    groups.append(("übrige Seiten", "pages"))
     print(
-        f"  davon vorab (Laufzeit, Startseite, Suche …): {megabytes(status['core']['bytes'])}"
-        f" in {status['core']['files']} Dateien; übrige Seiten: "
-        f"{megabytes(status['pages']['bytes'])} in {status['pages']['files']} Dateien"
+        "  Listen des Service Workers: "
+        + "; ".join(
+            f"{text}: {megabytes(status[key]['bytes'])} in {status[key]['files']} Dateien"
+            for text, key in groups
+        )
     )
     for label, visits in figures["visits"].items():
         values = [v["ready_ms"] for v in visits]
@@ -213,12 +231,13 @@ def main() -> int:
             f"Kalter Besuch bis „Offline bereit“, {label}: "
             f"median {statistics.median(values):.0f} ms (Läufe: {listed})"
         )
-    for number, run in enumerate(figures["sent"], 1):
-        full = ", ".join(f"{name} {count}×" for name, count in run["full"].items())
-        print(
-            f"Vom Server gesendet, erster Besuch der Helferseite (Lauf {number}): "
-            f"{megabytes(run['bytes'])}; ganz gesendet: {full}"
-        )
+    for label, runs in figures["sent"].items():
+        for number, run in enumerate(runs, 1):
+            full = ", ".join(f"{name} {count}×" for name, count in run["full"].items())
+            print(
+                f"Vom Server gesendet, erster Besuch {label} (Lauf {number}): "
+                f"{megabytes(run['bytes'])}; ganz gesendet: {full}"
+            )
     return 0
 
 

@@ -38,7 +38,7 @@ RATES = (1, PHONE_RATE)
 KINDS = ("snapshot", "wasm", "stdlib", "other")  # bytes of a cold visit, by file
 KIND_LABELS = {
     "snapshot": "Schnellstart-Abbild",
-    "wasm": "pyodide.asm.wasm",
+    "wasm": "pyodide.asm.wasm(.gz)",
     "stdlib": "python_stdlib*.zip",
     "other": "alles andere",
 }
@@ -328,7 +328,7 @@ def kind_of(url: str) -> str:
     path = urlsplit(url).path
     if path.endswith(".snap"):
         return "snapshot"
-    if path.endswith(".wasm"):
+    if path.endswith((".wasm", ".wasm.gz")):  # the site ships it gzip-compressed
         return "wasm"
     if STDLIB.search(path):
         return "stdlib"

@@ -46,7 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.yaml import yaml_load
 
 from site_plugins.bundle import BundleError, bundles
-from site_plugins.snapshot import lock_file
+from site_plugins.snapshot import compressed_wasm, lock_file
 
 ASSETS = Path(__file__).resolve().parent / "offline_assets"
 ENGINE_PREFIX = "assets/regelwerk/"
@@ -366,7 +366,8 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
         # as each is complete, while the rest still comes
         parts = {
             "worker": worker,
-            "wasm": gzip_base64((pyodide_dir / "pyodide.asm.wasm").read_bytes()),
+            # the same gzip bytes the online site ships, cached (compressing takes seconds)
+            "wasm": base64.b64encode(compressed_wasm(pyodide_dir)).decode("ascii"),
             "snapshot": base64.b64encode(snapshot).decode("ascii"),  # gzip bytes already
             "stdlib": gzip_base64(stdlib),
             "engine": gzip_base64(engine_zip),

@@ -47,7 +47,13 @@ from site_plugins import compile_data, csp, pwa
 from site_plugins.bundle import BundleError, bundles
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
-from site_plugins.snapshot import Snapshot, SnapshotError, build_snapshot, lock_file
+from site_plugins.snapshot import (
+    Snapshot,
+    SnapshotError,
+    build_snapshot,
+    compressed_wasm,
+    lock_file,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -70,12 +76,14 @@ OFFLINE_TRANSPORT = re.compile(r'<script src="[^"]*assets/offline/transport\.js"
 
 # Pyodide's python_stdlib.zip is not among them: the site ships the two archives cut from it
 # (site_plugins/snapshot.py), named by the runtime key like the snapshot; pyodide-lock.json
-# is written without packages (snapshot.lock_file).
+# is written without packages (snapshot.lock_file). Nor is pyodide.asm.wasm: the site ships
+# it gzip-compressed as pyodide.asm.wasm.gz (9.6 MB → 3.5 MB also where the host does not
+# compress; the worker inflates it while it downloads).
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
 )
+WASM_GZ = "pyodide.asm.wasm.gz"
 
 
 def engine_archive() -> bytes:
@@ -242,6 +250,11 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                 config, f"{PYODIDE_PREFIX}/pyodide-lock.json", content=lock_file(pyodide_dir)
             )
         )
+        try:
+            wasm = compressed_wasm(pyodide_dir)
+        except SnapshotError as error:
+            raise PluginError(f"regelwerk: {error}") from error
+        files.append(File.generated(config, f"{PYODIDE_PREFIX}/{WASM_GZ}", content=wasm))
         if self.web_app:
             pwa.add_files(files, config)
         return files

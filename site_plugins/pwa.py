@@ -9,10 +9,12 @@ Used by the ``regelwerk`` plugin (:mod:`site_plugins.plugin`), for the online bu
 - after the build (:func:`build`) ``manifest.webmanifest`` is written, and
   ``site_plugins/pwa/build.mjs`` (Node, pinned npm packages) renders the icons from the
   project's logo, bundles ``site_plugins/pwa/pwa.js`` (an ES module) with workbox-window
-  into that classic script, and generates ``sw.js`` with Workbox: the precache list (what a
-  visit needs first: start page, search, scripts (pwa.js among them), styles, Pyodide, the
-  engine archive and snapshot) and the list of every other page, fetched in the background
-  (see ``site_plugins/pwa/sw.js``).
+  into that classic script, and generates ``sw.js`` with Workbox: the precache list, the
+  shell (what a visit needs first: start page, player view, search, scripts (pwa.js among
+  them), styles), the runtime list (Pyodide, the cut standard libraries, the engine archive
+  and snapshot: stored once a page with helpers was opened, or when the reader stores
+  everything) and the list of every other page, fetched in the background (see
+  ``site_plugins/pwa/sw.js``).
 
 Not in the offline export (``file://`` has no service workers) and not under ``mkdocs
 serve``: there :func:`write_unregister` puts a ``sw.js`` that removes itself, so a browser
@@ -39,6 +41,16 @@ PREFIX = "assets/pwa"
 MANIFEST = "manifest.webmanifest"
 SW_FILE = "sw.js"
 BUILD_TIMEOUT_S = 300
+# The engine's runtime (10.4 MB): not in the precache (a reader who never opens a page with
+# helpers, e.g. a player with only the player view, never downloads it), stored by the
+# service worker once a page with helpers asks for it (see pwa/sw.js). Pyodide's four files
+# (site_plugins/plugin.py), the engine archive, the snapshot and the two cut standard
+# libraries (site_plugins/snapshot.py): 8 files.
+RUNTIME_PATTERNS = (
+    "assets/pyodide/**/*",
+    "assets/regelwerk/engine-*.{zip,snap}",
+    "assets/regelwerk/python_stdlib*.zip",
+)
 # Shipped to the site as assets/pwa/<name>; the other files of pwa/ are build inputs.
 PAGE_FILES = ("pwa.css",)
 # The page script: site_plugins/pwa/pwa.js, bundled by build.mjs (after the pages are built).
@@ -189,6 +201,7 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
             r"|/python_stdlib(-plain)?-[0-9a-f]{16}\.zip$"
         ),
         "maxFileBytes": 32 * 1024 * 1024,
+        "runtime": {"patterns": list(RUNTIME_PATTERNS), "ignores": [], "minFiles": 8},
         "core": {
             "patterns": [
                 "index.html",
@@ -199,10 +212,10 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
                 "sitemap.xml",
                 MANIFEST,
                 "search/search_index.json",
-                "assets/**/*.{js,mjs,css,json,wasm,zip,snap,svg,png}",
+                "assets/**/*.{js,mjs,css,json,wasm,gz,zip,snap,svg,png}",
                 *lunr_files(site_dir),
             ],
-            "ignores": ["**/*.map", *unused_lunr_files(site_dir)],
+            "ignores": ["**/*.map", *RUNTIME_PATTERNS, *unused_lunr_files(site_dir)],
         },
         "pages": {
             "patterns": ["**/*.html"],

@@ -4,8 +4,8 @@
 //   2. the page script: site_plugins/pwa/pwa.js (an ES module) bundled with workbox-window
 //      into assets/pwa/pwa.js, a classic script (IIFE) – before the lists, which take it in;
 //   3. the service worker: site_plugins/pwa/sw.js bundled with Workbox's modules, then
-//      Workbox's injectManifest writes the precache list into it; the list of the other
-//      pages goes in at bundle time.
+//      Workbox's injectManifest writes the precache list (the shell) into it; the lists of
+//      the runtime and of the other pages go in at bundle time.
 // Both bundles: rollup with terser, from node_modules – nothing from a CDN.
 // Each list entry: url, revision (Workbox: MD5 of the file, null for URLs already named by
 // a hash), integrity (SHA-256 of the file: the browser refuses other bytes) and bytes.
@@ -103,17 +103,23 @@ async function main() {
   const started = performance.now();
   // the page script's minification runs in a worker thread (terser): beside the icons and
   // the list of pages; the core list takes the finished script in
-  const [pages] = await Promise.all([
+  const [pages, runtime] = await Promise.all([
     getManifest(listOptions(config.pages)),
+    getManifest(listOptions(config.runtime)),
     renderIcons(),
     bundle(config.pageScript.source, path.join(site, config.pageScript.file)),
   ]);
   const core = await getManifest(listOptions(config.core));
-  for (const result of [pages, core]) {
+  for (const result of [pages, runtime, core]) {
     if (result.warnings.length) throw new Error(result.warnings.join("\n"));
   }
+  if (runtime.count < config.runtime.minFiles) {
+    throw new Error(`Laufzeit-Liste: nur ${runtime.count} Dateien (${config.runtime.patterns})`);
+  }
   const version = createHash("sha256")
-    .update(JSON.stringify([core.manifestEntries, pages.manifestEntries]))
+    .update(
+      JSON.stringify([core.manifestEntries, runtime.manifestEntries, pages.manifestEntries]),
+    )
     .digest("hex")
     .slice(0, 16);
   const tmp = await mkdtemp(path.join(tmpdir(), "regelwerk-sw-"));
@@ -121,6 +127,7 @@ async function main() {
     const source = path.join(tmp, "sw.js");
     await bundle(config.swSource, source, {
       __REGELWERK_PAGES__: JSON.stringify(pages.manifestEntries),
+      __REGELWERK_RUNTIME__: JSON.stringify(runtime.manifestEntries),
       __REGELWERK_VERSION__: JSON.stringify(version),
     });
     const injected = await injectManifest({
@@ -137,6 +144,8 @@ async function main() {
     version,
     core_files: core.count,
     core_bytes: core.size,
+    runtime_files: runtime.count,
+    runtime_bytes: runtime.size,
     page_files: pages.count,
     page_bytes: pages.size,
     build_ms: Math.round(performance.now() - started),

@@ -7,6 +7,9 @@
 // its engine has started, so the first visit does not compete with itself; asking the worker
 // to store the other pages in the background – not while the browser saves data
 // (navigator.connection.saveData), unless the reader presses „Trotzdem offline speichern“ –
+// and the engine's runtime once a page with helpers is open (it has just loaded the same
+// files, so the worker gets them back from the HTTP cache; a player who only opens the
+// player view never downloads them; „Trotzdem offline speichern“ stores them too);
 // and showing what is stored: a line in the footer („Offline bereit · 24,6 MB gespeichert“)
 // and a small dismissible notice (aria-live polite, in the page's flow below the header) when
 // something changes; the update:
@@ -33,7 +36,13 @@ if (script && "serviceWorker" in navigator && /^https?:$/.test(location.protocol
 
 function webApp(root) {
   const api = (window.RegelwerkOffline = { status: null });
-  const view = { registering: false, notice: null, wasIncomplete: false };
+  const view = {
+    registering: false,
+    notice: null,
+    wasIncomplete: false,
+    textsMissing: false,
+    runtimeAsked: false, // this page asked the worker to store the runtime
+  };
   const wb = new Workbox(new URL("sw.js", root).href, {
     scope: root.pathname,
     updateViaCache: "none",
@@ -142,12 +151,30 @@ function webApp(root) {
     });
   }
 
+  // The runtime's list (a worker of an earlier deployment kept it in its core: none).
+  function runtimeOf(status) {
+    return status.runtime || { files: 0, cached: 0, bytes: 0, cachedBytes: 0 };
+  }
+
+  // What is stored, and what is meant to be: the runtime counts once it is wanted (a page
+  // with helpers asked for it, or the reader stores everything) or partly there.
+  function amounts(status) {
+    const runtime = runtimeOf(status);
+    const wanted = view.runtimeAsked || runtime.cached > 0;
+    return {
+      stored: status.core.cachedBytes + status.pages.cachedBytes + runtime.cachedBytes,
+      total: status.core.bytes + status.pages.bytes + (wanted ? runtime.bytes : 0),
+    };
+  }
+
   function statusText(status) {
     if (!status) return view.registering ? "Offline-Speicher wird vorbereitet …" : "";
-    const total = status.core.bytes + status.pages.bytes;
-    const stored = status.core.cachedBytes + status.pages.cachedBytes;
+    const { stored, total } = amounts(status);
     if (status.complete) return `Offline bereit · ${megabytes(stored)} gespeichert`;
     if (status.filling) return `Offline-Speicher: ${megabytes(stored)} von ${megabytes(total)} …`;
+    if (status.texts) {
+      return `Offline bereit ohne Würfelhelfer · ${megabytes(stored)} gespeichert`;
+    }
     if (saveData() && !trusted()) {
       return `Offline gespeichert: ${megabytes(stored)} von ${megabytes(total)} (Datensparmodus)`;
     }
@@ -182,8 +209,10 @@ function webApp(root) {
 
   // The status and the filling are asked of the active worker, the one that serves this
   // page (not of a new version's worker that installs or waits).
-  function fill(worker) {
-    worker.postMessage({ type: "fill" });
+  // what: {pages, runtime} (see sw.js)
+  function fill(worker, what) {
+    if (what.runtime) view.runtimeAsked = true;
+    worker.postMessage({ type: "fill", ...what });
   }
 
   function storeAnyway() {
@@ -193,28 +222,71 @@ function webApp(root) {
       // private mode: it applies to this visit only
     }
     if (view.notice === "savedata") dismiss();
-    navigator.serviceWorker.ready.then((registration) => fill(registration.active));
+    navigator.serviceWorker.ready.then((registration) =>
+      fill(registration.active, { pages: true, runtime: true }),
+    );
+  }
+
+  // A page whose helpers boot the engine (engine-client.js), e.g. after instant navigation.
+  function hasHelpers() {
+    return Boolean(document.querySelector(".rw-helper, .rw-dice"));
+  }
+
+  function runtimeMissing(status) {
+    const runtime = runtimeOf(status);
+    return runtime.cached < runtime.files;
   }
 
   function show(status) {
     const before = api.status;
     api.status = status;
     if (!status.complete) view.wasIncomplete = true;
+    if (!status.texts) view.textsMissing = true;
+    const { stored } = amounts(status);
     if (status.complete && view.wasIncomplete && !(before && before.complete)) {
-      const stored = megabytes(status.core.cachedBytes + status.pages.cachedBytes);
-      notify("ready", `Offline bereit: Das Regelwerk funktioniert jetzt auch ohne Netz (${stored} gespeichert).`);
+      notify(
+        "ready",
+        "Offline bereit: Das Regelwerk funktioniert jetzt auch ohne Netz " +
+          `(${megabytes(stored)} gespeichert).`,
+      );
+    } else if (
+      status.texts &&
+      !status.complete &&
+      !status.filling &&
+      view.textsMissing &&
+      !(before && before.texts)
+    ) {
+      notify(
+        "ready",
+        "Offline bereit: Regeltext, Suche und Spielersicht funktionieren jetzt auch ohne Netz " +
+          `(${megabytes(stored)} gespeichert). Die Würfelhelfer kommen dazu, sobald du eine ` +
+          "Seite mit Helfern öffnest.",
+      );
     }
     if (status.error) console.warn("[regelwerk] Offline-Speicher:", status.error);
     renderFooter();
   }
 
+  // A page with helpers asks for the runtime once its engine has loaded it (also after
+  // instant navigation from a page without helpers; also while the browser saves data:
+  // the files come from the HTTP cache).
+  async function storeRuntime() {
+    if (view.runtimeAsked || !hasHelpers() || !api.status || !runtimeMissing(api.status)) return;
+    view.runtimeAsked = true;
+    await engineSettled();
+    const registration = await navigator.serviceWorker.ready;
+    fill(registration.active, { pages: false, runtime: true });
+  }
+
   async function refresh(registration) {
     const status = await messageSW(registration.active, { type: "status" });
     show(status);
-    if (status.complete || status.filling) return;
-    if (!saveData() || trusted()) {
-      fill(registration.active);
-    } else if (!shownThisVisit()) {
+    if (status.filling) return;
+    const runtime = hasHelpers() && runtimeMissing(status);
+    const pagesMissing = status.pages.cached < status.pages.files;
+    const pages = pagesMissing && (!saveData() || trusted());
+    if (pages || runtime) fill(registration.active, { pages, runtime });
+    if (pagesMissing && !pages && !shownThisVisit()) {
       notify(
         "savedata",
         "Datensparmodus: Nur das Nötigste ist offline gespeichert, nicht alle Seiten.",
@@ -320,6 +392,7 @@ function webApp(root) {
     window.document$.subscribe(() => {
       placeToast();
       renderFooter();
+      storeRuntime();
     });
   }
   start();

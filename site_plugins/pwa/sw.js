@@ -2,12 +2,18 @@
 // npm (rollup, no CDN, no importScripts) and writes the result to the site root as sw.js, so
 // its scope is the whole site. Only the online build has it (see site_plugins/pwa.py).
 //
-// Two lists, both made at build time from the finished site (file, revision, SHA-256
+// Three lists, all made at build time from the finished site (file, revision, SHA-256
 // integrity, size):
-// - CORE (self.__WB_MANIFEST, Workbox's precache): what a visit needs first – the start page,
-//   404, sitemap.xml (instant navigation), the search index, Material's and our scripts and
-//   styles, the icons and the runtime: Pyodide's files and engine-<key>.zip/.snap. Installed
-//   before this worker takes over (Workbox precaching).
+// - CORE (self.__WB_MANIFEST, Workbox's precache): the shell, what a visit needs first – the
+//   start page, 404, the player view, sitemap.xml (instant navigation), the search index,
+//   Material's and our scripts and styles, the icons. Installed before this worker takes
+//   over (Workbox precaching). Not the engine's runtime: a player who only ever opens the
+//   player view on his phone never downloads Pyodide.
+// - RUNTIME (__REGELWERK_RUNTIME__): what the helpers need – Pyodide's files, the cut
+//   standard libraries, engine-<key>.zip/.snap (about 10 MB). Fetched in the background once
+//   a page with helpers asks for it (it has just loaded the same files itself, so they come
+//   back from the browser's HTTP cache as 304s), or when the reader stores everything
+//   („Trotzdem offline speichern“), into the cache "regelwerk-laufzeit".
 // - PAGES (__REGELWERK_PAGES__): every other page. Fetched in the background once the page
 //   asks for it ("fill"; the page does not ask while the reader's browser saves data, unless
 //   the reader says so), into the cache "regelwerk-seiten".
@@ -21,7 +27,9 @@
 // only the old lists named, and the pages reload.
 //
 // Messages (from the page, with a MessagePort for the answer where noted):
-//   {type: "status"} → port: status()        {type: "fill"} → progress to every window
+//   {type: "status"} → port: status()
+//   {type: "fill", pages, runtime} → stores the pages (pages !== false) and the runtime
+//                                    (runtime: true); progress to every window
 //   {type: "SKIP_WAITING"}                   (workbox-window's convention; only a waiting
 //                                            worker acts on it)
 // Broadcast to every window: {type: "regelwerk-offline", status} while filling and after.
@@ -36,8 +44,10 @@ import { registerRoute } from "workbox-routing";
 
 const CORE = self.__WB_MANIFEST;
 const PAGES = __REGELWERK_PAGES__;
+const RUNTIME = __REGELWERK_RUNTIME__;
 const VERSION = __REGELWERK_VERSION__;
 const PAGES_CACHE = "regelwerk-seiten";
+const RUNTIME_CACHE = "regelwerk-laufzeit";
 const PARALLEL = 3;
 const REVISION = "__WB_REVISION__";
 
@@ -63,19 +73,21 @@ precacheAndRoute(CORE, {
 cleanupOutdatedCaches();
 clientsClaim();
 
-// ------------------------------------------------------------------ the pages
+// ------------------------------------------------------------------ the pages and the runtime
 
 function absolute(url) {
   return new URL(url, self.location.href).href;
 }
 
-function pageKey(entry) {
+// an entry's key in its cache: its URL with its revision (one version, never mixed)
+function entryKey(entry) {
   const url = new URL(entry.url, self.location.href);
   url.searchParams.set(REVISION, entry.revision);
   return url.href;
 }
 
-const pageKeys = new Map(PAGES.map((entry) => [absolute(entry.url), pageKey(entry)]));
+const pageKeys = new Map(PAGES.map((entry) => [absolute(entry.url), entryKey(entry)]));
+const runtimeKeys = new Map(RUNTIME.map((entry) => [absolute(entry.url), entryKey(entry)]));
 
 // A page's address as the reader or instant navigation asks for it (…/ryssea/) → its file.
 function pageFile(url) {
@@ -86,51 +98,84 @@ function pageFile(url) {
   return clean.href;
 }
 
-registerRoute(
-  ({ request, url }) =>
-    request.method === "GET" &&
-    url.origin === self.location.origin &&
-    pageKeys.has(pageFile(url.href)),
-  async ({ request, url }) => {
-    const cache = await caches.open(PAGES_CACHE);
-    const cached = await cache.match(pageKeys.get(pageFile(url.href)));
-    return cached || fetch(request);
-  },
-);
+function plainFile(url) {
+  const clean = new URL(url);
+  clean.search = "";
+  clean.hash = "";
+  return clean.href;
+}
+
+// From the cache if stored, else from the network (a file not stored yet: online).
+function storedOrFetched(cacheName, keys, fileOf) {
+  registerRoute(
+    ({ request, url }) =>
+      request.method === "GET" && url.origin === self.location.origin && keys.has(fileOf(url.href)),
+    async ({ request, url }) => {
+      const cache = await caches.open(cacheName);
+      const cached = await cache.match(keys.get(fileOf(url.href)));
+      return cached || fetch(request);
+    },
+  );
+}
+
+storedOrFetched(PAGES_CACHE, pageKeys, pageFile);
+storedOrFetched(RUNTIME_CACHE, runtimeKeys, plainFile);
+
+// Store every entry of `entries` that is not stored yet in `cacheName` (a few at a time),
+// reporting progress.
+async function store(cacheName, entries) {
+  const cache = await caches.open(cacheName);
+  const have = new Set((await cache.keys()).map((request) => request.url));
+  const todo = entries.filter((entry) => !have.has(entryKey(entry)));
+  let next = 0;
+  let last = 0;
+  async function worker() {
+    while (next < todo.length) {
+      const entry = todo[next++];
+      const response = await fetch(absolute(entry.url), {
+        cache: "no-cache",
+        credentials: "same-origin",
+        integrity: entry.integrity,
+      });
+      if (!response.ok) throw new Error(`${entry.url}: HTTP ${response.status}`);
+      await cache.put(entryKey(entry), response);
+      if (Date.now() - last > 250) {
+        last = Date.now();
+        broadcast();
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}
 
 let filling = null;
 
-// Store every page of PAGES that is not stored yet (a few at a time); report progress.
-function fillPages() {
-  if (!filling) {
-    filling = (async () => {
-      const cache = await caches.open(PAGES_CACHE);
-      const have = new Set((await cache.keys()).map((request) => request.url));
-      const todo = PAGES.filter((entry) => !have.has(pageKey(entry)));
-      let next = 0;
-      let last = 0;
-      async function worker() {
-        while (next < todo.length) {
-          const entry = todo[next++];
-          const response = await fetch(absolute(entry.url), {
-            cache: "no-cache",
-            credentials: "same-origin",
-            integrity: entry.integrity,
-          });
-          if (!response.ok) throw new Error(`${entry.url}: HTTP ${response.status}`);
-          await cache.put(pageKey(entry), response);
-          if (Date.now() - last > 250) {
-            last = Date.now();
-            broadcast();
-          }
-        }
-      }
-      await Promise.all(Array.from({ length: PARALLEL }, worker));
-    })().finally(() => {
-      filling = null;
+// The pages and/or the runtime, one filling at a time (a request during one follows it).
+function fill({ pages = true, runtime = false } = {}) {
+  const previous = filling || Promise.resolve();
+  const current = previous
+    .catch(() => {})
+    .then(async () => {
+      if (runtime) await store(RUNTIME_CACHE, RUNTIME);
+      if (pages) await store(PAGES_CACHE, PAGES);
+    })
+    .finally(() => {
+      if (filling === current) filling = null;
     });
-  }
-  return filling;
+  filling = current;
+  return current;
+}
+
+async function stored(cacheName) {
+  return (await (await caches.open(cacheName)).keys()).length > 0;
+}
+
+// Whether the reader had the runtime of an earlier version: in the runtime cache, or in
+// Workbox's precache (where deployments before the runtime list kept it).
+async function hadRuntime() {
+  if (await stored(RUNTIME_CACHE)) return true;
+  const precache = await caches.open(cacheNames.precache);
+  return (await precache.keys()).some((request) => /\/assets\/pyodide\//.test(request.url));
 }
 
 // ------------------------------------------------------------------ status
@@ -154,13 +199,18 @@ async function status() {
   const core = await cachedBytes(cacheNames.precache, CORE, (entry) =>
     getCacheKeyForURL(absolute(entry.url)),
   );
-  const pages = await cachedBytes(PAGES_CACHE, PAGES, pageKey);
+  const runtime = await cachedBytes(RUNTIME_CACHE, RUNTIME, entryKey);
+  const pages = await cachedBytes(PAGES_CACHE, PAGES, entryKey);
+  const done = (list) => list.cached === list.files;
   return {
     version: VERSION,
     filling: Boolean(filling),
     core,
+    runtime,
     pages,
-    complete: core.cached === core.files && pages.cached === pages.files,
+    // the text, the search and the player view offline (the helpers need the runtime too)
+    texts: done(core) && done(pages),
+    complete: done(core) && done(pages) && done(runtime),
   };
 }
 
@@ -173,13 +223,15 @@ async function broadcast(extra = {}) {
 
 // ------------------------------------------------------------------ lifecycle
 
-// An update: if the reader kept the pages of the old version, the new version brings its
-// pages before it is offered, so that „neu laden“ never lands on a half-stored site.
+// An update: if the reader kept the pages or the runtime of the old version, the new
+// version brings its own before it is offered, so that „neu laden“ never lands on a
+// half-stored site.
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(PAGES_CACHE);
-      if ((await cache.keys()).length > 0) await fillPages();
+      const pages = await stored(PAGES_CACHE);
+      const runtime = await hadRuntime();
+      if (pages || runtime) await fill({ pages, runtime });
     })(),
   );
 });
@@ -188,10 +240,15 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      const keep = new Set(pageKeys.values());
-      const cache = await caches.open(PAGES_CACHE);
-      for (const request of await cache.keys()) {
-        if (!keep.has(request.url)) await cache.delete(request);
+      for (const [name, keys] of [
+        [PAGES_CACHE, pageKeys],
+        [RUNTIME_CACHE, runtimeKeys],
+      ]) {
+        const keep = new Set(keys.values());
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          if (!keep.has(request.url)) await cache.delete(request);
+        }
       }
     })(),
   );
@@ -207,8 +264,9 @@ self.addEventListener("message", (event) => {
   } else if (message.type === "status" && event.ports[0]) {
     event.waitUntil(status().then((answer) => event.ports[0].postMessage(answer)));
   } else if (message.type === "fill") {
+    const what = { pages: message.pages !== false, runtime: message.runtime === true };
     event.waitUntil(
-      fillPages().then(
+      fill(what).then(
         () => broadcast(),
         (error) => broadcast({ error: String(error && error.message ? error.message : error) }),
       ),

@@ -10,16 +10,20 @@ without a word until the first save failed.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import wait_engine_ready
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
 PAGE = "dsa/kampfhelfer/"
 STILL_WORKS = "Regeltext, Tabellen und Suche funktionieren"
+WASM_GZ = "assets/pyodide/pyodide.asm.wasm.gz"
+PYODIDE = ROOT / "node_modules" / "pyodide"
 
 
 # the controls of a form that its action row lies over (the row sticks to the window's bottom
@@ -44,7 +48,7 @@ def test_a_slow_boot_says_what_works_and_offers_a_retry(page: Any, site_url: str
     page.set_viewport_size({"width": 375, "height": 667})  # a phone: the form is long
     page.add_init_script("window.__regelwerkSlowBootMs = 1500")
     hanging: list[Any] = []
-    page.route("**/pyodide.asm.wasm", lambda route: hanging.append(route))
+    page.route("**/pyodide.asm.wasm.gz", lambda route: hanging.append(route))
     page.goto(site_url + PAGE)
     status = page.locator(".rw-status[data-slow='1']").first
     status.wait_for(timeout=10_000)
@@ -57,7 +61,7 @@ def test_a_slow_boot_says_what_works_and_offers_a_retry(page: Any, site_url: str
     retry = page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen")
     assert retry.is_visible()
     assert page.locator("article h1").is_visible()
-    page.unroute("**/pyodide.asm.wasm")
+    page.unroute("**/pyodide.asm.wasm.gz")
     retry.click()
     wait_engine_ready(page)
     assert page.locator(".rw-status").first.get_attribute("data-slow") == ""
@@ -67,7 +71,7 @@ def test_a_broken_runtime_file_fails_the_boot_at_once(page: Any, site_url: str) 
     # a wasm that arrives but is no WebAssembly: Pyodide's loader only warns and waits; the
     # failure reaches the page at once, naming the file (before: the 2-minute timeout)
     page.route(
-        "**/pyodide.asm.wasm",
+        "**/pyodide.asm.wasm.gz",
         lambda route: route.fulfill(
             status=200, body=b"\x00asm\x01\x00\x00\x00kaputt", content_type="application/wasm"
         ),
@@ -79,6 +83,48 @@ def test_a_broken_runtime_file_fails_the_boot_at_once(page: Any, site_url: str) 
     assert time.monotonic() - started < 15
     text = status.inner_text()
     assert "pyodide.asm.wasm nicht ausführbar" in text and STILL_WORKS in text, text
+
+
+def test_a_damaged_wasm_archive_fails_the_boot_and_the_retry_works(
+    page: Any, site_url: str, built_site: Path
+) -> None:
+    # the site ships the wasm gzip-compressed (pyodide.asm.wasm.gz, inflated by the worker
+    # while it downloads): a download cut off halfway does not inflate – the boot fails at
+    # once naming the file (not the 2-minute timeout, not a compile error about a stream),
+    # the text stays readable, and „Erneut versuchen“ works once the file is whole again
+    whole = (built_site / WASM_GZ).read_bytes()
+    page.route(
+        "**/pyodide.asm.wasm.gz",
+        lambda route: route.fulfill(status=200, body=whole[: len(whole) // 2]),
+    )
+    started = time.monotonic()
+    page.goto(site_url + PAGE)
+    status = page.locator(".rw-status[data-state='failed']").first
+    status.wait_for(timeout=30_000)
+    assert time.monotonic() - started < 15
+    text = status.inner_text()
+    assert "pyodide.asm.wasm.gz beschädigt" in text and STILL_WORKS in text, text
+    assert page.locator("article h1").is_visible()
+    page.unroute("**/pyodide.asm.wasm.gz")
+    page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen").click()
+    wait_engine_ready(page)
+
+
+def test_a_host_that_inflated_the_wasm_already_still_boots(page: Any, site_url: str) -> None:
+    # a host that sends the .gz with Content-Encoding: gzip hands the browser's fetch the
+    # wasm itself: the worker compiles it as it is
+    wasm = (PYODIDE / "pyodide.asm.wasm").read_bytes()
+    served: list[str] = []
+
+    def inflated(route: Any) -> None:
+        served.append(route.request.url)
+        route.fulfill(status=200, body=wasm)
+
+    page.route("**/pyodide.asm.wasm.gz", inflated)
+    page.goto(site_url + PAGE)
+    wait_engine_ready(page)
+    assert page.evaluate("window.__regelwerk.mode") == "snapshot"
+    assert served  # the wasm came through the .gz's address
 
 
 # a browser that reads nothing back and refuses every write (as Safari's private mode did):

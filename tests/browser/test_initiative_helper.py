@@ -117,7 +117,7 @@ def test_loading_the_page_requests_nothing_but_its_own_server(page: Any, site_ur
         and urlparse(u).netloc != urlparse(site_url).netloc
     ]
     assert foreign == []
-    assert any(u.endswith("pyodide.asm.wasm") for u in urls), "Pyodide came from elsewhere"
+    assert any(u.endswith("pyodide.asm.wasm.gz") for u in urls), "Pyodide came from elsewhere"
 
 
 def test_text_is_readable_before_the_engine_and_states_are_shown(page: Any, site_url: str) -> None:
@@ -150,7 +150,7 @@ def test_bad_input_gets_a_german_message_at_the_field(reader: SharedVisit) -> No
 def test_failed_boot_shows_error_and_retry_works(
     page: Any, site_url: str, page_errors: PageErrors
 ) -> None:
-    page.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page.route("**/pyodide.asm.wasm.gz", lambda route: route.abort())
     # the worker's fetch hands the failed request on to Pyodide (after ending the boot with
     # the message checked below), where nobody catches it any more
     page_errors.expect(r"^pageerror: \w*Error: Failed to fetch \(.*/assets/regelwerk/worker\.js\b")
@@ -159,6 +159,6 @@ def test_failed_boot_shows_error_and_retry_works(
     page.wait_for_selector(".rw-status[data-state='failed']", timeout=ENGINE_READY_MS)
     assert status.inner_text().startswith("Fehler:")
     assert page.locator("article h1").is_visible()
-    page.unroute("**/pyodide.asm.wasm")
+    page.unroute("**/pyodide.asm.wasm.gz")
     page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen").click()
     wait_ready(page)

@@ -7,6 +7,8 @@ publish (site_plugins/pwa.py, site_plugins/pwa/).
   „Trotzdem offline speichern“); then, in flight mode, pages never visited (link clicks and
   direct loads), search, tooltips, rolls in three systems, the Tickleiste and a reload work
   with no request that the service worker did not answer;
+- a first visit without helpers (the player view, a rule page) stores the site without the
+  engine's runtime and requests none of its files; a page with helpers then stores it;
 - a new deployment with another engine is offered („Neue Version – neu laden“), the old pages
   keep their old engine until the reader agrees, then the new engine answers – in every open
   tab of the site;
@@ -59,8 +61,6 @@ Object.defineProperty(Navigator.prototype, "connection", {
   get: () => ({ saveData: true, addEventListener() {}, removeEventListener() {} }),
 });
 """
-# Every file of the engine's runtime the worker loads.
-RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib-", ".snap")
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -186,8 +186,10 @@ def test_first_visit_then_everything_works_in_flight_mode(
     try:
         button = page.locator(STATUS).get_by_role("button", name="Trotzdem offline speichern")
         status = page.evaluate("window.RegelwerkOffline.status")
-        assert status["core"]["cached"] == status["core"]["files"] > 30
+        assert status["core"]["cached"] == status["core"]["files"] > 20
         assert status["pages"]["cached"] == 0 and not status["complete"]
+        # the start page has no helper: the runtime waits for „Trotzdem offline speichern“
+        assert status["runtime"]["cached"] == 0 and status["runtime"]["files"] >= 8
         assert "Datensparmodus" in page.locator(STATUS).inner_text()
         assert page.locator(TOAST).get_by_role("button", name="Trotzdem offline speichern").count()
         button.click()
@@ -227,6 +229,61 @@ def test_first_visit_then_everything_works_in_flight_mode(
         wait_engine_ready(page)
         board.locator(".rw-result").get_by_text("Alrik wartet").first.wait_for()
         wait_offline_ready(page)
+        assert requests.to_network(offline_from) == []
+    finally:
+        context.close()
+
+
+# Pyodide, the cut standard libraries, the engine archive and its snapshot
+RUNTIME_FILE = re.compile(r"/assets/(pyodide/|regelwerk/(engine-|python_stdlib))")
+
+
+def runtime_requests(requests: Requests) -> list[str]:
+    return [r.url for r in requests.seen if RUNTIME_FILE.search(r.url)]
+
+
+@pytest.mark.parametrize("first", ["spieler/", "ryssea/bewegungshandlungen/"])
+def test_a_visit_without_helpers_stores_the_site_without_the_runtime(
+    browsers: Browsers, site_url: str, first: str
+) -> None:
+    # issue 29: a player who only opens the player view on his phone (or a reader of a rule
+    # page without helpers) gets the text, the search and the player view offline – and not
+    # the engine's runtime (10 MB); opening a page with helpers stores it, and then the
+    # helpers work in flight mode too
+    context = new_context(browsers)
+    requests = Requests(context)
+    page = context.new_page()
+    try:
+        page.goto(site_url + first)
+        assert page.locator(".rw-helper, .rw-dice").count() == 0
+        # the worker installed, took over and stored the other pages: it is done
+        page.wait_for_function(
+            """() => {
+                const s = window.RegelwerkOffline.status;
+                return navigator.serviceWorker.controller !== null && s && !s.filling
+                    && s.core.cached === s.core.files && s.pages.cached === s.pages.files;
+            }""",
+            timeout=STORE_WAIT_MS,
+        )
+        assert runtime_requests(requests) == []
+        status = page.evaluate("window.RegelwerkOffline.status")
+        assert status["pages"]["files"] > 40
+        assert status["runtime"]["cached"] == 0 and not status["complete"]
+        assert page.locator(STATUS).inner_text().startswith("Offline bereit ohne Würfelhelfer")
+        # a page with helpers: its engine loads the runtime, then the worker stores it
+        navigate(page, site_url + "ryssea/kampfbeginn-und-initiative/")
+        wait_engine_ready(page)
+        page.wait_for_function(
+            "() => window.RegelwerkOffline.status.complete", timeout=STORE_WAIT_MS
+        )
+        assert page.locator(STATUS).inner_text().startswith("Offline bereit ·")
+        status = page.evaluate("window.RegelwerkOffline.status")
+        assert status["runtime"]["cached"] == status["runtime"]["files"] >= 8
+        context.set_offline(True)
+        offline_from = requests.mark()
+        page.goto(site_url + "dsa/kampfhelfer/")
+        wait_engine_ready(page)
+        roll(page, "attack")
         assert requests.to_network(offline_from) == []
     finally:
         context.close()

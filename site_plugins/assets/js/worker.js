@@ -33,8 +33,11 @@ const OFFLINE = self.RegelwerkOfflineRuntime || null;
 // Pyodide's own files; the standard library is one of the archives the build cut from its
 // python_stdlib.zip (site_plugins/snapshot.py): python_stdlib-<key>.zip for the snapshot
 // boot, python_stdlib-plain-<key>.zip for the plain boot (offline: python_stdlib.zip, the
-// plain one, for both).
-const ESSENTIAL = /^(pyodide\.asm\.wasm|pyodide-lock\.json|python_stdlib(-plain)?(-[0-9a-f]+)?\.zip)$/;
+// plain one, for both). Online the wasm comes as pyodide.asm.wasm.gz (see wasmResponse).
+const ESSENTIAL =
+  /^(pyodide\.asm\.wasm(\.gz)?|pyodide-lock\.json|python_stdlib(-plain)?(-[0-9a-f]+)?\.zip)$/;
+const WASM = "pyodide.asm.wasm";
+const WASM_GZ = `${WASM}.gz`;
 
 function isEssential(name) {
   return ESSENTIAL.test(name);
@@ -136,6 +139,86 @@ function watchWasmCompile(onFailure) {
   };
 }
 
+// Online the site ships the wasm gzip-compressed (pyodide.asm.wasm.gz: 3.5 MB instead of
+// 9.6 MB, also from a host that does not compress). Pyodide asks for pyodide.asm.wasm; it
+// gets a Response over the .gz's body inflated by the browser's DecompressionStream while it
+// downloads, typed application/wasm, so that its streaming compile still starts with the
+// first bytes. A host that already undid the compression (Content-Encoding) sends the wasm
+// itself: the first two bytes decide. Bytes that do not inflate (a damaged or truncated
+// file) fail the boot at once, naming the file – the compile would only report that the
+// stream broke off.
+async function wasmResponse(response, onFailure) {
+  if (!response.ok || !response.body) return response;
+  const fail = (what, error) => {
+    const failure = new AssetError(`${WASM_GZ} ${what} (${describe(error)})`);
+    onFailure(failure);
+    return failure;
+  };
+  const source = response.body.getReader();
+  let head = new Uint8Array(0);
+  let ended = false;
+  try {
+    while (head.length < 2 && !ended) {
+      const { done, value } = await source.read();
+      if (done) ended = true;
+      else head = joined(head, value);
+    }
+  } catch (error) {
+    throw fail("nicht ladbar", error);
+  }
+  const arriving = pass(source, (error) => fail("nicht ladbar", error), head, ended);
+  if (!(head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)) return typedWasm(arriving);
+  if (typeof DecompressionStream !== "function") {
+    throw fail("nicht entpackbar", "dieser Browser hat kein DecompressionStream");
+  }
+  const inflating = arriving.pipeThrough(new DecompressionStream("gzip")).getReader();
+  return typedWasm(
+    pass(inflating, (error) =>
+      error instanceof AssetError ? error : fail("beschädigt, nicht entpackbar", error),
+    ),
+  );
+}
+
+function joined(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+// A stream of what `reader` reads, after `head` (bytes already read; `ended`: nothing
+// follows); an error while reading becomes wrap(error).
+function pass(reader, wrap, head = null, ended = false) {
+  return new ReadableStream({
+    start(controller) {
+      if (head && head.length) controller.enqueue(head);
+      if (ended) controller.close();
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(wrap(error));
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+function typedWasm(body) {
+  return new Response(body, { status: 200, headers: { "Content-Type": "application/wasm" } });
+}
+
+// The wasm from the site: the .gz beside the address Pyodide asks for, inflated.
+function fetchWasm(url, onFailure) {
+  const gz = new URL(WASM_GZ, url).href;
+  return networkFetch(gz).then((response) => wasmResponse(response, onFailure));
+}
+
 // Pyodide fetches its own files. Offline they come from the parts (a virtual address that
 // can reach no network); online from the site. Either way a failure of an essential file
 // ends the boot at once (Pyodide itself would wait for ever or blame something else).
@@ -151,7 +234,9 @@ function watchFetch(onFailure) {
   const original = OFFLINE ? offlineFetch : networkFetch;
   self.fetch = async function (input, init) {
     const url = String(input && input.url !== undefined ? input.url : input);
-    const essential = isEssential(fileName(url));
+    const isWasm = !OFFLINE && fileName(url) === WASM;
+    const name = isWasm ? WASM_GZ : fileName(url);
+    const essential = isEssential(name);
     let response;
     try {
       if (wasmEarly && url === wasmEarly.url) {
@@ -159,15 +244,17 @@ function watchFetch(onFailure) {
         wasmEarly = null;
         response = await early.response;
         if (await early.needCopy) await early.copy.catch(() => {});
+      } else if (isWasm) {
+        response = await fetchWasm(url, onFailure); // again (the plain boot after a failure)
       } else {
         response = await original(input, init);
       }
     } catch (error) {
-      if (essential) onFailure(new AssetError(`${fileName(url)} nicht ladbar (${describe(error)})`));
+      if (essential) onFailure(new AssetError(`${name} nicht ladbar (${describe(error)})`));
       throw error;
     }
     if (essential && !response.ok) {
-      onFailure(new AssetError(`${fileName(url)} nicht ladbar (HTTP ${response.status})`));
+      onFailure(new AssetError(`${name} nicht ladbar (HTTP ${response.status})`));
     }
     return response;
   };
@@ -209,10 +296,10 @@ async function offlineFetch(input) {
 }
 
 // needCopy: settled by decideWasmCopy (true: wasmBytes made `copy`, a clone of the response)
-function requestWasmEarly(config) {
+function requestWasmEarly(config, onFailure) {
   if (OFFLINE) return;
-  const url = new URL("../pyodide/pyodide.asm.wasm", config.base).href;
-  const response = networkFetch(url);
+  const url = new URL(`../pyodide/${WASM}`, config.base).href;
+  const response = fetchWasm(url, onFailure);
   response.catch(() => {}); // Pyodide's own request reports the failure
   let decide;
   const needCopy = new Promise((resolve) => {
@@ -245,11 +332,18 @@ function wasmBytes() {
   early.decide(true);
   return early.copy.then(
     async (copy) => {
-      if (!copy.ok) throw new AssetError(`pyodide.asm.wasm nicht ladbar (HTTP ${copy.status})`);
-      return new Uint8Array(await copy.arrayBuffer());
+      if (!copy.ok) throw new AssetError(`${WASM_GZ} nicht ladbar (HTTP ${copy.status})`);
+      try {
+        return new Uint8Array(await copy.arrayBuffer());
+      } catch (error) {
+        // the inflating's own error (wasmResponse), or the stream's
+        throw error instanceof AssetError ? error : new AssetError(`${WASM_GZ} nicht ladbar`);
+      }
     },
     (error) => {
-      throw new AssetError(`pyodide.asm.wasm nicht ladbar (${describe(error)})`);
+      throw error instanceof AssetError
+        ? error
+        : new AssetError(`${WASM_GZ} nicht ladbar (${describe(error)})`);
     },
   );
 }
@@ -407,7 +501,7 @@ async function boot(config) {
   failure.catch(() => {}); // also rejected after a boot that already failed otherwise
   watchFetch(failed);
   watchWasmCompile(failed);
-  requestWasmEarly(config);
+  requestWasmEarly(config, failed);
   if (!config.snapshot) decideWasmCopy(false);
   const guarded = (promise) => Promise.race([promise, failure]);
   // the snapshot is fetched and inflated while Pyodide's scripts load; a failure of either
