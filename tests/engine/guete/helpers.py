@@ -26,7 +26,7 @@ SAMPLE: dict[str, dict[str, Any]] = {
         "ziel": "Ziel",
         "angriff_gelungen": True,
         "angriff_guete": 3,
-        "schaden": "1W6+2",
+        "damage": "1W6+2",
         "gegner_gelungen": True,
         "gegner_guete": 2,
         "gegner_schaden": "1W6+2",
