@@ -143,3 +143,12 @@ def test_renamed_result_keys_are_exported_and_gone() -> None:
     assert api.describe("guete", "aufwachen")["result_formerly"] == {"roll": ["wurf"]}
     woken = api.run("guete", "aufwachen", {"gw_widerstand": 3}, 2)["result"]
     assert woken["roll"]["notation"] == "2W6" and "wurf" not in woken
+
+
+def test_within_a_system_a_former_name_means_one_field() -> None:
+    """A fight keeps a fighter's values of all the system's helpers under their field names;
+    the page renames them with one map per system (site_plugins/forms.py ``former_names``)."""
+    meant: dict[tuple[str, str], set[str]] = {}
+    for system, _, _, name, old in RENAMED:
+        meant.setdefault((system, old), set()).add(name)
+    assert all(len(names) == 1 for names in meant.values()), meant
