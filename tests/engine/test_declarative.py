@@ -132,9 +132,7 @@ def attack_by_enumeration(bonus: int, target: int) -> dict[str, Fraction]:
 def test_check_odds_equal_enumeration(
     klingen: System, value: int, modifier: int, target: int
 ) -> None:
-    result = run(
-        "angriff", {"angriffswert": value, "modifier": modifier, "verteidigung": target}
-    )
+    result = run("angriff", {"angriffswert": value, "modifier": modifier, "verteidigung": target})
     expected = attack_by_enumeration(value + modifier, target)
     for key, chance in expected.items():
         assert Fraction(result["chances"][key]) == chance, key
