@@ -140,7 +140,7 @@ def test_renamed_result_keys_are_exported_and_gone() -> None:
     params = _samples(attack["params"])
     result = api.run("guete", "attack", params, 2)["result"]
     assert result["rolls"][0]["notation"] == params["damage"] and "wuerfe" not in result
-    assert api.describe("guete", "aufwachen")["result_formerly"] == {"roll": ["wurf"]}
+    assert api.describe("guete", "aufwachen")["result_formerly"]["roll"] == ["wurf"]
     woken = api.run("guete", "aufwachen", {"gw_widerstand": 3}, 2)["result"]
     assert woken["roll"]["notation"] == "2W6" and "wurf" not in woken
 
@@ -152,3 +152,13 @@ def test_within_a_system_a_former_name_means_one_field() -> None:
     for system, _, _, name, old in RENAMED:
         meant.setdefault((system, old), set()).add(name)
     assert all(len(names) == 1 for names in meant.values()), meant
+
+
+def test_ryssea_names_the_targets_active_defense_defense() -> None:
+    """One spelling (defense, as DSA's „defense“ action): the Aktive Abwehr the attack rolled
+    for the target (000_5fbfd0ad384a0921.txt L245–L249) is ``target.defense``."""
+    spec = api.describe("ryssea", "attack")
+    assert spec["result_formerly"] == {"defense": ["defence"]}
+    params = {**_samples(spec["params"]), "aktive_abwehr": True}
+    target = api.run("ryssea", "attack", params, 3)["result"]["target"]
+    assert "patzer" in target["defense"] and "defence" not in target

@@ -73,7 +73,11 @@ def _defense_outcome(p: dict[str, Any], effective: int, defenseless: bool) -> st
     ),
     source=f"{SOURCE} L9–L29, L35–L113, L123–L367",
     params=ATTACK_PARAMS,
-    result_formerly=(("rolls", ("wuerfe",)), ("damage", ("schaden",))),
+    result_formerly=(
+        ("rolls", ("wuerfe",)),
+        ("damage", ("schaden",)),
+        ("expected", ("erwartung",)),
+    ),
     assumptions=assumptions_for("angriff", "sicht"),
 )
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -163,7 +167,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "verlust": {r: loss.get(r, 0) for r in RESOURCES},
         "wirkungen": effects,
         "chances": {
-            "erwartung": {r: str(expected[r]) for r in RESOURCES},
+            "expected": {r: str(expected[r]) for r in RESOURCES},
             "damage": chances_dict(main_dist),
         },
         "display": display.to_dict(),

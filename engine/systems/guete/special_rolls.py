@@ -55,17 +55,22 @@ def _single_roll(
     return {
         "roll": rolled.to_dict(),
         "modifikatoren": [{"name": n, "wert": v} for n, v in modifiers],
-        "ergebnis": total,
+        "total": total,
         "chances": {
             **{name: str(p) for name, p in chances},
-            "verteilung": chances_dict(dist),
-            "erwartung": str(dice.expected_value(full)),
+            "exact": chances_dict(dist),
+            "expected": str(dice.expected_value(full)),
         },
         "display": display.to_dict(),
     }
 
 
-RESULT_FORMERLY = (("roll", ("wurf",)),)
+RESULT_FORMERLY = (
+    ("roll", ("wurf",)),
+    ("total", ("ergebnis",)),
+    ("exact", ("verteilung",)),
+    ("expected", ("erwartung",)),
+)
 """Result keys renamed to the public vocabulary (CONTRIBUTING.md „Namen“)."""
 
 

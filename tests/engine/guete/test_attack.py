@@ -70,7 +70,7 @@ def test_defense_outcomes(ok: bool, guete: int, defense: str, resource: str | No
         damage = d6(seed)[0] + 2
         assert r["rolls"][0]["total"] == damage
         assert r["verlust"][resource] == damage
-        assert r["chances"]["erwartung"][resource] == "11/2"
+        assert r["chances"]["expected"][resource] == "11/2"
 
 
 def test_wehrlos_no_defense_and_easier_attack() -> None:

@@ -20,7 +20,7 @@ def test_gedaempft_half_to_ke_or_aus() -> None:
     damage = d6(seed)[0] + 2
     r = run("attack", {"option": "gedaempft"}, seed)
     assert r["verlust"] == {"LE": 0, "KE": damage // 2, "AUS": 0}
-    assert Fraction(r["chances"]["erwartung"]["KE"]) == expectation([6], lambda f: (f[0] + 2) // 2)
+    assert Fraction(r["chances"]["expected"]["KE"]) == expectation([6], lambda f: (f[0] + 2) // 2)
     r = run("attack", {"option": "gedaempft", "abwehr_gelungen": True, "abwehr_guete": 1}, seed)
     assert r["verlust"] == {"LE": 0, "KE": 0, "AUS": damage}
 
@@ -44,7 +44,7 @@ def test_feuerangriff_extra_fire_damage() -> None:
     assert r["verlust"] == {"LE": 0, "KE": weapon + fire + 2, "AUS": 0}
     r = run("attack", {"option": "feuerangriff", "damage": "1W6", "feuerempfindlich": True}, seed)
     assert r["verlust"] == {"LE": fire + 2, "KE": weapon, "AUS": 0}
-    assert r["chances"]["erwartung"] == {"LE": "11/2", "KE": "7/2", "AUS": "0"}
+    assert r["chances"]["expected"] == {"LE": "11/2", "KE": "7/2", "AUS": "0"}
 
 
 def test_entwaffnen_distance_and_direction() -> None:
@@ -156,8 +156,8 @@ def test_damage_chances_brute_force(notation: str, option: str) -> None:
             return d + f[-1] + 2
         return 2 * d if option == "gezielt" else 0
 
-    assert Fraction(r["chances"]["erwartung"]["LE"]) == expectation(full, le)
-    assert Fraction(r["chances"]["erwartung"]["KE"]) == expectation(full, ke)
+    assert Fraction(r["chances"]["expected"]["LE"]) == expectation(full, le)
+    assert Fraction(r["chances"]["expected"]["KE"]) == expectation(full, ke)
 
 
 def test_entwaffnen_names_which_guete_counts() -> None:

@@ -119,7 +119,7 @@ def test_gezielt_second_roll_modifier() -> None:
     assert second[0]["wert"] == 3
     damage = d6(seed)[0] + 2
     assert r["verlust"] == {"LE": damage, "KE": 2 * damage, "AUS": 0}
-    assert Fraction(r["chances"]["erwartung"]["KE"]) == 11
+    assert Fraction(r["chances"]["expected"]["KE"]) == 11
 
 
 # --- conditions the options leave (tabellen.zustaende) -----------------------------------------
