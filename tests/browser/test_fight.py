@@ -204,7 +204,7 @@ def test_pathfinder_fight_hit_points_follow(reader: SharedVisit) -> None:
                 assert int(points.locator("[data-path='hp']").input_value()) == hp[target]
             else:
                 t.fill(points.locator("[data-path='hp']"), "20")
-            fill_once(t, points, targets, target, {"constitution": "12"})
+            fill_once(t, points, targets, target, {"konstitution": "12"})
             t.roll(points)
             hp[target] = int(points.locator("[data-path='hp']").input_value())
         next_turn(page)

@@ -122,7 +122,7 @@ def test_every_dice_field_answers_in_time_with_the_largest_expressions() -> None
         ("allgemein", "wurf", "notation", {}),
         ("dsa", "damage", "tp", {"ko": 12, "lep": 30}),
         ("dsa", "attack", "damage", {"wert": 14}),
-        ("pathfinder", "hit_points", "damage", {"hp": 12, "constitution": 12}),
+        ("pathfinder", "hit_points", "damage", {"hp": 12, "konstitution": 12}),
     ]
     for system, action, field, rest in cases:
         for notation in ("100W1000", "99W1000kh1", "100W1000kh99", "60W324", "40W1000kh2"):

@@ -47,6 +47,7 @@ def test_the_engine_exports_its_renames() -> None:
     pairs = {(old, name) for _, _, _, name, old in RENAMED}
     assert {("modifikator", "modifier"), ("schaden", "damage"), ("entfernung", "distance")} <= pairs
     assert {("ruestung", "armor"), ("abwehr_modifikator", "abwehr_modifier")} <= pairs
+    assert ("constitution", "konstitution") in pairs  # Ryssea's „konstitution“ too
 
 
 def _with(params: dict[str, Any], where: str | None, key: str, value: Any) -> dict[str, Any]:
