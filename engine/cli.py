@@ -159,15 +159,38 @@ def _add_param_option(
             dest=_dest(param),
             action="append",
             metavar="FELDER",
-            help=_item_help(param) + need,
+            help=_item_help(param) + need + _formerly_help(param),
         )
     else:
         parser.add_argument(
             f"--{param.name}",
             dest=_dest(param),
             metavar="WERT",
-            help=(param.help or param.label) + need,
+            help=(param.help or param.label) + need + _formerly_help(param),
         )
+    # a former name (Param.formerly) stays an option of its own: the engine reads it as the
+    # field and refuses both names at once, naming the field
+    for old in param.formerly:
+        parser.add_argument(
+            f"--{old}",
+            dest=_former_dest(old),
+            action="append" if isinstance(param, ListParam) else "store",
+            help=argparse.SUPPRESS,
+        )
+
+
+def _former_dest(old: str) -> str:
+    return f"formerly_{old}"
+
+
+def _formerly_help(param: Param) -> str:
+    if not param.formerly:
+        return ""
+    return f" (früher: {', '.join('--' + old for old in param.formerly)})"
+
+
+def _former_dests(param: Param) -> list[tuple[str, str]]:
+    return [(old, _former_dest(old)) for old in param.formerly]
 
 
 def _missing_options(params: Sequence[Param], given: dict[str, Any]) -> list[str]:
@@ -176,7 +199,7 @@ def _missing_options(params: Sequence[Param], given: dict[str, Any]) -> list[str
     return [
         f"--{param.name} ({param.label})"
         for param in params
-        if param.required and given.get(param.name) is None
+        if param.required and all(given.get(name) is None for name in (param.name, *param.formerly))
     ]
 
 
@@ -264,13 +287,14 @@ def _action_command(args: argparse.Namespace) -> int:
                 raise EngineError("--params: muss ein JSON-Objekt sein.", "params")
             params.update(loaded)
         for param in action.params:
-            value = getattr(args, _dest(param), None)
-            if value is None:
-                continue
-            if isinstance(param, ListParam):
-                params[param.name] = [_parse_record(v, param.name) for v in value]
-            else:
-                params[param.name] = value
+            for name, dest in ((param.name, _dest(param)), *_former_dests(param)):
+                value = getattr(args, dest, None)
+                if value is None:
+                    continue
+                if isinstance(param, ListParam):
+                    params[name] = [_parse_record(v, name) for v in value]
+                else:
+                    params[name] = value
         missing = _missing_options(action.params, params)
         if missing:
             raise EngineError(f"diese Pflichtangaben fehlen: {', '.join(missing)}.")

@@ -10,7 +10,7 @@ is ``required``: missing or ``null`` is an error naming the field ("INI: fehlt �
 ganze Zahl eintragen."). Modifiers with a neutral value (0), flags (false) and choices whose
 default is the usual case are optional: missing or ``null`` means the default. A field needed
 only in some situations names them in ``required_when`` (e.g. the defender's values only with
-an active defence). ``default`` stays the form's pre-filled sample value either way; for a
+an active defense). ``default`` stays the form's pre-filled sample value either way; for a
 required field it is never used in place of a missing value.
 """
 
@@ -49,7 +49,7 @@ class Param:
     required_when: tuple[str, tuple[JSONValue, ...]] | None = None
     # Hints for connected helpers (a fight keeps each fighter's values): whose value this is –
     # "actor" (the acting fighter's own: attributes, weapon, attack value …), "target" (the
-    # fighter acted on: defence, armour, life points …) or "" (the situation of this roll).
+    # fighter acted on: defense, armour, life points …) or "" (the situation of this roll).
     subject: str = ""
     # Applies only when each named sibling field has one of the given values; the form hides
     # the field otherwise and does not send it (the engine then takes the default).
@@ -65,6 +65,10 @@ class Param:
     # „seine nächste Probe“). It belongs to no fighter (never with ``subject``): the page puts
     # it back to its default after every roll and does not bring it back on a reload.
     per_roll: bool = False
+    # The names this field had before (the public vocabulary, CONTRIBUTING.md „Namen“): a
+    # request, a saved value, a share link, a Tickleiste file or a stored fight that uses one
+    # is read as this field; giving both names at once is an error naming the field.
+    formerly: tuple[str, ...] = ()
 
     kind = "param"
     missing_hint = "bitte einen Wert eintragen"
@@ -91,6 +95,8 @@ class Param:
             out["resource_name"] = self.resource_name
         if self.per_roll:
             out["per_roll"] = True
+        if self.formerly:
+            out["formerly"] = list(self.formerly)
         return out
 
     def default_value(self) -> JSONValue:
@@ -329,6 +335,30 @@ def _condition_text(params: Sequence[Param], other: str, value: JSONValue) -> st
     return f" (nötig bei {param.label}: {shown})"
 
 
+def renamed(
+    params: Sequence[Param], raw: Mapping[str, JSONValue], prefix: str = "", label_prefix: str = ""
+) -> Mapping[str, JSONValue]:
+    """``raw`` with every former name of a field (``Param.formerly``) read as its name.
+
+    Both names at once is an error naming the field: which value was meant is not clear."""
+    if not any(old in raw for param in params for old in param.formerly):
+        return raw
+    out = dict(raw)
+    for param in params:
+        for old in param.formerly:
+            if old not in out:
+                continue
+            if param.name in out:
+                label = f"{label_prefix} – {param.label}" if label_prefix else param.label
+                raise EngineError(
+                    f"{label}: zweimal angegeben, als „{param.name}“ und unter dem früheren "
+                    f"Namen „{old}“ – bitte nur „{param.name}“ angeben.",
+                    _path(prefix, param.name),
+                )
+            out[param.name] = out.pop(old)
+    return out
+
+
 def validate_record(
     params: Sequence[Param], raw: JSONValue, prefix: str = "", label_prefix: str = ""
 ) -> dict[str, JSONValue]:
@@ -339,6 +369,7 @@ def validate_record(
     if not isinstance(raw, Mapping):
         where = label_prefix or "Eingabe"
         raise EngineError(f"{where}: muss ein Objekt mit Feldern sein.", prefix)
+    raw = renamed(params, raw, prefix, label_prefix)
     known = {p.name for p in params}
     for key in raw:
         if key not in known:

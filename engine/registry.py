@@ -25,9 +25,12 @@ class Action:
     assumptions: tuple[str, ...] = ()
     # "" = a form generated from the params; otherwise the name of a custom browser widget
     widget: str = ""
+    # Keys of the result renamed to the public vocabulary (CONTRIBUTING.md „Namen“): each new
+    # key with the names it had before, wherever it occurs in the result.
+    result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def describe(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "widget": self.widget,
             "system": self.system,
             "action": self.name,
@@ -37,6 +40,9 @@ class Action:
             "params": [p.schema() for p in self.params],
             "assumptions": list(self.assumptions),
         }
+        if self.result_formerly:
+            out["result_formerly"] = {new: list(old) for new, old in self.result_formerly}
+        return out
 
 
 @dataclass
@@ -56,6 +62,7 @@ class System:
         params: tuple[Param, ...],
         assumptions: tuple[str, ...] = (),
         widget: str = "",
+        result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = (),
     ) -> Callable[[ActionFunc], ActionFunc]:
         """Decorator: register ``func(params, rng) -> result`` as an action of this system."""
 
@@ -63,8 +70,18 @@ class System:
             if name in self.actions:
                 raise ValueError(f"action {self.name}.{name} registered twice")
             _check_hints(f"{self.name}.{name}", params)
+            _check_formerly(f"{self.name}.{name}", params)
             self.actions[name] = Action(
-                self.name, name, title, summary, source, params, func, assumptions, widget
+                self.name,
+                name,
+                title,
+                summary,
+                source,
+                params,
+                func,
+                assumptions,
+                widget,
+                result_formerly,
             )
             return func
 
@@ -107,6 +124,20 @@ def _check_per_roll(where: str, param: Param) -> None:
     if isinstance(param, ListParam):
         for item in param.item:
             _check_per_roll(f"{where}.{param.name}", item)
+
+
+def _check_formerly(where: str, params: tuple[Param, ...]) -> None:
+    """A former name is one field's only: never a field's current name, never two fields'
+    (also in a list's rows) – else a saved value could not say which field it meant."""
+    names = {p.name for p in params}
+    seen: set[str] = set()
+    for param in params:
+        for old in param.formerly:
+            if old in names or old in seen or old == param.name:
+                raise ValueError(f"{where}.{param.name}: former name {old!r} is taken")
+            seen.add(old)
+        if isinstance(param, ListParam):
+            _check_formerly(f"{where}.{param.name}", param.item)
 
 
 SYSTEMS: dict[str, System] = {}

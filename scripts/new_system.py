@@ -98,7 +98,7 @@ aktionen:
     wert: {{name: angriffswert, label: Angriffswert, wer: handelnder, pflicht: true,
            vorgabe: 4, min: -10, max: 30}}
     modifikatoren:
-      - {{name: modifikator, label: Modifikator, min: -20, max: 20}}
+      - {{name: modifier, label: Modifikator, min: -20, max: 20}}
     ziel: {{name: verteidigung, label: Verteidigung, wer: ziel, vorgabe: 11, min: 0, max: 60}}
     gelingt: ab
     kritisch: {{augen: [12]}}
@@ -114,7 +114,7 @@ aktionen:
     wurf: {{name: waffe, label: Waffenschaden, art: wuerfel, vorgabe: 1W6, wer: handelnder}}
     bonus:
       - {{name: staerke, label: Stärke, wer: handelnder, min: -5, max: 20}}
-    ruestung: {{name: ruestung, label: Rüstung, wer: ziel, min: 0, max: 20}}
+    ruestung: {{name: armor, label: Rüstung, wer: ziel, min: 0, max: 20}}
     minimum: 0
     kritisch: {{verdoppeln: true}}
     ressource: {{name: lebenspunkte, label: Lebenspunkte vor dem Treffer, ressource: LeP,

@@ -6,6 +6,7 @@ come from it, so the form, the CLI and the engine's validation cannot drift apar
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from html import escape
@@ -344,6 +345,22 @@ def _tickleiste_tools(helper_id: str) -> str:
     )
 
 
+@functools.cache
+def former_names(system: str) -> dict[str, str]:
+    """Every former name of a field of the system's helpers (``formerly`` in ``describe``,
+    CONTRIBUTING.md „Namen“) with its name now: the page reads values saved, shared or kept in
+    a fight under an old name into the renamed field (forms.js ``renameValues``). One map for
+    the whole system – a fight keeps a fighter's values of every helper of it – and within a
+    system a former name means one field (tests/engine/test_vocabulary.py)."""
+    out: dict[str, str] = {}
+    spec = next(s for s in engine.catalog()["systems"] if s["name"] == system)
+    for action in spec["actions"]:
+        for field in engine.describe(system, action["name"])["params"]:
+            for one in (field, *field.get("item", [])):
+                out.update(dict.fromkeys(one.get("formerly", []), one["name"]))
+    return out
+
+
 def render_helper(
     system: str,
     action: str,
@@ -384,6 +401,9 @@ def render_helper(
     # input from other pages does not overwrite them
     if defaults:
         widget_attr += f' data-preset="{_attr(",".join(sorted(defaults)))}"'
+    formerly = former_names(system)
+    if formerly:
+        widget_attr += f' data-formerly="{_attr(json.dumps(formerly, ensure_ascii=False))}"'
     title_id = f"{helper_id}-titel"
     return (
         f'<section class="{css}" id="{_attr(helper_id)}" aria-labelledby="{_attr(title_id)}" '

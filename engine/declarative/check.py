@@ -9,7 +9,7 @@ angriff:
   wurf: 2W6
   wert: {name: angriff, label: Angriffswert, wer: handelnder, pflicht: true, vorgabe: 4}
   modifikatoren:                     # optional, each added
-    - {name: modifikator, label: Modifikator, min: -10, max: 10}
+    - {name: modifier, label: Modifikator, min: -10, max: 10}
   ziel: {name: verteidigung, label: Verteidigung, wer: ziel, vorgabe: 10}
   # … or a fixed threshold instead of the field:  zielwert: 12
   gelingt: ab                         # ab: total ≥ target (default); ueber: total > target

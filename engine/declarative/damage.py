@@ -9,7 +9,7 @@ schaden:
   wurf: {name: waffe, label: Waffenschaden, art: wuerfel, vorgabe: 1W6, wer: handelnder}
   # … or fixed dice:  wurf: 1W6
   bonus: [{name: staerke, label: Stärkebonus, wer: handelnder}]   # optional, each added
-  ruestung: {name: ruestung, label: Rüstung, wer: ziel}           # optional, subtracted
+  ruestung: {name: armor, label: Rüstung, wer: ziel}             # optional, subtracted
   minimum: 0
   kritisch: {verdoppeln: true}        # or {zusatzwurf: 1W6}: on a critical hit
   ressource: {name: lep, label: LeP vor dem Treffer, ressource: LeP, vorgabe: 20, min: -50}

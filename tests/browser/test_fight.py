@@ -120,7 +120,7 @@ def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
     actors: set[str] = set()
     targets: set[str] = set()
     per_actor = {"Alrik": "14", "Bruna": "12", "Ork": "11"}
-    defence = {"Alrik": "17", "Bruna": "15", "Ork": "13"}
+    defense = {"Alrik": "17", "Bruna": "15", "Ork": "13"}
     setup = t.typed
     for turn in range(7):
         if turn == 4:  # a reload in the middle of the fight keeps everything
@@ -130,7 +130,7 @@ def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
             board.locator(".rw-tl-field--now").wait_for()  # the stored board is drawn again
         actor, target = choose_target(page, turn)
         fill_once(t, attack, actors, actor, {"eig1": per_actor[actor], "taw": "6"})
-        fill_once(t, attack, targets, target, {"verteidigung": defence[target]})
+        fill_once(t, attack, targets, target, {"verteidigung": defense[target]})
         assert f"Werte von {actor}" in attack.locator(".rw-fight-note").inner_text()
         act = board.get_by_role("button", name="Handlung ausführen")
         roll = attack.locator(".rw-submit")
@@ -145,7 +145,7 @@ def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
         # the actor moves 5 ticks on (000 L47–L82); whether someone else is next depends on
         # the rolled initiative: with a wide gap the same fighter acts again
         page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) !== b", arg=[actor, before])
-    fighters = 3 * 2 + 3 * 1  # each attacker's two values and each target's defence, once
+    fighters = 3 * 2 + 3 * 1  # each attacker's two values and each target's defense, once
     assert t.typed - setup == fighters + 7  # + the ticks of each action
     print(f"Ryssea: {t.typed} Felder für 3 Kämpfer und 7 Angriffe (vorher 6 je Angriff)")
 
@@ -204,7 +204,7 @@ def test_pathfinder_fight_hit_points_follow(reader: SharedVisit) -> None:
                 assert int(points.locator("[data-path='hp']").input_value()) == hp[target]
             else:
                 t.fill(points.locator("[data-path='hp']"), "20")
-            fill_once(t, points, targets, target, {"constitution": "12"})
+            fill_once(t, points, targets, target, {"konstitution": "12"})
             t.roll(points)
             hp[target] = int(points.locator("[data-path='hp']").input_value())
         next_turn(page)

@@ -238,7 +238,7 @@ def test_ryssea_a_defenders_patzer_offers_his_patzertabelle(reader: SharedVisit)
     seed = next(
         s
         for s in range(1, 3000)
-        if api.run("ryssea", "attack", params, seed=s)["result"]["target"]["defence"]["patzer"]
+        if api.run("ryssea", "attack", params, seed=s)["result"]["target"]["defense"]["patzer"]
     )
     roll_with_number(t, attack, seed)
     fumble = page.locator("section.rw-helper[data-action='fumble']")

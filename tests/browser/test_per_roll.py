@@ -119,18 +119,18 @@ def test_guete_a_rolled_abwehr_is_not_brought_back_by_a_reload(reader: SharedVis
     page = reader.arrive("guete/kampfhelfer/")
     page.evaluate(COUNT_RESULTS)
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
-    attack.locator("[data-path='schaden']").fill("1W8+1")
+    attack.locator("[data-path='damage']").fill("1W8+1")
     attack.locator("[data-path='abwehr_gelungen']").check()
     attack.locator("[data-path='abwehr_guete']").fill("4")
     Typist(page).roll(attack)
     assert "Güte 4" in attack.locator(".rw-result").inner_text()  # the roll used them
     assert not attack.locator("[data-path='abwehr_gelungen']").is_checked()
-    assert attack.locator("[data-path='schaden']").input_value() == "1W8+1"
+    assert attack.locator("[data-path='damage']").input_value() == "1W8+1"
     stored = json.loads(page.evaluate(f"localStorage.getItem('{key}')"))
     older = {**stored, "values": {**stored["values"], "abwehr_gelungen": True, "abwehr_guete": "4"}}
     page = reader.arrive("guete/kampfhelfer/", {key: json.dumps(older)})
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
-    assert attack.locator("[data-path='schaden']").input_value() == "1W8+1"
+    assert attack.locator("[data-path='damage']").input_value() == "1W8+1"
     assert not attack.locator("[data-path='abwehr_gelungen']").is_checked()
     assert attack.locator("[data-path='abwehr_guete']").input_value() == "0"
 
@@ -189,8 +189,8 @@ def test_dsa_the_hits_tp_reach_the_damage_after_an_earlier_damage_roll(
 
 def test_dsa_a_failed_parade_goes_on_to_the_defenders_damage(reader: SharedVisit) -> None:
     # 001_240b8e52c108db7c.txt, „Crits und Patzer“: a hit „darf noch parieren oder
-    # ausweichen“; when that fails, the defence offers the damage – on the defender, who is
-    # the target of the attack, the defence and the damage alike („Ablauf einer Kampfrunde“:
+    # ausweichen“; when that fails, the defense offers the damage – on the defender, who is
+    # the target of the attack, the defense and the damage alike („Ablauf einer Kampfrunde“:
     # Paraden „immer als Reaktion“), with the hit the attack rolled
     t = start_fight(reader)  # Alrik against Ork
     page = t.page

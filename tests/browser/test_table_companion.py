@@ -40,7 +40,7 @@ ATTACK = "section.rw-helper[data-action='attack']"
 def fill_attack(helper: Any) -> None:
     helper.locator("[data-path='eig1']").fill("14")
     helper.locator("[data-path='taw']").fill("8")
-    helper.locator("[data-path='schaden']").fill("1W8+2")
+    helper.locator("[data-path='damage']").fill("1W8+2")
     helper.locator("[data-path='verteidigung']").fill("17")
 
 
@@ -76,7 +76,7 @@ def test_saved_values_fill_forms_on_every_page_and_survive_a_reload(
     assert helper.locator("[data-path='eig1']").input_value() == "10"
     helper.locator(".rw-values-select").select_option(label="Alrik – Langschwert")
     assert helper.locator("[data-path='eig1']").input_value() == "14"
-    assert helper.locator("[data-path='schaden']").input_value() == "1W8+2"
+    assert helper.locator("[data-path='damage']").input_value() == "1W8+2"
     # overwriting asks first
     helper.locator("[data-path='taw']").fill("9")
     helper.locator(".rw-values-save").click()
@@ -315,7 +315,7 @@ def test_a_malformed_link_gives_a_german_message_and_the_usual_form(reader: Shar
 
 def test_the_api_answers_like_the_cli_for_a_shared_roll() -> None:
     """The link carries exactly what the CLI needs: system, action, values, seed."""
-    params = {"eig1": "14", "taw": "8", "schaden": "1W8+2", "verteidigung": "17"}
+    params = {"eig1": "14", "taw": "8", "damage": "1W8+2", "verteidigung": "17"}
     full = {p["name"]: p["default"] for p in api.describe("ryssea", "attack")["params"]}
     assert _cli("ryssea", "attack", full | params, "4711") == api.run(
         "ryssea", "attack", full | params, 4711

@@ -173,7 +173,7 @@ def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> 
     bar(page).locator(".rw-fight-target").select_option("Goblin")
     points = reveal(page.locator("section.rw-helper[data-action='hit_points']"))
     t.fill(points.locator("[data-path='hp']"), "5")
-    t.fill(points.locator("[data-path='constitution']"), "10")
+    t.fill(points.locator("[data-path='konstitution']"), "10")
     t.fill(points.locator("[data-path='damage']"), "20")
     t.roll(points)
     shown = points.locator(".rw-result").inner_text()

@@ -129,9 +129,7 @@ def attack_by_enumeration(bonus: int, target: int) -> dict[str, Fraction]:
 def test_check_odds_equal_enumeration(
     klingen: System, value: int, modifier: int, target: int
 ) -> None:
-    result = run(
-        "angriff", {"angriffswert": value, "modifikator": modifier, "verteidigung": target}
-    )
+    result = run("angriff", {"angriffswert": value, "modifier": modifier, "verteidigung": target})
     expected = attack_by_enumeration(value + modifier, target)
     for key, chance in expected.items():
         assert Fraction(result["chances"][key]) == chance, key
@@ -225,7 +223,7 @@ def test_damage_odds_equal_enumeration(
     params = {
         "waffe": "2W6",
         "staerke": bonus,
-        "ruestung": armour,
+        "armor": armour,
         "kritisch": critical,
         "lebenspunkte": lep,
     }
@@ -272,7 +270,7 @@ def test_extra_dice_on_a_critical() -> None:
         answer = api.run(
             "extra_test",
             "schaden",
-            {"staerke": 1, "ruestung": 2, "kritisch": True, "lebenspunkte": 3},
+            {"staerke": 1, "armor": 2, "kritisch": True, "lebenspunkte": 3},
             5,
         )
         result = answer["result"]

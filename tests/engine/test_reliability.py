@@ -121,8 +121,8 @@ def test_every_dice_field_answers_in_time_with_the_largest_expressions() -> None
     cases = [
         ("allgemein", "wurf", "notation", {}),
         ("dsa", "damage", "tp", {"ko": 12, "lep": 30}),
-        ("dsa", "attack", "schaden", {"wert": 14}),
-        ("pathfinder", "hit_points", "damage", {"hp": 12, "constitution": 12}),
+        ("dsa", "attack", "damage", {"wert": 14}),
+        ("pathfinder", "hit_points", "damage", {"hp": 12, "konstitution": 12}),
     ]
     for system, action, field, rest in cases:
         for notation in ("100W1000", "99W1000kh1", "100W1000kh99", "60W324", "40W1000kh2"):
@@ -441,7 +441,7 @@ def test_null_for_an_optional_field_means_its_default() -> None:
 
 
 def test_required_in_a_situation_names_the_situation() -> None:
-    params = {"eig1": 10, "eig2": 10, "eig3": 10, "taw": 5, "schaden": "1W6", "verteidigung": 20}
+    params = {"eig1": 10, "eig2": 10, "eig3": 10, "taw": 5, "damage": "1W6", "verteidigung": 20}
     assert api.run("ryssea", "attack", params, 1)["ok"]
     answer = api.run("ryssea", "attack", {**params, "aktive_abwehr": True}, 1)
     assert answer["error"] == {

@@ -23,6 +23,7 @@ import {
   nextRedo,
   record,
   redo,
+  renamed,
   stateOf,
   stateOfFighter,
   undo,
@@ -249,4 +250,28 @@ for (const [what, value] of DAMAGED) {
 test("fight-journal: a step of an unknown kind (a newer page) is kept and changes nothing", () => {
   const state = apply(apply(emptyState(), ORDER), { type: "zauber", fighter: "Alrik" });
   assert.deepEqual(state, apply(emptyState(), ORDER));
+});
+
+// A fight stored before a field was renamed (the engine's `formerly`; the page's map from the
+// build, forms.js formerNames): fight-journal.js `renamed` writes its values under the new
+// names, in the base and in every step, so the reducer and the pages meet only those.
+test("fight-journal.js renamed: a fight from before a rename keeps every value under the new name (base, steps, redo, a correction's field)", () => {
+  const stored = {
+    version: 2,
+    base: { ...emptyState(), fighters: { Alrik: { actions: { attack: { wert: "15", schaden: "1W6+5" } }, stats: { ruestung: "2" }, state: null } } },
+    steps: [
+      { label: "Werte von Alrik", event: { type: "values", fighter: "Alrik", action: "attack", values: { schaden: "2W6+1" } } },
+      { label: "Wurf", event: { type: "roll", action: "attack", actor: "Alrik", target: "Ork", actorValues: { schaden: "2W6+1" }, targetValues: { ruestung: "3" }, update: { lep: 20 }, state: null } },
+    ],
+    redo: [{ label: "RS von Ork", event: { type: "correct", fighter: "Ork", field: "ruestung", value: 4 } }],
+  };
+  const formerly = { schaden: "damage", ruestung: "armor" };
+  const journal = renamed(fromStored(stored), formerly);
+  const state = stateOf(journal);
+  assert.deepEqual(state.fighters.Alrik.actions.attack, { damage: "2W6+1" });
+  assert.deepEqual(state.fighters.Alrik.stats, { armor: "2" });
+  assert.deepEqual(state.fighters.Ork.stats, { armor: "3", lep: 20 });
+  assert.equal(journal.redo[0].event.field, "armor");
+  assert.deepEqual(stored.base.fighters.Alrik.stats, { ruestung: "2" }); // the stored value is not changed
+  assert.equal(renamed(journal, {}), journal);
 });

@@ -35,7 +35,7 @@ test("remember.js: a helper's last input is kept under „helfer:<system>.<actio
 
 test("remember.js: keepRoll stores the input and the result as shown (remember.js header: version 1, written after each roll)", () => {
   const box = useStorage();
-  const params = { eig1: "14", taw: "8", schaden: "1W8+2" };
+  const params = { eig1: "14", taw: "8", damage: "1W8+2" };
   keepRoll(helperOf("attack"), params, { ok: true, seed: 4242, result: { display: DISPLAY, row: 3, state: { gross: true } } });
   assert.deepEqual(JSON.parse(box.getItem("regelwerk:helfer:ryssea.attack")), {
     version: 1,

@@ -42,13 +42,13 @@ function refusal(fragment) {
 // ------------------------------------------------------------------ parse: good links
 
 test("share.js: parse reads system, action, seed, engine and the fields of a link (share.js header: the link format)", () => {
-  const shared = parse("#wurf=1/a1b2c3/ryssea.attack/4242/eig1=14;taw=8;schaden=1W8%2B2;verteidigung=17");
+  const shared = parse("#wurf=1/a1b2c3/ryssea.attack/4242/eig1=14;taw=8;damage=1W8%2B2;verteidigung=17");
   assert.deepEqual({ ...shared, values: plain(shared.values) }, {
     system: "ryssea",
     action: "attack",
     id: "",
     seed: "4242",
-    values: { eig1: "14", taw: "8", schaden: "1W8+2", verteidigung: "17" },
+    values: { eig1: "14", taw: "8", damage: "1W8+2", verteidigung: "17" },
     engine: "a1b2c3",
   });
 });
@@ -143,7 +143,7 @@ test("share.js: a field given both as a value and as list rows is refused as a L
 
 // ------------------------------------------------------------------ link → parse
 
-const ATTACK_DEFAULTS = { eig1: "10", eig2: "10", taw: "0", schaden: "1W6", verteidigung: "10", fernkampf: false, angriffsart: "nahkampf" };
+const ATTACK_DEFAULTS = { eig1: "10", eig2: "10", taw: "0", damage: "1W6", verteidigung: "10", fernkampf: false, angriffsart: "nahkampf" };
 
 function helperOf(system, action, defaults, { id = `helfer-${system}-${action}`, preset = "" } = {}) {
   return { id, dataset: { system, action, preset }, rwDefaults: defaults };
@@ -151,16 +151,16 @@ function helperOf(system, action, defaults, { id = `helfer-${system}-${action}`,
 
 test("share.js: a link carries the fields that differ from the form as the page built it, and opens to the same values and seed (the „At the table …“ issue: same values and seed → same roll)", () => {
   const helper = helperOf("ryssea", "attack", ATTACK_DEFAULTS);
-  const params = { ...ATTACK_DEFAULTS, eig1: "14", taw: "8", schaden: "1W8+2", verteidigung: "17", fernkampf: true };
+  const params = { ...ATTACK_DEFAULTS, eig1: "14", taw: "8", damage: "1W8+2", verteidigung: "17", fernkampf: true };
   const address = link(helper, params, 4242);
-  assert.equal(address, "https://example.org/regelwerk/ryssea/kampfhelfer/#wurf=1/a1b2c3/ryssea.attack/4242/eig1=14;taw=8;schaden=1W8%2B2;verteidigung=17;fernkampf=ja");
+  assert.equal(address, "https://example.org/regelwerk/ryssea/kampfhelfer/#wurf=1/a1b2c3/ryssea.attack/4242/eig1=14;taw=8;damage=1W8%2B2;verteidigung=17;fernkampf=ja");
   const shared = parse(address.slice(address.indexOf("#")));
   assert.deepEqual({ ...shared, values: plain(shared.values) }, {
     system: "ryssea",
     action: "attack",
     id: "",
     seed: "4242",
-    values: { eig1: "14", taw: "8", schaden: "1W8+2", verteidigung: "17", fernkampf: "ja" },
+    values: { eig1: "14", taw: "8", damage: "1W8+2", verteidigung: "17", fernkampf: "ja" },
     engine: RUNTIME_KEY.slice(0, 6),
   });
 });

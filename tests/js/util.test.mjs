@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { germanNumber, isObject, ownValue } from "../../site_plugins/assets/js/util.js";
+import { germanNumber, isObject, ownValue, renameValues } from "../../site_plugins/assets/js/util.js";
 
 test("util.js: germanNumber writes a decimal comma and a thousands point („62,5“, „1.000“) (CONTRIBUTING.md: what players see is German – numbers too)", () => {
   assert.equal(germanNumber(62.5), "62,5");
@@ -40,4 +40,28 @@ test("util.js: ownValue gives a map's own entry only – „constructor“, „_
   assert.deepEqual(ownValue(named, "__proto__"), { lep: 3 });
   assert.deepEqual(ownValue(named, "constructor"), { lep: 4 });
   assert.equal(ownValue(Object.create(null), "x"), undefined);
+});
+
+// CONTRIBUTING.md „Namen“: a field the engine renamed (its `formerly`, e.g. Ryssea's „schaden“ →
+// „damage“) is read under its old name from what a browser kept before the update.
+const FORMERLY = { schaden: "damage", modifikator: "modifier" };
+
+test("util.js: renameValues reads a former name as the field's name, in list rows too, and leaves the input alone", () => {
+  const kept = { eig1: "14", schaden: "1W8+2", fighters: [{ name: "A", modifikator: "2" }, null] };
+  const before = JSON.stringify(kept);
+  assert.deepEqual(renameValues(kept, FORMERLY), { eig1: "14", damage: "1W8+2", fighters: [{ name: "A", modifier: "2" }, null] });
+  assert.equal(JSON.stringify(kept), before);
+});
+
+test("util.js: renameValues – a value under the new name wins over one under the old (typed after the update)", () => {
+  assert.deepEqual(renameValues({ damage: "2W6", schaden: "1W6" }, FORMERLY), { damage: "2W6" });
+  assert.deepEqual(renameValues({ schaden: "1W6", damage: "2W6" }, FORMERLY), { damage: "2W6" });
+});
+
+test("util.js: renameValues – anything but a record stays as it is; „__proto__“ stays a name", () => {
+  for (const value of [null, undefined, "x", 3, ["schaden"]]) assert.equal(renameValues(value, FORMERLY), value);
+  const odd = renameValues(JSON.parse('{"__proto__": {"polluted": 1}, "schaden": "1W6"}'), { __proto__: null, ...FORMERLY });
+  assert.equal(Object.getPrototypeOf(odd), Object.prototype);
+  assert.deepEqual(Object.keys(odd), ["__proto__", "damage"]);
+  assert.equal({}.polluted, undefined);
 });

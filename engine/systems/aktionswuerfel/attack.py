@@ -50,7 +50,7 @@ class WoundResult:
 def wound_from(damage: int, p: dict[str, Any]) -> WoundResult:
     """L102–L110: damage + Schadensbonus − Rüstung; > Zähigkeit is critical; two criticals →
     kampfunfähig; Gesundheit 0 → death (unless Schicksalswürfel)."""
-    wound = max(0, damage + p["schadensbonus"] - p["ruestung"])
+    wound = max(0, damage + p["schadensbonus"] - p["armor"])
     critical = wound > p["zaehigkeit"]
     criticals = p["kritische_wunden"] + (1 if critical else 0)
     health = p["gesundheit"] - wound
@@ -167,8 +167,9 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         when=DAMAGES,
     ),
     IntParam(
-        "ruestung",
+        "armor",
         "Schutz der Rüstung",
+        formerly=("ruestung",),
         default=2,
         minimum=0,
         maximum=100,
@@ -274,7 +275,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     notes.append(f"Erwartete Wunde bei einem Treffer: {decimal(chances['erwartete_wunde'])}.")
     notes.append(
         f"Modifikatoren auf den Schaden: Schadensbonus {signed(p['schadensbonus'])}, "
-        f"Rüstung {signed(-p['ruestung'])}."
+        f"Rüstung {signed(-p['armor'])}."
     )
     if p["kritische_wunden"] >= DATA.integer("wunden.kampfunfaehig_ab_kritischen", 1, 100):
         notes.append(
@@ -288,7 +289,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "schadenswurf": rolled.to_dict() if rolled is not None else None,
         "modifikatoren": [
             {"name": "Schadensbonus", "wert": p["schadensbonus"]},
-            {"name": "Rüstung", "wert": -p["ruestung"]},
+            {"name": "Rüstung", "wert": -p["armor"]},
         ],
         "wunde": _wound_dict(result),
         "chances": {k: str(v) for k, v in chances.items()},
@@ -459,8 +460,8 @@ def _show_wound(
     display.roll(
         "Schadenswurf",
         rolled,
-        [("Schadensbonus", p["schadensbonus"]), ("Rüstung", -p["ruestung"])],
-        total=rolled.total + p["schadensbonus"] - p["ruestung"],
+        [("Schadensbonus", p["schadensbonus"]), ("Rüstung", -p["armor"])],
+        total=rolled.total + p["schadensbonus"] - p["armor"],
     )
     display.table(
         "Ziel nach dem Treffer",

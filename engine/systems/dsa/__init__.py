@@ -1,4 +1,4 @@
-"""DSA 4.1 Hausregeln (source 001_240b8e52c108db7c.txt): initiative, attack, defence, damage,
+"""DSA 4.1 Hausregeln (source 001_240b8e52c108db7c.txt): initiative, attack, defense, damage,
 fumble.
 
 The source is one line of flattened wiki markup, so rules are cited by section heading
@@ -31,7 +31,7 @@ Connected helpers (a Kampfhelfer page keeps each fighter's values): every field 
 it is (``subject``: the attacker's own in ``attack``, the defender's – the attacker's target – in
 ``defense``, the target's RS/KO/LeP/wounds in ``damage``, LeP and wounds as ``resource``s) and,
 where it counts only in some case, its ``when``. Results continue: ``initiative`` gives the
-``turns`` of the round, a hit in ``attack`` ``follow_ups`` to the target's defence and to the
+``turns`` of the round, a hit in ``attack`` ``follow_ups`` to the target's defense and to the
 damage, ``damage`` the target's new LeP and wounds (``target_update``). Each result names the
 Annahmen its roll rests on (read where they decide, see ``common.py``).
 

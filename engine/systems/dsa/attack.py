@@ -16,7 +16,7 @@ fight sets for an actor's second action. Every field that applies only in some c
 has its ``when`` (manoeuvres and Passierschlag only for an Attacke, X only for Wuchtschlag and
 Finte, GS only for a Sturmangriff, the shield only for a Gezielter Stich, distance, Zielen and
 Kampfgetümmel only for a Schuss); the checks still refuse such a value from the API. A hit on
-the target continues (``follow_ups``) with the target's defence (halved after a glücklicher or
+the target continues (``follow_ups``) with the target's defense (halved after a glücklicher or
 kritischer Angriff, + X after a Finte, carrying the hit on to the damage should it fail) and
 with „Schaden und Wunden“ (the rolled TP as a constant, the bonus TP, ``kritisch`` after a
 confirmed 1). A Patzer has no follow-up: the
@@ -153,8 +153,9 @@ ATTACK_PARAMS = (
     *MANOEUVRE_PARAMS,
     *RANGED_PARAMS,
     DiceParam(
-        "schaden",
+        "damage",
         "Trefferpunkte (TP)",
+        formerly=("schaden",),
         default="1W6+4",
         help="Trefferpunkte der Waffe, z. B. 1W6+4.",
         group="Schaden",
@@ -211,8 +212,8 @@ def _check_attack(params: dict[str, Any]) -> None:
             "passierschlag",
         )
     if melee:
-        if params["entfernung"] != "nah":
-            raise EngineError("Entfernung (Schuss): gilt nur für Schüsse.", "entfernung")
+        if params["distance"] != "nah":
+            raise EngineError("Entfernung (Schuss): gilt nur für Schüsse.", "distance")
         if params["zielen"]:
             raise EngineError("Aktionen Zielen: gilt nur für Schüsse.", "zielen")
         if params["getuemmel"]:
@@ -260,7 +261,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
         mods.append(surcharge)
         melee_free = target
         target -= surcharge[1]
-    damage = dice.parse(params["schaden"], "schaden", "Trefferpunkte (TP)")
+    damage = dice.parse(params["damage"], "damage", "Trefferpunkte (TP)")
     label = "AT-Wert" if melee else "Fernkampfwert"
     return AttackSetup(
         melee=melee,
@@ -287,7 +288,7 @@ def _expected_damages(setup: AttackSetup) -> tuple[Fraction, Fraction]:
     integers in one pass (one Fraction each at the end)."""
     bonus = sum(v for _, v in setup.bonus_damage)
     use = dice.Use(per_total=TOTAL_WORK, big_ops=2)
-    exact = dice.counts(setup.damage, field="schaden", label="Trefferpunkte (TP)", use=use)
+    exact = dice.counts(setup.damage, field="damage", label="Trefferpunkte (TP)", use=use)
     normal = 0
     doubled = 0
     for tp, count in exact.items():
@@ -460,7 +461,7 @@ def _attack_display(
 def follow_ups(
     params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls
 ) -> list[dict[str, Any]]:
-    """A hit on the target: its defence (halved after a glücklicher/kritischer Angriff, the
+    """A hit on the target: its defense (halved after a glücklicher/kritischer Angriff, the
     Finte's X) and the damage (the rolled TP as a constant, bonus TP, crit, Gezielter Stich)."""
     outcome = rolls.probe.outcome
     if outcome not in HITS_TARGET or rolls.damage_roll is None:
@@ -471,7 +472,7 @@ def follow_ups(
         "kritisch": outcome == KRITISCH,
         "gezielter_stich": setup.manoeuvre == "gezielter_stich",
     }
-    # the defence carries the hit on: a failed defence continues with this very damage
+    # the defense carries the hit on: a failed defense continues with this very damage
     defense = {
         "halbe_abwehr": outcome in (KRITISCH, GLUECKLICH),
         "finte": params["manoever_x"] if setup.manoeuvre == "finte" else 0,

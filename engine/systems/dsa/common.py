@@ -4,7 +4,7 @@ Owns the system object ``SYSTEM`` (source 001_240b8e52c108db7c.txt), the rule da
 ``engine/data/dsa.yaml``, the section citations (``CITE_*``), the small data helpers several
 actions use (``halve``, ``combination``, ``wound_penalty``, ``assumptions_for``) and the 1W20
 probe with its confirmation roll (Abschnitt "Crits und Patzer"): the outcome keys,
-``probe_outcome``, ``probe_chances`` and ``roll_probe``, shared by attack, defence and fumble.
+``probe_outcome``, ``probe_chances`` and ``roll_probe``, shared by attack, defense and fumble.
 ``damage_points`` (TP → SP) is shared by attack and damage.
 
 Assumptions (``annahme`` in the data) are read where they decide something, so a result names
@@ -107,7 +107,7 @@ def wound_penalty() -> int:
 # The 1W20 probe with confirmation (Abschnitt "Crits und Patzer")
 # ---------------------------------------------------------------------------------------------
 
-# Outcome keys, shared by attack and defence.
+# Outcome keys, shared by attack and defense.
 KRITISCH = "kritisch"
 GLUECKLICH = "gluecklich"
 GELUNGEN = "gelungen"

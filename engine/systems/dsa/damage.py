@@ -8,7 +8,7 @@ Stich ignores RS, causes an automatic wound and lowers the Wundschwelle by 2 (Ab
 
 Connected helpers: RS, KO, LeP and wounds are the target's, LeP and wounds its ``resource``s –
 the result's ``target_update`` gives their new values (``lep``, ``wunden``). The TP, bonus TP,
-crit and Gezielter Stich are this hit's (``per_roll``: the attack's or the failed defence's
+crit and Gezielter Stich are this hit's (``per_roll``: the attack's or the failed defense's
 follow-up brings the rolled TP; the page clears them after the roll, so neither a Wuchtschlag's
 X nor the last hit's TP come back with the next hit – the weapon's TP stay the attacker's in the
 attack helper). Assumptions are read only where they decide the rolled hit: the

@@ -2,29 +2,29 @@
 
 Owns Abschnitt "Mögliche Abwehraktionen..." (the three values: PA-Basis + Waffen-PA − eBE/2,
 PA-Basis + Schild-PA + Bonus aus SF − eBE/2, PA-Basis + Bonus aus SF − BE and +3), the second
-defence (+4, not for Schild- and Stabkämpfer; Abschnitt "Auswahl von durchzuführenden
-Aktionen"), the half PA/AW after a lucky or critical attack and the defence outcomes of Abschnitt
-"Crits und Patzer" (a critical defence costs no action), Finte and Meisterparade X (Abschnitt
+defense (+4, not for Schild- and Stabkämpfer; Abschnitt "Auswahl von durchzuführenden
+Aktionen"), the half PA/AW after a lucky or critical attack and the defense outcomes of Abschnitt
+"Crits und Patzer" (a critical defense costs no action), Finte and Meisterparade X (Abschnitt
 "Geläufigste aktive Kampfsonderfertigkeiten").
 
 Connected helpers – whose values these are: the defender's own values (Parade-Basis, Waffen-
 and Schild-PA, Bonus aus SF, SF Ausweichen, eBE, BE, own wounds, Schild-/Stabkämpfer) are
-``subject="target"``, not ``"actor"``. In these rules a defence is never an action in the
+``subject="target"``, not ``"actor"``. In these rules a defense is never an action in the
 defender's own Initiativphase: „Ausnahmen sind hier Paraden und Ausweichen, die immer als
 Reaktion erfolgen“ (Abschnitt "Ablauf einer Kampfrunde"). So when a game master rolls a
-defence, the fighter „am Zug“ is the attacker and the defender is his target; the attack's
+defense, the fighter „am Zug“ is the attacker and the defender is his target; the attack's
 follow-up opens this helper for that target, and the target's wounds after „Schaden und
-Wunden“ (the same field ``wunden``) arrive here too. The kind of defence stays the situation:
+Wunden“ (the same field ``wunden``) arrive here too. The kind of defense stays the situation:
 the fight keeps a fighter's values by name, and ``art`` is the attack's Attacke/Schuss there
 (a defender's „Waffenparade“ would land in his next attack). The halved value after a
 glücklicher/kritischer Angriff, the attacker's Finte, a failed manoeuvre's „nächste Probe“ and
 the hit being parried (its TP, bonus TP, crit, Gezielter Stich – the attack's follow-up brings
 them) are this roll's only (``per_roll``); the Erschwernisse and a Meisterparade are the
-situation. Fields that count for one kind of defence only have a ``when`` (Waffen-PA:
+situation. Fields that count for one kind of defense only have a ``when`` (Waffen-PA:
 Waffenparade; Schild-PA: Schildparade; Bonus aus SF: Schildparade and Ausweichen; eBE: the
 parades; BE and SF Ausweichen: Ausweichen; Meisterparade: the parades; Schild-/Stabkämpfer: a
-second defence; the crit of the hit: after a glücklicher or kritischer Angriff); the checks
-still refuse them from the API. A failed defence (also an unglückliche or gepatzte) continues
+second defense; the crit of the hit: after a glücklicher or kritischer Angriff); the checks
+still refuse them from the API. A failed defense (also an unglückliche or gepatzte) continues
 with „Schaden und Wunden“ for the defender, with the hit it carried; a Patzer has no follow-up
 of its own (the confirmation is rolled here; the house rules have no Patzer table).
 """
@@ -220,7 +220,7 @@ DEFENSE_PARAMS = (
         advanced=True,
         when=(("art", ("waffenparade", "schildparade")),),
     ),
-    # the hit being parried, as the attack's follow-up brings it: a failed defence continues
+    # the hit being parried, as the attack's follow-up brings it: a failed defense continues
     # with it to „Schaden und Wunden“ (the damage helper's fields of the same names)
     DiceParam(
         "tp",
@@ -354,9 +354,9 @@ def _defense_setup(params: dict[str, Any]) -> DefenseSetup:
 
 
 def follow_ups(params: dict[str, Any], success: bool) -> list[dict[str, Any]]:
-    """A failed defence: the hit lands on the defender – „Schaden und Wunden“ with the hit this
-    defence carried (the attack's TP, bonus TP, crit, Gezielter Stich). The defender stays the
-    target there (a defence is a reaction in the attacker's phase); his RS, KO, LeP and wounds
+    """A failed defense: the hit lands on the defender – „Schaden und Wunden“ with the hit this
+    defense carried (the attack's TP, bonus TP, crit, Gezielter Stich). The defender stays the
+    target there (a defense is a reaction in the attacker's phase); his RS, KO, LeP and wounds
     are the fight's, so none of them is passed on."""
     if success:
         return []

@@ -7,7 +7,7 @@ unglücklicher Angriff or an unglückliche Abwehr.
 
 This helper is the confirmation itself, so every result names the confirmation Annahme. Its
 fields are the situation of one roll (no ``subject``): the value is the one after all
-Erschwernisse of that probe. The attack and defence helpers roll this confirmation themselves
+Erschwernisse of that probe. The attack and defense helpers roll this confirmation themselves
 and so do not continue here.
 """
 

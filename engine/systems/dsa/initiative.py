@@ -60,8 +60,9 @@ FIGHTER_FIELDS = (
     ),
     IntParam("ini_basis", "INI-Basis", default=10, minimum=0, maximum=40, required=True),
     IntParam(
-        "modifikator",
+        "modifier",
         "INI-Modifikator",
+        formerly=("modifikator",),
         default=0,
         minimum=-20,
         maximum=20,
@@ -155,8 +156,8 @@ def _ini_modifiers(
     modifiers: list[tuple[str, int]] = [("INI-Basis", row["ini_basis"])]
     if row["orientieren"]:
         modifiers.append(("Orientieren: Maximum des Würfels", die_max))
-    if row["modifikator"]:
-        modifiers.append(("INI-Modifikator", row["modifikator"]))
+    if row["modifier"]:
+        modifiers.append(("INI-Modifikator", row["modifier"]))
     if row["ausweichen"]:
         modifiers.append(
             (f"Ungezieltes Ausweichen × {row['ausweichen']}", -evade_loss * row["ausweichen"])
@@ -181,14 +182,14 @@ def _roll_fighter(
     oriented = row["orientieren"]
     rolled = None if oriented else dice.roll(die, rng)
     die_value = die_max if rolled is None else rolled.total
-    fixed = row["modifikator"] - evade_loss * row["ausweichen"] + taktik
+    fixed = row["modifier"] - evade_loss * row["ausweichen"] + taktik
     value = row["ini_basis"] + die_value + fixed
     return Fighter(
         index=index,
         name=row["name"],
         side=row["seite"],
         ini_basis=row["ini_basis"],
-        modifier=row["modifikator"],
+        modifier=row["modifier"],
         oriented=oriented,
         evasions=row["ausweichen"],
         roll=rolled,

@@ -1,7 +1,7 @@
 """DSA 4.1 Hausregeln: the manoeuvres of the ``attack`` action.
 
 Owns the Sonderfertigkeiten of Abschnitt "Geläufigste aktive Kampfsonderfertigkeiten" that change
-an attack: Wuchtschlag (+X, X Zusatzschaden), Finte (+X, the target's defence +X), Sturmangriff
+an attack: Wuchtschlag (+X, X Zusatzschaden), Finte (+X, the target's defense +X), Sturmangriff
 (+4, Schaden + 4 + GS/2) and Gezielter Stich (+4 + RS/2, with a shield + Schild-PA, ignores RS),
 each with the Erschwernis its failure leaves for the next probe. Holds their parameter fields,
 their checks, their effect on the attack and their notes.

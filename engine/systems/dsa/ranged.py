@@ -36,8 +36,9 @@ RANGED = ("art", ("fernkampf",))
 
 RANGED_PARAMS = (
     ChoiceParam(
-        "entfernung",
+        "distance",
         "Entfernung (Schuss)",
+        formerly=("entfernung",),
         choices=_distance_choices(),
         default="nah",
         help="Je nach Waffe: sehr nah −2, nah ±0, mittel +4, weit +8, extrem weit +12.",
@@ -104,7 +105,7 @@ def check_melee_crowd(params: dict[str, Any]) -> None:
 def distance_and_aim(params: dict[str, Any]) -> list[tuple[str, int]]:
     """Erschwernis of the distance class and the Erleichterung from Zielen (+ = harder)."""
     mods: list[tuple[str, int]] = []
-    row = next(r for r in _distance_rows() if r["schluessel"] == params["entfernung"])
+    row = next(r for r in _distance_rows() if r["schluessel"] == params["distance"])
     if row["wert"]:
         mods.append((f"Entfernung {row['entfernung']}", int(row["wert"])))
     per = DATA.integer("angriff.zielen_aktionen_je_punkt", 1, 10)

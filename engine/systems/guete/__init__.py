@@ -7,9 +7,9 @@ A result names the Annahmen it used: ``DATA`` reads each where it decides.
 
 Map for a newcomer (modules imported in the order the actions are registered):
 
-- ``common.py`` – ``SYSTEM``, ``DATA``, the rule tables (situations, options, defence), the dice
+- ``common.py`` – ``SYSTEM``, ``DATA``, the rule tables (situations, options, defense), the dice
   of the data file, the Sturzflug bonus (L325), the resources LE, KE, AUS.
-- ``attack.py`` – ``attack``: who hits (L11–L17), Parade (L269–L279), the three defence
+- ``attack.py`` – ``attack``: who hits (L11–L17), Parade (L269–L279), the three defense
   outcomes (L19–L29), the display. With its three helpers:
   ``attack_fields.py`` – the fields with their hints for connected helpers (whose value, when it
   applies) and the German refusals of combinations the text rules out;

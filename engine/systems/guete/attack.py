@@ -2,7 +2,7 @@
 
 The text never says how a Fertigkeitsprobe (FP) is rolled or how its Güte follows, so the
 probes rolled at the table are inputs (gelungen ja/nein, Güte). Owns who hits (the higher Güte
-in a direct confrontation, L11–L17), the Parade (Güte + 5, L269–L279), the three defence
+in a direct confrontation, L11–L17), the Parade (Güte + 5, L269–L279), the three defense
 outcomes (failed → full damage to LE, Güte ≤ the attacker's → halbe Verteidigung to KE, higher →
 vollständige Verteidigung, L19–L29), the damage roll and the display. The fields and their
 checks are in ``attack_fields.py``, the modifiers in ``modifiers.py``, the damage and the option
@@ -37,8 +37,8 @@ from engine.systems.guete.damage import NO_DAMAGE_OPTIONS, damage_and_effects, e
 from engine.systems.guete.modifiers import (
     ATTACK,
     COUNTER,
-    DEFENCE,
-    OWN_DEFENCE,
+    DEFENSE,
+    OWN_DEFENSE,
     Modifier,
     attack_modifiers,
 )
@@ -46,16 +46,16 @@ from engine.systems.guete.modifiers import (
 # options whose losses differ from the plain table (L19–L29): outcome names the losses instead
 SPECIAL_ALLOCATION = NO_DAMAGE_OPTIONS | {"betaeuben", "feuerangriff", "gedaempft", "gezielt"}
 SPECIAL_ALLOCATION |= {"sturzflug"}
-DEFENCE_LABELS = {
+DEFENSE_LABELS = {
     "misslungen": "Abwehr misslungen",
     "halb": "halbe Verteidigung",
     "vollstaendig": "vollständige Verteidigung, kein Schaden",
 }
 
 
-def _defence_outcome(p: dict[str, Any], effective: int, defenceless: bool) -> str:
+def _defense_outcome(p: dict[str, Any], effective: int, defenseless: bool) -> str:
     """L19–L29: misslungen → LE, Güte ≤ Angreifer → halb (KE), Güte > Angreifer → vollständig."""
-    if defenceless:
+    if defenseless:
         DATA.text("angriff.wehrlos_ohne_abwehr")
         return "misslungen"
     if not p["abwehr_gelungen"]:
@@ -73,6 +73,11 @@ def _defence_outcome(p: dict[str, Any], effective: int, defenceless: bool) -> st
     ),
     source=f"{SOURCE} L9–L29, L35–L113, L123–L367",
     params=ATTACK_PARAMS,
+    result_formerly=(
+        ("rolls", ("wuerfe",)),
+        ("damage", ("schaden",)),
+        ("expected", ("erwartung",)),
+    ),
     assumptions=assumptions_for("angriff", "sicht"),
 )
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -86,23 +91,23 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     notes: list[str] = []
     attacker, target = p["angreifer"], p["ziel"]
 
-    # 1. Who hits (L11–L17), the Parade (L269–L279), the defence (L19–L29)
+    # 1. Who hits (L11–L17), the Parade (L269–L279), the defense (L19–L29)
     hitter = _who_hits(p, notes)
     hit_guete = p["angriff_guete"] if hitter == "angreifer" else p["gegner_guete"]
     effective = hit_guete
     parade: dict[str, Any] = {}
     outcome = "kein_treffer"
-    defence = ""
+    defense = ""
     if hitter == "angreifer" and p["parade"]:
         parade, effective, outcome = _parade(p, hit_guete, target, notes)
     if hitter and outcome != "pariert":
-        defence = _defence_outcome(p, effective, hitter == "angreifer" and p["wehrlos"])
+        defense = _defense_outcome(p, effective, hitter == "angreifer" and p["wehrlos"])
         outcome = "treffer"
 
     # 2. Damage and effects
     hit_name, hit_target = (attacker, target) if hitter != "gegner" else (target, attacker)
     active = option if hitter == "angreifer" else ""
-    losses, effects, rolls_used = damage_and_effects(p, active, defence, hitter, notes)
+    losses, effects, rolls_used = damage_and_effects(p, active, defense, hitter, notes)
     rolled = [(label, dice.roll(expression, rng)) for label, expression in rolls_used]
     totals = [result.total for _, result in rolled]
     loss = losses(tuple(totals))
@@ -117,8 +122,8 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
     # 3. Display
     attack_total = sum(m.value for m in mods if m.probe == ATTACK)
-    defence_total = sum(m.value for m in mods if m.probe == DEFENCE)
-    headline, text = _outcome_text(p, outcome, defence, active, loss, effects, hit_name, hit_target)
+    defense_total = sum(m.value for m in mods if m.probe == DEFENSE)
+    headline, text = _outcome_text(p, outcome, defense, active, loss, effects, hit_name, hit_target)
     fall = bool(p["angriff_kritisch"])  # check_attack: only a failed Rundumschlag
     if fall:  # L289, with the Sturz of L79–L83
         headline = f"{headline} – {attacker} stürzt"
@@ -141,29 +146,29 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.table(
         "Modifikationen („+“ erschwert, „−“ erleichtert)",
         ["Modifikation", "Probe", "Wert"],
-        _modifier_rows(mods, attack_total, defence_total),
+        _modifier_rows(mods, attack_total, defense_total),
     )
     _show_damage(display, rolled, loss, expected, rolls_used, main_dist)
-    _closing_notes(p, mods, option_row, defence, bool(rolls_used) and active != "entwaffnen", notes)
+    _closing_notes(p, mods, option_row, defense, bool(rolls_used) and active != "entwaffnen", notes)
     display.notes("Hinweise", notes)
 
     result: dict[str, Any] = {
         "treffer": hitter,
         "ergebnis": outcome,
-        "abwehr": defence,
+        "abwehr": defense,
         "effektive_guete": effective if hitter else None,
         "parade": parade,
         "option": option,
         "modifikatoren": [m.to_dict() for m in mods],
         "erschwernis_angriff": attack_total,
-        "erschwernis_abwehr": defence_total,
-        "erschwernis_abwehr_angreifer": sum(m.value for m in mods if m.probe == OWN_DEFENCE),
-        "wuerfe": [{"label": label, **r.to_dict()} for label, r in rolled],
+        "erschwernis_abwehr": defense_total,
+        "erschwernis_abwehr_angreifer": sum(m.value for m in mods if m.probe == OWN_DEFENSE),
+        "rolls": [{"label": label, **r.to_dict()} for label, r in rolled],
         "verlust": {r: loss.get(r, 0) for r in RESOURCES},
         "wirkungen": effects,
         "chances": {
-            "erwartung": {r: str(expected[r]) for r in RESOURCES},
-            "schaden": chances_dict(main_dist),
+            "expected": {r: str(expected[r]) for r in RESOURCES},
+            "damage": chances_dict(main_dist),
         },
         "display": display.to_dict(),
     }
@@ -229,14 +234,14 @@ def _parade(
 def _outcome_text(
     p: dict[str, Any],
     outcome: str,
-    defence: str,
+    defense: str,
     active: str,
     loss: dict[str, int],
     effects: list[str],
     hit_name: str,
     hit_target: str,
 ) -> tuple[str, str]:
-    """Headline and outcome text: who hits whom, the defence and the losses or effects."""
+    """Headline and outcome text: who hits whom, the defense and the losses or effects."""
     attacker, target = p["angreifer"], p["ziel"]
     verteidigung = {r["schluessel"]: r for r in table_rows("verteidigung")}
     if outcome == "kein_treffer":
@@ -249,11 +254,11 @@ def _outcome_text(
         headline = f"{hit_name} trifft {hit_target}"
         if active in SPECIAL_ALLOCATION:
             lost = ", ".join(f"{number(loss[r])} {r}" for r in RESOURCES if loss.get(r))
-            text = f"{hit_target}: {DEFENCE_LABELS[defence]}" + (
+            text = f"{hit_target}: {DEFENSE_LABELS[defense]}" + (
                 f" – verliert {lost}." if lost else "."
             )
         else:
-            text = f"{hit_target}: {verteidigung[defence]['folge']}."
+            text = f"{hit_target}: {verteidigung[defense]['folge']}."
         if effects:
             text += " " + " ".join(effects)
     return headline, text
@@ -262,7 +267,7 @@ def _outcome_text(
 def _probe_rows(
     p: dict[str, Any], parade: dict[str, Any], hitter: str, outcome: str, hit_target: str
 ) -> list[list[str]]:
-    """The entered probes: attack, counter-attack, Parade and the defence of the one hit."""
+    """The entered probes: attack, counter-attack, Parade and the defense of the one hit."""
     attacker, target = p["angreifer"], p["ziel"]
     probe_rows = [[f"Angriff {attacker}", _probe_text(p["angriff_gelungen"], p["angriff_guete"])]]
     if p["konfrontation"]:
@@ -284,14 +289,14 @@ def _probe_rows(
     return probe_rows
 
 
-def _modifier_rows(mods: list[Modifier], attack_total: int, defence_total: int) -> list[list[str]]:
-    """Every modifier by name, then the sums for attack and defence (and, where a modifier names
+def _modifier_rows(mods: list[Modifier], attack_total: int, defense_total: int) -> list[list[str]]:
+    """Every modifier by name, then the sums for attack and defense (and, where a modifier names
     them, the attacker's own Abwehr and the target's counter-attack)."""
     rows = [[m.name, m.probe, signed(m.value)] for m in mods] + [
         ["Summe Angriff", ATTACK, signed(attack_total)],
-        ["Summe Abwehr", DEFENCE, signed(defence_total)],
+        ["Summe Abwehr", DEFENSE, signed(defense_total)],
     ]
-    for probe in (OWN_DEFENCE, COUNTER):
+    for probe in (OWN_DEFENSE, COUNTER):
         values = [m.value for m in mods if m.probe == probe]
         if values:
             rows.append([f"Summe {probe}", probe, signed(sum(values))])
@@ -330,12 +335,12 @@ def _closing_notes(
     p: dict[str, Any],
     mods: list[Modifier],
     option_row: dict[str, Any] | None,
-    defence: str,
+    defense: str,
     damage_rolled: bool,
     notes: list[str],
 ) -> None:
     """Notes on the Grundwert probes, the counter-attack, the option's Ausdauer, the costs of
-    a full defence and the missing armour rules (Annahme angriff.ruestung, when damage was
+    a full defense and the missing armour rules (Annahme angriff.ruestung, when damage was
     rolled)."""
     attacker, target = p["angreifer"], p["ziel"]
     grundwert = [
@@ -371,7 +376,7 @@ def _closing_notes(
             notes.append(f"{', '.join(held)}: {who} greift nur mit Natürliche Waffen - Biss an.")
     if option_row is not None:
         notes.append(f"Ausdauer für {option_row['option']}: {option_row['ausdauer']}.")
-    if defence == "vollstaendig":
+    if defense == "vollstaendig":
         notes.append(
             "Vollständige Verteidigung: Ausdauer für die Ausweich- oder Paradebewegung zahlen; "
             "die Kostentabelle fehlt im Text."

@@ -18,7 +18,7 @@ from engine import dice
 from engine.errors import EngineError
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param, TextParam
 from engine.systems.guete.common import DATA, table_row, table_rows
-from engine.systems.guete.modifiers import MODIFIER_PARAMS, NOT_DEFENCELESS
+from engine.systems.guete.modifiers import MODIFIER_PARAMS, NOT_DEFENSELESS
 
 GUETE_MIN, GUETE_MAX = -30, 30
 MAX_DAMAGE_DICE = 10
@@ -32,10 +32,10 @@ WEAPON_KINDS = (
     ("natuerlich", "Natürliche Waffen"),
     ("stangenwaffe", "Stangenwaffe"),
 )
-# when a field applies: a defenceless target neither strikes back nor parries (L103), who
+# when a field applies: a defenseless target neither strikes back nor parries (L103), who
 # parries does not strike back (L279); each repeats the conditions of the field it depends on
-CONFRONTATION = (("konfrontation", (True,)), *NOT_DEFENCELESS)
-NO_CONFRONTATION = (("konfrontation", (False,)), *NOT_DEFENCELESS)
+CONFRONTATION = (("konfrontation", (True,)), *NOT_DEFENSELESS)
+NO_CONFRONTATION = (("konfrontation", (False,)), *NOT_DEFENSELESS)
 # held or holding, a fighter attacks only with a bite (L173, L175)
 BITE_LABEL = "Angriff mit Natürliche Waffen - Biss"
 COUNTER_BITE_LABEL = "Gegenangriff mit Natürliche Waffen - Biss"
@@ -64,7 +64,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         "Direkte Konfrontation",
         help="Beide greifen sich gleichzeitig an: die höhere Güte trifft, gleiche prallen ab.",
         group="Angriff",
-        when=NOT_DEFENCELESS,
+        when=NOT_DEFENSELESS,
     ),
     BoolParam(
         "angriff_gelungen",
@@ -87,8 +87,9 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         per_roll=True,
     ),
     DiceParam(
-        "schaden",
+        "damage",
         "Schaden der Waffe",
+        formerly=("schaden",),
         default="1W6+2",
         help="z. B. 1W6+2",
         group="Angriff",
@@ -160,7 +161,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         "Abwehr gelungen",
         help="FP(Abwehren) dessen, der getroffen wird.",
         group="Abwehr des Ziels",
-        when=NOT_DEFENCELESS,
+        when=NOT_DEFENSELESS,
         per_roll=True,
     ),
     IntParam(
@@ -171,7 +172,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         maximum=GUETE_MAX,
         group="Abwehr des Ziels",
         required_when=("abwehr_gelungen", (True,)),
-        when=(("abwehr_gelungen", (True,)), *NOT_DEFENCELESS),
+        when=(("abwehr_gelungen", (True,)), *NOT_DEFENSELESS),
         per_roll=True,
     ),
     BoolParam(
@@ -276,7 +277,7 @@ def check_attack(p: dict[str, Any]) -> None:
     }
     if option in rules and rules[option][0]:
         raise _error(rules[option][1], "option")
-    for key in ("schaden", "gegner_schaden"):
+    for key in ("damage", "gegner_schaden"):
         expression = dice.parse(p[key], key, key)
         if expression.dice_count > MAX_DAMAGE_DICE or any(
             t.sides > MAX_DAMAGE_SIDES for t in expression.terms

@@ -3,7 +3,7 @@
 Owns the system object ``SYSTEM`` (source 002_51e59e824768e9e9.txt, „Kampfregeln - Nahkampf“),
 the rule data ``DATA`` from ``engine/data/guete.yaml`` and the small helpers on it: the Annahmen
 an action lists (``assumptions_for``; the unwritten FP roll ``fp_wurf`` belongs to all), the
-rows of the rule tables (``table_rows``, ``table_row``: situations, options, defence), a dice
+rows of the rule tables (``table_rows``, ``table_row``: situations, options, defense), a dice
 expression plus a constant (``plus_constant``), the Sturzflug bonus (L325) used by the
 attack and by the ``sturzflug`` roll, the resources that lose points (LE, KE, AUS) and the way a
 distribution is reported.

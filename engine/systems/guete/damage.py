@@ -1,7 +1,7 @@
 """Güte-System: the damage of a hit and what it costs the one who is hit.
 
 Owns the dice rolled for a hit (the weapon, a Sturzflug or zweihändige Hiebe instead, the extra
-fire or fall roll), the loss per resource for each defence outcome (failed defence → LE, halbe
+fire or fall roll), the loss per resource for each defense outcome (failed defense → LE, halbe
 Verteidigung → KE, L19–L29) and each Nahkampfoption (L123–L367), the effects an option names
 instead of or beside the damage (``damage_and_effects``), and the exact expected loss per
 resource (``expected_losses``).
@@ -60,19 +60,19 @@ def expected_losses(
 
 
 def damage_and_effects(
-    p: dict[str, Any], option: str, defence: str, hitter: str, notes: list[str]
+    p: dict[str, Any], option: str, defense: str, hitter: str, notes: list[str]
 ) -> tuple[
     Callable[[tuple[int, ...]], dict[str, int]], list[str], list[tuple[str, dice.Expression]]
 ]:
     """Damage rolls and the loss per resource for the outcome (L19–L29 and each option)."""
     effects: list[str] = []
     rolls: list[tuple[str, dice.Expression]] = []
-    if not hitter or defence in ("", "vollstaendig") or option in NO_DAMAGE_OPTIONS:
-        _no_damage_effects(p, option, defence, hitter, effects, rolls)
+    if not hitter or defense in ("", "vollstaendig") or option in NO_DAMAGE_OPTIONS:
+        _no_damage_effects(p, option, defense, hitter, effects, rolls)
         return (lambda t: {}), effects, rolls
     extra = _damage_rolls(p, option, hitter, rolls)
-    losses = _loss_function(p, option, defence, extra)
-    _option_effects(p, option, defence, effects, notes)
+    losses = _loss_function(p, option, defense, extra)
+    _option_effects(p, option, defense, effects, notes)
     return losses, effects, rolls
 
 
@@ -81,7 +81,7 @@ def _damage_rolls(
 ) -> str:
     """Append the damage roll (and an extra fire or fall roll) to ``rolls``; the resource the
     extra roll's total is lost from, or ""."""
-    weapon = dice.parse(p["schaden"] if hitter == "angreifer" else p["gegner_schaden"])
+    weapon = dice.parse(p["damage"] if hitter == "angreifer" else p["gegner_schaden"])
     if option == "sturzflug":
         weapon = plus_constant(
             DATA.dice("wuerfe.sturzflug.wurf", "Sturzflug"),
@@ -106,16 +106,16 @@ def _damage_rolls(
 
 
 def _loss_function(
-    p: dict[str, Any], option: str, defence: str, extra: str
+    p: dict[str, Any], option: str, defense: str, extra: str
 ) -> Callable[[tuple[int, ...]], dict[str, int]]:
     """The loss per resource as a function of the rolled totals (L19–L29 and each option)."""
-    main = "LE" if defence == "misslungen" else "KE"
+    main = "LE" if defense == "misslungen" else "KE"
 
     def losses(totals: tuple[int, ...]) -> dict[str, int]:
         damage = max(0, totals[0]) if totals else 0
         out = {"LE": 0, "KE": 0, "AUS": 0}
         if option == "gedaempft":  # L203–L205
-            if defence == "misslungen":
+            if defense == "misslungen":
                 out["KE"] += damage // 2
             else:
                 out["AUS"] += damage
@@ -133,7 +133,7 @@ def _loss_function(
 
 
 def _option_effects(
-    p: dict[str, Any], option: str, defence: str, effects: list[str], notes: list[str]
+    p: dict[str, Any], option: str, defense: str, effects: list[str], notes: list[str]
 ) -> None:
     """What Betäuben, gezielte Hiebe, gedämpfte Schläge, Feuerangriff and Stachelwirbel do
     beside the damage."""
@@ -142,7 +142,7 @@ def _option_effects(
         rounds = int(row["runden_zweihaendig" if p["waffe_zweihaendig"] else "runden_einhaendig"])
         if p["waffenart"] in SUITED_FOR_STUN:
             rounds += int(row["runden_geeignet_zusaetzlich"])
-        if defence == "misslungen":
+        if defense == "misslungen":
             effects.append(
                 f"Das Opfer muss eine FP(Widerstand) ablegen; misslingt sie, ist es {rounds} "
                 f"Runde{'n' if rounds != 1 else ''} benommen."
@@ -164,9 +164,9 @@ def _option_effects(
             "Runde; Torso: innere Verletzungen, wenn der zusätzliche KE-Schaden die "
             "Hälfte des KE-Maximums erreicht."
         )
-    if option == "gedaempft" and defence == "misslungen":
+    if option == "gedaempft" and defense == "misslungen":
         effects.append("Gedämpfte Schläge: halber Schaden (abgerundet) an KE.")
-    if option == "gedaempft" and defence == "halb":
+    if option == "gedaempft" and defense == "halb":
         effects.append("Gedämpfte Schläge: die Ausdauer sinkt um den Schaden, keine KE.")
     if option == "feuerangriff":
         effects.append(
@@ -180,27 +180,27 @@ def _option_effects(
 def _no_damage_effects(
     p: dict[str, Any],
     option: str,
-    defence: str,
+    defense: str,
     hitter: str,
     effects: list[str],
     rolls: list[tuple[str, dice.Expression]],
 ) -> None:
-    if hitter != "angreifer" or not defence:
+    if hitter != "angreifer" or not defense:
         return
     if option == "entwaffnen":  # L137–L143
-        if defence == "vollstaendig":
+        if defense == "vollstaendig":
             effects.append("Das Ziel entzieht sich und behält seine Waffe.")
         else:
             rolls.append(("Weite (Meter)", DATA.dice("wuerfe.entwaffnen.wurf", "Entwaffnen")))
             effects.append("Entwaffnet, kein Schaden.")
             DATA.text("angriff.entwaffnen_guete_ziel")  # which Güte of the target (L143)
-            target_guete = p["abwehr_guete"] if defence == "halb" else None
+            target_guete = p["abwehr_guete"] if defense == "halb" else None
             if target_guete is None or p["angriff_guete"] >= 2 * target_guete:
                 effects.append("Der Angreifer bestimmt die Richtung.")
             else:
                 effects.append("Die Richtung bestimmt der Spielleiter zufällig.")
     elif option == "festhalten":  # L171–L173
-        if defence == "misslungen":
+        if defense == "misslungen":
             effects.append(
                 "Gegriffen: Abwehr nur mit +2, nur Befreien oder Biss möglich – im Helfer als "
                 "„Ziel ist festgehalten“ wählbar."
@@ -208,7 +208,7 @@ def _no_damage_effects(
         else:
             effects.append("Nicht festgehalten; kein Schaden.")
     elif option == "zu_fall":  # L335–L341
-        falls = defence == "misslungen" or (defence == "halb" and p["waffe_zweihaendig"])
+        falls = defense == "misslungen" or (defense == "halb" and p["waffe_zweihaendig"])
         effects.append(
             "Das Ziel stürzt (s. Sturz), kein Schaden."
             if falls
@@ -217,6 +217,6 @@ def _no_damage_effects(
     elif option == "zurueckdraengen":  # L355
         effects.append(
             "Das Ziel weicht einen Schritt zurück, kein Schaden."
-            if defence == "misslungen"
+            if defense == "misslungen"
             else "Das Ziel hält stand, kein Schaden."
         )

@@ -55,7 +55,7 @@ TARGET_FIELDS = {"ziel_zweihaendig"}  # a situation that is a value of the targe
 
 # When a field applies (``when``): each condition repeats those of the fields it depends on,
 # since the form reads a hidden field's value as it stands.
-NOT_DEFENCELESS: tuple[tuple[str, tuple[bool, ...]], ...] = (("wehrlos", (False,)),)
+NOT_DEFENSELESS: tuple[tuple[str, tuple[bool, ...]], ...] = (("wehrlos", (False,)),)
 OPTION_FREE: tuple[tuple[str, tuple[bool, ...]], ...] = (
     ("falsche_hand", (False,)),  # L37
     ("unsichtbares_ziel", (False,)),  # L95
@@ -190,14 +190,14 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
 )
 
 
-ATTACK, DEFENCE, OWN_DEFENCE = "Angriff", "Abwehr", "Abwehr des Angreifers"
+ATTACK, DEFENSE, OWN_DEFENSE = "Angriff", "Abwehr", "Abwehr des Angreifers"
 COUNTER = "Gegenangriff"  # the target's attack in a direct confrontation (L11–L13)
 
 
 @dataclass
 class Modifier:
     name: str
-    probe: str  # ATTACK, DEFENCE, OWN_DEFENCE, COUNTER or "Zweiter Angriffswurf"
+    probe: str  # ATTACK, DEFENSE, OWN_DEFENSE, COUNTER or "Zweiter Angriffswurf"
     value: int
     line: str
 
@@ -226,13 +226,13 @@ def attack_modifiers(p: dict[str, Any]) -> list[Modifier]:
         mods.append(Modifier(name, ATTACK, int(row["angriff_mod"]), line))
     if option == "zurueckdraengen" and p["gefaehrliches_feld"]:
         value = int(row["abwehr_mod_gefahr"])
-        mods.append(Modifier(f"{name}: gefährliches Feld", DEFENCE, value, line))
-    if option == "rundumschlag":  # L293: own defence +2, not on top of the two-handed +1
+        mods.append(Modifier(f"{name}: gefährliches Feld", DEFENSE, value, line))
+    if option == "rundumschlag":  # L293: own defense +2, not on top of the two-handed +1
         value = int(row["abwehr_mod_selbst"])
         mods.append(
             Modifier(
                 f"{name}: eigene Abwehr (ohne die +1 der zweihändigen Waffe)",
-                OWN_DEFENCE,
+                OWN_DEFENSE,
                 value,
                 "L293",
             )
@@ -269,9 +269,9 @@ def _situation_modifiers(p: dict[str, Any]) -> list[Modifier]:
         if attack is not None:
             mods.append(Modifier(name, ATTACK, int(attack), str(row["zeile"])))
         if row.get("abwehr_mod") is not None and not p["wehrlos"]:
-            mods.append(Modifier(name, DEFENCE, int(row["abwehr_mod"]), str(row["zeile"])))
+            mods.append(Modifier(name, DEFENSE, int(row["abwehr_mod"]), str(row["zeile"])))
         if p["konfrontation"]:
-            for key, probe in (("gegenangriff_mod", COUNTER), ("abwehr_mod_selbst", OWN_DEFENCE)):
+            for key, probe in (("gegenangriff_mod", COUNTER), ("abwehr_mod_selbst", OWN_DEFENSE)):
                 if row.get(key) is not None:
                     mods.append(Modifier(name, probe, int(row[key]), str(row["zeile"])))
     return mods

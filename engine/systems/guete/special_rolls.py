@@ -52,22 +52,32 @@ def _single_roll(
     display.chances("Verteilung", distribution_items("Ergebnis", dist))
     display.notes("Hinweise", [*notes, f"Erwartungswert: {decimal(dice.expected_value(full))}."])
     return {
-        "wurf": rolled.to_dict(),
+        "roll": rolled.to_dict(),
         "modifikatoren": [{"name": n, "wert": v} for n, v in modifiers],
-        "ergebnis": total,
+        "total": total,
         "chances": {
             **{name: str(p) for name, p in chances},
-            "verteilung": chances_dict(dist),
-            "erwartung": str(dice.expected_value(full)),
+            "exact": chances_dict(dist),
+            "expected": str(dice.expected_value(full)),
         },
         "display": display.to_dict(),
     }
+
+
+RESULT_FORMERLY = (
+    ("roll", ("wurf",)),
+    ("total", ("ergebnis",)),
+    ("exact", ("verteilung",)),
+    ("expected", ("erwartung",)),
+)
+"""Result keys renamed to the public vocabulary (CONTRIBUTING.md „Namen“)."""
 
 
 @SYSTEM.action(
     "aufwachen",
     title="Aufwachen: Runden bis man handeln kann",
     summary="2W6 − GW(Widerstand); 0 oder weniger: sofort hellwach, sonst so viele Runden.",
+    result_formerly=RESULT_FORMERLY,
     source=f"{SOURCE} L47",
     params=(
         IntParam(
@@ -105,6 +115,7 @@ def aufwachen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     "entwaffnen",
     title="Entwaffnen: wie weit fliegt die Waffe?",
     summary="1W6 − 3 Meter; 0 oder weniger: die Waffe landet auf dem Feld des Opfers.",
+    result_formerly=RESULT_FORMERLY,
     source=f"{SOURCE} L141–L143",
     params=(),
 )
@@ -130,6 +141,7 @@ def entwaffnen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     "erdruecken",
     title="Erdrücken (nur Brutas): Schaden",
     summary="Misslingt dem Opfer das Ausweichen: 2W6 + Körpergewicht des Brutas in kg / 50.",
+    result_formerly=RESULT_FORMERLY,
     source=f"{SOURCE} L153–L161",
     params=(
         IntParam(
@@ -167,6 +179,7 @@ def erdruecken(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     "sturzflug",
     title="Sturzflug (nur Ceglags): Schaden",
     summary="1W6 + 1 je 2 volle Meter über 5 m, höchstens 1W6+5; Beute fallen lassen: 1W6+2 KE.",
+    result_formerly=RESULT_FORMERLY,
     source=f"{SOURCE} L325–L327",
     params=(
         IntParam("hoehe", "Höhe in Metern", default=9, minimum=5, maximum=200, required=True),
@@ -209,6 +222,7 @@ def sturzflug(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     "feuerschaden",
     title="Feuerangriff: Feuerschaden",
     summary="Zusätzlich zum Keulenschaden 1W6+2 Feuerschaden an KE (feuerempfindlich: LE).",
+    result_formerly=RESULT_FORMERLY,
     source=f"{SOURCE} L187–L193",
     params=(BoolParam("feuerempfindlich", "Ziel ist feuerempfindlich", subject="target"),),
 )

@@ -80,8 +80,9 @@ def hp_state(hp: int, constitution: int) -> str:
             resource_name="Trefferpunkte",
         ),
         IntParam(
-            "constitution",
+            "konstitution",
             "Konstitutionswert",
+            formerly=("constitution",),
             default=12,
             minimum=1,
             maximum=50,
@@ -102,7 +103,7 @@ def hp_state(hp: int, constitution: int) -> str:
 )
 def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     hp = params["hp"]
-    con = params["constitution"]
+    con = params["konstitution"]
     if hp_state(hp, con) == "tot":
         raise EngineError(
             f"Aktuelle Trefferpunkte: Bei {number(hp)} TP und Konstitution {con} ist der "

@@ -16,7 +16,7 @@ below keep that order.
   Schildstoß L200), with ``attack_report`` (the rolled attack, its explanation and answer, and
   where the rules go on), ``attack_modifiers`` (Taktischer Vorteil, Überzahl, Kampfpositionen,
   Licht, Wasser, Lücke suchen / Zielen: L198, L325–L370), ``ranged`` (Reichweite L210, Deckung
-  L220, Kampfgetümmel L222, Unbewegliche Ziele L224–L231), ``defence`` (Verteidigung L186,
+  L220, Kampfgetümmel L222, Unbewegliche Ziele L224–L231), ``defense`` (Verteidigung L186,
   Aktive Abwehr L245–L249) and ``manoeuvres`` (Meisterschafts-Manöver and Streiftreffer
   L73–L82, free manoeuvres L188–L194, and the exact chances of every outcome).
 - ``fumble``: the Patzertabelle, 2W10 with re-rolls (L404–L415); not after a Patzer that the

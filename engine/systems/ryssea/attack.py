@@ -2,7 +2,7 @@
 
 Owns the attacker's fields, the whole parameter list (the groups of the other attack modules
 concatenated in form order), the checks of field combinations, the weapon damage, and the
-action itself: Aktive Abwehr (``defence``), attack probe, Erfolge spent (``manoeuvres``), damage
+action itself: Aktive Abwehr (``defense``), attack probe, Erfolge spent (``manoeuvres``), damage
 roll, in this seeded order; then the explanation and the exact chances (L47–L82, L184–L226,
 L245–L253, L307–L380), built by ``attack_report``.
 
@@ -43,7 +43,7 @@ from engine.systems.ryssea.common import (
     probe_input,
     roll_probe,
 )
-from engine.systems.ryssea.defence import TARGET_PARAMS, Difficulty, roll_difficulty
+from engine.systems.ryssea.defense import TARGET_PARAMS, Difficulty, roll_difficulty
 from engine.systems.ryssea.manoeuvres import (
     MANOEUVRE_PARAMS,
     DamagePlan,
@@ -80,8 +80,9 @@ ATTACKER_PARAMS: tuple[Param, ...] = (
         subject="actor",
     ),
     DiceParam(
-        "schaden",
+        "damage",
         "Waffenschaden",
+        formerly=("schaden",),
         default="1W6+3",
         help="Schaden der Waffe als Würfelausdruck, z. B. 1W10+2 (beim Schildstoß nicht genutzt).",
         group="Angreifer",
@@ -134,10 +135,10 @@ def _check_attack(params: dict[str, Any]) -> None:
         factor = DATA.integer("angriff.reichweite_hoechstens_faktor", 1, 100)
         limit = factor * params["grundreichweite"]
         _require(
-            params["entfernung"] <= limit,
-            f"Entfernung (m): {number(params['entfernung'])} m liegt außerhalb der Reichweite; "
+            params["distance"] <= limit,
+            f"Entfernung (m): {number(params['distance'])} m liegt außerhalb der Reichweite; "
             f"höchstens das {factor}-fache der Grundreichweite, also {number(limit)} m.",  # L210
-            "entfernung",
+            "distance",
         )
     mastery = params["meisterschafts_manoever"]
     if mastery:
@@ -173,14 +174,14 @@ def _check_attack(params: dict[str, Any]) -> None:
 def _damage_expression(params: dict[str, Any]) -> dice.Expression:
     if params["angriffsart"] == "schildstoss":
         return DATA.dice("angriff.schildstoss_schaden", "Schildstoß")
-    expression = dice.parse(params["schaden"], "schaden", "Waffenschaden")
+    expression = dice.parse(params["damage"], "damage", "Waffenschaden")
     if expression.dice_count > MAX_DAMAGE_DICE or any(
         t.sides > MAX_DAMAGE_SIDES for t in expression.terms
     ):
         raise EngineError(
             f"Waffenschaden: höchstens {MAX_DAMAGE_DICE} Würfel mit je höchstens "
             f"{MAX_DAMAGE_SIDES} Seiten.",
-            "schaden",
+            "damage",
         )
     return expression
 
@@ -238,7 +239,7 @@ def _roll_attack(
     )
 
 
-def _patzer_by_defence(hit: AttackRoll, target: Difficulty) -> bool:
+def _patzer_by_defense(hit: AttackRoll, target: Difficulty) -> bool:
     """L406: a Patzer that an opponent's Aktive Abwehr brought about does not go to the
     Patzertabelle. When an Aktive Abwehr brings one about, the text does not say; the data's
     Annahme (read only for a Patzer against an Aktive Abwehr): every Patzer of an attack that
@@ -287,7 +288,7 @@ def _use_assumptions(
     params: dict[str, Any], hit: AttackRoll, plan: DamagePlan, need_range: int, need_cover: int
 ) -> None:
     """Name the attack's assumptions that decided this result (the probe's own are named by
-    the probe, the Aktive Abwehr's by the defence)."""
+    the probe, the Aktive Abwehr's by the defense)."""
     if hit.category == "reichweite":
         DATA.assume("angriff.reichweite_fehlschlag")
     if _order_decided(params, hit, plan, need_range, need_cover):
@@ -309,6 +310,7 @@ def _use_assumptions(
     source=f"{SOURCE} L47–L82, L184–L226, L245–L253, L307–L380, L406",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("probe.", "angriff."),
+    result_formerly=(("defense", ("defence",)),),
 )
 def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     _check_attack(params)
@@ -317,7 +319,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     damage = _damage_expression(params)
     attacker = probe_input(params, modifiers=attack_modifiers(params))
     plan = damage_plan(params)
-    need_range = range_erfolge(params["entfernung"], params["grundreichweite"]) if ranged else 0
+    need_range = range_erfolge(params["distance"], params["grundreichweite"]) if ranged else 0
     need_cover = cover_erfolge(params["deckung"]) if ranged else 0
     display = Display(headline=ATTACK_LABELS[kind])
     notes: list[str] = []
@@ -326,9 +328,9 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     target = roll_difficulty(params, rng, ranged, notes)
     hit = _roll_attack(params, attacker, target.reaches, plan, need_range, need_cover, damage, rng)
 
-    by_defence = _patzer_by_defence(hit, target)
+    by_defense = _patzer_by_defense(hit, target)
     _use_assumptions(params, hit, plan, need_range, need_cover)
-    display.outcome = outcome_line(hit, target.against(hit.rolled.total), by_defence)
+    display.outcome = outcome_line(hit, target.against(hit.rolled.total), by_defense)
     if target.roll is not None:
         target.roll.show(display)
     hit.rolled.show(display)
@@ -345,14 +347,14 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         display.roll(label, hit.damage_roll)
     if hit.success:
         show_erfolge(display, params, hit, plan, need_range, need_cover)
-    notes.extend(attack_notes(params, hit, by_defence))
+    notes.extend(attack_notes(params, hit, by_defense))
 
     chances = attack_chances(
         attacker, target.succeeds, need_range, need_cover, params["betaeubungsschlag"], plan, damage
     )
     show_chances(display, chances, need_range, need_cover)
     display.notes("Hinweise", notes)
-    follow_ups = follow_ups_for(hit, plan, by_defence, target)
+    follow_ups = follow_ups_for(hit, plan, by_defense, target)
     return attack_result(
-        kind, hit, target, need_range, need_cover, chances, display, by_defence, follow_ups
+        kind, hit, target, need_range, need_cover, chances, display, by_defense, follow_ups
     )

@@ -110,8 +110,9 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         per_roll=True,
     ),
     IntParam(
-        "modifikator",
+        "modifier",
         "Sonstige Modifikatoren",
+        formerly=("modifikator",),
         default=0,
         minimum=-30,
         maximum=30,
@@ -163,5 +164,5 @@ def attack_modifiers(params: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     mods.append(("Zusammenarbeit", params["zusammenarbeit"]))
     if params["kampfgetuemmel"]:
         mods.append(("Kampfgetümmel", DATA.integer("angriff.kampfgetuemmel", -30, 0)))
-    mods.append(("Sonstige Modifikatoren", params["modifikator"]))
+    mods.append(("Sonstige Modifikatoren", params["modifier"]))
     return tuple((name, value) for name, value in mods if value)

@@ -17,7 +17,7 @@ from engine import dice
 from engine.display import Display
 from engine.formatting import decimal, number
 from engine.systems.ryssea.common import DATA, ProbeRoll, probe_flags
-from engine.systems.ryssea.defence import Difficulty
+from engine.systems.ryssea.defense import Difficulty
 from engine.systems.ryssea.manoeuvres import Allocation, AttackChances, DamagePlan
 
 
@@ -43,7 +43,7 @@ class AttackRoll:
 
 
 def follow_ups_for(
-    hit: AttackRoll, plan: DamagePlan, by_defence: bool, target: Difficulty
+    hit: AttackRoll, plan: DamagePlan, by_defense: bool, target: Difficulty
 ) -> list[dict[str, Any]]:
     """Where the rules go on: the Patzertabelle after a Patzer (L406), the Unterbrechung of a
     continuous action after damage (L120, with the Störender Angriff's Erfolge, L192), and the
@@ -53,7 +53,7 @@ def follow_ups_for(
     L247), a helper of its own (its button says it is the defender's roll)."""
     out: list[dict[str, Any]] = []
     if target.roll is not None:
-        out.append(active_defence_step())
+        out.append(active_defense_step())
     if target.defender_fumble:
         out.append(
             {
@@ -62,7 +62,7 @@ def follow_ups_for(
                 "params": {"ursache": "kampftalent"},
             }
         )
-    if hit.category == "patzer" and not by_defence:
+    if hit.category == "patzer" and not by_defense:
         out.append(
             {
                 "action": "fumble",
@@ -77,7 +77,7 @@ def follow_ups_for(
                 "action": "interruption",
                 "title": "Unterbrechung prüfen",
                 "params": {
-                    "schaden": hit.target_damage,
+                    "damage": hit.target_damage,
                     "stoerend": hit.alloc.rest if disturbing else 0,
                 },
             }
@@ -85,7 +85,7 @@ def follow_ups_for(
     return out
 
 
-def active_defence_step() -> dict[str, Any]:
+def active_defense_step() -> dict[str, Any]:
     """The Tickleiste's „Handlung ausführen“ with the Aktive Abwehr's duration from its table."""
     rows = DATA.table("tabellen.handlungsdauern.zeilen", ("schluessel", "dauer"))
     row = next(r for r in rows if r["schluessel"] == "aktive_abwehr")
@@ -97,7 +97,7 @@ def active_defence_step() -> dict[str, Any]:
     }
 
 
-def outcome_line(hit: AttackRoll, target_text: str, by_defence: bool) -> str:
+def outcome_line(hit: AttackRoll, target_text: str, by_defense: bool) -> str:
     category = hit.category
     versus = f"{number(hit.rolled.total)} gegen {target_text}."
     if category == "treffer":
@@ -108,7 +108,7 @@ def outcome_line(hit: AttackRoll, target_text: str, by_defence: bool) -> str:
         outcome = f"Die Probe gelingt, aber der Angriff trifft die Deckung. {versus}"
     elif category == "reichweite":
         outcome = f"Die Probe gelingt, aber die Erfolge reichen nicht für die Reichweite. {versus}"
-    elif category == "patzer" and by_defence:
+    elif category == "patzer" and by_defense:
         outcome = (
             "Patzer – verfehlt; die gegnerische Aktive Abwehr hat ihn herbeigeführt, kein Wurf "
             f"auf der Patzertabelle. {versus}"
@@ -149,7 +149,7 @@ def show_erfolge(
         display.table(f"Erfolge ({erfolge})", ["Wofür", "nötig", "verwendet"], rows)
 
 
-def attack_notes(params: dict[str, Any], hit: AttackRoll, by_defence: bool) -> list[str]:
+def attack_notes(params: dict[str, Any], hit: AttackRoll, by_defense: bool) -> list[str]:
     """The notes that follow from the outcome (after the one on the Aktive Abwehr)."""
     kind, category = params["angriffsart"], hit.category
     notes: list[str] = []
@@ -178,7 +178,7 @@ def attack_notes(params: dict[str, Any], hit: AttackRoll, by_defence: bool) -> l
             f"Störender Angriff: die Selbstbeherrschung-Probe des Ziels gegen die Unterbrechung "
             f"ist um {hit.disturb} erschwert."
         )
-    if category == "patzer" and by_defence:
+    if category == "patzer" and by_defense:
         notes.append(
             "Ein Patzer, den eine gegnerische Aktive Abwehr herbeigeführt hat, führt nicht zur "
             "Patzertabelle."
@@ -232,7 +232,7 @@ def attack_result(
     need_cover: int,
     chances: AttackChances,
     display: Display,
-    by_defence: bool,
+    by_defense: bool,
     follow_ups: list[dict[str, Any]],
 ) -> dict[str, Any]:
     rolled, success, alloc, category = hit.rolled, hit.success, hit.alloc, hit.category
@@ -261,9 +261,9 @@ def attack_result(
             "attacker_betaeubung": hit.attacker_stun,
             "cover": hit.cover_damage,
         },
-        "fumble_table": category == "patzer" and not by_defence,
+        "fumble_table": category == "patzer" and not by_defense,
         "patzer_cause": (
-            None if category != "patzer" else "aktive_abwehr" if by_defence else "kampftalent"
+            None if category != "patzer" else "aktive_abwehr" if by_defense else "kampftalent"
         ),
         "chances": {
             "success": str(chances.probe.success),

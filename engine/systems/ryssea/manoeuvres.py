@@ -230,7 +230,7 @@ def attack_chances(
     damage: dice.Expression,
 ) -> AttackChances:
     chances = probe_chances(attacker, succeeds)
-    damage_dist = dice.distribution(damage, field="schaden", label="Waffenschaden")
+    damage_dist = dice.distribution(damage, field="damage", label="Waffenschaden")
     # integer weights over a common denominator: exact and fast for large damage dice
     denominator = math.lcm(*(p.denominator for p in damage_dist.values()))
     weights = [(d, p.numerator * (denominator // p.denominator)) for d, p in damage_dist.items()]

@@ -66,8 +66,9 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
             required=True,
         ),
         IntParam(
-            "modifikator",
+            "modifier",
             "Modifikator",
+            formerly=("modifikator",),
             default=0,
             minimum=-30,
             maximum=30,
@@ -85,7 +86,7 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
     assumptions=assumptions_for("probe."),
 )
 def probe(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    spec = probe_input(params, modifiers=(("Modifikator", params["modifikator"]),))
+    spec = probe_input(params, modifiers=(("Modifikator", params["modifier"]),))
     target = params["schwierigkeit"]
     rolled = roll_probe(spec, rng, "Probe", with_erfolge=params["erfolgsprobe"])
     success = rolled.succeeded(rolled.total >= target)

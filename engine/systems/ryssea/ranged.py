@@ -46,8 +46,9 @@ RANGED_PARAMS: tuple[Param, ...] = (
         when=RANGED,
     ),
     IntParam(
-        "entfernung",
+        "distance",
         "Entfernung (m)",
+        formerly=("entfernung",),
         default=10,
         minimum=0,
         maximum=6000,

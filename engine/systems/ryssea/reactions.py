@@ -48,8 +48,9 @@ MAX_DAMAGE = 999
 """Most Schadenspunkte the Unterbrechung takes (the attack's damage is sent on as is)."""
 
 MODIFIER_PARAM = IntParam(
-    "modifikator",
+    "modifier",
     "Modifikator",
+    formerly=("modifikator",),
     default=0,
     minimum=-30,
     maximum=30,
@@ -85,8 +86,9 @@ def _simple_probe_result(
         *probe_fields(talent="Akrobatik", group="Probe", subject="target"),
         MODIFIER_PARAM,
         IntParam(
-            "schaden",
+            "damage",
             "Erlittener Schaden",
+            formerly=("schaden",),
             default=10,
             minimum=0,
             maximum=200,
@@ -99,11 +101,11 @@ def _simple_probe_result(
     assumptions=assumptions_for("probe."),
 )
 def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    spec = probe_input(params, modifiers=(("Modifikator", params["modifikator"]),))
+    spec = probe_input(params, modifiers=(("Modifikator", params["modifier"]),))
     target = DATA.integer("ausweichsprung.schwierigkeit", 0, 100)
     base_cut = DATA.integer("ausweichsprung.grundabzug", 0, 20)
     per = DATA.integer("ausweichsprung.abzug_je_erfolg", 0, 20)
-    incoming = params["schaden"]
+    incoming = params["damage"]
     rolled = roll_probe(spec, rng, "Akrobatik")
     success = rolled.succeeded(rolled.total >= target)
     cut = min(incoming, base_cut + per * rolled.erfolge) if success else 0
@@ -164,8 +166,9 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         *probe_fields(talent="Selbstbeherrschung", group="Probe", subject="target"),
         MODIFIER_PARAM,
         IntParam(
-            "schaden",
+            "damage",
             "Erlittene Schadenspunkte",
+            formerly=("schaden",),
             default=12,
             minimum=0,
             maximum=MAX_DAMAGE,
@@ -187,10 +190,10 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     assumptions=assumptions_for("probe."),
 )
 def interruption(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    spec = probe_input(params, modifiers=(("Modifikator", params["modifikator"]),))
+    spec = probe_input(params, modifiers=(("Modifikator", params["modifier"]),))
     base = DATA.integer("unterbrechung.schwierigkeit_grund", 0, 100)
     per = DATA.integer("angriff.stoerend_je_erfolg", 0, 20)
-    target = base + params["schaden"] + per * params["stoerend"]
+    target = base + params["damage"] + per * params["stoerend"]
     rolled = roll_probe(spec, rng, "Selbstbeherrschung", with_erfolge=False)
     success = rolled.succeeded(rolled.total >= target)
     chances = probe_chances(spec, at_least(target))
@@ -207,7 +210,7 @@ def interruption(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         ["Teil", "Punkte"],
         [
             ["Grundschwierigkeit", str(base)],
-            ["Erlittene Schadenspunkte", str(params["schaden"])],
+            ["Erlittene Schadenspunkte", str(params["damage"])],
             [f"Störender Angriff ({params['stoerend']} Erfolge)", str(per * params["stoerend"])],
             ["Summe", str(target)],
         ],
@@ -337,7 +340,7 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     chance_items: list[tuple[str, Fraction]] = []
     expected_total = Fraction(0)
     for row in rows:
-        spec = probe_input(row, modifiers=(("Modifikator", row["modifikator"]),))
+        spec = probe_input(row, modifiers=(("Modifikator", row["modifier"]),))
         rolled = roll_probe(spec, rng, row["name"])
         success = rolled.succeeded(rolled.total >= target)
         bonus = grund + per * rolled.erfolge if success else malus

@@ -48,8 +48,9 @@ TALENT_LABELS = dict(TALENTS)
 MAX_SIDE = 10
 
 MODIFIER = IntParam(
-    "modifikator",
+    "modifier",
     "Modifikator",
+    formerly=("modifikator",),
     default=0,
     minimum=-30,
     maximum=30,
@@ -130,7 +131,7 @@ def _roll_side(
 ) -> list[tuple[dict[str, Any], ProbeInput, ProbeRoll]]:
     out = []
     for row in rows:
-        spec = probe_input(row, modifiers=(("Modifikator", row["modifikator"]),))
+        spec = probe_input(row, modifiers=(("Modifikator", row["modifier"]),))
         label = f"{row['name']} ({TALENT_LABELS[row['talent']] if talent is None else talent})"
         out.append((row, spec, roll_probe(spec, rng, label, with_erfolge=False, confirm=False)))
     return out

@@ -16,6 +16,8 @@ from typing import Any
 from engine.errors import EngineError, echo
 from engine.formatting import number
 from engine.ordering import check_unique_names
+from engine.params import renamed
+from engine.systems.ryssea.initiative import FIGHTER_FIELDS
 
 STATE_VERSION = 1
 MAX_FIGHTERS = 20
@@ -128,6 +130,9 @@ def load_board(raw: dict[str, Any]) -> Board:
         where = f"fighters.{index}"
         if not isinstance(item, dict):
             raise EngineError(f"Gespeicherte Tickleiste: „{where}“ ist kein Objekt.", "state")
+        # a marker keeps a fighter's values under the fields' names: a file or a stored board
+        # from before a rename (Param.formerly) is read under the names of now
+        item = dict(renamed(FIGHTER_FIELDS, item, "state", f"Gespeicherte Tickleiste: {where}"))
         name = item.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 30:
             raise EngineError(f"Gespeicherte Tickleiste: „{where}.name“ ist ungültig.", "state")

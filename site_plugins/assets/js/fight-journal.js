@@ -66,7 +66,7 @@
 //                                                    stay (the Tickleiste has its own „Neu
 //                                                    beginnen“)
 
-import { isObject, ownValue } from "./util.js";
+import { isObject, ownValue, renameValues } from "./util.js";
 
 export const VERSION = 2;
 export const STEPS_MAX = 100; // changes that can be taken back
@@ -121,6 +121,34 @@ export function fromStored(value) {
     return { version: VERSION, base: normalState(state), steps: [], redo: [] };
   }
   return { version: VERSION, base: normalState(value.base), steps: value.steps, redo: value.redo };
+}
+
+// A fight stored before a field was renamed (the engine's `formerly`; `formerly`: {old: new},
+// the page's map of the system, forms.js formerNames) keeps its values: `renamed` writes them
+// under the new names – in `base` and in every step's values (and a correction's field) – so
+// `apply` and the pages only ever meet the names of now. A value under the new name wins.
+export function renamed(journal, formerly) {
+  if (!isObject(formerly) || !Object.keys(formerly).length) return journal;
+  const base = copy(journal.base);
+  for (const record of Object.values(base.fighters)) {
+    if (!isObject(record)) continue;
+    if (isObject(record.stats)) record.stats = renameValues(record.stats, formerly);
+    if (!isObject(record.actions)) continue;
+    for (const [action, values] of Object.entries(record.actions)) {
+      Object.defineProperty(record.actions, action, { value: renameValues(values, formerly), enumerable: true, writable: true, configurable: true });
+    }
+  }
+  const step = (s) => ({ ...s, event: renamedEvent(s.event, formerly) });
+  return { ...journal, base, steps: journal.steps.map(step), redo: journal.redo.map(step) };
+}
+
+function renamedEvent(event, formerly) {
+  const out = { ...event };
+  for (const key of ["values", "actorValues", "targetValues", "update"]) {
+    if (isObject(out[key])) out[key] = renameValues(out[key], formerly);
+  }
+  if (out.type === "correct" && typeof out.field === "string" && Object.hasOwn(formerly, out.field)) out.field = formerly[out.field];
+  return out;
 }
 
 function normalState(state) {

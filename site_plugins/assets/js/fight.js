@@ -19,7 +19,7 @@
 //   after damage) is written to the target as a step shown in the result with its own
 //   „Rückgängig“; its `follow_ups` become buttons that open the next helper filled.
 
-import { defaultValue, fill, withoutPerRoll } from "./forms.js";
+import { defaultValue, fill, formerNames, withoutPerRoll } from "./forms.js";
 import * as journalOf from "./fight-journal.js";
 import { notice, outcomeEnd } from "./results.js";
 import * as savedValues from "./saved.js";
@@ -33,10 +33,18 @@ export function key(system) {
 // The stored journal, checked (an unusable one is kept as a backup, with a notice).
 export function load(bench) {
   const { value, problem } = store.read(key(bench.system), journalOf.check);
-  bench.journal = journalOf.fromStored(value);
+  bench.journal = journalOf.renamed(journalOf.fromStored(value), formerOf(bench));
   bench.fight = journalOf.stateOf(bench.journal);
   bench.source = store.peek(key(bench.system));
   return problem;
+}
+
+// The former names of the system's fields, as every helper of it on the page has them
+// (forms.js formerNames; the Tickleiste's too).
+function formerOf(bench) {
+  if (typeof document === "undefined" || typeof document.querySelectorAll !== "function") return {};
+  const helper = [...document.querySelectorAll(".rw-helper[data-formerly]")].find((h) => h.dataset.system === bench.system);
+  return helper ? formerNames(helper) : {};
 }
 
 // The fight of a system as it stands (a copy, read from what is stored): for the tests and

@@ -6,9 +6,21 @@
 // limits) and field errors (showError at the field, else as an alert in the result; clearErrors).
 // Also filling a form from values (saved values, shared links, remembered input, a fighter's
 // values), resetting it to what the page built, and the values of one roll (data-per-roll:
-// cleared after the roll, left out of what is remembered).
+// cleared after the roll, left out of what is remembered). Values under a field's former name
+// (the engine's `formerly`, data-formerly on the helper: saved before a rename) fill that field.
 
-import { el } from "./util.js";
+import { el, isObject, renameValues } from "./util.js";
+
+// {old: new}: the former names of the fields of the helper's system (site_plugins/forms.py
+// former_names, from the engine's `formerly`); {} when none or unreadable.
+export function formerNames(helper) {
+  try {
+    const map = JSON.parse(helper.dataset.formerly || "{}");
+    return isObject(map) ? map : {};
+  } catch (error) {
+    return {};
+  }
+}
 
 function fieldKey(path) {
   const parts = path.split(".");
@@ -144,13 +156,14 @@ export function clearPerRoll(helper) {
   if (Object.keys(values).length) fill(helper, values);
 }
 
-// Puts `values` (the engine's params) into the form: lists get as many rows as needed.
+// Puts `values` (the engine's params; a former name counts as the field's name now) into the
+// form: lists get as many rows as needed.
 // Fields in `skip` stay as they are. Returns the names the form has no field for – a caller
 // reports them instead of dropping them silently.
 export function fill(helper, values, skip = []) {
   const form = helper.querySelector(".rw-form");
   const unknown = [];
-  for (const [name, value] of Object.entries(values || {})) {
+  for (const [name, value] of Object.entries(renameValues(values || {}, formerNames(helper)))) {
     if (skip.includes(name)) continue;
     const list = form.querySelector(`.rw-list[data-path="${CSS.escape(name)}"]`);
     if (list && Array.isArray(value)) {

@@ -4,7 +4,7 @@
 // isObject() (a plain record, not null, not an array: what stored and imported JSON is checked
 // against), ownValue() (a map's own entry only: outside text – a fighter's name, a field from a
 // link – never reaches Object.prototype), germanNumber() (numbers as German readers write
-// them: „1.000“, „62,5“).
+// them: „1.000“, „62,5“), renameValues() (values under a field's former name read as the field).
 
 export function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -44,4 +44,22 @@ export function versionText(version) {
 // options: Intl.NumberFormat's (e.g. {maximumFractionDigits: 1})
 export function germanNumber(value, options = {}) {
   return Number(value).toLocaleString("de-DE", options);
+}
+
+// `values` (a helper's params, a fighter's values) with every key that is a former name of a
+// field (`formerly`: {old: new}, the engine's `formerly` as the page has it – forms.js
+// formerNames) under the field's name now, in list rows too; a value under the new name wins
+// over one under the old. A copy; anything that is not a record is returned as it is.
+export function renameValues(values, formerly) {
+  if (!isObject(values) || !isObject(formerly)) return values;
+  const out = {};
+  const put = (key, value) => Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  const renamedRows = (value) => (Array.isArray(value) ? value.map((row) => renameValues(row, formerly)) : value);
+  for (const [key, value] of Object.entries(values)) {
+    if (!Object.hasOwn(formerly, key)) put(key, renamedRows(value));
+  }
+  for (const [key, value] of Object.entries(values)) {
+    if (Object.hasOwn(formerly, key) && !Object.hasOwn(out, formerly[key])) put(formerly[key], renamedRows(value));
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ SAMPLE: dict[str, dict[str, Any]] = {
         "angriffswurf": 12,
         "verteidigungswert": 10,
         "schadenswuerfel": "2W6",
-        "ruestung": 2,
+        "armor": 2,
         "zaehigkeit": 6,
         "gesundheit": 20,
     },

@@ -14,12 +14,12 @@ from tests.engine.support import assumed, notes
 
 
 @pytest.mark.parametrize(
-    ("roll", "defence", "hit"), [(10, 10, True), (9, 10, False), (0, 0, True), (999, 0, True)]
+    ("roll", "defense", "hit"), [(10, 10, True), (9, 10, False), (0, 0, True), (999, 0, True)]
 )
-def test_attack_roll_vs_verteidigungswert(roll: int, defence: int, hit: bool) -> None:
+def test_attack_roll_vs_verteidigungswert(roll: int, defense: int, hit: bool) -> None:
     """003_3ac4060591b07c19.txt L52: a successful Angriffswurf against the Verteidigungswert
     (reaching it counts: Annahme angriff.erfolg_ab_gleichstand)."""
-    r = run("attack", {"angriffswurf": roll, "verteidigungswert": defence})
+    r = run("attack", {"angriffswurf": roll, "verteidigungswert": defense})
     assert r["treffer"] is hit
     assert (r["schadenswurf"] is not None) is hit
 
@@ -45,7 +45,7 @@ def test_wound_seeded() -> None:
     params = {
         "schadenswuerfel": "3W6",
         "schadensbonus": 3,
-        "ruestung": 4,
+        "armor": 4,
         "zaehigkeit": 8,
         "gesundheit": 12,
         "kritische_wunden": 1,
@@ -61,7 +61,7 @@ def test_wound_seeded() -> None:
 
 def test_armour_absorbs_everything() -> None:
     """003_3ac4060591b07c19.txt L102: armour reducing the damage to 0 → no wound."""
-    r = run("attack", {"schadenswuerfel": "1W6", "ruestung": 6})
+    r = run("attack", {"schadenswuerfel": "1W6", "armor": 6})
     assert r["wunde"]["schadenswert"] == 0 and r["wunde"]["kritisch"] is False
     assert r["chances"]["wunde"] == "0"
 
@@ -91,7 +91,7 @@ def test_wound_chances_brute_force(
         {
             "schadenswuerfel": notation,
             "schadensbonus": bonus,
-            "ruestung": armour,
+            "armor": armour,
             "zaehigkeit": tough,
             "gesundheit": health,
             "kritische_wunden": crits,
@@ -126,7 +126,7 @@ def test_wound_chances_brute_force(
         ),
         ({"angriffsart": "kampfmanoever", "schieben_opfer": -1}, "schieben_opfer"),
         ({"angriffsart": "magie"}, "angriffsart"),
-        ({"ruestung": -1}, "ruestung"),
+        ({"armor": -1}, "armor"),
     ],
 )
 def test_attack_bad_input(params: dict[str, Any], field: str) -> None:
@@ -156,7 +156,7 @@ def test_attack_hints() -> None:
     assert f["angriffswurf"]["per_roll"] is True and "subject" not in f["angriffswurf"]
     assert [n for n, x in f.items() if x.get("per_roll")] == ["angriffswurf"]
     assert {f[n]["subject"] for n in ("schadenswuerfel", "schadensbonus")} == {"actor"}
-    target = ("verteidigungswert", "ruestung", "zaehigkeit", "gesundheit", "kritische_wunden")
+    target = ("verteidigungswert", "armor", "zaehigkeit", "gesundheit", "kritische_wunden")
     assert {f[n]["subject"] for n in target} == {"target"}
     assert [n for n, x in f.items() if x.get("resource")] == ["gesundheit", "kritische_wunden"]
     for name in ("angriffsart", "ziel_verteidigt", "manoever", "schieben_opfer"):
@@ -164,7 +164,7 @@ def test_attack_hints() -> None:
     assert f["angriffswurf"]["when"] == {"ziel_verteidigt": [True]}
     assert f["verteidigungswert"]["when"] == {"ziel_verteidigt": [True]}
     damage = {"angriffsart": ["nahkampf", "fernkampf"]}
-    for name in ("schadenswuerfel", "schadensbonus", "ruestung", "zaehigkeit", "gesundheit"):
+    for name in ("schadenswuerfel", "schadensbonus", "armor", "zaehigkeit", "gesundheit"):
         assert f[name]["when"] == damage, name
     assert f["manoever"]["when"] == {"angriffsart": ["kampfmanoever"]}
     assert f["schieben_opfer"]["when"] == {

@@ -21,7 +21,7 @@ SRC = "001_240b8e52c108db7c.txt"
 # The sample situation the tests start from, given explicitly: the engine no longer fills in
 # required fields (they used to default to these form values); a test's own params override it.
 SAMPLE: dict[str, dict[str, Any]] = {
-    "attack": {"wert": 14, "schaden": "1W6+4", "manoever_x": 0, "gs": 8, "entfernung": "nah"},
+    "attack": {"wert": 14, "damage": "1W6+4", "manoever_x": 0, "gs": 8, "distance": "nah"},
     "defense": {"pa_basis": 8},
     "damage": {"tp": "1W6+4", "ko": 12, "lep": 30},
     "fumble": {"wert": 12},

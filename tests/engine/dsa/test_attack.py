@@ -37,7 +37,7 @@ def test_attack_one_confirmed_is_kritisch_and_doubles_damage() -> None:
     seed = seed_where(lambda g: g.randint(1, 20) == 1 and g.randint(1, 20) <= 12)
     _, confirm, d6 = draws(seed, [20, 20, 6])
     assert confirm <= 12
-    r = attack({"wert": 12, "ziel_rs": 3, "schaden": "1W6+4"}, seed)
+    r = attack({"wert": 12, "ziel_rs": 3, "damage": "1W6+4"}, seed)
     assert r["outcome"] == "kritisch" and r["confirmation"]["total"] == confirm
     assert r["sp"] == 2 * (d6 + 4) - 3
     assert "halbe PA/AW" in r["display"]["outcome"]
@@ -132,19 +132,19 @@ def brute_attack(target: int, free: int | None, sides: list[int], dmg: Any) -> d
     [
         {"wert": 14},
         {"wert": 0, "erschwernis": 30, "ziel_rs": 20},
-        {"wert": 40, "erschwernis": -20, "schaden": "2W6+2", "ziel_rs": 5},
+        {"wert": 40, "erschwernis": -20, "damage": "2W6+2", "ziel_rs": 5},
         {"wert": 12, "manoever": "wuchtschlag", "manoever_x": 20, "ziel_rs": 3},
-        {"wert": 18, "manoever": "sturmangriff", "gs": 20, "schaden": "1W6-2", "ziel_rs": 8},
-        {"wert": 16, "manoever": "gezielter_stich", "ziel_rs": 20, "schaden": "1W4"},
-        {"art": "fernkampf", "wert": 15, "getuemmel": 5, "schaden": "1W6+3", "ziel_rs": 2},
+        {"wert": 18, "manoever": "sturmangriff", "gs": 20, "damage": "1W6-2", "ziel_rs": 8},
+        {"wert": 16, "manoever": "gezielter_stich", "ziel_rs": 20, "damage": "1W4"},
+        {"art": "fernkampf", "wert": 15, "getuemmel": 5, "damage": "1W6+3", "ziel_rs": 2},
         {
             "art": "fernkampf",
             "wert": 20,
             "getuemmel": 10,
-            "entfernung": "extrem_weit",
+            "distance": "extrem_weit",
             "zielen": 20,
         },
-        {"art": "fernkampf", "wert": 1, "entfernung": "sehr_nah", "getuemmel": 3},
+        {"art": "fernkampf", "wert": 1, "distance": "sehr_nah", "getuemmel": 3},
     ],
 )
 def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) -> None:
@@ -156,7 +156,7 @@ def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) 
     for key in KEYS:
         expected = chance([20, 20], lambda f, k=key: model_outcome(f[0], f[1], target, free) == k)
         assert Fraction(r["chances"][key]) == expected, key
-    expr = dice.parse(params.get("schaden", "1W6+4"))
+    expr = dice.parse(params.get("damage", "1W6+4"))
     sides = [t.sides for t in expr.terms for _ in range(t.count)]
     signs = [t.sign for t in expr.terms for _ in range(t.count)]
     bonus = sum(m["value"] for m in r["damage_bonus"])
@@ -175,7 +175,7 @@ def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) 
     ("params", "field", "needle"),
     [
         ({"wert": 41}, "wert", "außerhalb"),
-        ({"art": "nahkampf", "entfernung": "weit"}, "entfernung", "nur für Schüsse"),
+        ({"art": "nahkampf", "distance": "weit"}, "distance", "nur für Schüsse"),
         ({"art": "nahkampf", "zielen": 2}, "zielen", "nur für Schüsse"),
         ({"art": "nahkampf", "getuemmel": 3}, "getuemmel", "nur für Schüsse"),
         ({"art": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever", "Nahkampf"),
@@ -191,8 +191,8 @@ def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) 
             "3 andere",
         ),
         ({"getuemmel_namen": "A"}, "getuemmel_namen", "nur bei"),
-        ({"schaden": "1W"}, "schaden", "Trefferpunkte"),
-        ({"entfernung": "ganz_weit"}, "entfernung", "keine der Möglichkeiten"),
+        ({"damage": "1W"}, "damage", "Trefferpunkte"),
+        ({"distance": "ganz_weit"}, "distance", "keine der Möglichkeiten"),
     ],
 )
 def test_attack_validation(params: dict[str, Any], field: str, needle: str) -> None:
@@ -238,7 +238,7 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
         "wunden",
         "stabkaempfer",
         "gs",
-        "schaden",
+        "damage",
     }
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {
         "ziel_rs",
@@ -260,13 +260,13 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
     }
     assert f["gs"]["when"] == {"art": ["nahkampf"], "manoever": ["sturmangriff"]}
     assert f["ziel_schild_pa"]["when"]["ziel_schild"] == [True]
-    for name in ("entfernung", "zielen", "getuemmel"):
+    for name in ("distance", "zielen", "getuemmel"):
         assert f[name]["when"] == {"art": ["fernkampf"]}
     assert f["getuemmel_namen"]["when"]["getuemmel"] == list(range(2, 11))
     assert f["passierschlag"]["when"] == {"art": ["nahkampf"]}
 
 
-def test_a_hit_continues_with_the_halved_defence_and_the_rolled_damage() -> None:
+def test_a_hit_continues_with_the_halved_defense_and_the_rolled_damage() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": „Bei einem glücklichen Angriff
     (unbestätigte 1) hat der Verteidiger nur halbe PA/AW zur Reaktion“; Abschnitt "Finte":
     „erschwert damit die Reaktion des Ziels (Parade/Ausweichen) um X, wenn er trifft“. The damage
@@ -277,7 +277,7 @@ def test_a_hit_continues_with_the_halved_defence_and_the_rolled_damage() -> None
     assert r["outcome"] == "gluecklich"
     defense, damage = r["follow_ups"]
     tp = r["damage_roll"]["total"]
-    # the defence carries the hit on: a failed defence continues with this very damage
+    # the defense carries the hit on: a failed defense continues with this very damage
     hit = {"tp": str(tp), "zusatz": 0, "kritisch": False, "gezielter_stich": False}
     assert defense == {
         "action": "defense",
@@ -329,13 +329,13 @@ def test_a_critical_hit_passes_kritisch_and_the_bonus_tp(
     assert after["sp"] == r["sp"]
 
 
-def test_a_plain_hit_clears_a_leftover_halved_defence() -> None:
+def test_a_plain_hit_clears_a_leftover_halved_defense() -> None:
     """A normal hit: the defender has his full PA/AW – the follow-up says so explicitly."""
     seed = seed_where(lambda g: 2 <= g.randint(1, 20) <= 14)
     r = attack({"wert": 14}, seed)
     assert r["outcome"] == "gelungen"
-    defence = r["follow_ups"][0]["params"]
-    assert (defence["halbe_abwehr"], defence["finte"], defence["kritisch"]) == (False, 0, False)
+    defense = r["follow_ups"][0]["params"]
+    assert (defense["halbe_abwehr"], defense["finte"], defense["kritisch"]) == (False, 0, False)
 
 
 def test_no_follow_up_after_a_miss_a_stray_shot_or_a_patzer() -> None:

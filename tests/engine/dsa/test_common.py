@@ -74,7 +74,7 @@ def test_actions_are_fast_at_the_limits() -> None:
     fighters = [fighter(f"K{i}", i % 7) for i in range(20)]
     cases = [
         ("initiative", {"fighters": fighters}),
-        ("attack", {"schaden": "20W6+20", "wert": 20}),
+        ("attack", {"damage": "20W6+20", "wert": 20}),
         ("damage", {"tp": "30W6", "ko": 30, "lep": 200}),
         ("defense", {}),
         ("fumble", {}),
@@ -86,7 +86,7 @@ def test_actions_are_fast_at_the_limits() -> None:
 
 
 ONLY_IN_SOME_CASES = [
-    ("attack", {"art": "nahkampf", "entfernung": "weit"}, "entfernung"),
+    ("attack", {"art": "nahkampf", "distance": "weit"}, "distance"),
     ("attack", {"art": "nahkampf", "zielen": 2}, "zielen"),
     ("attack", {"art": "nahkampf", "getuemmel": 3}, "getuemmel"),
     ("attack", {"art": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever"),

@@ -255,6 +255,6 @@ def test_attack_and_damage_use_one_word_for_one_quantity(situation: dict[str, An
 def test_the_weapon_field_is_called_trefferpunkte_in_both_helpers() -> None:
     """The field the attack's follow-up fills (``tp``) and the attack's weapon field carry the
     same name and help: the weapon's Trefferpunkte (TP), not „Schaden“ (that is the SP)."""
-    weapon, tp = fields("attack")["schaden"], fields("damage")["tp"]
+    weapon, tp = fields("attack")["damage"], fields("damage")["tp"]
     assert weapon["label"] == tp["label"] == "Trefferpunkte (TP)"
     assert "Schaden" not in weapon["help"] and "Schaden" not in tp["help"]

@@ -42,7 +42,7 @@ def test_gezieltes_ausweichen_value_and_plus_3() -> None:
     assert err["field"] == "sf_ausweichen" and "Ausweichen I" in err["message"]
 
 
-def test_second_defence_plus_4_except_shield_and_staff() -> None:
+def test_second_defense_plus_4_except_shield_and_staff() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Auswahl von durchzuführenden Aktionen": „Die zweite
     Abwehraktion ist um 4 erschwert ** Ausnahme Schild- und Stabkämpfer“."""
     assert run("defense", {"pa_basis": 10, "zweite_abwehr": True})["target"] == 6
@@ -50,14 +50,14 @@ def test_second_defence_plus_4_except_shield_and_staff() -> None:
     assert r["target"] == 10
 
 
-def test_half_defence_after_lucky_attack() -> None:
+def test_half_defense_after_lucky_attack() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": „hat der Verteidiger nur halbe
     PA/AW zur Reaktion“ (halved before Erschwernisse, rounded up – Annahme)."""
     r = run("defense", {"pa_basis": 11, "halbe_abwehr": True, "erschwernis": 2})
     assert r["halved_value"] == 6 and r["target"] == 4
 
 
-def test_defence_crits() -> None:
+def test_defense_crits() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": kritische Abwehr (bestätigte 1)
     „verbraucht keine Aktion“; unglückliche Abwehr (unbestätigte 20) „immer misslungen“."""
     seed = seed_where(lambda g: g.randint(1, 20) == 1 and g.randint(1, 20) <= 5)
@@ -93,7 +93,7 @@ def test_meisterparade() -> None:
         {"art": "schildparade", "pa_basis": 9, "schild_pa": 15, "sf_bonus": 15, "erschwernis": -20},
     ],
 )
-def test_defence_chances_brute_force(params: dict[str, Any]) -> None:
+def test_defense_chances_brute_force(params: dict[str, Any]) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer" (Abwehr): every chance by
     enumerating both W20."""
     r = run("defense", params)
@@ -119,12 +119,12 @@ def test_defence_chances_brute_force(params: dict[str, Any]) -> None:
         ({"be": 2}, "be"),
         ({"pa_basis": -1}, "pa_basis"),
         ({"art": "ausweichen_ungezielt"}, "art"),
-        # the hit carried on: a crit always halves the defence; TP must be dice
+        # the hit carried on: a crit always halves the defense; TP must be dice
         ({"kritisch": True}, "kritisch"),
         ({"tp": "W"}, "tp"),
     ],
 )
-def test_defence_validation(params: dict[str, Any], field: str) -> None:
+def test_defense_validation(params: dict[str, Any], field: str) -> None:
     """Bad input: EngineError with a German message naming the field."""
     err = error("defense", params)
     assert err["field"] == field and err["message"]
@@ -133,7 +133,7 @@ def test_defence_validation(params: dict[str, Any], field: str) -> None:
 def test_defense_values_are_the_defenders_the_target_of_the_attacker() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Ablauf einer Kampfrunde": „Ausnahmen sind hier Paraden
     und Ausweichen, die immer als Reaktion erfolgen“ – the defender reacts in the attacker's
-    phase, so his values are the target's; each value of one kind of defence names its kind."""
+    phase, so his values are the target's; each value of one kind of defense names its kind."""
     f = fields("defense")
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {
         "pa_basis",
@@ -158,7 +158,7 @@ def test_defense_values_are_the_defenders_the_target_of_the_attacker() -> None:
         assert "subject" not in f[name]
 
 
-def test_values_of_one_defence_are_cleared_after_it() -> None:
+def test_values_of_one_defense_are_cleared_after_it() -> None:
     """One roll's only (issue 26, point 5): the halved PA/AW after this glücklicher or kritischer
     Angriff and its Finte X (Abschnitte "Crits und Patzer", "Geläufigste aktive
     Kampfsonderfertigkeiten"), „seine nächste Probe ist um X erschwert“, and the hit being
@@ -175,13 +175,13 @@ def test_values_of_one_defence_are_cleared_after_it() -> None:
     assert f["kritisch"]["when"] == {"halbe_abwehr": [True]}
 
 
-def test_a_failed_defence_goes_on_to_the_defenders_damage() -> None:
+def test_a_failed_defense_goes_on_to_the_defenders_damage() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": a hit „darf noch parieren oder
-    ausweichen“ – when that fails, the hit lands: the defence offers „Schaden und Wunden“ with
+    ausweichen“ – when that fails, the hit lands: the defense offers „Schaden und Wunden“ with
     the hit it carried (the attack's rolled TP, bonus TP, crit, Gezielter Stich). The defender
     is the target of both rolls (Abschnitt "Ablauf einer Kampfrunde": Paraden „immer als
     Reaktion“), so the damage lands on him; his RS, KO and LeP are the fight's, not passed on.
-    A defence that holds offers nothing."""
+    A defense that holds offers nothing."""
     hit = {"tp": "11", "zusatz": 3, "kritisch": True, "gezielter_stich": False}
     fails = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
     r = run("defense", {"pa_basis": 10, "halbe_abwehr": True, **hit}, fails)
@@ -201,11 +201,11 @@ def test_a_failed_defence_goes_on_to_the_defenders_damage() -> None:
     assert run("defense", {"pa_basis": 10, **hit, "kritisch": False}, holds)["follow_ups"] == []
 
 
-def test_the_attacks_hit_reaches_the_damage_through_a_failed_defence() -> None:
+def test_the_attacks_hit_reaches_the_damage_through_a_failed_defense() -> None:
     """The chain a game master clicks: attack → „Abwehr des Ziels würfeln“ → a failed parade →
     „Schaden am Verteidiger“ gives the SP the attack itself computed."""
     hits = seed_where(lambda g: 2 <= g.randint(1, 20) <= 12)
-    r = run("attack", {"wert": 14, "schaden": "1W6+4", "ziel_rs": 2}, hits)
+    r = run("attack", {"wert": 14, "damage": "1W6+4", "ziel_rs": 2}, hits)
     defense_params = r["follow_ups"][0]["params"]
     fails = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
     parried = run("defense", {"pa_basis": 8, **defense_params}, fails)
@@ -216,7 +216,7 @@ def test_the_attacks_hit_reaches_the_damage_through_a_failed_defence() -> None:
 
 def test_defense_names_only_the_assumptions_its_roll_rests_on() -> None:
     """An even eBE and a full PA need no rounding; an odd eBE, a halved odd PA and a Schild- or
-    Stabkämpfer exempt from the second defence (Abschnitt "Auswahl von durchzuführenden
+    Stabkämpfer exempt from the second defense (Abschnitt "Auswahl von durchzuführenden
     Aktionen": „Ausnahme Schild- und Stabkämpfer“) each name theirs."""
     seed = seed_where(lambda g: 2 <= g.randint(1, 20) <= 19)
     assert assumed(run("defense", {"pa_basis": 10, "ebe": 2}, seed)) == []

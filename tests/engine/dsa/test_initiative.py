@@ -21,8 +21,8 @@ def test_initiative_order_highest_first_and_declaration_reverse() -> None:
     INI-Basis + 1W6 + Modifikatoren (Annahme)."""
     params = {
         "fighters": [
-            fighter("Alrik", 12, modifikator=-1),
-            fighter("Bruna", 10, modifikator=2),
+            fighter("Alrik", 12, modifier=-1),
+            fighter("Bruna", 10, modifier=2),
             fighter("Ork", 9, seite="Gegner"),
         ]
     }
@@ -76,7 +76,7 @@ def test_orientieren_raises_ini_to_maximum_without_roll() -> None:
     seed = 3
     r = run(
         "initiative",
-        {"fighters": [fighter("A", 11, modifikator=2, orientieren=True), fighter("B", 10)]},
+        {"fighters": [fighter("A", 11, modifier=2, orientieren=True), fighter("B", 10)]},
         seed,
     )
     by = {o["name"]: o for o in r["order"]}
@@ -100,7 +100,7 @@ def test_initiative_tie_higher_basis_then_rolloff() -> None:
         "initiative",
         {
             "fighters": [
-                fighter("A", 10, orientieren=True, modifikator=2),  # 18
+                fighter("A", 10, orientieren=True, modifier=2),  # 18
                 fighter("B", 12, orientieren=True),  # 18, higher basis
             ]
         },
@@ -132,7 +132,7 @@ def brute_first(fighters: list[dict[str, Any]]) -> list[Fraction]:
     def value(i: int, faces: tuple[int, ...]) -> int:
         f = fighters[i]
         die = 6 if f.get("orientieren") else faces[rolled.index(i)]
-        return int(f["ini_basis"] + die + f.get("modifikator", 0) - 4 * f.get("ausweichen", 0))
+        return int(f["ini_basis"] + die + f.get("modifier", 0) - 4 * f.get("ausweichen", 0))
 
     for i in range(len(fighters)):
 
@@ -152,8 +152,8 @@ def brute_first(fighters: list[dict[str, Any]]) -> list[Fraction]:
     [
         [fighter("A", 12), fighter("B", 10), fighter("C", 9)],
         [fighter("A", 10), fighter("B", 10), fighter("C", 10), fighter("D", 10)],
-        [fighter("A", 0), fighter("B", 40, modifikator=-20), fighter("C", 25, ausweichen=3)],
-        [fighter("A", 12, orientieren=True), fighter("B", 14), fighter("C", 13, modifikator=5)],
+        [fighter("A", 0), fighter("B", 40, modifier=-20), fighter("C", 25, ausweichen=3)],
+        [fighter("A", 12, orientieren=True), fighter("B", 14), fighter("C", 13, modifier=5)],
         [fighter("A", 5)],
         [fighter("A", 3, orientieren=True), fighter("B", 3, orientieren=True)],
     ],
@@ -213,7 +213,7 @@ def test_initiative_names_the_tie_rule_only_after_a_tie() -> None:
         "initiative",
         {
             "fighters": [
-                fighter("A", 10, orientieren=True, modifikator=2),
+                fighter("A", 10, orientieren=True, modifier=2),
                 fighter("B", 12, orientieren=True),
             ]
         },

@@ -20,7 +20,7 @@ def test_distance_classes_sign(key: str, modifier: int) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Besonderheiten von Fernkampfwaffen": „sehr nah (-2), nah
     (+-0), mittel (+4), weit (+8) oder extrem weit (+12)“ – + is an Erschwernis, so sehr nah
     makes the shot easier."""
-    r = attack({"art": "fernkampf", "wert": 12, "entfernung": key})
+    r = attack({"art": "fernkampf", "wert": 12, "distance": key})
     assert r["target"] == 12 - modifier
 
 

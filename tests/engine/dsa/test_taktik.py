@@ -195,13 +195,13 @@ def test_first_chances_under_both_readings_brute_force(counts: bool) -> None:
     }
     r = run("initiative", params)
     model = [
-        {**taktiker, "modifikator": -1 if counts else 0},
-        fighter("Bruna", 10, modifikator=-1),
+        {**taktiker, "modifier": -1 if counts else 0},
+        fighter("Bruna", 10, modifier=-1),
         fighter("Ork", 11, seite="Gegner"),
     ]
     expected = brute_first(model)
     assert [Fraction(r["first_chances"][f["name"]]) for f in fighters] == expected
-    other = brute_first([{**taktiker, "modifikator": 0 if counts else -1}, *model[1:]])
+    other = brute_first([{**taktiker, "modifier": 0 if counts else -1}, *model[1:]])
     assert other != expected
 
 

@@ -2,7 +2,7 @@
 share.
 
 The text defines no FP roll, so the probes are inputs; the tests check the resolution (who
-hits, which defence, which resource loses), every modifier from the sections, the dice the
+hits, which defense, which resource loses), every modifier from the sections, the dice the
 text does define, and every reported probability against brute-force enumeration. ``run``,
 ``error`` and the rest are the shared ``tests/engine/support.py`` bound to the system; ``d6``
 replays the seeded dice.
@@ -24,7 +24,7 @@ SAMPLE: dict[str, dict[str, Any]] = {
         "ziel": "Ziel",
         "angriff_gelungen": True,
         "angriff_guete": 3,
-        "schaden": "1W6+2",
+        "damage": "1W6+2",
         "gegner_gelungen": True,
         "gegner_guete": 2,
         "gegner_schaden": "1W6+2",

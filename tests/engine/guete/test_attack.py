@@ -1,4 +1,4 @@
-"""Güte-System: the ``attack`` action – who hits, Parade, the three defence outcomes, bad input."""
+"""Güte-System: the ``attack`` action – who hits, Parade, the three defense outcomes, bad input."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_direct_confrontation_equal_guete_no_damage() -> None:
     """002_51e59e824768e9e9.txt L15: identical Güten – the weapons glance off, no damage."""
     r = run("attack", {"konfrontation": True, "angriff_guete": 4, "gegner_guete": 4})
     assert r["treffer"] == "" and r["ergebnis"] == "kein_treffer"
-    assert r["verlust"] == {"LE": 0, "KE": 0, "AUS": 0} and r["wuerfe"] == []
+    assert r["verlust"] == {"LE": 0, "KE": 0, "AUS": 0} and r["rolls"] == []
 
 
 def test_confrontation_one_failure_assumption() -> None:
@@ -43,30 +43,30 @@ def test_without_confrontation_success_hits() -> None:
 
 
 @pytest.mark.parametrize(
-    ("ok", "guete", "defence", "resource"),
+    ("ok", "guete", "defense", "resource"),
     [(False, 0, "misslungen", "LE"), (True, 3, "halb", "KE"), (True, 4, "vollstaendig", None)],
 )
-def test_defence_outcomes(ok: bool, guete: int, defence: str, resource: str | None) -> None:
+def test_defense_outcomes(ok: bool, guete: int, defense: str, resource: str | None) -> None:
     """002_51e59e824768e9e9.txt L19–L29: failed Abwehr → full damage to LE; success with
     Güte ≤ attacker's → KE (halbe Verteidigung); higher → no damage (vollständige)."""
     seed = 7
     r = run(
         "attack",
-        {"angriff_guete": 3, "abwehr_gelungen": ok, "abwehr_guete": guete, "schaden": "1W6+2"},
+        {"angriff_guete": 3, "abwehr_gelungen": ok, "abwehr_guete": guete, "damage": "1W6+2"},
         seed,
     )
-    assert r["abwehr"] == defence
+    assert r["abwehr"] == defense
     if resource is None:
-        assert r["wuerfe"] == [] and r["verlust"] == {"LE": 0, "KE": 0, "AUS": 0}
+        assert r["rolls"] == [] and r["verlust"] == {"LE": 0, "KE": 0, "AUS": 0}
     else:
         damage = d6(seed)[0] + 2
-        assert r["wuerfe"][0]["total"] == damage
+        assert r["rolls"][0]["total"] == damage
         assert r["verlust"][resource] == damage
-        assert r["chances"]["erwartung"][resource] == "11/2"
+        assert r["chances"]["expected"][resource] == "11/2"
 
 
-def test_wehrlos_no_defence_and_easier_attack() -> None:
-    """002_51e59e824768e9e9.txt L103: a defenceless target – attack −2, no defence (Annahme:
+def test_wehrlos_no_defense_and_easier_attack() -> None:
+    """002_51e59e824768e9e9.txt L103: a defenseless target – attack −2, no defense (Annahme:
     counts as a failed Abwehr, damage to LE)."""
     r = run("attack", {"wehrlos": True, "abwehr_gelungen": True, "abwehr_guete": 10})
     assert r["abwehr"] == "misslungen" and r["verlust"]["LE"] > 0
@@ -122,10 +122,10 @@ def test_parade_negative_fails_and_gesichtsfeld() -> None:
         ({"parade": True, "konfrontation": True}, "parade"),
         ({"sturzflug_hoehe": 4}, "sturzflug_hoehe"),
         ({"angriff_guete": 31}, "angriff_guete"),
-        ({"schaden": "1W1000"}, "schaden"),
-        ({"schaden": "11W6"}, "schaden"),
-        ({"schaden": "1W21"}, "schaden"),
-        ({"schaden": "xyz"}, "schaden"),
+        ({"damage": "1W1000"}, "damage"),
+        ({"damage": "11W6"}, "damage"),
+        ({"damage": "1W21"}, "damage"),
+        ({"damage": "xyz"}, "damage"),
         ({"option": "patzer"}, "option"),
     ],
 )
@@ -150,7 +150,7 @@ def test_attack_hints() -> None:
     „zu Beginn der Runde“ and holds against every attacker of that round (L269, L273). No
     field is a resource: the helper keeps no LE, KE or AUS of the target."""
     f = fields("attack")
-    actor = {"angreifer", "schaden", "waffe_zweihaendig"}
+    actor = {"angreifer", "damage", "waffe_zweihaendig"}
     target = {"ziel", "gegner_schaden", "parade", "parade_guete"}
     target |= {"ziel_zweihaendig", "feuerempfindlich"}
     rolled = {"angriff_gelungen", "angriff_guete", "gegner_gelungen", "gegner_guete"}
@@ -239,7 +239,7 @@ def test_no_target_update_without_target_resources() -> None:
 
 
 def test_attack_names_the_assumptions_it_used() -> None:
-    """The entered probes (Annahme fp_wurf) always; a defenceless target (L103), a single
+    """The entered probes (Annahme fp_wurf) always; a defenseless target (L103), a single
     failure in a confrontation (L11–L15), one option (L37 ff.) and the armour left out
     (L187, L319) only where they decide."""
     entered, armour = annahme("fp_wurf"), annahme("angriff.ruestung")

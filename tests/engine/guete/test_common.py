@@ -81,7 +81,7 @@ PLAYER_ERRORS: list[tuple[str, dict[str, Any]]] = [
     ("attack", {"option": "festhalten"}),
     ("attack", {"option": "stachelwirbel"}),
     ("attack", {"option": "sturzflug"}),
-    ("attack", {"schaden": "11W6"}),
+    ("attack", {"damage": "11W6"}),
     (
         "initiative",
         {"fighters": [{"name": "A", "wert": 1, "hinterhalt": True, "ueberrascht": True}]},

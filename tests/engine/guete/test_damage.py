@@ -15,20 +15,20 @@ from tests.engine.support import assumed
 
 
 def test_gedaempft_half_to_ke_or_aus() -> None:
-    """002_51e59e824768e9e9.txt L203–L205: failed defence → half (rounded down) to KE; half
-    defence → Ausdauer loses the damage, no KE."""
+    """002_51e59e824768e9e9.txt L203–L205: failed defense → half (rounded down) to KE; half
+    defense → Ausdauer loses the damage, no KE."""
     seed = 3
     damage = d6(seed)[0] + 2
     r = run("attack", {"option": "gedaempft"}, seed)
     assert r["verlust"] == {"LE": 0, "KE": damage // 2, "AUS": 0}
-    assert Fraction(r["chances"]["erwartung"]["KE"]) == expectation([6], lambda f: (f[0] + 2) // 2)
+    assert Fraction(r["chances"]["expected"]["KE"]) == expectation([6], lambda f: (f[0] + 2) // 2)
     r = run("attack", {"option": "gedaempft", "abwehr_gelungen": True, "abwehr_guete": 1}, seed)
     assert r["verlust"] == {"LE": 0, "KE": 0, "AUS": damage}
 
 
 def test_betaeuben_always_ke_and_rounds() -> None:
     """002_51e59e824768e9e9.txt L127: damage always to KE unless fully defended; failed
-    defence → FP(Widerstand), 1 round (one-handed) / 2 (two-handed), +1 for hammers etc."""
+    defense → FP(Widerstand), 1 round (one-handed) / 2 (two-handed), +1 for hammers etc."""
     r = run("attack", {"option": "betaeuben", "waffenart": "hammer", "waffe_zweihaendig": True})
     assert r["verlust"]["LE"] == 0 and r["verlust"]["KE"] > 0
     assert "3 Runden" in r["wirkungen"][0]
@@ -41,15 +41,15 @@ def test_feuerangriff_extra_fire_damage() -> None:
     LE against feuerempfindliche Wesen."""
     seed = 9
     weapon, fire = d6(seed, 2)
-    r = run("attack", {"option": "feuerangriff", "schaden": "1W6"}, seed)
+    r = run("attack", {"option": "feuerangriff", "damage": "1W6"}, seed)
     assert r["verlust"] == {"LE": 0, "KE": weapon + fire + 2, "AUS": 0}
-    r = run("attack", {"option": "feuerangriff", "schaden": "1W6", "feuerempfindlich": True}, seed)
+    r = run("attack", {"option": "feuerangriff", "damage": "1W6", "feuerempfindlich": True}, seed)
     assert r["verlust"] == {"LE": fire + 2, "KE": weapon, "AUS": 0}
-    assert r["chances"]["erwartung"] == {"LE": "11/2", "KE": "7/2", "AUS": "0"}
+    assert r["chances"]["expected"] == {"LE": "11/2", "KE": "7/2", "AUS": "0"}
 
 
 def test_entwaffnen_distance_and_direction() -> None:
-    """002_51e59e824768e9e9.txt L137–L143: at most half defence → disarmed, no damage, the
+    """002_51e59e824768e9e9.txt L137–L143: at most half defense → disarmed, no damage, the
     weapon flies 1W6−3 m (≤ 0: at the victim's feet); double Güte → attacker chooses."""
     seed = 2
     r = run(
@@ -57,10 +57,10 @@ def test_entwaffnen_distance_and_direction() -> None:
         {"option": "entwaffnen", "angriff_guete": 3, "abwehr_gelungen": True, "abwehr_guete": 2},
         seed,
     )
-    assert r["wuerfe"][0]["total"] == d6(seed)[0] - 3
+    assert r["rolls"][0]["total"] == d6(seed)[0] - 3
     assert r["verlust"] == {"LE": 0, "KE": 0, "AUS": 0}
     assert any("Spielleiter" in e for e in r["wirkungen"])
-    feet = sum(Fraction(p) for v, p in r["chances"]["schaden"].items() if int(v) <= 0)
+    feet = sum(Fraction(p) for v, p in r["chances"]["damage"].items() if int(v) <= 0)
     assert feet == chance([6], lambda f: f[0] - 3 <= 0) == Fraction(1, 2)
     r = run(
         "attack",
@@ -71,11 +71,11 @@ def test_entwaffnen_distance_and_direction() -> None:
         "attack",
         {"option": "entwaffnen", "angriff_guete": 1, "abwehr_gelungen": True, "abwehr_guete": 2},
     )
-    assert r["wuerfe"] == [] and "behält" in r["wirkungen"][0]
+    assert r["rolls"] == [] and "behält" in r["wirkungen"][0]
 
 
 def test_zu_fall_one_and_two_handed() -> None:
-    """002_51e59e824768e9e9.txt L335–L341: failed defence falls; a half defence suffices
+    """002_51e59e824768e9e9.txt L335–L341: failed defense falls; a half defense suffices
     against one-handed, not against two-handed weapons; never damage."""
     half = {"option": "zu_fall", "abwehr_gelungen": True, "abwehr_guete": 1}
     assert "bleibt" in run("attack", half)["wirkungen"][0]
@@ -83,8 +83,8 @@ def test_zu_fall_one_and_two_handed() -> None:
     assert "stürzt" in run("attack", {"option": "zu_fall"})["wirkungen"][0]
 
 
-def test_festhalten_only_on_failed_defence() -> None:
-    """002_51e59e824768e9e9.txt L171–L173: never damage; failed defence → held (Abwehr +2)."""
+def test_festhalten_only_on_failed_defense() -> None:
+    """002_51e59e824768e9e9.txt L171–L173: never damage; failed defense → held (Abwehr +2)."""
     base = {"option": "festhalten", "waffenart": "faustkampf"}
     r = run("attack", base)
     assert "Gegriffen" in r["wirkungen"][0] and r["verlust"]["LE"] == 0
@@ -102,18 +102,18 @@ def test_sturzflug_damage_in_attack(height: int, bonus: int) -> None:
             "option": "sturzflug",
             "waffenart": "natuerlich",
             "sturzflug_hoehe": height,
-            "schaden": "3W10",
+            "damage": "3W10",
         },
         seed,
     )
-    assert r["wuerfe"][0]["notation"] == ("1W6" if bonus == 0 else f"1W6+{bonus}")
+    assert r["rolls"][0]["notation"] == ("1W6" if bonus == 0 else f"1W6+{bonus}")
     assert r["verlust"]["LE"] == d6(seed)[0] + bonus
 
 
 def test_zweihaendige_hiebe_damage() -> None:
     """002_51e59e824768e9e9.txt L363: +2 damage per +1 Erschwernis, up to +6 / +3."""
-    r = run("attack", {"option": "zweihaendige_hiebe", "hiebe_stufen": 3, "schaden": "1W6"})
-    assert r["wuerfe"][0]["notation"] == "1W6+6"
+    r = run("attack", {"option": "zweihaendige_hiebe", "hiebe_stufen": 3, "damage": "1W6"})
+    assert r["rolls"][0]["notation"] == "1W6+6"
     assert error("attack", {"option": "zweihaendige_hiebe", "hiebe_stufen": 4})["field"] == (
         "hiebe_stufen"
     )
@@ -131,10 +131,10 @@ def test_damage_chances_brute_force(notation: str, option: str) -> None:
     signs = [t.sign for t in expression.terms for _ in range(t.count)]
     if math.prod(sides) > 5000:  # 10W20: too many outcomes to enumerate here
         sides, signs = sides[:0], signs[:0]
-    params = {"schaden": notation, "option": option, "gezielt_zweiter_wurf": True}
+    params = {"damage": notation, "option": option, "gezielt_zweiter_wurf": True}
     r = run("attack", params)
     if not sides:
-        assert sum(Fraction(p) for p in r["chances"]["schaden"].values()) == 1
+        assert sum(Fraction(p) for p in r["chances"]["damage"].values()) == 1
         return
 
     def total(faces: tuple[int, ...]) -> int:
@@ -142,7 +142,7 @@ def test_damage_chances_brute_force(notation: str, option: str) -> None:
             s * f for s, f in zip(signs, faces[: len(signs)], strict=True)
         )
 
-    for value, p in r["chances"]["schaden"].items():
+    for value, p in r["chances"]["damage"].items():
         assert Fraction(p) == chance(sides, lambda f, v=int(value): total(f) == v)
     full = sides + ([6] if option == "feuerangriff" else [])
 
@@ -157,8 +157,8 @@ def test_damage_chances_brute_force(notation: str, option: str) -> None:
             return d + f[-1] + 2
         return 2 * d if option == "gezielt" else 0
 
-    assert Fraction(r["chances"]["erwartung"]["LE"]) == expectation(full, le)
-    assert Fraction(r["chances"]["erwartung"]["KE"]) == expectation(full, ke)
+    assert Fraction(r["chances"]["expected"]["LE"]) == expectation(full, le)
+    assert Fraction(r["chances"]["expected"]["KE"]) == expectation(full, ke)
 
 
 def test_entwaffnen_names_which_guete_counts() -> None:
@@ -173,7 +173,7 @@ def test_entwaffnen_names_which_guete_counts() -> None:
 
 def test_armour_assumption_only_with_damage() -> None:
     """L187, L319: the armour rules are missing; the Annahme is named when damage is rolled,
-    not for an option without damage (L341) or a full defence (L27)."""
+    not for an option without damage (L341) or a full defense (L27)."""
     rule = annahme("angriff.ruestung")
     assert rule in assumed(run("attack", {}))
     assert rule not in assumed(run("attack", {"option": "zu_fall"}))

@@ -35,14 +35,14 @@ SITUATION_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("params", "attack_mod", "defence_mod", "line"), SITUATION_CASES)
+@pytest.mark.parametrize(("params", "attack_mod", "defense_mod", "line"), SITUATION_CASES)
 def test_situation_modifiers(
-    params: dict[str, Any], attack_mod: int, defence_mod: int, line: str
+    params: dict[str, Any], attack_mod: int, defense_mod: int, line: str
 ) -> None:
     """002_51e59e824768e9e9.txt L35–L113: every situation's Erschwernis (+) by name."""
     r = run("attack", params)
     assert r["erschwernis_angriff"] == attack_mod
-    assert r["erschwernis_abwehr"] == defence_mod
+    assert r["erschwernis_abwehr"] == defense_mod
     assert all(m["zeile"].startswith(line) for m in r["modifikatoren"])
 
 
@@ -101,9 +101,9 @@ def test_modifiers_stack_at_their_limits() -> None:
     assert {"Vollständige Dunkelheit", "Feuerangriff", "Kniend (Angreifer)"} <= names
 
 
-def test_zurueckdraengen_dangerous_field_eases_defence() -> None:
+def test_zurueckdraengen_dangerous_field_eases_defense() -> None:
     """002_51e59e824768e9e9.txt L353: dangerous field behind → Abwehr −1; L355: pushed back
-    only on a failed defence, never damage."""
+    only on a failed defense, never damage."""
     r = run("attack", {"option": "zurueckdraengen", "gefaehrliches_feld": True})
     assert r["erschwernis_abwehr"] == -1 and r["verlust"]["LE"] == 0
     assert "zurück" in r["wirkungen"][0]
@@ -120,14 +120,14 @@ def test_gezielt_second_roll_modifier() -> None:
     assert second[0]["wert"] == 3
     damage = d6(seed)[0] + 2
     assert r["verlust"] == {"LE": damage, "KE": 2 * damage, "AUS": 0}
-    assert Fraction(r["chances"]["erwartung"]["KE"]) == 11
+    assert Fraction(r["chances"]["expected"]["KE"]) == 11
 
 
 # --- conditions the options leave (tabellen.zustaende) -----------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("params", "attack_mod", "defence_mod", "line"),
+    ("params", "attack_mod", "defense_mod", "line"),
     [
         ({"angreifer_betaeubt": True}, 2, 0, "L129"),
         ({"ziel_betaeubt": True}, 0, 1, "L129"),
@@ -138,24 +138,24 @@ def test_gezielt_second_roll_modifier() -> None:
     ],
 )
 def test_condition_modifiers(
-    params: dict[str, Any], attack_mod: int, defence_mod: int, line: str
+    params: dict[str, Any], attack_mod: int, defense_mod: int, line: str
 ) -> None:
     """002_51e59e824768e9e9.txt L129: a betäubter fighter attacks at +2 and defends at +1;
     L173: a festgehaltenes Ziel defends at +2; L293: who swings a Rundumschlag defends at +2,
     and the usual +1 of the two-handed weapon (L113) is not added on top."""
     r = run("attack", params)
     assert r["erschwernis_angriff"] == attack_mod
-    assert r["erschwernis_abwehr"] == defence_mod
+    assert r["erschwernis_abwehr"] == defense_mod
     assert [m["zeile"] for m in r["modifikatoren"]] == [line]
 
 
-def test_wehrlos_target_has_no_defence_modifiers() -> None:
-    """L103: a defenceless target does not defend, so no Abwehr modifier applies."""
+def test_wehrlos_target_has_no_defense_modifiers() -> None:
+    """L103: a defenseless target does not defend, so no Abwehr modifier applies."""
     r = run("attack", {"wehrlos": True, "ziel_betaeubt": True, "ziel_festgehalten": True})
     assert r["erschwernis_abwehr"] == 0
 
 
-def test_rundumschlag_own_defence() -> None:
+def test_rundumschlag_own_defense() -> None:
     """002_51e59e824768e9e9.txt L287, L293: the Rundumschlag is +1 to attack; its user defends
     at +2 when one of the targets gets through – listed for the attacker's own Abwehr, apart
     from the target's."""

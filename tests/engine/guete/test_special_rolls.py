@@ -16,15 +16,15 @@ def test_aufwachen(gw: int) -> None:
     """002_51e59e824768e9e9.txt L47: 2W6 − GW(Widerstand) rounds; ≤ 0 → wide awake."""
     seed = 5
     r = run("aufwachen", {"gw_widerstand": gw}, seed)
-    assert r["ergebnis"] == sum(d6(seed, 2)) - gw
+    assert r["total"] == sum(d6(seed, 2)) - gw
     assert Fraction(r["chances"]["sofort hellwach"]) == chance([6, 6], lambda f: sum(f) - gw <= 0)
-    assert Fraction(r["chances"]["erwartung"]) == 7 - gw
+    assert Fraction(r["chances"]["expected"]) == 7 - gw
 
 
 def test_entwaffnen_roll() -> None:
     """002_51e59e824768e9e9.txt L141: 1W6 − 3 metres."""
     r = run("entwaffnen", {}, 8)
-    assert r["ergebnis"] == d6(8)[0] - 3
+    assert r["total"] == d6(8)[0] - 3
     assert r["chances"]["landet zu Füßen des Opfers"] == "1/2"
 
 
@@ -32,8 +32,8 @@ def test_entwaffnen_roll() -> None:
 def test_erdruecken(kg: int, bonus: int) -> None:
     """002_51e59e824768e9e9.txt L157: 2W6 + kg/50 (rounded down: Annahme)."""
     r = run("erdruecken", {"gewicht": kg}, 6)
-    assert r["ergebnis"] == sum(d6(6, 2)) + bonus
-    dist = {int(k): Fraction(v) for k, v in r["chances"]["verteilung"].items()}
+    assert r["total"] == sum(d6(6, 2)) + bonus
+    dist = {int(k): Fraction(v) for k, v in r["chances"]["exact"].items()}
     for value, p in dist.items():
         assert p == chance([6, 6], lambda f, v=value: sum(f) + bonus == v)
 
@@ -42,16 +42,16 @@ def test_sturzflug_roll_and_prey() -> None:
     """002_51e59e824768e9e9.txt L325–L327: 1W6 + bonus (max +5); dropped prey 1W6+2 KE."""
     r = run("sturzflug", {"hoehe": 10, "greifen": True}, 12)
     first, second = d6(12, 2)
-    assert r["ergebnis"] == first + 2
+    assert r["total"] == first + 2
     assert r["sturz"]["total"] == second + 2
     assert r["chances"]["sturz_erwartung"] == "11/2"
-    assert Fraction(r["chances"]["erwartung"]) == Fraction(7, 2) + 2
+    assert Fraction(r["chances"]["expected"]) == Fraction(7, 2) + 2
 
 
 def test_feuerschaden_roll() -> None:
     """002_51e59e824768e9e9.txt L187: 1W6+2 fire damage."""
     r = run("feuerschaden", {"feuerempfindlich": True}, 3)
-    assert r["ergebnis"] == d6(3)[0] + 2 and "LE" in r["display"]["outcome"]
+    assert r["total"] == d6(3)[0] + 2 and "LE" in r["display"]["outcome"]
 
 
 def test_erdruecken_names_the_rounding_only_with_a_remainder() -> None:

@@ -307,12 +307,12 @@ def test_a_hit_continues_with_the_targets_hit_points() -> None:
     (follow,) = hit["follow_ups"]
     assert follow["action"] == "hit_points"
     assert follow["params"] == {"damage": str(hit["damage"]["raw_total"])}
-    after = run("hit_points", {"hp": 30, "constitution": 12, **follow["params"]})
+    after = run("hit_points", {"hp": 30, "konstitution": 12, **follow["params"]})
     assert after["hp_after"] == 30 - hit["damage"]["lethal"]
     assert run("attack", {"armor_class": 17}, seed)["follow_ups"] == []
     low = run("attack", {"strength": -5, "damage": "1W4", "armor_class": 0}, seed)
     assert low["damage"]["nonlethal"] == 1
-    after = run("hit_points", {"hp": 30, "constitution": 12, **low["follow_ups"][0]["params"]})
+    after = run("hit_points", {"hp": 30, "konstitution": 12, **low["follow_ups"][0]["params"]})
     assert after["hp_after"] == 30 and after["nonlethal"] == 1
 
 

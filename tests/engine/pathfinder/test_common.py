@@ -84,7 +84,7 @@ def test_every_assumption_has_a_player_text_and_a_quelle_citing_a_line() -> None
         ("attack", {"damage": "zwei"}, "damage", "Waffenschaden"),
         ("armor_class", {"dexterity": "viel"}, "dexterity", "Geschicklichkeitsmodifikator"),
         ("saving_throw", {"kind": "mut"}, "kind", "Art"),
-        ("hit_points", {"hp": -12, "constitution": 12}, "hp", "Aktuelle Trefferpunkte"),
+        ("hit_points", {"hp": -12, "konstitution": 12}, "hp", "Aktuelle Trefferpunkte"),
         ("hit_points", {"damage": "100W1000"}, "damage", "Schaden"),
         (
             "initiative",

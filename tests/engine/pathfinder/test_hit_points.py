@@ -27,7 +27,7 @@ def test_hit_point_states(hp: int, state: str) -> None:
     """L95: 0 kampfunfähig, „auf – 1“ sterbend, negativer Konstitutionswert tot (darunter:
     Annahme trefferpunkte.tot_darunter)."""
     assert hp_state(hp, 12) == state
-    result = run("hit_points", {"hp": 10, "constitution": 12, "damage": str(10 - hp)})
+    result = run("hit_points", {"hp": 10, "konstitution": 12, "damage": str(10 - hp)})
     assert result["hp_after"] == hp
     assert result["state"] == state
 
@@ -51,7 +51,7 @@ def test_hit_points_damage_roll_and_minimum() -> None:
 )
 def test_hit_point_chances_match_brute_force(hp: int, con: int, damage: str) -> None:
     """L95 thresholds over every face of the damage dice."""
-    result = run("hit_points", {"hp": hp, "constitution": con, "damage": damage})
+    result = run("hit_points", {"hp": hp, "konstitution": con, "damage": damage})
     count, rest = damage.split("W")
     sides = int(re.match(r"\d+", rest).group())  # type: ignore[union-attr]
     const = int(rest[len(str(sides)) :] or 0)
@@ -76,28 +76,28 @@ def test_hit_points_are_the_targets_and_the_result_updates_them() -> None:
     new value, which the next hit starts from."""
     f = fields("hit_points")
     assert f["hp"]["subject"] == "target" and f["hp"]["resource"] is True
-    assert f["constitution"]["subject"] == "target" and "resource" not in f["constitution"]
+    assert f["konstitution"]["subject"] == "target" and "resource" not in f["konstitution"]
     assert "subject" not in f["damage"]
     # the damage of this one hit (the attack's follow-up brings the rolled total): cleared after
     # the roll and not put back on a reload – before, the helper showed the last hit's „11“
     # instead of the weapon („1W8+2“, issue 26 B8)
     assert f["damage"]["per_roll"] is True
     assert [n for n, x in f.items() if x.get("per_roll")] == ["damage"]
-    r = run("hit_points", {"hp": 20, "constitution": 12, "damage": "7"})
+    r = run("hit_points", {"hp": 20, "konstitution": 12, "damage": "7"})
     assert r["target_update"] == {"hp": 13}
-    again = run("hit_points", {"constitution": 12, "damage": "7", **r["target_update"]})
+    again = run("hit_points", {"konstitution": 12, "damage": "7", **r["target_update"]})
     assert again["target_update"] == {"hp": 6}
 
 
 def test_hit_points_name_only_the_assumptions_the_hit_rests_on() -> None:
     """L95 names only the limits (tot at −KO: below it an Annahme); L76 the minimum damage,
     whose effect on the hit points is an Annahme."""
-    assert assumed(run("hit_points", {"hp": 20, "constitution": 12, "damage": "7"})) == []
-    assert assumed(run("hit_points", {"hp": 2, "constitution": 12, "damage": "14"})) == []
-    below = run("hit_points", {"hp": 2, "constitution": 12, "damage": "15"})
+    assert assumed(run("hit_points", {"hp": 20, "konstitution": 12, "damage": "7"})) == []
+    assert assumed(run("hit_points", {"hp": 2, "konstitution": 12, "damage": "14"})) == []
+    below = run("hit_points", {"hp": 2, "konstitution": 12, "damage": "15"})
     assert below["state"] == "tot"
     assert assumed(below) == [annahme("trefferpunkte.tot_darunter")]
-    minimum = run("hit_points", {"hp": 20, "constitution": 12, "damage": "0"})
+    minimum = run("hit_points", {"hp": 20, "konstitution": 12, "damage": "0"})
     assert minimum["hp_after"] == 20
     assert assumed(minimum) == [annahme("trefferpunkte.nichttoedlich")]
 
@@ -111,5 +111,5 @@ def test_hit_points_say_whether_the_target_can_still_act(hp: int, zustand: str, 
     """L95: at 0 TP „kampfunfähig“, from −1 „sterbend“, at the negative Konstitutionswert „tot“
     – ``target_state`` names it in the fight's one vocabulary (engine.fight_state): the
     Kampfhelfer page passes over a fighter who cannot act. 7 damage, Konstitution 12 (−12 tot)."""
-    r = run("hit_points", {"hp": hp, "constitution": 12, "damage": "7"})
+    r = run("hit_points", {"hp": hp, "konstitution": 12, "damage": "7"})
     assert r["target_state"] == {"zustand": zustand, "text": text}

@@ -40,14 +40,14 @@ SAMPLE: dict[str, dict[str, Any]] = {
     "probe": {**PROBE_SAMPLE, "schwierigkeit": 25},
     "attack": {
         **PROBE_SAMPLE,
-        "schaden": "1W6+3",
+        "damage": "1W6+3",
         "verteidigung": 25,
         **{f"abwehr_{key}": value for key, value in PROBE_SAMPLE.items()},
         "grundreichweite": 20,
-        "entfernung": 10,
+        "distance": 10,
     },
-    "dodge_jump": {**PROBE_SAMPLE, "schaden": 10},
-    "interruption": {**PROBE_SAMPLE, "schaden": 12},
+    "dodge_jump": {**PROBE_SAMPLE, "damage": 10},
+    "interruption": {**PROBE_SAMPLE, "damage": 12},
     "teamwork": {"verteidigung": 25, "helfer": [{"name": "Bruna", **PROBE_SAMPLE}]},
     "catch_breath": {"konstitution": 10, "betaeubungsschaden": 15},
     "surprise": {

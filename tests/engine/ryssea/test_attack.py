@@ -1,7 +1,7 @@
 """Ryssea Angriff: Nahkampf, Fernkampf, Schildstoß.
 
 000_5fbfd0ad384a0921.txt L47–L82, L184–L226, L245–L253, L307–L380; the engine side is
-``engine/systems/ryssea/attack.py`` with its modifiers, ranged, defence and manoeuvres modules.
+``engine/systems/ryssea/attack.py`` with its modifiers, ranged, defense and manoeuvres modules.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def brute_attack(
     dkind = params.get("abwehr_wuerfel", "normal")
     dmode = params.get("abwehr_wurf_art", "normal")
     dtaw = params.get("abwehr_taw", 5)
-    dbase = 20 - 5 + dtaw + params.get("abwehr_modifikator", 0)  # abwehr_eig 10/10/10
-    defence = [*talent_sides(dkind, dmode), 10, *([6] * dtaw)] if abwehr else []
+    dbase = 20 - 5 + dtaw + params.get("abwehr_modifier", 0)  # abwehr_eig 10/10/10
+    defense = [*talent_sides(dkind, dmode), 10, *([6] * dtaw)] if abwehr else []
     mastery = params.get("meisterschafts_manoever", 0)
     rest_mode = params.get("erfolge_rest", "wuchtangriff")
     restriction = params.get("manoever_schaden", "voll")
@@ -67,7 +67,7 @@ def brute_attack(
 
     n_att = len(talent_sides(kind, mode))
     n_def = len(talent_sides(dkind, dmode))
-    combos, count = every_face([*att, *defence, *damage_sides])
+    combos, count = every_face([*att, *defense, *damage_sides])
     for faces in combos:
         value = kept_value(kind, mode, faces[:n_att])
         crit, fumble = crit_patzer(value, faces[n_att])
@@ -76,11 +76,11 @@ def brute_attack(
         if abwehr:
             d = faces[len(att) :]
             dval = kept_value(dkind, dmode, d[:n_def])
-            dk = erfolge(d[n_def + 1 : len(defence)])
+            dk = erfolge(d[n_def + 1 : len(defense)])
             reaches = total > dbase + dval + 2 * dk  # tie: the defender wins (L247)
         else:
             reaches = total >= target  # reach or exceed (L186)
-        dmg = sum(faces[len(att) + len(defence) :]) + damage_const
+        dmg = sum(faces[len(att) + len(defense) :]) + damage_const
         success = crit or (not fumble and reaches)
         out["critical"] += crit
         out["patzer"] += fumble
@@ -121,8 +121,8 @@ def check_attack(result: dict[str, Any], expected: dict[str, Fraction]) -> None:
     "extra",
     [
         {},
-        {"verteidigung": 0, "modifikator": 30},
-        {"verteidigung": 99, "modifikator": -30},
+        {"verteidigung": 0, "modifier": 30},
+        {"verteidigung": 99, "modifier": -30},
         {"meisterschafts_manoever": 2, "streiftreffer_folge": "schaden"},
         {"meisterschafts_manoever": 1, "manoever_schaden": "halb", "betaeubungsschlag": True},
         {"meisterschafts_manoever": 2, "manoever_schaden": "kein"},
@@ -130,14 +130,14 @@ def check_attack(result: dict[str, Any], expected: dict[str, Fraction]) -> None:
             "wuerfel": "begabt",
             "wurf_art": "nachteil",
             "erfolge_rest": "stoerender_angriff",
-            "schaden": "2",
+            "damage": "2",
         },
         {
             "wuerfel": "unfaehig",
             "wurf_art": "vorteil",
             "streiftreffer_folge": "betaeubung",
             "meisterschafts_manoever": 3,
-            "schaden": "4",
+            "damage": "4",
         },
     ],
 )
@@ -146,13 +146,13 @@ def test_melee_attack_chances_brute_force(extra: dict[str, Any]) -> None:
     (1 Erfolg per Meisterschafts-Manöver, Streiftreffer −2 per manoeuvre or Betäubungsschaden,
     halved / no damage kept), L190–L194 (Betäubungsschlag 1 Erfolg, Wuchtangriff +1 per
     Erfolg): every chance and the expected damage against enumeration."""
-    params = {**BASE, "taw": 2, "schaden": "1W3+1", **extra}
+    params = {**BASE, "taw": 2, "damage": "1W3+1", **extra}
     result = run("attack", params)
-    base = 15 + 2 + params.get("modifikator", 0)  # Grundwert 15 + TaW
-    if params["schaden"] == "1W3+1":
+    base = 15 + 2 + params.get("modifier", 0)  # Grundwert 15 + TaW
+    if params["damage"] == "1W3+1":
         expected = brute_attack(params, base, [3], 1)
     else:
-        expected = brute_attack(params, base, [], int(params["schaden"]))
+        expected = brute_attack(params, base, [], int(params["damage"]))
     check_attack(result, expected)
     assert fr(result["chances"]["expected_erfolge"]) == Fraction(2, 3)
 
@@ -171,9 +171,9 @@ def test_ranged_attack_chances_brute_force(
         "taw": 3,
         "angriffsart": "fernkampf",
         "grundreichweite": 20,
-        "entfernung": entfernung,
+        "distance": entfernung,
         "deckung": deckung,
-        "schaden": "1W2",
+        "damage": "1W2",
         "meisterschafts_manoever": 1,
     }
     result = run("attack", params)
@@ -189,11 +189,11 @@ def test_aktive_abwehr_chances_brute_force() -> None:
     params = {
         **BASE,
         "taw": 0,
-        "schaden": "3",
+        "damage": "3",
         "aktive_abwehr": True,
         "abwehr_taw": 1,
         "abwehr_wuerfel": "unfaehig",
-        "abwehr_modifikator": 4,
+        "abwehr_modifier": 4,
     }
     result = run("attack", params)
     expected = brute_attack(params, 15, [], 3)
@@ -232,8 +232,8 @@ def test_attack_tie_rules() -> None:
         probe = active["attack"]
         if not probe["critical"] and not probe["patzer"]:
             assert active["probe_success"] == (probe["total"] > active["target"]["value"])
-            defence = active["target"]["defence"]
-            assert active["target"]["value"] == defence["total"] + 2 * defence["erfolge"]
+            defense = active["target"]["defense"]
+            assert active["target"]["value"] == defense["total"] + 2 * defense["erfolge"]
 
 
 def test_the_tie_rule_is_named_only_for_a_tie() -> None:
@@ -319,8 +319,8 @@ def test_range_erfolge() -> None:
         5,
         5,
     ]
-    err = error("attack", {"angriffsart": "fernkampf", "grundreichweite": 20, "entfernung": 121})
-    assert err["field"] == "entfernung"
+    err = error("attack", {"angriffsart": "fernkampf", "grundreichweite": 20, "distance": 121})
+    assert err["field"] == "distance"
     assert "120 m" in err["message"]
 
 
@@ -347,7 +347,7 @@ def test_streiftreffer_seeded() -> None:
                 "taw": 2,
                 "verteidigung": 10,
                 "meisterschafts_manoever": 2,
-                "schaden": "1W6+3",
+                "damage": "1W6+3",
             },
             seed,
         )
@@ -367,7 +367,7 @@ def test_wuchtangriff_and_betaeubungsschlag_seeded() -> None:
     for seed in range(40):
         result = run(
             "attack",
-            {**BASE, "taw": 6, "verteidigung": 0, "betaeubungsschlag": True, "schaden": "1W8"},
+            {**BASE, "taw": 6, "verteidigung": 0, "betaeubungsschlag": True, "damage": "1W8"},
             seed,
         )
         if result["outcome"] != "treffer":
@@ -406,9 +406,9 @@ def test_schildstoss_damage_and_no_mastery() -> None:
             {"angriffsart": "fernkampf", "unbewegliches_ziel": "klein", "aktive_abwehr": True},
             "aktive_abwehr",
         ),
-        ({"schaden": "11W6"}, "schaden"),
-        ({"schaden": "1W1000"}, "schaden"),
-        ({"schaden": "W"}, "schaden"),
+        ({"damage": "11W6"}, "damage"),
+        ({"damage": "1W1000"}, "damage"),
+        ({"damage": "W"}, "damage"),
         ({"taktischer_vorteil": 6}, "taktischer_vorteil"),
         ({"taw": -1}, "taw"),
         ({"wuerfel": "w20"}, "wuerfel"),
@@ -437,9 +437,9 @@ def test_extreme_inputs_answer_fast() -> None:
         "abwehr_taw": 30,
         "abwehr_wuerfel": "genie",
         "abwehr_wurf_art": "nachteil",
-        "schaden": "10W100+100",
+        "damage": "10W100+100",
         "grundreichweite": 1000,
-        "entfernung": 6000,
+        "distance": 6000,
         "deckung": "schwer",
         "meisterschafts_manoever": 5,
     }
@@ -485,7 +485,7 @@ def test_attack_chances_consistent(
         "aktive_abwehr": abwehr,
     }
     if kind == "fernkampf":
-        params.update(entfernung=entfernung, grundreichweite=20, deckung=deckung)
+        params.update(distance=entfernung, grundreichweite=20, deckung=deckung)
     if kind != "schildstoss":
         params["meisterschafts_manoever"] = mastery
     chances = {k: fr(v) for k, v in run("attack", params)["chances"].items()}
@@ -559,7 +559,7 @@ def test_a_hit_with_damage_offers_the_unterbrechung(rest: str) -> None:
         {
             "action": "interruption",
             "title": "Unterbrechung prüfen",
-            "params": {"schaden": result["damage"]["target"], "stoerend": stoerend},
+            "params": {"damage": result["damage"]["target"], "stoerend": stoerend},
         }
     ]
     assert (stoerend > 0) == (rest == "stoerender_angriff")
@@ -587,14 +587,14 @@ def test_assumptions_named_only_where_they_decide() -> None:
     assert assumed(plain) == []
     shield = run("attack", {"angriffsart": "schildstoss"})
     assert annahme("angriff.schildstoss_eigenschaften") in assumed(shield)
-    far = {"angriffsart": "fernkampf", "entfernung": 100, "grundreichweite": 20, "taw": 2}
+    far = {"angriffsart": "fernkampf", "distance": 100, "grundreichweite": 20, "taw": 2}
     short = seek("attack", far, lambda r: r["outcome"] == "reichweite")
     assert annahme("angriff.reichweite_fehlschlag") in assumed(short)
-    half = {"meisterschafts_manoever": 1, "manoever_schaden": "halb", "schaden": "3"}
+    half = {"meisterschafts_manoever": 1, "manoever_schaden": "halb", "damage": "3"}
     halved = seek("attack", half, lambda r: r["outcome"] == "treffer")
     assert annahme("angriff.schaden_rundung") in assumed(halved)
     assert halved["damage"]["target"] == 1
-    even = {**half, "schaden": "4"}
+    even = {**half, "damage": "4"}
     exact = seek("attack", even, lambda r: r["outcome"] == "treffer")
     assert annahme("angriff.schaden_rundung") not in assumed(exact)
 
@@ -604,11 +604,11 @@ def test_order_of_erfolge_named_when_uses_compete() -> None:
     L210, L220): named when two uses compete and the Erfolge do not cover both."""
     params = {
         "angriffsart": "fernkampf",
-        "entfernung": 30,
+        "distance": 30,
         "grundreichweite": 20,
         "meisterschafts_manoever": 1,
         "taw": 3,
-        "schaden": "2",
+        "damage": "2",
     }
     text = annahme("angriff.erfolge_reihenfolge")
     short = seek("attack", params, lambda r: r["probe_success"] and r["erfolge"]["total"] == 1)
@@ -620,7 +620,7 @@ def test_order_of_erfolge_named_when_uses_compete() -> None:
 def test_aktive_abwehr_assumptions_named_where_they_decide() -> None:
     """L247: the Aktive Abwehr's value becomes the difficulty. Whether it replaces a higher
     Verteidigung is an Annahme, named only when the value came out below the Verteidigung; a
-    Kritischer Erfolg or Patzer of the defence changes nothing (Annahme), named when one
+    Kritischer Erfolg or Patzer of the defense changes nothing (Annahme), named when one
     happened."""
     replaces = annahme("angriff.abwehr_gegen_verteidigung")
     params = {"aktive_abwehr": True, "verteidigung": 40}
@@ -629,14 +629,14 @@ def test_aktive_abwehr_assumptions_named_where_they_decide() -> None:
     params = {"aktive_abwehr": True, "verteidigung": 10}
 
     def calm(result: dict[str, Any]) -> bool:
-        defence = result["target"]["defence"]
-        return not defence["critical"] and not defence["patzer"]
+        defense = result["target"]["defense"]
+        return not defense["critical"] and not defense["patzer"]
 
     above = seek("attack", params, lambda r: r["target"]["value"] >= 10 and calm(r))
     assert replaces not in assumed(above)
     no_effect = annahme("angriff.abwehr_kritisch_patzer")
     assert no_effect not in assumed(above)
-    crit = seek("attack", params, lambda r: r["target"]["defence"]["critical"])
+    crit = seek("attack", params, lambda r: r["target"]["defense"]["critical"])
     assert no_effect in assumed(crit)
 
 
@@ -672,8 +672,8 @@ DEFENDER_FUMBLE = {
 }
 
 
-def _defence_patzer(result: dict[str, Any]) -> bool:
-    return bool(result["target"]["defence"]["patzer"])
+def _defense_patzer(result: dict[str, Any]) -> bool:
+    return bool(result["target"]["defense"]["patzer"])
 
 
 def test_a_patzer_of_the_aktive_abwehr_on_a_nahkampftalent_goes_to_the_patzertabelle() -> None:
@@ -683,29 +683,29 @@ def test_a_patzer_of_the_aktive_abwehr_on_a_nahkampftalent_goes_to_the_patzertab
     The defender's own Patzer there is offered as his Patzertabelle roll, and the result says
     so."""
     defended = {"aktive_abwehr": True, "abwehr_talent": "nahkampftalent"}
-    result = seek("attack", defended, _defence_patzer)
+    result = seek("attack", defended, _defense_patzer)
     assert DEFENDER_FUMBLE in result["follow_ups"]
     notes = [i for s in result["display"]["sections"] if s["kind"] == "notes" for i in s["items"]]
     assert any("Verteidiger würfelt 2W10 auf der Patzertabelle" in n for n in notes)
     assert run("fumble", DEFENDER_FUMBLE["params"])["rolled"] is True
     # the Nahkampftalent is the usual case: the field's default
-    assert DEFENDER_FUMBLE in seek("attack", {"aktive_abwehr": True}, _defence_patzer)["follow_ups"]
-    # no Patzer of the defence: no table for the defender
-    calm = seek("attack", defended, lambda r: not _defence_patzer(r))
+    assert DEFENDER_FUMBLE in seek("attack", {"aktive_abwehr": True}, _defense_patzer)["follow_ups"]
+    # no Patzer of the defense: no table for the defender
+    calm = seek("attack", defended, lambda r: not _defense_patzer(r))
     assert DEFENDER_FUMBLE not in calm["follow_ups"]
 
 
 def test_a_patzer_of_an_evasion_on_akrobatik_does_not_go_to_the_patzertabelle() -> None:
     """000_5fbfd0ad384a0921.txt L247: the Aktive Abwehr „durch Ausweichen“ is a probe „auf seine
     Akrobatik“ – no Kampftalent, so its Patzer has no Patzertabelle (L406); the result says why."""
-    result = seek("attack", {"aktive_abwehr": True, "abwehr_talent": "akrobatik"}, _defence_patzer)
+    result = seek("attack", {"aktive_abwehr": True, "abwehr_talent": "akrobatik"}, _defense_patzer)
     assert DEFENDER_FUMBLE not in result["follow_ups"]
     notes = [i for s in result["display"]["sections"] if s["kind"] == "notes" for i in s["items"]]
     assert any("Akrobatik" in n and "keine Patzertabelle" in n for n in notes)
 
 
 def test_how_the_target_defends_is_the_targets_value() -> None:
-    """The defence's talent goes with the target's defence values (its Eigenschaften and TaW for
+    """The defense's talent goes with the target's defense values (its Eigenschaften and TaW for
     that talent, L247), so a fight keeps it for him; it applies only to an Aktive Abwehr."""
     from engine import api
 

@@ -55,7 +55,7 @@ SUBJECTS = {
     # the attacker's own values: weapon, attack kind, talent; the target's: Verteidigung and
     # the Aktive Abwehr's talent, and whether it is a Nahkampftalent or Akrobatik (000 L186, L247)
     "attack": {
-        "actor": {"angriffsart", *PROBE_OWN, "schaden", "grundreichweite"},
+        "actor": {"angriffsart", *PROBE_OWN, "damage", "grundreichweite"},
         "target": {"verteidigung", "abwehr_talent", *(f"abwehr_{n}" for n in PROBE_OWN)},
     },
     "probe": {"actor": PROBE_OWN, "target": set()},
@@ -83,8 +83,8 @@ SUBJECTS = {
 # Situationen“) and stay.
 PER_ROLL = {
     "attack": {"aktive_abwehr", "vorbereitung_ticks", "zusammenarbeit", "gelegenheitsangriff"},
-    "dodge_jump": {"schaden"},
-    "interruption": {"schaden", "stoerend"},
+    "dodge_jump": {"damage"},
+    "interruption": {"damage", "stoerend"},
 }
 
 
@@ -121,7 +121,7 @@ WHEN = {
     # only one attack kind (000 L190, L200, L210–L224, L370, L86)
     "kampfgetuemmel": {"angriffsart": ["fernkampf"]},
     "grundreichweite": {"angriffsart": ["fernkampf"]},
-    "entfernung": {"angriffsart": ["fernkampf"]},
+    "distance": {"angriffsart": ["fernkampf"]},
     "deckung": {"angriffsart": ["fernkampf"]},
     "unbewegliches_ziel": {
         "angriffsart": ["fernkampf"],
@@ -134,7 +134,7 @@ WHEN = {
         "angriffsart": ["nahkampf", "schildstoss"],
         "meisterschafts_manoever": [0],
     },
-    "schaden": {"angriffsart": ["nahkampf", "fernkampf"]},
+    "damage": {"angriffsart": ["nahkampf", "fernkampf"]},
     "meisterschafts_manoever": {"angriffsart": ["nahkampf", "fernkampf"]},
     "manoever_schaden": {
         "angriffsart": ["nahkampf", "fernkampf"],
@@ -147,7 +147,7 @@ WHEN = {
     # only with an Aktive Abwehr (L247)
     **{
         f"abwehr_{n}": {"aktive_abwehr": [True]}
-        for n in ("talent", "eig1", "eig2", "eig3", "taw", "wuerfel", "wurf_art", "modifikator")
+        for n in ("talent", "eig1", "eig2", "eig3", "taw", "wuerfel", "wurf_art", "modifier")
     },
 }
 
@@ -244,7 +244,7 @@ WORD_CASES: list[tuple[str, dict[str, Any]]] = [
     ("probe", {}),
     ("attack", {}),
     ("attack", {"aktive_abwehr": True, "meisterschafts_manoever": 2}),
-    ("attack", {"angriffsart": "fernkampf", "entfernung": 70, "deckung": "schwer"}),
+    ("attack", {"angriffsart": "fernkampf", "distance": 70, "deckung": "schwer"}),
     ("attack", {"angriffsart": "schildstoss", "betaeubungsschlag": True}),
     ("attack", {"erfolge_rest": "stoerender_angriff", "kampfgetuemmel": False}),
     ("fumble", {"unmoeglich_2": True}),
@@ -297,7 +297,7 @@ def test_forms_carry_no_citations(action: str) -> None:
     ("action", "params"),
     [
         ("attack", {"kampfgetuemmel": True}),
-        ("attack", {"angriffsart": "fernkampf", "entfernung": 500}),
+        ("attack", {"angriffsart": "fernkampf", "distance": 500}),
         ("attack", {"angriffsart": "schildstoss", "meisterschafts_manoever": 1}),
         ("attack", {"meisterschafts_manoever": 1, "gelegenheitsangriff": True}),
         (
@@ -342,7 +342,7 @@ FOLLOW_CASES: list[tuple[str, dict[str, Any]]] = [
     ("attack", {}),
     ("attack", {"aktive_abwehr": True}),
     ("attack", {"erfolge_rest": "stoerender_angriff", "taw": 8}),
-    ("attack", {"angriffsart": "fernkampf", "schaden": "10W100+50", "taw": 10}),
+    ("attack", {"angriffsart": "fernkampf", "damage": "10W100+50", "taw": 10}),
     ("teamwork", {"helfer": [{"name": n, **PROBE_SAMPLE} for n in ("A", "B", "C")]}),
     ("probe", {}),
     (

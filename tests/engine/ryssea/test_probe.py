@@ -50,7 +50,7 @@ def test_probe_chances_brute_force(kind: str, mode: str, base_mod: int, target: 
         "wuerfel": kind,
         "wurf_art": mode,
         "schwierigkeit": target,
-        "modifikator": base_mod,
+        "modifier": base_mod,
         "erfolgsprobe": False,
     }
     result = run("probe", params)
@@ -84,7 +84,7 @@ def test_probe_seeded_roll_by_hand() -> None:
         pool = [rng.randint(1, 6) for _ in range(4)]
         result = run(
             "probe",
-            {"eig1": 9, "eig2": 10, "eig3": 12, "taw": 4, "schwierigkeit": 22, "modifikator": -1},
+            {"eig1": 9, "eig2": 10, "eig3": 12, "taw": 4, "schwierigkeit": 22, "modifier": -1},
             seed,
         )
         total = (31 // 2) + 4 + die - 1
@@ -115,7 +115,7 @@ def test_probe_seeds_reach_crit_and_patzer() -> None:
     low = {"eig1": 0, "eig2": 0, "eig3": 0, "taw": 0, "schwierigkeit": 99}
     result = run("probe", low, crit_seed)
     assert result["probe"]["critical"] and result["success"]
-    high = {"taw": 0, "schwierigkeit": 0, "modifikator": 30}
+    high = {"taw": 0, "schwierigkeit": 0, "modifier": 30}
     result = run("probe", high, fumble_seed)
     assert result["probe"]["patzer"] and not result["success"]
 

@@ -29,7 +29,7 @@ from tests.engine.support import assumed
 def test_dodge_jump_brute_force(taw: int, schaden: int, mod: int) -> None:
     """000_5fbfd0ad384a0921.txt L253: Akrobatik vs 15; success lowers the damage by 1 and by 1
     more per Erfolg."""
-    result = run("dodge_jump", {**BASE, "taw": taw, "schaden": schaden, "modifikator": mod})
+    result = run("dodge_jump", {**BASE, "taw": taw, "damage": schaden, "modifier": mod})
     base = 15 + taw + mod
     hits = cut = 0
     combos, count = every_face([10, 10, *([6] * taw)])
@@ -53,7 +53,7 @@ def test_dodge_jump_brute_force(taw: int, schaden: int, mod: int) -> None:
 def test_interruption_brute_force(schaden: int, stoerend: int) -> None:
     """000_5fbfd0ad384a0921.txt L120–L122: Selbstbeherrschung vs 10 + damage taken; L192: each
     Erfolg of a Störender Angriff adds 3."""
-    result = run("interruption", {**BASE, "taw": 5, "schaden": schaden, "stoerend": stoerend})
+    result = run("interruption", {**BASE, "taw": 5, "damage": schaden, "stoerend": stoerend})
     target = 10 + schaden + 3 * stoerend
     assert result["difficulty"] == target
     success, _, _ = brute_probe(20, "normal", "normal", lambda total: total >= target)
@@ -68,7 +68,7 @@ def test_teamwork_brute_force() -> None:
     +1 (+1 per Erfolg) for the main attacker, failure → −1; the bonuses add up."""
     helpers = [
         {"name": "Bruna", **BASE, "taw": 2},
-        {"name": "Cedric", **BASE, "taw": 0, "modifikator": -6, "wuerfel": "unfaehig"},
+        {"name": "Cedric", **BASE, "taw": 0, "modifier": -6, "wuerfel": "unfaehig"},
     ]
     result = run("teamwork", {"verteidigung": 26, "helfer": helpers})
     assert result["difficulty"] == 21

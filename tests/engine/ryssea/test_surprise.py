@@ -53,7 +53,7 @@ def brute_surprise(
             value = kept_value(
                 p.get("wuerfel", "normal"), p.get("wurf_art", "normal"), faces[at : at + len(sides)]
             )
-            totals.append(grundwert(p) + p.get("modifikator", 0) + value)
+            totals.append(grundwert(p) + p.get("modifier", 0) + value)
             at += len(sides)
         lowest = min(totals[: len(attackers)])
         highest = max(totals[len(attackers) :])
@@ -73,13 +73,13 @@ CASES = [
     ),
     # two against two, other dice and modifiers
     (
-        [person("A", wuerfel="begabt", modifikator=2), person("B", wurf_art="vorteil")],
-        [person("D", taw=3), person("E", wuerfel="unfaehig", modifikator=-3)],
+        [person("A", wuerfel="begabt", modifier=2), person("B", wurf_art="vorteil")],
+        [person("D", taw=3), person("E", wuerfel="unfaehig", modifier=-3)],
     ),
     ([person("A", wuerfel="genie")], [person("D", wuerfel="genie", wurf_art="vorteil")]),
     # hopeless and certain
-    ([person("A", taw=0, modifikator=-30)], [person("D", taw=30)]),
-    ([person("A", taw=30, modifikator=30)], [person("D", taw=0)]),
+    ([person("A", taw=0, modifier=-30)], [person("D", taw=30)]),
+    ([person("A", taw=30, modifier=30)], [person("D", taw=0)]),
 ]
 
 
@@ -107,7 +107,7 @@ def test_chance_if_the_data_gave_ties_to_the_attackers(
                     "wuerfel": row.get("wuerfel", "normal"),
                     "wurf_art": row.get("wurf_art", "normal"),
                 },
-                modifiers=(("Modifikator", row.get("modifikator", 0)),),
+                modifiers=(("Modifikator", row.get("modifier", 0)),),
             )
             for row in side
         ]
@@ -122,12 +122,12 @@ def test_certain_outcomes() -> None:
     succeeds, and never when always below."""
     sure = run(
         "surprise",
-        {"angreifer": [person("A", taw=30, modifikator=30)], "verteidiger": [person("D", taw=0)]},
+        {"angreifer": [person("A", taw=30, modifier=30)], "verteidiger": [person("D", taw=0)]},
     )
     assert fr(sure["chances"]["success"]) == 1 and sure["success"]
     never = run(
         "surprise",
-        {"angreifer": [person("A", taw=0, modifikator=-30)], "verteidiger": [person("D", taw=30)]},
+        {"angreifer": [person("A", taw=0, modifier=-30)], "verteidiger": [person("D", taw=30)]},
     )
     assert fr(never["chances"]["success"]) == 0 and not never["success"]
 
@@ -137,13 +137,13 @@ def test_seeded_comparison_lowest_attacker_against_highest_defender(seed: int) -
     """L41: each probe is Grundwert + talent die; every attacker rolls, then every defender
     (one W10 each, in the order given); the lowest attacker result against the highest defender
     result decides; the winners get the Taktischer Vorteil, every defender loses 10 ticks."""
-    attackers = [person("A"), person("B", (12, 11, 10), 4, modifikator=3)]
+    attackers = [person("A"), person("B", (12, 11, 10), 4, modifier=3)]
     defenders = [person("D", taw=6), person("E", (9, 9, 9), 7)]
     result = run("surprise", {"angreifer": attackers, "verteidiger": defenders}, seed)
     rng = random.Random(seed)
     faces = [rng.randint(1, 10) for _ in range(4)]
     totals = [
-        grundwert(p) + p.get("modifikator", 0) + f
+        grundwert(p) + p.get("modifier", 0) + f
         for p, f in zip([*attackers, *defenders], faces, strict=True)
     ]
     assert [a["total"] for a in result["attackers"]] == totals[:2]

@@ -1,4 +1,4 @@
-"""Ryssea defence: what an attack has to beat (L186, L224–L231, L245–L249).
+"""Ryssea defense: what an attack has to beat (L186, L224–L231, L245–L249).
 
 Owns the „Ziel und Abwehr“ fields and ``roll_difficulty``: the Verteidigung (reached or
 exceeded hits), the Zielwert of an unbewegliches Ziel, or an Aktive Abwehr (probe + 2 × Erfolge;
@@ -43,7 +43,7 @@ from engine.systems.ryssea.ranged import IMMOBILE, IMMOBILE_CHOICES
 # L247: „eine Probe auf das Nahkampftalent der entsprechenden Waffe (für die Abwehr durch Waffen
 # oder Parierwaffen), ein beliebiges Nahkampftalent (für die Abwehr mit einem Schild …) oder auf
 # seine Akrobatik (für die Abwehr durch Ausweichen)“ – only the first two are Kampftalente (L406)
-DEFENCE_TALENTS = (
+DEFENSE_TALENTS = (
     ("nahkampftalent", "Waffe, Parierwaffe oder Schild (Nahkampftalent)"),
     ("akrobatik", "Ausweichen (Akrobatik)"),
 )
@@ -86,7 +86,7 @@ TARGET_PARAMS: tuple[Param, ...] = (
     ChoiceParam(
         "abwehr_talent",
         "Abwehr – womit",
-        choices=DEFENCE_TALENTS,
+        choices=DEFENSE_TALENTS,
         help=(
             "Waffe, Parierwaffe oder Schild: Probe auf ein Nahkampftalent (ein Patzer führt den "
             "Verteidiger zur Patzertabelle); Ausweichen: Probe auf Akrobatik."
@@ -106,8 +106,9 @@ TARGET_PARAMS: tuple[Param, ...] = (
         when=(("aktive_abwehr", (True,)),),
     ),
     IntParam(
-        "abwehr_modifikator",
+        "abwehr_modifier",
         "Abwehr – Modifikator",
+        formerly=("abwehr_modifikator",),
         default=0,
         minimum=-30,
         maximum=30,
@@ -119,7 +120,7 @@ TARGET_PARAMS: tuple[Param, ...] = (
 )
 
 
-def defence_distribution(defender: ProbeInput) -> dict[int, Fraction]:
+def defense_distribution(defender: ProbeInput) -> dict[int, Fraction]:
     """Value of an Aktive Abwehr: probe total + 2 × Erfolge (L247)."""
     factor = DATA.integer("angriff.abwehr_erfolg_faktor", 0, 10)
     out: dict[int, Fraction] = {}
@@ -131,7 +132,7 @@ def defence_distribution(defender: ProbeInput) -> dict[int, Fraction]:
     return out
 
 
-def _defence_succeeds(dist: dict[int, Fraction], verteidigung: int) -> Callable[[int], Fraction]:
+def _defense_succeeds(dist: dict[int, Fraction], verteidigung: int) -> Callable[[int], Fraction]:
     """Chance that an attack total beats a random Aktive Abwehr value."""
     with forecast():
         floor = DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer"
@@ -148,14 +149,14 @@ def _defence_succeeds(dist: dict[int, Fraction], verteidigung: int) -> Callable[
     return succeeds
 
 
-def _beats_defence(total: int, defence: int, verteidigung: int) -> bool:
+def _beats_defense(total: int, defense: int, verteidigung: int) -> bool:
     """Tie → the defender wins (L247); optionally the Verteidigung stays a floor (Annahme, read
     only when the Aktive Abwehr came out below the Verteidigung: otherwise both agree)."""
-    if defence >= verteidigung:
-        return total > defence
+    if defense >= verteidigung:
+        return total > defense
     if DATA.text("angriff.abwehr_gegen_verteidigung") == "hoeherer":
-        return total > defence and total >= verteidigung
-    return total > defence
+        return total > defense and total >= verteidigung
+    return total > defense
 
 
 @dataclass(frozen=True)
@@ -190,14 +191,14 @@ def roll_difficulty(
     target_info: dict[str, Any]
     if params["aktive_abwehr"]:
         defender = probe_input(
-            params, "abwehr_", modifiers=(("Modifikator", params["abwehr_modifikator"]),)
+            params, "abwehr_", modifiers=(("Modifikator", params["abwehr_modifier"]),)
         )
-        defence_roll = roll_probe(defender, rng, "Aktive Abwehr")
-        if defence_roll.critical or defence_roll.patzer:
+        defense_roll = roll_probe(defender, rng, "Aktive Abwehr")
+        if defense_roll.critical or defense_roll.patzer:
             # shown, but without effect on the value (L247 names none)
             DATA.assume("angriff.abwehr_kritisch_patzer")
-        defender_fumble = defence_roll.patzer and params["abwehr_talent"] == "nahkampftalent"
-        if defence_roll.patzer:
+        defender_fumble = defense_roll.patzer and params["abwehr_talent"] == "nahkampftalent"
+        if defense_roll.patzer:
             notes.append(
                 "Patzer bei der Aktiven Abwehr, einer Probe auf ein Nahkampftalent (einem "
                 "Kampftalent): der Verteidiger würfelt 2W10 auf der Patzertabelle."
@@ -206,18 +207,18 @@ def roll_difficulty(
                 "Kampftalent, keine Patzertabelle."
             )
         factor = DATA.integer("angriff.abwehr_erfolg_faktor", 0, 10)
-        defence_value = defence_roll.total + factor * defence_roll.erfolge
-        succeeds = _defence_succeeds(defence_distribution(defender), verteidigung)
+        defense_value = defense_roll.total + factor * defense_roll.erfolge
+        succeeds = _defense_succeeds(defense_distribution(defender), verteidigung)
         reaches = functools.partial(
-            _beats_defence, defence=defence_value, verteidigung=verteidigung
+            _beats_defense, defense=defense_value, verteidigung=verteidigung
         )
         target_info = {
             "kind": "aktive_abwehr",
-            "value": defence_value,
+            "value": defense_value,
             "verteidigung": verteidigung,
-            "defence": defence_roll.to_dict(),
+            "defense": defense_roll.to_dict(),
         }
-        target_text = f"Aktive Abwehr {number(defence_value)}"
+        target_text = f"Aktive Abwehr {number(defense_value)}"
         if ranged:
             notes.append(
                 "Gegen Fernkampfangriffe ist eine Aktive Abwehr nur durch Ausweichen "
@@ -226,7 +227,7 @@ def roll_difficulty(
         # L247: „Bei Gleichstand gewinnt der Verteidiger.“
         tie = "Gleichstand: der Verteidiger gewinnt"
         return Difficulty(
-            defence_roll, target_info, target_text, succeeds, reaches, tie, defender_fumble
+            defense_roll, target_info, target_text, succeeds, reaches, tie, defender_fumble
         )
     if params["unbewegliches_ziel"] != "nein":
         row = IMMOBILE[params["unbewegliches_ziel"]]

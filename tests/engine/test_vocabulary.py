@@ -1,0 +1,165 @@
+"""The public vocabulary (CONTRIBUTING.md „Namen“): one name per idea, and old names that keep
+working where readers keep them – in a request (saved values, share links and the fight send
+them on), on the command line – read from the one list the engine exports (``formerly`` of a
+field, ``result_formerly`` of an action)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine import api, cli
+
+
+def _actions() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for system in api.catalog()["systems"]:
+        for action in system["actions"]:
+            yield system["name"], action["name"], api.describe(system["name"], action["name"])
+
+
+def _samples(fields: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every field with the form's sample value (a required one too), no state."""
+    return {f["name"]: f["default"] for f in fields if f["type"] != "state"}
+
+
+def _renamed_fields() -> list[tuple[str, str, str | None, str, str]]:
+    """(system, action, list or None, field, former name) for every renamed field."""
+    out = []
+    for system, action, spec in _actions():
+        for field in spec["params"]:
+            out += [(system, action, None, field["name"], old) for old in field.get("formerly", [])]
+            for item in field.get("item", []):
+                out += [
+                    (system, action, field["name"], item["name"], old)
+                    for old in item.get("formerly", [])
+                ]
+    return out
+
+
+RENAMED = _renamed_fields()
+
+
+def test_the_engine_exports_its_renames() -> None:
+    """The list the browser and scripts/json_identity.py read: the fields renamed so far
+    (Ryssea's „modifikator“ next to „modifier“, „schaden“/„damage“, „entfernung“)."""
+    pairs = {(old, name) for _, _, _, name, old in RENAMED}
+    assert {("modifikator", "modifier"), ("schaden", "damage"), ("entfernung", "distance")} <= pairs
+    assert {("ruestung", "armor"), ("abwehr_modifikator", "abwehr_modifier")} <= pairs
+    assert ("constitution", "konstitution") in pairs  # Ryssea's „konstitution“ too
+
+
+def _with(params: dict[str, Any], where: str | None, key: str, value: Any) -> dict[str, Any]:
+    out = dict(params)
+    if where is None:
+        out[key] = value
+    else:
+        out[where] = [{**row, key: value} for row in out[where]]
+    return out
+
+
+def _without(params: dict[str, Any], where: str | None, key: str) -> dict[str, Any]:
+    out = dict(params)
+    if where is None:
+        out.pop(key)
+    else:
+        out[where] = [{k: v for k, v in row.items() if k != key} for row in out[where]]
+    return out
+
+
+@pytest.mark.parametrize(("system", "action", "where", "name", "old"), RENAMED)
+def test_a_former_name_is_read_as_the_field(
+    system: str, action: str, where: str | None, name: str, old: str
+) -> None:
+    """A request from before the rename (a saved value, a share link, a stored fight, a script)
+    gives byte for byte the answer of the same request with the new name."""
+    spec = api.describe(system, action)
+    params = _samples(spec["params"])
+    field = next(f for f in spec["params"] if f["name"] == (where or name))
+    if where is not None:
+        field = next(i for i in field["item"] if i["name"] == name)
+    value = field["default"]
+    if field["type"] == "int":  # a value other than the default: it must arrive
+        value = value + 1 if value < field["max"] else value - 1
+    new = api.run(system, action, _with(params, where, name, value), 7)
+    before = api.run(system, action, _with(_without(params, where, name), where, old, value), 7)
+    assert new["ok"], new
+    assert before == new
+
+
+def test_both_names_at_once_is_a_german_error_naming_the_field() -> None:
+    params = {"eig1": 10, "eig2": 10, "eig3": 10, "taw": 5, "schwierigkeit": 15}
+    answer = api.run("ryssea", "probe", {**params, "modifier": 1, "modifikator": 2}, 1)
+    assert not answer["ok"]
+    assert answer["error"]["field"] == "modifier"
+    assert answer["error"]["message"].startswith("Modifikator: zweimal angegeben")
+    rows = [{"name": "A", "seite": "Helden", "ini_basis": 10, "modifier": 1, "modifikator": 1}]
+    answer = api.run("dsa", "initiative", {"fighters": rows}, 1)
+    assert answer["error"]["field"] == "fighters.0.modifier"
+    assert answer["error"]["message"].startswith("Kämpfer 1 – INI-Modifikator: zweimal")
+
+
+def test_a_former_name_is_never_a_field_of_its_own() -> None:
+    """One name per idea: once renamed, no action of any system still has a field under the
+    old name (e.g. Ryssea's probe and DSA's initiative both say „modifier“)."""
+    former = {old for _, _, _, _, old in RENAMED}
+    current = set()
+    for _, _, spec in _actions():
+        for field in spec["params"]:
+            current.add(field["name"])
+            current |= {item["name"] for item in field.get("item", [])}
+    assert not former & current
+
+
+def _cli_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert cli.main([*argv, "--seed", "5", "--json"]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_cli_takes_a_former_option_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m engine ryssea probe --modifikator -3`` (a script from before the rename) and
+    a list row's old key („--fighters …,modifikator=3“) work as the new names."""
+    probe = ["ryssea", "probe", "--eig1", "10", "--eig2", "10", "--eig3", "10", "--taw", "5"]
+    probe += ["--schwierigkeit", "15"]
+    assert _cli_json([*probe, "--modifikator", "-3"], capsys) == _cli_json(
+        [*probe, "--modifier", "-3"], capsys
+    )
+    row = "name=A,seite=Helden,ini_basis=10"
+    assert _cli_json(["dsa", "initiative", "--fighters", f"{row},modifikator=3"], capsys) == (
+        _cli_json(["dsa", "initiative", "--fighters", f"{row},modifier=3"], capsys)
+    )
+    assert cli.main([*probe, "--modifikator", "-3", "--modifier", "1"]) == 2
+    assert "zweimal angegeben" in capsys.readouterr().err
+
+
+def test_renamed_result_keys_are_exported_and_gone() -> None:
+    """Güte's „wuerfe“ is „rolls“ as in Ryssea and Pathfinder, its „wurf“ „roll“; describe
+    names the old keys (scripts/json_identity.py --rename reads them there)."""
+    attack = api.describe("guete", "attack")
+    assert attack["result_formerly"]["rolls"] == ["wuerfe"]
+    params = _samples(attack["params"])
+    result = api.run("guete", "attack", params, 2)["result"]
+    assert result["rolls"][0]["notation"] == params["damage"] and "wuerfe" not in result
+    assert api.describe("guete", "aufwachen")["result_formerly"]["roll"] == ["wurf"]
+    woken = api.run("guete", "aufwachen", {"gw_widerstand": 3}, 2)["result"]
+    assert woken["roll"]["notation"] == "2W6" and "wurf" not in woken
+
+
+def test_within_a_system_a_former_name_means_one_field() -> None:
+    """A fight keeps a fighter's values of all the system's helpers under their field names;
+    the page renames them with one map per system (site_plugins/forms.py ``former_names``)."""
+    meant: dict[tuple[str, str], set[str]] = {}
+    for system, _, _, name, old in RENAMED:
+        meant.setdefault((system, old), set()).add(name)
+    assert all(len(names) == 1 for names in meant.values()), meant
+
+
+def test_ryssea_names_the_targets_active_defense_defense() -> None:
+    """One spelling (defense, as DSA's „defense“ action): the Aktive Abwehr the attack rolled
+    for the target (000_5fbfd0ad384a0921.txt L245–L249) is ``target.defense``."""
+    spec = api.describe("ryssea", "attack")
+    assert spec["result_formerly"] == {"defense": ["defence"]}
+    params = {**_samples(spec["params"]), "aktive_abwehr": True}
+    target = api.run("ryssea", "attack", params, 3)["result"]["target"]
+    assert "patzer" in target["defense"] and "defence" not in target
