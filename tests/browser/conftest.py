@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 
@@ -168,7 +169,14 @@ def roll_seeded(helper: Any, seed: int) -> None:
 def navigate(page: Any, url: str) -> None:
     """Go to ``url`` the way a reader does: a link click that Material's instant navigation
     takes over, so the page's scripts and the booted engine stay (one boot per visit). It
-    waits for the new page's own article (search results are ``article`` elements too)."""
+    waits for the new page's own article (search results are ``article`` elements too).
+    Already on that page: only its anchor changes (a click would not render it anew)."""
+    here, _, _ = page.url.partition("#")
+    wanted, _, anchor = urljoin(page.url, url).partition("#")
+    if here == wanted:
+        if anchor:
+            page.evaluate("anchor => { location.hash = anchor; }", anchor)
+        return
     target = page.evaluate(
         """url => {
             const href = new URL(url, location.href).href;
@@ -544,6 +552,21 @@ def page(browsers: Browsers) -> Iterator[Any]:
     page.context.close()
 
 
+# What a test may do to the shared page or its context that the next module must not inherit:
+# a visit changed so is closed, not handed on (SharedVisit.hand_on).
+LASTING_CHANGES = (
+    "route",
+    "route_from_har",
+    "route_web_socket",
+    "add_init_script",
+    "expose_function",
+    "expose_binding",
+    "set_extra_http_headers",
+    "emulate_media",
+    "set_geolocation",
+    "set_offline",
+    "add_cookies",
+)
 NEUTRAL_PAGE = ""  # the start page: no helper and no widget, so it never writes to storage
 CLEAR_AND_SEED = """items => {
   localStorage.clear();
@@ -556,9 +579,10 @@ ALL_HELPERS_SET_UP = (
 
 
 class SharedVisit:
-    """One booted page for a whole test module, as one visit of a reader: every page is
-    reached by instant navigation, so the engine boots once per module instead of once per
-    test (≈ 2 CPU-s each, see CONTRIBUTING.md).
+    """One booted page, as one visit of a reader: every page is reached by instant
+    navigation, so the engine boots once instead of once per test (≈ 2 CPU-s each, see
+    CONTRIBUTING.md). A visit serves one module at a time and is handed on to the next module
+    of the worker (``Visits``, ``hand_on``) unless a test changed it for good.
 
     ``go`` moves on with the storage as it is (checks that need no empty storage, page after
     page); ``arrive`` gives the test exactly the storage it asks for (empty by default): the
@@ -578,6 +602,59 @@ class SharedVisit:
         self.context = browsers.context()
         self.page: Any = None
         self.loaded = False
+        self.spoiled = False  # a lasting change to the page or context: not handed on
+        self._listeners: list[tuple[str, Any]] = []
+        self._watch_changes(self.context)
+
+    def _watch_changes(self, target: Any) -> None:
+        """Mark the visit spoiled when a test changes ``target`` for good (a route, an init
+        script …), and note the listeners a test adds, to remove them before the next module."""
+        for name in LASTING_CHANGES:
+            method = getattr(target, name, None)
+            if method is not None:
+                setattr(target, name, self._spoiling(method))
+        if target is not self.context:
+            for name in ("on", "once"):
+                setattr(target, name, self._noting(getattr(target, name)))
+
+    def _spoiling(self, method: Any) -> Any:
+        def changed(*args: Any, **kwargs: Any) -> Any:
+            self.spoiled = True
+            return method(*args, **kwargs)
+
+        return changed
+
+    def _noting(self, method: Any) -> Any:
+        def listen(event: str, handler: Any) -> Any:
+            self._listeners.append((event, handler))
+            return method(event, handler)
+
+        return listen
+
+    def hand_on(self) -> bool:
+        """Make the visit ready for the next module, as a fresh one would be: its tabs closed
+        but the page, the listeners of the last module removed, the start page with empty
+        storage and no rights granted. False if it cannot be handed on (spoiled, closed, or
+        somewhere the site's instant navigation cannot leave)."""
+        page = self.page
+        if self.spoiled or page is None or page.is_closed() or not self.loaded:
+            return False
+        for event, handler in self._listeners:
+            page.remove_listener(event, handler)
+        self._listeners.clear()
+        for other in self.context.pages:
+            if other is not page:
+                other.close()
+        if not page.url.startswith(self.site_url):
+            return False
+        try:
+            page.keyboard.press("Escape")
+            navigate(page, self.site_url + NEUTRAL_PAGE)
+            page.evaluate(CLEAR_AND_SEED, {})
+        except Exception:  # any trouble (a timeout, a closed page): a fresh visit next
+            return False
+        self.context.clear_permissions()
+        return True
 
     def go(self, path: str, width: int = 1280, height: int | None = None) -> Any:
         """The page ``path`` (storage as it is), engine ready and every helper set up, in a
@@ -616,22 +693,55 @@ class SharedVisit:
 
     def _open(self) -> Any:
         self.page = self.context.new_page()
+        self._watch_changes(self.page)
         return self.page
 
     def close(self) -> None:
         self.context.close()
 
 
+class Visits:
+    """The shared visit of this worker's session, lent to one module at a time and handed on
+    to the next (``SharedVisit.hand_on``), or closed and made anew when it cannot be."""
+
+    def __init__(self, browsers: Browsers, site_url: str) -> None:
+        self.browsers = browsers
+        self.site_url = site_url
+        self.visit: SharedVisit | None = None
+
+    def lend(self) -> SharedVisit:
+        if self.visit is None:
+            self.visit = SharedVisit(self.browsers, self.site_url)
+        return self.visit
+
+    def give_back(self, visit: SharedVisit) -> None:
+        if not visit.hand_on():
+            visit.close()
+            self.visit = None
+
+    def close(self) -> None:
+        if self.visit is not None:
+            self.visit.close()
+
+
+@pytest.fixture(scope="session")
+def visits(browsers: Browsers, site_url: str) -> Iterator[Visits]:
+    lender = Visits(browsers, site_url)
+    yield lender
+    lender.close()
+
+
 @pytest.fixture(scope="module")
-def shared_visit(browsers: Browsers, site_url: str) -> Iterator[SharedVisit]:
-    visit = SharedVisit(browsers, site_url)
+def shared_visit(visits: Visits) -> Iterator[SharedVisit]:
+    """The visit of the module's tests: the session's, handed on from the last module."""
+    visit = visits.lend()
     yield visit
-    visit.close()
+    visits.give_back(visit)
 
 
 @pytest.fixture
 def reader(shared_visit: SharedVisit) -> SharedVisit:
-    """The module's shared visit (``SharedVisit.arrive``)."""
+    """The shared visit (``SharedVisit.arrive``), the module's while its tests run."""
     return shared_visit
 
 
