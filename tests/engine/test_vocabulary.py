@@ -48,6 +48,10 @@ def test_the_engine_exports_its_renames() -> None:
     assert {("modifikator", "modifier"), ("schaden", "damage"), ("entfernung", "distance")} <= pairs
     assert {("ruestung", "armor"), ("abwehr_modifikator", "abwehr_modifier")} <= pairs
     assert ("constitution", "konstitution") in pairs  # Ryssea's „konstitution“ too
+    assert ("ueberrascht", "surprised") in pairs  # Güte, as Ryssea's initiative
+    # Pathfinder's Stärke- and Geschicklichkeitsmodifikator: the text's names (004 L18, L23)
+    assert ("strength", "staerkemodifikator") in pairs
+    assert ("dexterity", "geschicklichkeitsmodifikator") in pairs
 
 
 def _with(params: dict[str, Any], where: str | None, key: str, value: Any) -> dict[str, Any]:
@@ -144,6 +148,11 @@ def test_renamed_result_keys_are_exported_and_gone() -> None:
     assert api.describe("guete", "aufwachen")["result_formerly"]["roll"] == ["wurf"]
     woken = api.run("guete", "aufwachen", {"gw_widerstand": 3}, 2)["result"]
     assert woken["roll"]["notation"] == "2W6" and "wurf" not in woken
+    # Güte's attack says outcome as DSA, Pathfinder and Ryssea; the Sturzflug expected_sturz
+    assert attack["result_formerly"]["outcome"] == ["ergebnis"]
+    assert result["outcome"] == "treffer" and "ergebnis" not in result
+    dive = api.run("guete", "sturzflug", {"hoehe": 9, "greifen": True}, 2)["result"]
+    assert dive["chances"]["expected_sturz"] == "11/2" and "sturz_erwartung" not in dive["chances"]
 
 
 def test_within_a_system_a_former_name_means_one_field() -> None:
@@ -163,3 +172,49 @@ def test_ryssea_names_the_targets_active_defense_defense() -> None:
     params = {**_samples(spec["params"]), "aktive_abwehr": True}
     target = api.run("ryssea", "attack", params, 3)["result"]["target"]
     assert "patzer" in target["defense"] and "defence" not in target
+
+
+def _keys(value: Any, path: str = "") -> Iterator[tuple[str, str, Any]]:
+    """(path, key, value) of every key in a result, the display (the page's words) left out."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "display" and not path:
+                continue
+            yield path, key, item
+            yield from _keys(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item, f"{path}[]")
+
+
+def _results() -> Iterator[tuple[str, str, dict[str, Any], dict[str, Any]]]:
+    """Every action's result for its sample values, under a few seeds."""
+    for system, action, spec in _actions():
+        for seed in range(4):
+            answer = api.run(system, action, _samples(spec["params"]), seed)
+            if answer["ok"]:
+                yield system, action, spec, answer["result"]
+
+
+def test_no_result_carries_a_former_key() -> None:
+    """A renamed result key (``result_formerly``) is gone from the action's result."""
+    for system, action, spec, result in _results():
+        former = {old for olds in spec.get("result_formerly", {}).values() for old in olds}
+        found = {key for _, key, _ in _keys(result)} & former
+        assert not found, (system, action, found)
+
+
+def test_the_modifiers_that_applied_are_one_key_of_one_shape() -> None:
+    """Every system lists the modifiers that applied as ``modifiers``: rows with ``name`` and
+    ``value`` (a number) – DSA's, Ryssea's, and Güte's and Aktionswürfel's (were
+    „modifikatoren“ with „wert“)."""
+    seen = set()
+    for system, action, _, result in _results():
+        for path, key, value in _keys(result):
+            assert "modifikator" not in key, (system, action, path, key)
+            if key == "modifiers":
+                assert isinstance(value, list), (system, action, path)
+                for row in value:
+                    assert isinstance(row["name"], str) and isinstance(row["value"], int), row
+                seen.add(system)
+    assert {"dsa", "ryssea", "guete", "aktionswuerfel"} <= seen

@@ -230,6 +230,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
     source=f"{SOURCE} L50–L80, L100–L110",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("angriff", "kampfmanoever"),
+    result_formerly=(("modifiers", ("modifikatoren",)), ("value", ("wert",))),
 )
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if p["angriffsart"] == "kampfmanoever":
@@ -287,9 +288,9 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "angriffs_attribut": attribute,
         "kampfmanoever": None,
         "schadenswurf": rolled.to_dict() if rolled is not None else None,
-        "modifikatoren": [
-            {"name": "Schadensbonus", "wert": p["schadensbonus"]},
-            {"name": "Rüstung", "wert": -p["armor"]},
+        "modifiers": [
+            {"name": "Schadensbonus", "value": p["schadensbonus"]},
+            {"name": "Rüstung", "value": -p["armor"]},
         ],
         "wunde": _wound_dict(result),
         "chances": {k: str(v) for k, v in chances.items()},
@@ -353,7 +354,7 @@ def manoeuvre(p: dict[str, Any]) -> dict[str, Any]:
             else 0,
         },
         "schadenswurf": None,
-        "modifikatoren": [],
+        "modifiers": [],
         "wunde": None,
         "chances": {},
         "display": display.to_dict(),
