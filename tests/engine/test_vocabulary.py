@@ -218,3 +218,13 @@ def test_the_modifiers_that_applied_are_one_key_of_one_shape() -> None:
                     assert isinstance(row["name"], str) and isinstance(row["value"], int), row
                 seen.add(system)
     assert {"dsa", "ryssea", "guete", "aktionswuerfel"} <= seen
+
+
+def test_a_fumble_names_its_rule_and_meaning_in_every_system() -> None:
+    """Pathfinder's fumble says ``rule`` and ``meaning``; Güte's and Aktionswürfel's (whose
+    texts have no Patzer rule) say the same under the same keys (were regel, erklaerung)."""
+    for system in ("guete", "aktionswuerfel", "pathfinder"):
+        spec = api.describe(system, "fumble")
+        result = api.run(system, "fumble", _samples(spec["params"]), 1)["result"]
+        assert isinstance(result["meaning"], str) and result["meaning"], system
+        assert "rule" in result and not {"regel", "erklaerung"} & set(result), system
