@@ -168,7 +168,7 @@ def test_ryssea_names_the_targets_active_defense_defense() -> None:
     """One spelling (defense, as DSA's „defense“ action): the Aktive Abwehr the attack rolled
     for the target (000_5fbfd0ad384a0921.txt L245–L249) is ``target.defense``."""
     spec = api.describe("ryssea", "attack")
-    assert spec["result_formerly"] == {"defense": ["defence"]}
+    assert spec["result_formerly"]["defense"] == ["defence"]
     params = {**_samples(spec["params"]), "aktive_abwehr": True}
     target = api.run("ryssea", "attack", params, 3)["result"]["target"]
     assert "patzer" in target["defense"] and "defence" not in target
@@ -228,3 +228,35 @@ def test_a_fumble_names_its_rule_and_meaning_in_every_system() -> None:
         result = api.run(system, "fumble", _samples(spec["params"]), 1)["result"]
         assert isinstance(result["meaning"], str) and result["meaning"], system
         assert "rule" in result and not {"regel", "erklaerung"} & set(result), system
+
+
+def _result(system: str, action: str, seed: int = 1, **given: Any) -> dict[str, Any]:
+    params = {**_samples(api.describe(system, action)["params"]), **given}
+    answer = api.run(system, action, params, seed)
+    assert answer["ok"], answer
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
+def test_the_same_idea_has_the_same_result_key_in_every_system() -> None:
+    """What a scripted pass over every result key found under two keys, now under one:
+    Aktionswürfel's hit, damage_roll, kind, success and tot (were treffer, schadenswurf, art,
+    erfolg, tod) as Pathfinder's, DSA's and Ryssea's; DSA's Wunden and Wundschwelle by their
+    rule names (were wounds, wound_threshold) and the next probe's modifier one key after an
+    attack and a defense; Ryssea's Deckung in the result as in its field (was cover)."""
+    hit = _result("aktionswuerfel", "attack", angriffswurf=20, verteidigungswert=1)
+    assert hit["hit"] is True and hit["damage_roll"]["notation"]
+    assert isinstance(_result("pathfinder", "attack")["hit"], bool)
+    assert "damage_roll" in _result("dsa", "attack")
+    assert {"tot", "expected_wunde"} <= set(hit["chances"]) and "tot" in hit["wunde"]
+    assert "tot" in _result("dsa", "damage")["chances"]
+    moved = _result(
+        "aktionswuerfel", "attack", angriffsart="kampfmanoever", manoever="niederwerfen"
+    )
+    assert {"kind", "success"} <= set(moved["kampfmanoever"])
+    wounded = _result("dsa", "damage")
+    assert {"wunden", "wunden_total", "expected_wunden", "wundschwelle"} <= set(wounded)
+    assert "next_probe_modifier" in _result("dsa", "attack")
+    assert "next_probe_modifier" in _result("dsa", "defense")
+    aimed = _result("ryssea", "attack", deckung="leicht", angriffsart="fernkampf")
+    assert "deckung" in aimed["chances"] and "deckung" in aimed["damage"]

@@ -498,6 +498,7 @@ def follow_ups(
     source=f"{CITE_CRITS}; {CITE_AUSWAHL}; {CITE_FERNKAMPF}; {CITE_GETUEMMEL}; {CITE_SF}",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("probe", "halbieren.rs", "halbieren.gs", "angriff"),
+    result_formerly=(("next_probe_modifier", ("next_probe_penalty",)),),
 )
 def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     setup = _attack_setup(params)
@@ -531,7 +532,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "damage_roll": None if rolls.damage_roll is None else rolls.damage_roll.to_dict(),
         "damage_bonus": modifier_rows(setup.bonus_damage),
         "sp": rolls.sp,
-        "next_probe_penalty": next_penalty,
+        "next_probe_modifier": next_penalty,
         "chances": chance_out,
         "expected_damage": str(odds.expected_target),
         "expected_damage_other": str(odds.expected_other),

@@ -362,7 +362,7 @@ def test_attack_names_only_the_assumptions_its_roll_rests_on() -> None:
     assert assumed(attack({"wert": 14, "ziel_rs": 2}, seed)) == [annahme("angriff.ruestungsschutz")]
     miss = seed_where(lambda g: 15 <= g.randint(1, 20) <= 19)
     r = attack({"wert": 14, "manoever": "sturmangriff"}, miss)
-    assert r["next_probe_penalty"] == 4
+    assert r["next_probe_modifier"] == 4
     assert assumed(r) == [annahme("probe.fehlschlag_manoever")]
     # GS 7: 4 + GS/2 needs its rounding; GS 8 does not
     r = attack({"wert": 20, "manoever": "sturmangriff", "gs": 7}, seed)
