@@ -52,6 +52,7 @@ def test_the_engine_exports_its_renames() -> None:
     # Pathfinder's Stärke- and Geschicklichkeitsmodifikator: the text's names (004 L18, L23)
     assert ("strength", "staerkemodifikator") in pairs
     assert ("dexterity", "geschicklichkeitsmodifikator") in pairs
+    assert ("art", "kind") in pairs  # DSA's kind of attack, defense, fumble, as Pathfinder's
 
 
 def _with(params: dict[str, Any], where: str | None, key: str, value: Any) -> dict[str, Any]:
