@@ -305,14 +305,26 @@ def test_checks_hit_as_often_as_the_faces_say() -> None:
                 target = spec["zielwert"]
             result = run(action, params)
             over = spec.get("gelingt", "ab") == "ueber"
-            auto_hit = set(spec.get("kritisch", {{}}).get("augen", [])) if spec.get(
-                "kritisch", {{}}
-            ).get("immer") else set()
-            auto_miss = set(spec.get("patzer", {{}}).get("augen", [])) if spec.get(
-                "patzer", {{}}
-            ).get("immer") else set()
+            auto_hit = (
+                set(spec.get("kritisch", {{}}).get("augen", []))
+                if spec.get("kritisch", {{}}).get("immer")
+                else set()
+            )
+            auto_miss = (
+                set(spec.get("patzer", {{}}).get("augen", []))
+                if spec.get("patzer", {{}}).get("immer")
+                else set()
+            )
 
-            def hits(f: tuple[int, ...], t: int = target) -> bool:
+            def hits(
+                f: tuple[int, ...],
+                t: int = target,
+                constant: int = constant,
+                value: int = value,
+                over: bool = over,
+                auto_hit: set[int] = auto_hit,
+                auto_miss: set[int] = auto_miss,
+            ) -> bool:
                 natural = sum(f) + constant
                 if natural in auto_hit:
                     return True
@@ -331,7 +343,7 @@ def test_tables_give_every_row_its_share_of_the_faces() -> None:
         result = run(action, {{}})
         for row in rows:
             expected = brute.chance(
-                faces, lambda f, r=row: r["von"] <= sum(f) + constant <= r["bis"]
+                faces, lambda f, r=row, c=constant: r["von"] <= sum(f) + c <= r["bis"]
             )
             assert Fraction(result["chances"][f"{{row['von']}}-{{row['bis']}}"]) == expected
 
@@ -346,8 +358,13 @@ def test_damage_on_average_as_the_faces_say() -> None:
         result = run(action, params)
         minimum = spec.get("minimum", 0)
 
-        def hurt(f: tuple[int, ...]) -> int:
-            return max(minimum, sum(f) + constant + 2 * len(bonus) - len(armour))
+        def hurt(
+            f: tuple[int, ...],
+            minimum: int = minimum,
+            constant: int = constant,
+            extra: int = 2 * len(bonus) - len(armour),
+        ) -> int:
+            return max(minimum, sum(f) + constant + extra)
 
         expected = brute.expectation(faces, hurt)
         assert Fraction(result["chances"]["expected_damage"]) == expected, action
@@ -361,10 +378,10 @@ def test_initiative_first_chances_add_up_and_favour_the_higher_value() -> None:
         for row in fighters:
             row.update({{f["name"]: f.get("vorgabe", 0) for f in extra}})
         chances = run(action, {{"fighters": fighters}})["first_chances"]
-        faces, constant = sides(spec["wurf"])
+        faces, _ = sides(spec["wurf"])
 
-        def first(f: tuple[int, ...]) -> bool:
-            return f[0] + 5 >= f[1] + 1 if "hoeherer_wert" in spec["gleichstand"] else False
+        def first(f: tuple[int, ...], ties: list[Any] = spec["gleichstand"]) -> bool:
+            return f[0] + 5 >= f[1] + 1 if "hoeherer_wert" in ties else False
 
         if spec["gleichstand"][0] == "hoeherer_wert":
             assert Fraction(chances["Hoch"]) == brute.chance(faces + faces, first)

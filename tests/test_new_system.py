@@ -9,6 +9,7 @@ import hashlib
 import importlib.util
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -102,3 +103,27 @@ def test_nothing_is_overwritten(repo: Path) -> None:
     assert (repo / "mkdocs.yml").read_text(encoding="utf-8") == before
     with pytest.raises(new_system.ScaffoldError, match="NAME"):
         new_system.scaffold(repo, "Klingen-Spiel", TEXT, "Klingenspiel")
+
+
+def test_the_scaffolded_python_passes_make_lint(repo: Path) -> None:
+    """``make lint`` runs ruff check and ruff format --check over tests/: a scaffolded system
+    must not fail it before its author has written a line (inner functions bind the loop's
+    values as default arguments, no unused names)."""
+    written = script().scaffold(repo, "klingen", TEXT, "Klingenspiel")
+    python = [path for path in written if path.suffix == ".py"]
+    assert python
+    ruff = Path(sys.executable).parent / "ruff"
+    for path in python:
+        # read as the file it becomes in the repository: the project's settings apply
+        where = str(path.relative_to(repo))
+        source = path.read_text(encoding="utf-8")
+        for command in (["check"], ["format", "--check"]):
+            done = subprocess.run(
+                [str(ruff), *command, "--stdin-filename", where, "-"],
+                input=source,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                check=False,
+            )
+            assert done.returncode == 0, (where, command, done.stdout + done.stderr)

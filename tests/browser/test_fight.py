@@ -187,7 +187,13 @@ def test_dsa_fight_damage_flows_into_the_targets_lep(reader: SharedVisit) -> Non
 def test_pathfinder_fight_hit_points_follow(reader: SharedVisit) -> None:
     t = open_bench(reader, "pathfinder")
     page = t.page
-    initiative(t, {n: {"dexterity": d} for n, d in zip(NAMES, ("3", "2", "1"), strict=True)})
+    initiative(
+        t,
+        {
+            n: {"geschicklichkeitsmodifikator": d}
+            for n, d in zip(NAMES, ("3", "2", "1"), strict=True)
+        },
+    )
     attack = page.locator("section.rw-helper[data-action='attack']")
     points = page.locator("section.rw-helper[data-action='hit_points']")
     actors: set[str] = set()
@@ -283,7 +289,13 @@ def test_fighters_named_like_objects_properties_keep_their_values(reader: Shared
     page = t.page
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    initiative(t, {names[0]: {"dexterity": "3"}, names[1]: {"dexterity": "1"}})
+    initiative(
+        t,
+        {
+            names[0]: {"geschicklichkeitsmodifikator": "3"},
+            names[1]: {"geschicklichkeitsmodifikator": "1"},
+        },
+    )
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
     bab: dict[str, str] = {}
     for value in ("6", "2"):  # each fighter attacks the other once, in the rolled order

@@ -167,7 +167,12 @@ def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> 
     t = open_bench(reader, "pathfinder")
     page = t.page
     initiative(
-        t, {"Alrik": {"dexterity": "3"}, "Bruna": {"dexterity": "2"}, "Goblin": {"dexterity": "1"}}
+        t,
+        {
+            "Alrik": {"geschicklichkeitsmodifikator": "3"},
+            "Bruna": {"geschicklichkeitsmodifikator": "2"},
+            "Goblin": {"geschicklichkeitsmodifikator": "1"},
+        },
     )
     bar(page).locator(".rw-fight-actor").select_option("Alrik")
     bar(page).locator(".rw-fight-target").select_option("Goblin")

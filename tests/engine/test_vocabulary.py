@@ -48,6 +48,11 @@ def test_the_engine_exports_its_renames() -> None:
     assert {("modifikator", "modifier"), ("schaden", "damage"), ("entfernung", "distance")} <= pairs
     assert {("ruestung", "armor"), ("abwehr_modifikator", "abwehr_modifier")} <= pairs
     assert ("constitution", "konstitution") in pairs  # Ryssea's „konstitution“ too
+    assert ("ueberrascht", "surprised") in pairs  # Güte, as Ryssea's initiative
+    # Pathfinder's Stärke- and Geschicklichkeitsmodifikator: the text's names (004 L18, L23)
+    assert ("strength", "staerkemodifikator") in pairs
+    assert ("dexterity", "geschicklichkeitsmodifikator") in pairs
+    assert ("art", "kind") in pairs  # DSA's kind of attack, defense, fumble, as Pathfinder's
 
 
 def _with(params: dict[str, Any], where: str | None, key: str, value: Any) -> dict[str, Any]:
@@ -144,6 +149,11 @@ def test_renamed_result_keys_are_exported_and_gone() -> None:
     assert api.describe("guete", "aufwachen")["result_formerly"]["roll"] == ["wurf"]
     woken = api.run("guete", "aufwachen", {"gw_widerstand": 3}, 2)["result"]
     assert woken["roll"]["notation"] == "2W6" and "wurf" not in woken
+    # Güte's attack says outcome as DSA, Pathfinder and Ryssea; the Sturzflug expected_sturz
+    assert attack["result_formerly"]["outcome"] == ["ergebnis"]
+    assert result["outcome"] == "treffer" and "ergebnis" not in result
+    dive = api.run("guete", "sturzflug", {"hoehe": 9, "greifen": True}, 2)["result"]
+    assert dive["chances"]["expected_sturz"] == "11/2" and "sturz_erwartung" not in dive["chances"]
 
 
 def test_within_a_system_a_former_name_means_one_field() -> None:
@@ -159,7 +169,95 @@ def test_ryssea_names_the_targets_active_defense_defense() -> None:
     """One spelling (defense, as DSA's „defense“ action): the Aktive Abwehr the attack rolled
     for the target (000_5fbfd0ad384a0921.txt L245–L249) is ``target.defense``."""
     spec = api.describe("ryssea", "attack")
-    assert spec["result_formerly"] == {"defense": ["defence"]}
+    assert spec["result_formerly"]["defense"] == ["defence"]
     params = {**_samples(spec["params"]), "aktive_abwehr": True}
     target = api.run("ryssea", "attack", params, 3)["result"]["target"]
     assert "patzer" in target["defense"] and "defence" not in target
+
+
+def _keys(value: Any, path: str = "") -> Iterator[tuple[str, str, Any]]:
+    """(path, key, value) of every key in a result, the display (the page's words) left out."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "display" and not path:
+                continue
+            yield path, key, item
+            yield from _keys(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item, f"{path}[]")
+
+
+def _results() -> Iterator[tuple[str, str, dict[str, Any], dict[str, Any]]]:
+    """Every action's result for its sample values, under a few seeds."""
+    for system, action, spec in _actions():
+        for seed in range(4):
+            answer = api.run(system, action, _samples(spec["params"]), seed)
+            if answer["ok"]:
+                yield system, action, spec, answer["result"]
+
+
+def test_no_result_carries_a_former_key() -> None:
+    """A renamed result key (``result_formerly``) is gone from the action's result."""
+    for system, action, spec, result in _results():
+        former = {old for olds in spec.get("result_formerly", {}).values() for old in olds}
+        found = {key for _, key, _ in _keys(result)} & former
+        assert not found, (system, action, found)
+
+
+def test_the_modifiers_that_applied_are_one_key_of_one_shape() -> None:
+    """Every system lists the modifiers that applied as ``modifiers``: rows with ``name`` and
+    ``value`` (a number) – DSA's, Ryssea's, and Güte's and Aktionswürfel's (were
+    „modifikatoren“ with „wert“)."""
+    seen = set()
+    for system, action, _, result in _results():
+        for path, key, value in _keys(result):
+            assert "modifikator" not in key, (system, action, path, key)
+            if key == "modifiers":
+                assert isinstance(value, list), (system, action, path)
+                for row in value:
+                    assert isinstance(row["name"], str) and isinstance(row["value"], int), row
+                seen.add(system)
+    assert {"dsa", "ryssea", "guete", "aktionswuerfel"} <= seen
+
+
+def test_a_fumble_names_its_rule_and_meaning_in_every_system() -> None:
+    """Pathfinder's fumble says ``rule`` and ``meaning``; Güte's and Aktionswürfel's (whose
+    texts have no Patzer rule) say the same under the same keys (were regel, erklaerung)."""
+    for system in ("guete", "aktionswuerfel", "pathfinder"):
+        spec = api.describe(system, "fumble")
+        result = api.run(system, "fumble", _samples(spec["params"]), 1)["result"]
+        assert isinstance(result["meaning"], str) and result["meaning"], system
+        assert "rule" in result and not {"regel", "erklaerung"} & set(result), system
+
+
+def _result(system: str, action: str, seed: int = 1, **given: Any) -> dict[str, Any]:
+    params = {**_samples(api.describe(system, action)["params"]), **given}
+    answer = api.run(system, action, params, seed)
+    assert answer["ok"], answer
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
+def test_the_same_idea_has_the_same_result_key_in_every_system() -> None:
+    """What a scripted pass over every result key found under two keys, now under one:
+    Aktionswürfel's hit, damage_roll, kind, success and tot (were treffer, schadenswurf, art,
+    erfolg, tod) as Pathfinder's, DSA's and Ryssea's; DSA's Wunden and Wundschwelle by their
+    rule names (were wounds, wound_threshold) and the next probe's modifier one key after an
+    attack and a defense; Ryssea's Deckung in the result as in its field (was cover)."""
+    hit = _result("aktionswuerfel", "attack", angriffswurf=20, verteidigungswert=1)
+    assert hit["hit"] is True and hit["damage_roll"]["notation"]
+    assert isinstance(_result("pathfinder", "attack")["hit"], bool)
+    assert "damage_roll" in _result("dsa", "attack")
+    assert {"tot", "expected_wunde"} <= set(hit["chances"]) and "tot" in hit["wunde"]
+    assert "tot" in _result("dsa", "damage")["chances"]
+    moved = _result(
+        "aktionswuerfel", "attack", angriffsart="kampfmanoever", manoever="niederwerfen"
+    )
+    assert {"kind", "success"} <= set(moved["kampfmanoever"])
+    wounded = _result("dsa", "damage")
+    assert {"wunden", "wunden_total", "expected_wunden", "wundschwelle"} <= set(wounded)
+    assert "next_probe_modifier" in _result("dsa", "attack")
+    assert "next_probe_modifier" in _result("dsa", "defense")
+    aimed = _result("ryssea", "attack", deckung="leicht", angriffsart="fernkampf")
+    assert "deckung" in aimed["chances"] and "deckung" in aimed["damage"]

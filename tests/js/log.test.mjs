@@ -18,7 +18,7 @@ const body = (seed, outcome = "Treffer.") => ({
   system: "dsa",
   action: "attack",
   seed,
-  params: { wert: 14, damage: "1W6+4", art: "nahkampf" },
+  params: { wert: 14, damage: "1W6+4", kind: "nahkampf" },
   result: { display: { headline: "Attacke", outcome, sections: [{ kind: "rolls", items: [{ dice: DICE }] }] } },
 });
 

@@ -63,7 +63,7 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
     """Exact odds over the damage dice, given a hit."""
     dist = dice.distribution(expression, field="schadenswuerfel", label="Schadenswürfel")
     out = {"wunde": Fraction(0), "kritisch": Fraction(0), "kampfunfaehig": Fraction(0)}
-    out["tod"] = Fraction(0)
+    out["tot"] = Fraction(0)
     expected = Fraction(0)
     for total, chance in dist.items():
         result = wound_from(total, p)
@@ -71,8 +71,8 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
         out["wunde"] += chance if result.wound > 0 else 0
         out["kritisch"] += chance if result.critical else 0
         out["kampfunfaehig"] += chance if result.incapacitated else 0
-        out["tod"] += chance if result.dies else 0
-    out["erwartete_wunde"] = expected
+        out["tot"] += chance if result.dies else 0
+    out["expected_wunde"] = expected
     return out
 
 
@@ -230,6 +230,16 @@ ATTACK_PARAMS: tuple[Param, ...] = (
     source=f"{SOURCE} L50–L80, L100–L110",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("angriff", "kampfmanoever"),
+    result_formerly=(
+        ("modifiers", ("modifikatoren",)),
+        ("value", ("wert",)),
+        ("hit", ("treffer",)),
+        ("damage_roll", ("schadenswurf",)),
+        ("kind", ("art",)),
+        ("success", ("erfolg",)),
+        ("tot", ("tod",)),
+        ("expected_wunde", ("erwartete_wunde",)),
+    ),
 )
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if p["angriffsart"] == "kampfmanoever":
@@ -248,7 +258,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         ("Wunde (Schaden über der Rüstung)", chances["wunde"]),
         ("kritische Wunde", chances["kritisch"]),
         ("danach kampfunfähig (zwei kritische Wunden)", chances["kampfunfaehig"]),
-        ("Gesundheit sinkt auf 0 (Tod ohne Schicksalswürfel)", chances["tod"]),
+        ("Gesundheit sinkt auf 0 (Tod ohne Schicksalswürfel)", chances["tot"]),
     ]
     notes: list[str] = []
     rolled: dice.RollResult | None = None
@@ -272,7 +282,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if rolled is not None and result is not None:
         _show_wound(display, p, rolled, result, notes)
     display.chances("Bei einem Treffer (über die Schadenswürfel)", display_chances)
-    notes.append(f"Erwartete Wunde bei einem Treffer: {decimal(chances['erwartete_wunde'])}.")
+    notes.append(f"Erwartete Wunde bei einem Treffer: {decimal(chances['expected_wunde'])}.")
     notes.append(
         f"Modifikatoren auf den Schaden: Schadensbonus {signed(p['schadensbonus'])}, "
         f"Rüstung {signed(-p['armor'])}."
@@ -283,13 +293,13 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         )
     display.notes("Hinweise", notes)
     out: dict[str, Any] = {
-        "treffer": hit,
+        "hit": hit,
         "angriffs_attribut": attribute,
         "kampfmanoever": None,
-        "schadenswurf": rolled.to_dict() if rolled is not None else None,
-        "modifikatoren": [
-            {"name": "Schadensbonus", "wert": p["schadensbonus"]},
-            {"name": "Rüstung", "wert": -p["armor"]},
+        "damage_roll": rolled.to_dict() if rolled is not None else None,
+        "modifiers": [
+            {"name": "Schadensbonus", "value": p["schadensbonus"]},
+            {"name": "Rüstung", "value": -p["armor"]},
         ],
         "wunde": _wound_dict(result),
         "chances": {k: str(v) for k, v in chances.items()},
@@ -342,18 +352,18 @@ def manoeuvre(p: dict[str, Any]) -> dict[str, Any]:
     )
     display.notes("Hinweise", notes)
     return {
-        "treffer": success,
+        "hit": success,
         "angriffs_attribut": attribute,
         "kampfmanoever": {
-            "art": p["manoever"],
-            "erfolg": success,
+            "kind": p["manoever"],
+            "success": success,
             "felder": fields if p["manoever"] == "schieben" and success else None,
             "geopferte_aktionswuerfel": p["schieben_opfer"]
             if p["manoever"] == "schieben" and success
             else 0,
         },
-        "schadenswurf": None,
-        "modifikatoren": [],
+        "damage_roll": None,
+        "modifiers": [],
         "wunde": None,
         "chances": {},
         "display": display.to_dict(),
@@ -491,5 +501,5 @@ def _wound_dict(result: WoundResult | None) -> dict[str, Any] | None:
         "kritische_wunden": result.criticals,
         "kampfunfaehig": result.incapacitated,
         "gesundheit": result.health,
-        "tod": result.dies,
+        "tot": result.dies,
     }

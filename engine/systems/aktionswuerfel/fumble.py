@@ -19,6 +19,7 @@ from engine.systems.aktionswuerfel.common import SOURCE, SYSTEM
     summary="Der Text enthält keine Patzerregel.",
     source=f"{SOURCE} L1–L110",
     params=(),
+    result_formerly=(("rule", ("regel",)), ("meaning", ("erklaerung",))),
 )
 def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     explanation = (
@@ -26,4 +27,4 @@ def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "Helfer erfindet keine. Ein misslungener Angriffswurf richtet keinen Schaden an."
     )
     display = Display(headline="Keine Patzerregel im Text", outcome=explanation)
-    return {"regel": None, "erklaerung": explanation, "display": display.to_dict()}
+    return {"rule": None, "meaning": explanation, "display": display.to_dict()}

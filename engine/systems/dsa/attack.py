@@ -81,8 +81,9 @@ from engine.systems.dsa.ranged import (
 
 ATTACK_PARAMS = (
     ChoiceParam(
-        "art",
+        "kind",
         "Angriffsart",
+        formerly=("art",),
         choices=(("nahkampf", "Attacke (Nahkampf)"), ("fernkampf", "Schuss (Fernkampf)")),
         group="Angriff",
         subject="actor",
@@ -147,7 +148,7 @@ ATTACK_PARAMS = (
         help="Freie Aktion, ein um 4 erschwerter Angriff.",
         group="Angriff",
         advanced=True,
-        when=(("art", ("nahkampf",)),),
+        when=(("kind", ("nahkampf",)),),
         per_roll=True,
     ),
     *MANOEUVRE_PARAMS,
@@ -203,7 +204,7 @@ class AttackOdds:
 
 
 def _check_attack(params: dict[str, Any]) -> None:
-    melee = params["art"] == "nahkampf"
+    melee = params["kind"] == "nahkampf"
     manoeuvre = params["manoever"]
     if params["passierschlag"] and params["zweite_angriffsaktion"]:
         raise EngineError(
@@ -235,7 +236,7 @@ def _check_attack(params: dict[str, Any]) -> None:
 
 def _attack_setup(params: dict[str, Any]) -> AttackSetup:
     _check_attack(params)
-    melee = params["art"] == "nahkampf"
+    melee = params["kind"] == "nahkampf"
     manoeuvre = params["manoever"]
     mods: list[tuple[str, int]] = []
     if params["erschwernis"]:
@@ -498,6 +499,7 @@ def follow_ups(
     source=f"{CITE_CRITS}; {CITE_AUSWAHL}; {CITE_FERNKAMPF}; {CITE_GETUEMMEL}; {CITE_SF}",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("probe", "halbieren.rs", "halbieren.gs", "angriff"),
+    result_formerly=(("next_probe_modifier", ("next_probe_penalty",)), ("kind", ("art",))),
 )
 def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     setup = _attack_setup(params)
@@ -516,7 +518,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         1 - odds.hit if setup.next_penalty else Fraction(0)
     )
     return {
-        "art": params["art"],
+        "kind": params["kind"],
         "value": setup.value,
         "modifiers": modifier_rows(setup.modifiers),
         "erschwernis": sum(v for _, v in setup.modifiers),
@@ -531,7 +533,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "damage_roll": None if rolls.damage_roll is None else rolls.damage_roll.to_dict(),
         "damage_bonus": modifier_rows(setup.bonus_damage),
         "sp": rolls.sp,
-        "next_probe_penalty": next_penalty,
+        "next_probe_modifier": next_penalty,
         "chances": chance_out,
         "expected_damage": str(odds.expected_target),
         "expected_damage_other": str(odds.expected_other),

@@ -335,6 +335,12 @@ def _damage_display(
     source=f"{CITE_WUNDEN}; {CITE_CRITS}; {CITE_SF}",
     params=DAMAGE_PARAMS,
     assumptions=assumptions_for("wunden", "angriff.ruestungsschutz"),
+    result_formerly=(
+        ("wunden", ("wounds",)),
+        ("wunden_total", ("wounds_total",)),
+        ("expected_wunden", ("expected_wounds",)),
+        ("wundschwelle", ("wound_threshold",)),
+    ),
 )
 def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if params["lep"] <= -params["ko"]:
@@ -352,9 +358,9 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {
         "roll": hit.rolled.to_dict(),
         "sp": hit.sp,
-        "wound_threshold": fraction_text(threshold).replace("\u2212", "-"),
-        "wounds": hit.wounds,
-        "wounds_total": hit.total_wounds,
+        "wundschwelle": fraction_text(threshold).replace("\u2212", "-"),
+        "wunden": hit.wounds,
+        "wunden_total": hit.total_wounds,
         "probe_penalty": hit.penalty,
         "lep": hit.lep,
         "status": hit.status,
@@ -365,7 +371,7 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             **{key: str(p) for key, p in odds.status_p.items()},
         },
         "expected_sp": str(odds.expected_sp),
-        "expected_wounds": str(odds.expected_wounds),
+        "expected_wunden": str(odds.expected_wounds),
         "target_update": {"lep": hit.lep, "wunden": hit.total_wounds},
         "target_state": target_state(*FIGHT_STATES[hit.status]),
         "display": display.to_dict(),

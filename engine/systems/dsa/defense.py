@@ -71,7 +71,7 @@ DEFENSE_KINDS = (
 DEFENSE_NAMES = dict(DEFENSE_KINDS)
 
 DEFENSE_PARAMS = (
-    ChoiceParam("art", "Abwehraktion", choices=DEFENSE_KINDS, group="Abwehr"),
+    ChoiceParam("kind", "Abwehraktion", formerly=("art",), choices=DEFENSE_KINDS, group="Abwehr"),
     IntParam(
         "pa_basis",
         "Parade-Basis",
@@ -90,7 +90,7 @@ DEFENSE_PARAMS = (
         maximum=15,
         group="Abwehr",
         subject="target",
-        when=(("art", ("waffenparade",)),),
+        when=(("kind", ("waffenparade",)),),
     ),
     IntParam(
         "schild_pa",
@@ -100,7 +100,7 @@ DEFENSE_PARAMS = (
         maximum=15,
         group="Abwehr",
         subject="target",
-        when=(("art", ("schildparade",)),),
+        when=(("kind", ("schildparade",)),),
     ),
     IntParam(
         "sf_bonus",
@@ -111,7 +111,7 @@ DEFENSE_PARAMS = (
         help="Schildparade: Bonus aus Schild-SF; Gezieltes Ausweichen: Bonus aus Ausweichen I–III.",
         group="Abwehr",
         subject="target",
-        when=(("art", ("schildparade", "ausweichen")),),
+        when=(("kind", ("schildparade", "ausweichen")),),
     ),
     BoolParam(
         "sf_ausweichen",
@@ -119,7 +119,7 @@ DEFENSE_PARAMS = (
         help="Gezieltes Ausweichen ist nur damit möglich.",
         group="Abwehr",
         subject="target",
-        when=(("art", ("ausweichen",)),),
+        when=(("kind", ("ausweichen",)),),
     ),
     IntParam(
         "ebe",
@@ -130,7 +130,7 @@ DEFENSE_PARAMS = (
         help="Waffen- und Schildparade: − eBE/2 (auch bei der Schildparade die eBE der Waffe).",
         group="Abwehr",
         subject="target",
-        when=(("art", ("waffenparade", "schildparade")),),
+        when=(("kind", ("waffenparade", "schildparade")),),
     ),
     IntParam(
         "be",
@@ -141,7 +141,7 @@ DEFENSE_PARAMS = (
         help="Gezieltes Ausweichen: − BE (volle BE).",
         group="Abwehr",
         subject="target",
-        when=(("art", ("ausweichen",)),),
+        when=(("kind", ("ausweichen",)),),
     ),
     IntParam(
         "erschwernis",
@@ -218,7 +218,7 @@ DEFENSE_PARAMS = (
         ),
         group="Sonderfertigkeiten",
         advanced=True,
-        when=(("art", ("waffenparade", "schildparade")),),
+        when=(("kind", ("waffenparade", "schildparade")),),
     ),
     # the hit being parried, as the attack's follow-up brings it: a failed defense continues
     # with it to „Schaden und Wunden“ (the damage helper's fields of the same names)
@@ -288,7 +288,7 @@ class DefenseSetup:
 
 
 def _defense_setup(params: dict[str, Any]) -> DefenseSetup:
-    kind = params["art"]
+    kind = params["kind"]
     if kind == "ausweichen" and not params["sf_ausweichen"]:
         raise EngineError(
             "SF Ausweichen I oder höher: Gezieltes Ausweichen ist nur mit dieser "
@@ -374,6 +374,7 @@ def follow_ups(params: dict[str, Any], success: bool) -> list[dict[str, Any]]:
     ),
     source=f"{CITE_ABWEHR}; {CITE_AUSWAHL}; {CITE_CRITS}; {CITE_SF}",
     params=DEFENSE_PARAMS,
+    result_formerly=(("kind", ("art",)),),
     assumptions=assumptions_for(
         "probe.bestaetigung", "halbieren.ebe", "halbieren.abwehr", "abwehr"
     ),
@@ -385,7 +386,7 @@ def defense(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     success = outcome in DEFENSE_SUCCESS
     chances = probe_chances(setup.target)
     p_success = sum((chances[k] for k in DEFENSE_SUCCESS), Fraction(0))
-    kind_name = DEFENSE_NAMES[params["art"]]
+    kind_name = DEFENSE_NAMES[params["kind"]]
     x = params["meisterparade"]
     next_modifier = 0
     if x:
@@ -421,7 +422,7 @@ def defense(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     chance_out = {key: str(chances[key]) for key, _ in DEFENSE_CHANCE_LABELS}
     chance_out["abwehr_gelingt"] = str(p_success)
     return {
-        "art": params["art"],
+        "kind": params["kind"],
         "value_parts": modifier_rows(setup.base),
         "value": setup.value,
         "halved_value": setup.halved,

@@ -45,10 +45,12 @@ from engine.systems.dsa.common import (
         "unglückliche Abwehr."
     ),
     source=CITE_CRITS,
+    result_formerly=(("kind", ("art",)),),
     params=(
         ChoiceParam(
-            "art",
+            "kind",
             "Probe",
+            formerly=("art",),
             choices=(
                 ("angriff", "Angriff (Attacke/Schuss)"),
                 ("abwehr", "Abwehr (Parade/Ausweichen)"),
@@ -72,7 +74,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     die = probe_die()
     confirm = dice.roll(die, rng)
     confirmed = not confirmation_succeeds(confirm.total, target)
-    attack_roll = params["art"] == "angriff"
+    attack_roll = params["kind"] == "angriff"
     p_confirmed = Fraction(
         sum(1 for c in range(1, PROBE_DIE_SIDES + 1) if not confirmation_succeeds(c, target)),
         PROBE_DIE_SIDES,
@@ -96,7 +98,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.roll(
         f"Bestätigungswurf (W20 gegen {number(target)})",
         confirm,
-        decision=confirmation_decision(PROBE_DIE_SIDES, confirm.total, target, params["art"]),
+        decision=confirmation_decision(PROBE_DIE_SIDES, confirm.total, target, params["kind"]),
     )
     display.notes(
         "Missgeschick",
@@ -110,7 +112,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [("Patzer bestätigt", p_confirmed), ("nur unglücklich", 1 - p_confirmed)],
     )
     return {
-        "art": params["art"],
+        "kind": params["kind"],
         "target": target,
         "confirmation": confirm.to_dict(),
         "confirmed": confirmed,

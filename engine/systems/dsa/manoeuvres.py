@@ -31,7 +31,7 @@ MANOEUVRE_NAMES = {
     "gezielter_stich": "Gezielter Stich",
 }
 
-MELEE = ("art", ("nahkampf",))
+MELEE = ("kind", ("nahkampf",))
 STICH = (MELEE, ("manoever", ("gezielter_stich",)))
 
 MANOEUVRE_PARAMS = (

@@ -32,7 +32,7 @@ def _distance_choices() -> tuple[tuple[str, str], ...]:
     )
 
 
-RANGED = ("art", ("fernkampf",))
+RANGED = ("kind", ("fernkampf",))
 
 RANGED_PARAMS = (
     ChoiceParam(
@@ -43,7 +43,7 @@ RANGED_PARAMS = (
         default="nah",
         help="Je nach Waffe: sehr nah −2, nah ±0, mittel +4, weit +8, extrem weit +12.",
         group="Fernkampf",
-        required_when=("art", ("fernkampf",)),
+        required_when=("kind", ("fernkampf",)),
         when=(RANGED,),
     ),
     IntParam(

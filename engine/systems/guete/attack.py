@@ -77,6 +77,9 @@ def _defense_outcome(p: dict[str, Any], effective: int, defenseless: bool) -> st
         ("rolls", ("wuerfe",)),
         ("damage", ("schaden",)),
         ("expected", ("erwartung",)),
+        ("modifiers", ("modifikatoren",)),
+        ("value", ("wert",)),
+        ("outcome", ("ergebnis",)),
     ),
     assumptions=assumptions_for("angriff", "sicht"),
 )
@@ -154,12 +157,12 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
     result: dict[str, Any] = {
         "treffer": hitter,
-        "ergebnis": outcome,
+        "outcome": outcome,
         "abwehr": defense,
         "effektive_guete": effective if hitter else None,
         "parade": parade,
         "option": option,
-        "modifikatoren": [m.to_dict() for m in mods],
+        "modifiers": [m.to_dict() for m in mods],
         "erschwernis_angriff": attack_total,
         "erschwernis_abwehr": defense_total,
         "erschwernis_abwehr_angreifer": sum(m.value for m in mods if m.probe == OWN_DEFENSE),

@@ -20,6 +20,7 @@ from engine.systems.guete.common import SOURCE, SYSTEM
     summary="Der Text hat keine Patzerregel: die „besonderen Würfelergebnisse“ fehlen.",
     source=f"{SOURCE} L229, L269, L289",
     params=(),
+    result_formerly=(("rule", ("regel",)), ("meaning", ("erklaerung",))),
 )
 def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     explanation = (
@@ -36,4 +37,4 @@ def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "Sturz nach einem kritischen Fehler: FP(Gaukeleien).",
         ],
     )
-    return {"regel": None, "erklaerung": explanation, "display": display.to_dict()}
+    return {"rule": None, "meaning": explanation, "display": display.to_dict()}

@@ -32,7 +32,12 @@ INITIATIVE_FIELDS = (
         per_roll=True,
     ),
     BoolParam("hinterhalt", "Springt aus dem Hinterhalt", help="Erste Runde: handelt zuerst."),
-    BoolParam("ueberrascht", "Überrascht", help="Erste Runde: keine Aktionen, Abwehr +1."),
+    BoolParam(
+        "surprised",
+        "Überrascht",
+        formerly=("ueberrascht",),
+        help="Erste Runde: keine Aktionen, Abwehr +1.",
+    ),
 )
 
 
@@ -42,7 +47,7 @@ def _turn(place: int, row: dict[str, Any], first: bool) -> dict[str, str]:
     label = f"Platz {place}"
     if first and row["hinterhalt"]:
         label += " (Hinterhalt)"
-    if first and row["ueberrascht"]:
+    if first and row["surprised"]:
         label += " (überrascht: in Runde 1 keine Aktion)"
     return {"name": row["name"], "label": label}
 
@@ -69,16 +74,17 @@ def _turn(place: int, row: dict[str, Any], first: bool) -> dict[str, str]:
         BoolParam("erste_runde", "Erste Kampfrunde", default=True),
     ),
     assumptions=assumptions_for("initiative"),
+    result_formerly=(("surprised", ("ueberrascht",)),),
 )
 def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = p["fighters"]
     check_unique_names(rows)
     for index, row in enumerate(rows):
-        if row["hinterhalt"] and row["ueberrascht"]:
+        if row["hinterhalt"] and row["surprised"]:
             raise EngineError(
                 f"Kämpfer {index + 1} – Überrascht: wer aus dem Hinterhalt springt, ist nicht "
                 "überrascht.",
-                f"fighters.{index}.ueberrascht",
+                f"fighters.{index}.surprised",
             )
     first = p["erste_runde"]
     sign = -1 if DATA.flag("initiative.hoeher_zuerst") else 1
@@ -103,7 +109,7 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         note = []
         if first and row["hinterhalt"]:
             note.append("Hinterhalt: gewinnt die Initiative")
-        if first and row["ueberrascht"]:
+        if first and row["surprised"]:
             note.append("überrascht: keine Aktionen, Abwehr +1")
         table.append([str(place), row["name"], number(row["wert"]), "; ".join(note)])
     display.table("Reihenfolge", ["Platz", "Kämpfer", "Initiativwert", "Erste Runde"], table)
@@ -121,8 +127,8 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
                 "name": rows[i]["name"],
                 "wert": rows[i]["wert"],
                 "hinterhalt": rows[i]["hinterhalt"],
-                "ueberrascht": rows[i]["ueberrascht"],
-                "handelt_in_runde_1": not (first and rows[i]["ueberrascht"]),
+                "surprised": rows[i]["surprised"],
+                "handelt_in_runde_1": not (first and rows[i]["surprised"]),
             }
             for place, i in enumerate(order, start=1)
         ],

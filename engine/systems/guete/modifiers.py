@@ -36,7 +36,7 @@ SITUATION_LABELS = {
     "ecke": "Ziel ist in die Ecke gedrängt",
     "ziel_kniend": "Ziel kniet",
     "ziel_liegend": "Ziel liegt",
-    "ueberrascht": "Ziel ist überrascht (erste Kampfrunde)",
+    "surprised": "Ziel ist überrascht (erste Kampfrunde)",
     "unsichtbarer_angreifer": "Angreifer ist unsichtbar",
     "ziel_zweihaendig": "Ziel führt eine zweihändige Waffe",
     "regen_nebel": "Starker Regen oder dichter Nebel",
@@ -52,6 +52,8 @@ CONDITION_LABELS = {
     "ziel_rundumschlag": "Ziel führt in dieser Runde einen Rundumschlag",
 }
 TARGET_FIELDS = {"ziel_zweihaendig"}  # a situation that is a value of the target (its weapon)
+# situation fields renamed to the public vocabulary (CONTRIBUTING.md „Namen“): new → old names
+FORMERLY = {"surprised": ("ueberrascht",)}
 
 # When a field applies (``when``): each condition repeats those of the fields it depends on,
 # since the form reads a hidden field's value as it stands.
@@ -94,6 +96,7 @@ def _situation_params() -> tuple[Param, ...]:
                     advanced=True,
                     subject="target" if key in TARGET_FIELDS else "",
                     when=SITUATION_WHEN.get(key, ()),
+                    formerly=FORMERLY.get(key, ()),
                 )
             )
     return tuple(out)
@@ -202,7 +205,7 @@ class Modifier:
     line: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "probe": self.probe, "wert": self.value, "zeile": self.line}
+        return {"name": self.name, "probe": self.probe, "value": self.value, "zeile": self.line}
 
 
 def attack_modifiers(p: dict[str, Any]) -> list[Modifier]:

@@ -53,7 +53,7 @@ def _single_roll(
     display.notes("Hinweise", [*notes, f"Erwartungswert: {decimal(dice.expected_value(full))}."])
     return {
         "roll": rolled.to_dict(),
-        "modifikatoren": [{"name": n, "wert": v} for n, v in modifiers],
+        "modifiers": [{"name": n, "value": v} for n, v in modifiers],
         "total": total,
         "chances": {
             **{name: str(p) for name, p in chances},
@@ -69,6 +69,8 @@ RESULT_FORMERLY = (
     ("total", ("ergebnis",)),
     ("exact", ("verteilung",)),
     ("expected", ("erwartung",)),
+    ("modifiers", ("modifikatoren",)),
+    ("value", ("wert",)),
 )
 """Result keys renamed to the public vocabulary (CONTRIBUTING.md „Namen“)."""
 
@@ -179,7 +181,7 @@ def erdruecken(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     "sturzflug",
     title="Sturzflug (nur Ceglags): Schaden",
     summary="1W6 + 1 je 2 volle Meter über 5 m, höchstens 1W6+5; Beute fallen lassen: 1W6+2 KE.",
-    result_formerly=RESULT_FORMERLY,
+    result_formerly=(*RESULT_FORMERLY, ("expected_sturz", ("sturz_erwartung",))),
     source=f"{SOURCE} L325–L327",
     params=(
         IntParam("hoehe", "Höhe in Metern", default=9, minimum=5, maximum=200, required=True),
@@ -202,7 +204,7 @@ def sturzflug(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         fall = DATA.dice("wuerfe.sturzflug.beute_wurf", "Sturz")
         rolled = dice.roll(fall, rng)
         result["sturz"] = rolled.to_dict()
-        result["chances"]["sturz_erwartung"] = str(dice.expected_value(fall))
+        result["chances"]["expected_sturz"] = str(dice.expected_value(fall))
         display = result["display"]
         display["outcome"] += f" Dazu {rolled.total} KE durch den Sturz."
         extra = Display("")

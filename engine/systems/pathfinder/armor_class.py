@@ -49,7 +49,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
     dodge); L66 touch drops armour, shield and natural armour; incorporeal touch also cover,
     but keeps armour bonuses from force effects."""
     base = DATA.integer("ruestungsklasse.grundwert", 0, 100)
-    dex = params["dexterity"]
+    dex = params["geschicklichkeitsmodifikator"]
     dex_used = min(dex, params["max_dex"]) if dex > 0 else dex
     size = size_modifier(params["size"])
     rest = size + params["deflection"] + params["other"]
@@ -101,8 +101,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             subject="target",
         ),
         IntParam(
-            "dexterity",
+            "geschicklichkeitsmodifikator",
             "Geschicklichkeitsmodifikator",
+            formerly=("dexterity",),
             default=2,
             minimum=-5,
             maximum=20,
@@ -245,9 +246,9 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [[labels[k], number(v), rules[k]] for k, v in values.items()],
     )
     notes = []
-    if params["dexterity"] > params["max_dex"]:
+    if params["geschicklichkeitsmodifikator"] > params["max_dex"]:
         notes.append(f"Die Rüstung begrenzt den GE-Bonus auf {signed(params['max_dex'])}.")
-    if params["dexterity"] < 0:
+    if params["geschicklichkeitsmodifikator"] < 0:
         notes.append("Ein GE-Malus zählt immer, auch ohne GE-Bonus.")
     display.notes("Hinweise", notes)
     display.chances(

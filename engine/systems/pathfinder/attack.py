@@ -81,7 +81,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
         params["weapon"],
         params["grip"],
         params["light_weapon"],
-        params["strength"],
+        params["staerkemodifikator"],
         params["composite_rating"],
     )
     per_roll_bonus = st_damage + params["damage_other"]
@@ -132,8 +132,9 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             subject="actor",
         ),
         IntParam(
-            "strength",
+            "staerkemodifikator",
             "Stärkemodifikator",
+            formerly=("strength",),
             default=2,
             minimum=-5,
             maximum=20,
@@ -144,8 +145,9 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             when=(("weapon", ("nahkampf", "wurfwaffe", "bogen", "kompositbogen")),),
         ),
         IntParam(
-            "dexterity",
+            "geschicklichkeitsmodifikator",
             "Geschicklichkeitsmodifikator",
+            formerly=("dexterity",),
             default=1,
             minimum=-5,
             maximum=20,

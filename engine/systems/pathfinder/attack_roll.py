@@ -109,9 +109,9 @@ def attack_bonus(params: dict[str, Any]) -> AttackBonus:
     parts: list[tuple[str, int]] = [("GAB", params["bab"])]
     notes: list[str] = []
     if ranged:
-        parts.append(("GE", params["dexterity"]))
+        parts.append(("GE", params["geschicklichkeitsmodifikator"]))
     else:
-        parts.append(("ST", params["strength"]))
+        parts.append(("ST", params["staerkemodifikator"]))
     parts.append(("Größe", size_modifier(params["size"])))
     steps = params["range_increment"]
     if ranged:

@@ -46,8 +46,9 @@ from engine.systems.pathfinder.common import (
 FIGHTER_FIELDS = (
     TextParam("name", "Name", max_length=30),
     IntParam(
-        "dexterity",
+        "geschicklichkeitsmodifikator",
         "Geschicklichkeitsmodifikator",
+        formerly=("dexterity",),
         default=1,
         minimum=-5,
         maximum=20,
@@ -112,8 +113,8 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
             min_items=1,
             max_items=12,
             default_items=(
-                {"name": "Valeros", "dexterity": 2, "other": 0},
-                {"name": "Goblin", "dexterity": 3, "other": 0},
+                {"name": "Valeros", "geschicklichkeitsmodifikator": 2, "other": 0},
+                {"name": "Goblin", "geschicklichkeitsmodifikator": 3, "other": 0},
             ),
             required=True,
         ),
@@ -123,7 +124,7 @@ def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
 def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = params["fighters"]
     check_unique_names(rows, "fighters", "Kämpfer")
-    modifiers = [row["dexterity"] + row["other"] for row in rows]
+    modifiers = [row["geschicklichkeitsmodifikator"] + row["other"] for row in rows]
     with forecast():
         chances = initiative_first_chances(modifiers)
     die = _initiative_die()
@@ -172,7 +173,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         rows_out,
     )
     for fighter, row in zip(fighters, rows, strict=True):
-        mods = [("GE", row["dexterity"])]
+        mods = [("GE", row["geschicklichkeitsmodifikator"])]
         if row["other"]:
             mods.append(("andere", row["other"]))
         fighter.show_roll(display, mods)

@@ -310,7 +310,7 @@ def _use_assumptions(
     source=f"{SOURCE} L47–L82, L184–L226, L245–L253, L307–L380, L406",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("probe.", "angriff."),
-    result_formerly=(("defense", ("defence",)),),
+    result_formerly=(("defense", ("defence",)), ("deckung", ("cover",))),
 )
 def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     _check_attack(params)

@@ -259,7 +259,7 @@ def attack_result(
             "target": hit.target_damage,
             "kind": hit.damage_kind,
             "attacker_betaeubung": hit.attacker_stun,
-            "cover": hit.cover_damage,
+            "deckung": hit.cover_damage,
         },
         "fumble_table": category == "patzer" and not by_defense,
         "patzer_cause": (
@@ -270,7 +270,7 @@ def attack_result(
             "hit": str(chances.hit),
             "full_hit": str(chances.full_hit),
             "streiftreffer": str(chances.graze),
-            "cover": str(chances.cover),
+            "deckung": str(chances.cover),
             "out_of_range": str(chances.out_of_range),
             "critical": str(chances.probe.critical),
             "patzer": str(chances.probe.patzer),

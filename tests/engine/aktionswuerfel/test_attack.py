@@ -20,8 +20,8 @@ def test_attack_roll_vs_verteidigungswert(roll: int, defense: int, hit: bool) ->
     """003_3ac4060591b07c19.txt L52: a successful Angriffswurf against the Verteidigungswert
     (reaching it counts: Annahme angriff.erfolg_ab_gleichstand)."""
     r = run("attack", {"angriffswurf": roll, "verteidigungswert": defense})
-    assert r["treffer"] is hit
-    assert (r["schadenswurf"] is not None) is hit
+    assert r["hit"] is hit
+    assert (r["damage_roll"] is not None) is hit
 
 
 def test_attack_attribute() -> None:
@@ -33,7 +33,7 @@ def test_attack_attribute() -> None:
 def test_undefended_target_is_hit() -> None:
     """003_3ac4060591b07c19.txt L52: only a target that can defend needs the roll."""
     r = run("attack", {"ziel_verteidigt": False, "angriffswurf": 0, "verteidigungswert": 50})
-    assert r["treffer"] is True
+    assert r["hit"] is True
 
 
 def test_wound_seeded() -> None:
@@ -56,7 +56,7 @@ def test_wound_seeded() -> None:
     assert r["wunde"]["kritisch"] is (wound > 8)
     assert r["wunde"]["kampfunfaehig"] is (wound > 8)
     assert r["wunde"]["gesundheit"] == 12 - wound
-    assert r["wunde"]["tod"] is (12 - wound <= 0)
+    assert r["wunde"]["tot"] is (12 - wound <= 0)
 
 
 def test_armour_absorbs_everything() -> None:
@@ -105,8 +105,8 @@ def test_wound_chances_brute_force(
     assert Fraction(c["wunde"]) == chance(sides, lambda f: wound(f) > 0)
     assert Fraction(c["kritisch"]) == chance(sides, lambda f: wound(f) > tough)
     assert Fraction(c["kampfunfaehig"]) == chance(sides, lambda f: crits + (wound(f) > tough) >= 2)
-    assert Fraction(c["tod"]) == chance(sides, lambda f: health - wound(f) <= 0)
-    assert Fraction(c["erwartete_wunde"]) == expectation(sides, wound)
+    assert Fraction(c["tot"]) == chance(sides, lambda f: health - wound(f) <= 0)
+    assert Fraction(c["expected_wunde"]) == expectation(sides, wound)
 
 
 @pytest.mark.parametrize(
@@ -231,12 +231,12 @@ def test_manoeuvre_on_athletik_without_damage() -> None:
     """003_3ac4060591b07c19.txt L58, L61: a Kampfmanöver is a special attack without direct
     damage; the Kampfmanöverwurf is based on Athletik. No damage dice, no wound, no update."""
     r = run("attack", {**MANOEUVRE, "manoever": "niederwerfen"})
-    assert r["angriffs_attribut"] == "Athletik" and r["treffer"] is True
-    assert r["schadenswurf"] is None and r["wunde"] is None and r["chances"] == {}
+    assert r["angriffs_attribut"] == "Athletik" and r["hit"] is True
+    assert r["damage_roll"] is None and r["wunde"] is None and r["chances"] == {}
     assert "target_update" not in r
     assert r["kampfmanoever"] == {
-        "art": "niederwerfen",
-        "erfolg": True,
+        "kind": "niederwerfen",
+        "success": True,
         "felder": None,
         "geopferte_aktionswuerfel": 0,
     }
@@ -268,7 +268,7 @@ def test_manoeuvre_schieben(sacrificed: int, moved: int) -> None:
 def test_manoeuvre_failure_has_no_effect() -> None:
     """003_3ac4060591b07c19.txt L61: only a success puts the effects into force."""
     r = run("attack", {**MANOEUVRE, "manoever": "schieben", "schieben_opfer": 1, "angriffswurf": 9})
-    assert r["treffer"] is False and r["kampfmanoever"]["felder"] is None
+    assert r["hit"] is False and r["kampfmanoever"]["felder"] is None
     assert r["kampfmanoever"]["geopferte_aktionswuerfel"] == 0
     assert r["display"]["headline"] == "Schieben misslungen"
 
@@ -278,7 +278,7 @@ def test_manoeuvre_names_its_assumption() -> None:
     Angriffswurf); an undefended target is moved without a roll – then no entered roll."""
     rule = annahme("kampfmanoever.gegen_verteidigungswert")
     r = run("attack", {**MANOEUVRE, "ziel_verteidigt": False, "angriffswurf": 0})
-    assert r["treffer"] is True and assumed(r) == [rule]
+    assert r["hit"] is True and assumed(r) == [rule]
     r = run("attack", {**MANOEUVRE, "angriffswurf": 10})
     assert assumed(r) == [
         rule,

@@ -136,15 +136,15 @@ def brute_attack(target: int, free: int | None, sides: list[int], dmg: Any) -> d
         {"wert": 12, "manoever": "wuchtschlag", "manoever_x": 20, "ziel_rs": 3},
         {"wert": 18, "manoever": "sturmangriff", "gs": 20, "damage": "1W6-2", "ziel_rs": 8},
         {"wert": 16, "manoever": "gezielter_stich", "ziel_rs": 20, "damage": "1W4"},
-        {"art": "fernkampf", "wert": 15, "getuemmel": 5, "damage": "1W6+3", "ziel_rs": 2},
+        {"kind": "fernkampf", "wert": 15, "getuemmel": 5, "damage": "1W6+3", "ziel_rs": 2},
         {
-            "art": "fernkampf",
+            "kind": "fernkampf",
             "wert": 20,
             "getuemmel": 10,
             "distance": "extrem_weit",
             "zielen": 20,
         },
-        {"art": "fernkampf", "wert": 1, "distance": "sehr_nah", "getuemmel": 3},
+        {"kind": "fernkampf", "wert": 1, "distance": "sehr_nah", "getuemmel": 3},
     ],
 )
 def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) -> None:
@@ -175,18 +175,18 @@ def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) 
     ("params", "field", "needle"),
     [
         ({"wert": 41}, "wert", "außerhalb"),
-        ({"art": "nahkampf", "distance": "weit"}, "distance", "nur für Schüsse"),
-        ({"art": "nahkampf", "zielen": 2}, "zielen", "nur für Schüsse"),
-        ({"art": "nahkampf", "getuemmel": 3}, "getuemmel", "nur für Schüsse"),
-        ({"art": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever", "Nahkampf"),
-        ({"art": "fernkampf", "passierschlag": True}, "passierschlag", "Nahkampf"),
+        ({"kind": "nahkampf", "distance": "weit"}, "distance", "nur für Schüsse"),
+        ({"kind": "nahkampf", "zielen": 2}, "zielen", "nur für Schüsse"),
+        ({"kind": "nahkampf", "getuemmel": 3}, "getuemmel", "nur für Schüsse"),
+        ({"kind": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever", "Nahkampf"),
+        ({"kind": "fernkampf", "passierschlag": True}, "passierschlag", "Nahkampf"),
         ({"manoever": "wuchtschlag"}, "manoever_x", "mindestens 1"),
         ({"manoever_x": 3}, "manoever_x", "nur für Wuchtschlag"),
         ({"passierschlag": True, "zweite_angriffsaktion": True}, "passierschlag", "Freie Aktion"),
         ({"ziel_schild_pa": 2}, "ziel_schild_pa", "Schild"),
-        ({"art": "fernkampf", "getuemmel": 1}, "getuemmel", "mindestens 2"),
+        ({"kind": "fernkampf", "getuemmel": 1}, "getuemmel", "mindestens 2"),
         (
-            {"art": "fernkampf", "getuemmel": 4, "getuemmel_namen": "A, B"},
+            {"kind": "fernkampf", "getuemmel": 4, "getuemmel_namen": "A, B"},
             "getuemmel_namen",
             "3 andere",
         ),
@@ -214,7 +214,7 @@ def test_attack_properties(
     art: str, wert: int, erschwernis: int, getuemmel: int, seed: int
 ) -> None:
     """Any valid attack answers, its chances sum to 1 and the outcome has positive chance."""
-    params: dict[str, Any] = {"art": art, "wert": wert, "erschwernis": erschwernis}
+    params: dict[str, Any] = {"kind": art, "wert": wert, "erschwernis": erschwernis}
     if art == "fernkampf":
         params["getuemmel"] = getuemmel
     r = attack(params, seed)
@@ -233,7 +233,7 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
     of one case only (manoeuvres, shots) names its case."""
     f = fields("attack")
     assert {n for n, x in f.items() if x.get("subject") == "actor"} == {
-        "art",  # Attacke or Schuss goes with the weapon's TP (an archer stays an archer)
+        "kind",  # Attacke or Schuss goes with the weapon's TP (an archer stays an archer)
         "wert",
         "wunden",
         "stabkaempfer",
@@ -255,15 +255,15 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
     assert "per_roll" not in f["zweite_angriffsaktion"]
     assert "subject" not in f["zweite_angriffsaktion"]
     assert f["manoever_x"]["when"] == {
-        "art": ["nahkampf"],
+        "kind": ["nahkampf"],
         "manoever": ["wuchtschlag", "finte"],
     }
-    assert f["gs"]["when"] == {"art": ["nahkampf"], "manoever": ["sturmangriff"]}
+    assert f["gs"]["when"] == {"kind": ["nahkampf"], "manoever": ["sturmangriff"]}
     assert f["ziel_schild_pa"]["when"]["ziel_schild"] == [True]
     for name in ("distance", "zielen", "getuemmel"):
-        assert f[name]["when"] == {"art": ["fernkampf"]}
+        assert f[name]["when"] == {"kind": ["fernkampf"]}
     assert f["getuemmel_namen"]["when"]["getuemmel"] == list(range(2, 11))
-    assert f["passierschlag"]["when"] == {"art": ["nahkampf"]}
+    assert f["passierschlag"]["when"] == {"kind": ["nahkampf"]}
 
 
 def test_a_hit_continues_with_the_halved_defense_and_the_rolled_damage() -> None:
@@ -348,7 +348,7 @@ def test_no_follow_up_after_a_miss_a_stray_shot_or_a_patzer() -> None:
     seed = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
     assert attack({"wert": 10}, seed)["follow_ups"] == []
     seed = seed_where(lambda g: 9 <= g.randint(1, 20) <= 14)
-    stray = attack({"art": "fernkampf", "wert": 14, "getuemmel": 3}, seed)
+    stray = attack({"kind": "fernkampf", "wert": 14, "getuemmel": 3}, seed)
     assert stray["outcome"] == "andere_person" and stray["follow_ups"] == []
 
 
@@ -362,7 +362,7 @@ def test_attack_names_only_the_assumptions_its_roll_rests_on() -> None:
     assert assumed(attack({"wert": 14, "ziel_rs": 2}, seed)) == [annahme("angriff.ruestungsschutz")]
     miss = seed_where(lambda g: 15 <= g.randint(1, 20) <= 19)
     r = attack({"wert": 14, "manoever": "sturmangriff"}, miss)
-    assert r["next_probe_penalty"] == 4
+    assert r["next_probe_modifier"] == 4
     assert assumed(r) == [annahme("probe.fehlschlag_manoever")]
     # GS 7: 4 + GS/2 needs its rounding; GS 8 does not
     r = attack({"wert": 20, "manoever": "sturmangriff", "gs": 7}, seed)

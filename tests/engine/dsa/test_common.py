@@ -65,7 +65,7 @@ def test_rule_tables_have_the_page_shape() -> None:
 
 def test_same_seed_same_json() -> None:
     """Same seed and params ⇒ the same JSON."""
-    params = {"art": "fernkampf", "wert": 15, "getuemmel": 5}
+    params = {"kind": "fernkampf", "wert": 15, "getuemmel": 5}
     assert api.run("dsa", "attack", params, 42) == api.run("dsa", "attack", params, 42)
 
 
@@ -86,24 +86,24 @@ def test_actions_are_fast_at_the_limits() -> None:
 
 
 ONLY_IN_SOME_CASES = [
-    ("attack", {"art": "nahkampf", "distance": "weit"}, "distance"),
-    ("attack", {"art": "nahkampf", "zielen": 2}, "zielen"),
-    ("attack", {"art": "nahkampf", "getuemmel": 3}, "getuemmel"),
-    ("attack", {"art": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever"),
-    ("attack", {"art": "fernkampf", "passierschlag": True}, "passierschlag"),
+    ("attack", {"kind": "nahkampf", "distance": "weit"}, "distance"),
+    ("attack", {"kind": "nahkampf", "zielen": 2}, "zielen"),
+    ("attack", {"kind": "nahkampf", "getuemmel": 3}, "getuemmel"),
+    ("attack", {"kind": "fernkampf", "manoever": "finte", "manoever_x": 2}, "manoever"),
+    ("attack", {"kind": "fernkampf", "passierschlag": True}, "passierschlag"),
     ("attack", {"manoever_x": 3}, "manoever_x"),
     ("attack", {"ziel_schild_pa": 2}, "ziel_schild_pa"),
     ("attack", {"getuemmel_namen": "A"}, "getuemmel_namen"),
-    ("defense", {"art": "waffenparade", "schild_pa": 2}, "schild_pa"),
-    ("defense", {"art": "schildparade", "waffe_pa": 2}, "waffe_pa"),
-    ("defense", {"art": "waffenparade", "sf_bonus": 2}, "sf_bonus"),
+    ("defense", {"kind": "waffenparade", "schild_pa": 2}, "schild_pa"),
+    ("defense", {"kind": "schildparade", "waffe_pa": 2}, "waffe_pa"),
+    ("defense", {"kind": "waffenparade", "sf_bonus": 2}, "sf_bonus"),
     (
         "defense",
-        {"art": "ausweichen", "sf_ausweichen": True, "meisterparade": 2},
+        {"kind": "ausweichen", "sf_ausweichen": True, "meisterparade": 2},
         "meisterparade",
     ),
-    ("defense", {"art": "ausweichen", "sf_ausweichen": True, "ebe": 2}, "ebe"),
-    ("defense", {"art": "schildparade", "be": 2}, "be"),
+    ("defense", {"kind": "ausweichen", "sf_ausweichen": True, "ebe": 2}, "ebe"),
+    ("defense", {"kind": "schildparade", "be": 2}, "be"),
     ("initiative", {"taktiker": "A"}, "taktiker"),
     ("initiative", {"taktik_tap": 2}, "taktik_tap"),
     ("initiative", {"taktik_probe": "gescheitert", "taktiker": "A", "taktik_tap": 2}, "taktik_tap"),
@@ -214,7 +214,7 @@ def test_the_fumble_helpers_confirmation_says_what_it_decided(art: str) -> None:
     fumble helper's Bestätigungswurf after a 20 says whether it confirmed the 20."""
     noun = "Angriff" if art == "angriff" else "Abwehr"
     for seed in range(40):
-        result = run("fumble", {"wert": 12, "art": art}, seed)
+        result = run("fumble", {"wert": 12, "kind": art}, seed)
         line = result["display"]["sections"][0]["items"][0]
         if result["confirmed"]:
             assert line["decision"].startswith("(misslungen): bestätigt – gepatzte")

@@ -23,7 +23,7 @@ def test_wound_threshold_ko_half(ko: int, sp: int, wounds: int) -> None:
     größer als die Wundschwelle (KO/2) ist, erleiden Kämpfer eine (regeltechnische) Wunde.“ (KO/2
     not rounded; one wound per hit – Annahmen)."""
     r = run("damage", {"tp": str(sp), "ko": ko, "lep": 40})
-    assert r["sp"] == sp and r["wounds"] == wounds
+    assert r["sp"] == sp and r["wunden"] == wounds
 
 
 def test_multiple_wounds_when_data_allows(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,7 +46,7 @@ def test_wounds_total_and_probe_penalty() -> None:
     """001_240b8e52c108db7c.txt, Absatz zu Wunden: „Pro Wunde sind alle Proben um zwei
     erschwert“."""
     r = run("damage", {"tp": "10", "ko": 12, "wunden": 2, "lep": 40})
-    assert r["wounds_total"] == 3 and r["probe_penalty"] == 6
+    assert r["wunden_total"] == 3 and r["probe_penalty"] == 6
 
 
 def test_rs_and_crit_in_damage() -> None:
@@ -63,9 +63,9 @@ def test_gezielter_stich_damage() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Gezielter Stich": „Attacke ignoriert RS und richtet eine
     automatische Wunde an ** … ist zudem die Wundschwelle des Gegners um 2 gesenkt“."""
     r = run("damage", {"tp": "5", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
-    assert r["sp"] == 5 and r["wound_threshold"] == "4" and r["wounds"] == 2
+    assert r["sp"] == 5 and r["wundschwelle"] == "4" and r["wunden"] == 2
     r = run("damage", {"tp": "4", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
-    assert r["wounds"] == 1  # automatic wound only: 4 is not > 4
+    assert r["wunden"] == 1  # automatic wound only: 4 is not > 4
 
 
 @pytest.mark.parametrize(
@@ -137,7 +137,7 @@ def test_damage_chances_brute_force(params: dict[str, Any]) -> None:
         return "kampfunfaehig" if left <= 5 else "kampffaehig"
 
     assert Fraction(r["expected_sp"]) == expectation(sides, sp_of)
-    assert Fraction(r["expected_wounds"]) == expectation(sides, wounds)
+    assert Fraction(r["expected_wunden"]) == expectation(sides, wounds)
     assert Fraction(r["chances"]["wunde"]) == chance(sides, lambda f: wounds(f) > 0)
     for key in ("kampffaehig", "kampfunfaehig", "lebensbedrohlich", "tot"):
         assert Fraction(r["chances"][key]) == chance(sides, lambda f, k=key: status(f) == k)
@@ -184,7 +184,7 @@ def test_damage_names_only_the_assumptions_its_hit_rests_on() -> None:
     the reading of „Ab 5 LeP“; far above the Wundschwelle: the count of wounds per hit."""
     assert assumed(run("damage", {"tp": "7", "ko": 12, "lep": 30})) == []
     r = run("damage", {"tp": "7", "ko": 13, "lep": 30})
-    assert r["wounds"] == 1 and assumed(r) == [annahme("wunden.wundschwelle")]
+    assert r["wunden"] == 1 and assumed(r) == [annahme("wunden.wundschwelle")]
     assert assumed(run("damage", {"tp": "8", "ko": 13, "lep": 30})) == []
     assert assumed(run("damage", {"tp": "9", "rs": 2, "ko": 12, "lep": 30})) == [
         annahme("angriff.ruestungsschutz")
@@ -192,7 +192,7 @@ def test_damage_names_only_the_assumptions_its_hit_rests_on() -> None:
     r = run("damage", {"tp": "7", "ko": 12, "lep": 12})
     assert r["status"] == "kampfunfaehig" and assumed(r) == [annahme("wunden.schwellen")]
     r = run("damage", {"tp": "13", "ko": 12, "lep": 40})
-    assert r["wounds"] == 1 and assumed(r) == [annahme("wunden.hoechstens_pro_treffer")]
+    assert r["wunden"] == 1 and assumed(r) == [annahme("wunden.hoechstens_pro_treffer")]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ def test_schildparade_value() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Abwehraktionen...": „Wert ist Parade-Basis +
     Schild-PA + Bonus aus SF - eBE/2“, eBE der Waffe."""
     r = run(
-        "defense", {"art": "schildparade", "pa_basis": 9, "schild_pa": 3, "sf_bonus": 2, "ebe": 1}
+        "defense", {"kind": "schildparade", "pa_basis": 9, "schild_pa": 3, "sf_bonus": 2, "ebe": 1}
     )
     assert r["value"] == 9 + 3 + 2 - 1
 
@@ -34,11 +34,11 @@ def test_gezieltes_ausweichen_value_and_plus_3() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Abwehraktionen...": Gezieltes Ausweichen –
     „Abwehraktion erschwert um 3“, „Wert ist Parade-Basis + Bonus aus SF - eBE ** Als eBE wird
     hier die BE verwendet“, nur mit SF 'Ausweichen I' oder höher."""
-    params = {"art": "ausweichen", "sf_ausweichen": True, "pa_basis": 9, "sf_bonus": 3, "be": 3}
+    params = {"kind": "ausweichen", "sf_ausweichen": True, "pa_basis": 9, "sf_bonus": 3, "be": 3}
     r = run("defense", params)
     assert r["value"] == 9 + 3 - 3 and r["target"] == 9 - 3
     assert {"name": "Gezieltes Ausweichen", "value": 3} in r["modifiers"]
-    err = error("defense", {"art": "ausweichen"})
+    err = error("defense", {"kind": "ausweichen"})
     assert err["field"] == "sf_ausweichen" and "Ausweichen I" in err["message"]
 
 
@@ -89,8 +89,14 @@ def test_meisterparade() -> None:
         {"pa_basis": 30, "waffe_pa": 15},
         {"pa_basis": 12, "ebe": 20, "erschwernis": 30, "wunden": 10},
         {"pa_basis": 14, "halbe_abwehr": True, "zweite_abwehr": True, "finte": 20},
-        {"art": "ausweichen", "sf_ausweichen": True, "pa_basis": 10, "be": 20},
-        {"art": "schildparade", "pa_basis": 9, "schild_pa": 15, "sf_bonus": 15, "erschwernis": -20},
+        {"kind": "ausweichen", "sf_ausweichen": True, "pa_basis": 10, "be": 20},
+        {
+            "kind": "schildparade",
+            "pa_basis": 9,
+            "schild_pa": 15,
+            "sf_bonus": 15,
+            "erschwernis": -20,
+        },
     ],
 )
 def test_defense_chances_brute_force(params: dict[str, Any]) -> None:
@@ -112,13 +118,13 @@ def test_defense_chances_brute_force(params: dict[str, Any]) -> None:
     ("params", "field"),
     [
         ({"schild_pa": 2}, "schild_pa"),
-        ({"art": "schildparade", "waffe_pa": 2}, "waffe_pa"),
+        ({"kind": "schildparade", "waffe_pa": 2}, "waffe_pa"),
         ({"sf_bonus": 2}, "sf_bonus"),
-        ({"art": "ausweichen", "sf_ausweichen": True, "meisterparade": 2}, "meisterparade"),
-        ({"art": "ausweichen", "sf_ausweichen": True, "ebe": 2}, "ebe"),
+        ({"kind": "ausweichen", "sf_ausweichen": True, "meisterparade": 2}, "meisterparade"),
+        ({"kind": "ausweichen", "sf_ausweichen": True, "ebe": 2}, "ebe"),
         ({"be": 2}, "be"),
         ({"pa_basis": -1}, "pa_basis"),
-        ({"art": "ausweichen_ungezielt"}, "art"),
+        ({"kind": "ausweichen_ungezielt"}, "kind"),
         # the hit carried on: a crit always halves the defense; TP must be dice
         ({"kritisch": True}, "kritisch"),
         ({"tp": "W"}, "tp"),
@@ -147,14 +153,14 @@ def test_defense_values_are_the_defenders_the_target_of_the_attacker() -> None:
         "schild_oder_stab",
     }
     assert not any(x.get("subject") == "actor" for x in f.values())
-    assert f["waffe_pa"]["when"] == {"art": ["waffenparade"]}
-    assert f["schild_pa"]["when"] == {"art": ["schildparade"]}
-    assert f["sf_bonus"]["when"] == {"art": ["schildparade", "ausweichen"]}
-    assert f["ebe"]["when"] == {"art": ["waffenparade", "schildparade"]}
-    assert f["be"]["when"] == f["sf_ausweichen"]["when"] == {"art": ["ausweichen"]}
-    assert f["meisterparade"]["when"] == {"art": ["waffenparade", "schildparade"]}
+    assert f["waffe_pa"]["when"] == {"kind": ["waffenparade"]}
+    assert f["schild_pa"]["when"] == {"kind": ["schildparade"]}
+    assert f["sf_bonus"]["when"] == {"kind": ["schildparade", "ausweichen"]}
+    assert f["ebe"]["when"] == {"kind": ["waffenparade", "schildparade"]}
+    assert f["be"]["when"] == f["sf_ausweichen"]["when"] == {"kind": ["ausweichen"]}
+    assert f["meisterparade"]["when"] == {"kind": ["waffenparade", "schildparade"]}
     assert f["schild_oder_stab"]["when"] == {"zweite_abwehr": [True]}
-    for name in ("art", "erschwernis", "halbe_abwehr", "finte", "nachwirkung"):
+    for name in ("kind", "erschwernis", "halbe_abwehr", "finte", "nachwirkung"):
         assert "subject" not in f[name]
 
 

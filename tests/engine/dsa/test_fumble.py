@@ -21,7 +21,7 @@ def test_fumble_confirmation_and_meisterentscheid() -> None:
     assert "Meisterentscheid" in r["display"]["outcome"]
     assert "keine Patzertabelle" in r["display"]["outcome"]
     good = seed_where(lambda g: 2 <= g.randint(1, 20) <= 12)
-    r = run("fumble", {"wert": 12, "art": "abwehr"}, good)
+    r = run("fumble", {"wert": 12, "kind": "abwehr"}, good)
     assert not r["confirmed"] and r["outcome"] == "ungluecklich" and r["missgeschick"] is None
     assert "Abwehr" in r["display"]["outcome"]
 

@@ -16,10 +16,10 @@ def test_wuchtschlag_x() -> None:
     _, d6 = draws(hit_seed, [20, 6])
     r = attack({"wert": 12, "manoever": "wuchtschlag", "manoever_x": 3}, hit_seed)
     assert r["target"] == 9 and r["outcome"] == "gelungen"
-    assert r["sp"] == d6 + 4 + 3 and r["next_probe_penalty"] == 0
+    assert r["sp"] == d6 + 4 + 3 and r["next_probe_modifier"] == 0
     miss_seed = seed_where(lambda g: 10 <= g.randint(1, 20) <= 19)
     r = attack({"wert": 12, "manoever": "wuchtschlag", "manoever_x": 3}, miss_seed)
-    assert r["outcome"] == "misslungen" and r["next_probe_penalty"] == 3
+    assert r["outcome"] == "misslungen" and r["next_probe_modifier"] == 3
     assert Fraction(r["chances"]["naechste_probe_erschwert"]) == 1 - Fraction(
         r["chances"]["trifft_ziel"]
     )
@@ -30,7 +30,7 @@ def test_finte_x() -> None:
     Ziels um X; misslungen: nächste Probe um X erschwert."""
     miss_seed = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
     r = attack({"wert": 12, "manoever": "finte", "manoever_x": 2}, miss_seed)
-    assert r["target"] == 10 and r["next_probe_penalty"] == 2
+    assert r["target"] == 10 and r["next_probe_modifier"] == 2
     d = run("defense", {"pa_basis": 10, "finte": 2})
     assert d["target"] == 8
 
@@ -43,7 +43,7 @@ def test_sturmangriff() -> None:
     r = attack({"wert": 14, "manoever": "sturmangriff", "gs": 7}, seed)
     assert r["target"] == 10 and r["sp"] == d6 + 4 + 4 + 4
     miss = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
-    assert attack({"wert": 14, "manoever": "sturmangriff"}, miss)["next_probe_penalty"] == 4
+    assert attack({"wert": 14, "manoever": "sturmangriff"}, miss)["next_probe_modifier"] == 4
     err = error("attack", {"manoever": "sturmangriff", "zweite_angriffsaktion": True})
     assert err["field"] == "manoever" and "zwei Aktionen" in err["message"]
 
@@ -69,4 +69,4 @@ def test_gezielter_stich() -> None:
     assert r["outcome"] == "gelungen" and r["sp"] == d6 + 4  # RS ignored
     miss = seed_where(lambda g: 10 <= g.randint(1, 20) <= 19)
     r = attack({"wert": 15, "manoever": "gezielter_stich", "ziel_rs": 6}, miss)
-    assert r["outcome"] == "misslungen" and r["next_probe_penalty"] == 4
+    assert r["outcome"] == "misslungen" and r["next_probe_modifier"] == 4

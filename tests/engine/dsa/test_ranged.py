@@ -20,7 +20,7 @@ def test_distance_classes_sign(key: str, modifier: int) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Besonderheiten von Fernkampfwaffen": „sehr nah (-2), nah
     (+-0), mittel (+4), weit (+8) oder extrem weit (+12)“ – + is an Erschwernis, so sehr nah
     makes the shot easier."""
-    r = attack({"art": "fernkampf", "wert": 12, "distance": key})
+    r = attack({"kind": "fernkampf", "wert": 12, "distance": key})
     assert r["target"] == 12 - modifier
 
 
@@ -28,7 +28,7 @@ def test_distance_classes_sign(key: str, modifier: int) -> None:
 def test_zielen(actions: int, bonus: int) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Mögliche Sonstige Aktionen", Zielen: „Sammelt pro 2
     Aktionen Zielen je 1 Erleichterung“, „Kann maximal 4 Erleichterung ansammeln“."""
-    assert attack({"art": "fernkampf", "wert": 10, "zielen": actions})["target"] == 10 + bonus
+    assert attack({"kind": "fernkampf", "wert": 10, "zielen": actions})["target"] == 10 + bonus
 
 
 def test_kampfgetuemmel_worked_example() -> None:
@@ -36,7 +36,7 @@ def test_kampfgetuemmel_worked_example() -> None:
     (Fernkampfwert 15), 5 Personen → +10; „Bei 1-5 trifft Zoe Ork A“, „Bei 6 bis 15 trifft Zoe
     zufällig einen anderen Kampfbeteiligten“, „Bei 16+ trifft Zoe nicht“."""
     names = ["Arjena", "Rosarion", "Ork B", "Ork C"]
-    base = {"art": "fernkampf", "wert": 15, "getuemmel": 5, "getuemmel_namen": ", ".join(names)}
+    base = {"kind": "fernkampf", "wert": 15, "getuemmel": 5, "getuemmel_namen": ", ".join(names)}
     for first in range(2, 20):
         outcome = common.probe_outcome(first, None, 5, 15)
         if first <= 5:
@@ -67,6 +67,6 @@ def test_kampfgetuemmel_two_people_needs_no_roll() -> None:
     other person that person is hit, no die needed."""
     seed = seed_where(lambda g: 9 <= g.randint(1, 20) <= 12)
     _, d6 = draws(seed, [20, 6])
-    r = attack({"art": "fernkampf", "wert": 12, "getuemmel": 2}, seed)
+    r = attack({"kind": "fernkampf", "wert": 12, "getuemmel": 2}, seed)
     assert r["outcome"] == "andere_person" and r["other_roll"] is None
     assert r["other_person"]["name"] == "Person 1" and r["sp"] == d6 + 4

@@ -24,7 +24,7 @@ def test_direct_confrontation_higher_guete_hits() -> None:
 def test_direct_confrontation_equal_guete_no_damage() -> None:
     """002_51e59e824768e9e9.txt L15: identical Güten – the weapons glance off, no damage."""
     r = run("attack", {"konfrontation": True, "angriff_guete": 4, "gegner_guete": 4})
-    assert r["treffer"] == "" and r["ergebnis"] == "kein_treffer"
+    assert r["treffer"] == "" and r["outcome"] == "kein_treffer"
     assert r["verlust"] == {"LE": 0, "KE": 0, "AUS": 0} and r["rolls"] == []
 
 
@@ -38,7 +38,7 @@ def test_confrontation_one_failure_assumption() -> None:
 
 def test_without_confrontation_success_hits() -> None:
     """002_51e59e824768e9e9.txt L17: without confrontation only success or failure counts."""
-    assert run("attack", {"angriff_gelungen": False})["ergebnis"] == "kein_treffer"
+    assert run("attack", {"angriff_gelungen": False})["outcome"] == "kein_treffer"
     assert run("attack", {"angriff_guete": -2})["treffer"] == "angreifer"
 
 
@@ -89,18 +89,18 @@ def test_parade_guete_plus_five() -> None:
     assert r["parade"] == {"guete": 6, "nutzbar": True, "abgefangen": False}
     assert r["effektive_guete"] == 3 and r["abwehr"] == "halb"
     r = run("attack", {"parade": True, "parade_guete": 1, "angriff_guete": 6})
-    assert r["ergebnis"] == "pariert" and r["verlust"]["KE"] == 0
+    assert r["outcome"] == "pariert" and r["verlust"]["KE"] == 0
 
 
 def test_parade_negative_fails_and_gesichtsfeld() -> None:
     """002_51e59e824768e9e9.txt L271, L275: a final Güte below 0 fails (≥ 0 still works); a
     Parade does not work against attacks from the Gesichtsfeld."""
     r = run("attack", {"parade": True, "parade_guete": -5, "angriff_guete": 0})
-    assert r["parade"]["guete"] == 0 and r["ergebnis"] == "pariert"
+    assert r["parade"]["guete"] == 0 and r["outcome"] == "pariert"
     r = run("attack", {"parade": True, "parade_guete": -6, "angriff_guete": 0})
-    assert r["parade"]["nutzbar"] is False and r["ergebnis"] == "treffer"
+    assert r["parade"]["nutzbar"] is False and r["outcome"] == "treffer"
     r = run("attack", {"parade": True, "parade_guete": 9, "gesichtsfeld": True})
-    assert r["parade"]["nutzbar"] is False and r["ergebnis"] == "treffer"
+    assert r["parade"]["nutzbar"] is False and r["outcome"] == "treffer"
 
 
 # --- validation -------------------------------------------------------------------------------

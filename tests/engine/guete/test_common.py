@@ -33,7 +33,7 @@ def test_tables_have_page_shape() -> None:
 
 PLAYER_CASES: list[tuple[str, dict[str, Any]]] = [
     ("initiative", {"fighters": [{"name": "A", "wert": 5}, {"name": "B", "wert": 5}]}),
-    ("initiative", {"fighters": [{"name": "A", "wert": 5, "ueberrascht": True}]}),
+    ("initiative", {"fighters": [{"name": "A", "wert": 5, "surprised": True}]}),
     ("attack", {}),
     ("attack", {"konfrontation": True, "angriff_guete": 2, "gegner_guete": 2}),
     ("attack", {"konfrontation": True, "angriff_gelungen": False}),
@@ -84,7 +84,7 @@ PLAYER_ERRORS: list[tuple[str, dict[str, Any]]] = [
     ("attack", {"damage": "11W6"}),
     (
         "initiative",
-        {"fighters": [{"name": "A", "wert": 1, "hinterhalt": True, "ueberrascht": True}]},
+        {"fighters": [{"name": "A", "wert": 1, "hinterhalt": True, "surprised": True}]},
     ),
 ]
 

@@ -9,4 +9,4 @@ def test_fumble_has_no_rule() -> None:
     """002_51e59e824768e9e9.txt L229, L289: „besondere Würfelergebnisse“ are referenced, the
     chapter is missing – the action says so and invents no table."""
     r = run("fumble", {})
-    assert r["regel"] is None and "keine Regel" in r["erklaerung"]
+    assert r["rule"] is None and "keine Regel" in r["meaning"]

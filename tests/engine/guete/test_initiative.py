@@ -51,7 +51,7 @@ def test_initiative_surprised_cannot_act() -> None:
     """002_51e59e824768e9e9.txt L89: the surprised take no actions in the first round."""
     r = run(
         "initiative",
-        {"fighters": [{"name": "A", "wert": 5, "ueberrascht": True}, {"name": "B", "wert": 3}]},
+        {"fighters": [{"name": "A", "wert": 5, "surprised": True}, {"name": "B", "wert": 3}]},
     )
     assert r["order"][0]["handelt_in_runde_1"] is False
     err = error("initiative", {"fighters": [{"name": "A", "wert": 10}, {"name": "a", "wert": 10}]})
@@ -62,7 +62,7 @@ def test_turns_name_the_first_round() -> None:
     """002_51e59e824768e9e9.txt L89: the acting order of a round, by place; in the first round
     the label names who springs from the ambush and who, surprised, takes no action."""
     rows = [
-        {"name": "A", "wert": 5, "ueberrascht": True},
+        {"name": "A", "wert": 5, "surprised": True},
         {"name": "B", "wert": 3},
         {"name": "C", "wert": 1, "hinterhalt": True},
     ]

@@ -27,7 +27,7 @@ SITUATION_CASES = [
     ({"sicht": "daemmerlicht"}, 1, 1, "L71"),
     ({"sicht": "dunkelheit"}, 2, 2, "L73"),
     ({"regen_nebel": True}, 1, 1, "L75"),
-    ({"ueberrascht": True}, 0, 1, "L89"),
+    ({"surprised": True}, 0, 1, "L89"),
     ({"unsichtbares_ziel": True}, 2, 0, "L95"),
     ({"unsichtbarer_angreifer": True}, 0, 2, "L97"),
     ({"wehrlos": True}, -2, 0, "L103"),
@@ -43,7 +43,7 @@ def test_situation_modifiers(
     r = run("attack", params)
     assert r["erschwernis_angriff"] == attack_mod
     assert r["erschwernis_abwehr"] == defense_mod
-    assert all(m["zeile"].startswith(line) for m in r["modifikatoren"])
+    assert all(m["zeile"].startswith(line) for m in r["modifiers"])
 
 
 OPTION_CASES = [
@@ -85,7 +85,7 @@ def test_modifiers_stack_at_their_limits() -> None:
             "regen_nebel": True,
             "option": "feuerangriff",
             "ziel_liegend": True,
-            "ueberrascht": True,
+            "surprised": True,
             "unsichtbarer_angreifer": True,
             "gesichtsfeld": True,
             "ecke": True,
@@ -97,7 +97,7 @@ def test_modifiers_stack_at_their_limits() -> None:
     # Dunkelheit 2, Regen 1, liegend 2, überrascht 1, Unsichtbarer 2, Gesichtsfeld 1,
     # Ecke 2, Aufwachen 2, zweihändig 1
     assert r["erschwernis_abwehr"] == 14
-    names = {m["name"] for m in r["modifikatoren"]}
+    names = {m["name"] for m in r["modifiers"]}
     assert {"Vollständige Dunkelheit", "Feuerangriff", "Kniend (Angreifer)"} <= names
 
 
@@ -116,8 +116,8 @@ def test_gezielt_second_roll_modifier() -> None:
     r = run(
         "attack", {"option": "gezielt", "gezielt_ziel": "torso", "gezielt_zweiter_wurf": True}, seed
     )
-    second = [m for m in r["modifikatoren"] if m["probe"] == "Zweiter Angriffswurf"]
-    assert second[0]["wert"] == 3
+    second = [m for m in r["modifiers"] if m["probe"] == "Zweiter Angriffswurf"]
+    assert second[0]["value"] == 3
     damage = d6(seed)[0] + 2
     assert r["verlust"] == {"LE": damage, "KE": 2 * damage, "AUS": 0}
     assert Fraction(r["chances"]["expected"]["KE"]) == 11
@@ -146,7 +146,7 @@ def test_condition_modifiers(
     r = run("attack", params)
     assert r["erschwernis_angriff"] == attack_mod
     assert r["erschwernis_abwehr"] == defense_mod
-    assert [m["zeile"] for m in r["modifikatoren"]] == [line]
+    assert [m["zeile"] for m in r["modifiers"]] == [line]
 
 
 def test_wehrlos_target_has_no_defense_modifiers() -> None:
@@ -204,7 +204,7 @@ CONFRONTATION = {"konfrontation": True}
 
 
 def _mods(r: dict[str, Any], probe: str) -> list[tuple[str, int, str]]:
-    return [(m["name"], m["wert"], m["zeile"]) for m in r["modifikatoren"] if m["probe"] == probe]
+    return [(m["name"], m["value"], m["zeile"]) for m in r["modifiers"] if m["probe"] == probe]
 
 
 def test_a_stunned_attacker_defends_at_plus_1_in_a_direct_confrontation() -> None:

@@ -44,7 +44,7 @@ def test_sturzflug_roll_and_prey() -> None:
     first, second = d6(12, 2)
     assert r["total"] == first + 2
     assert r["sturz"]["total"] == second + 2
-    assert r["chances"]["sturz_erwartung"] == "11/2"
+    assert r["chances"]["expected_sturz"] == "11/2"
     assert Fraction(r["chances"]["expected"]) == Fraction(7, 2) + 2
 
 

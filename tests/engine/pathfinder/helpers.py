@@ -15,12 +15,21 @@ DATA = load("pathfinder")
 # The sample situation the tests start from, given explicitly: the engine no longer fills in
 # required fields (they used to default to these form values); a test's own params override it.
 SAMPLE: dict[str, dict[str, Any]] = {
-    "attack": {"bab": 3, "strength": 2, "dexterity": 1, "armor_class": 15, "damage": "1W8"},
-    "armor_class": {"armor": 4, "dexterity": 2, "attacker_bonus": 5},
+    "attack": {
+        "bab": 3,
+        "staerkemodifikator": 2,
+        "geschicklichkeitsmodifikator": 1,
+        "armor_class": 15,
+        "damage": "1W8",
+    },
+    "armor_class": {"armor": 4, "geschicklichkeitsmodifikator": 2, "attacker_bonus": 5},
     "saving_throw": {"kind": "reflex", "base": 2, "attribute": 1, "dc": 15},
     "hit_points": {"hp": 12, "konstitution": 12, "damage": "1W8+2"},
     "initiative": {
-        "fighters": [{"name": "Valeros", "dexterity": 2}, {"name": "Goblin", "dexterity": 3}]
+        "fighters": [
+            {"name": "Valeros", "geschicklichkeitsmodifikator": 2},
+            {"name": "Goblin", "geschicklichkeitsmodifikator": 3},
+        ]
     },
 }
 

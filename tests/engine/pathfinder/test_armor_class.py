@@ -21,7 +21,7 @@ def test_armor_class_formula() -> None:
     params = {
         "armor": 5,
         "shield": 2,
-        "dexterity": 3,
+        "geschicklichkeitsmodifikator": 3,
         "size": "klein",
         "natural_armor": 1,
         "deflection": 2,
@@ -39,20 +39,20 @@ def test_armor_class_formula() -> None:
 
 def test_armor_limits_the_dex_bonus() -> None:
     """L35: „die Rüstung [kann] die Höhe deines Geschicklichkeitsbonus einschränken“."""
-    result = run("armor_class", {"armor": 6, "dexterity": 4, "max_dex": 1})
+    result = run("armor_class", {"armor": 6, "geschicklichkeitsmodifikator": 4, "max_dex": 1})
     assert result["dexterity_used"] == 1
     assert result["armor_class"]["normal"] == 10 + 6 + 1
 
 
 def test_losing_the_dex_bonus_keeps_a_dex_penalty() -> None:
     """L38: „Besitzt du keinen Bonus, ändert sich deine RK nicht.“"""
-    values = run("armor_class", {"armor": 2, "dexterity": -2})["armor_class"]
+    values = run("armor_class", {"armor": 2, "geschicklichkeitsmodifikator": -2})["armor_class"]
     assert values["normal"] == values["flat"] == 10 + 2 - 2
 
 
 def test_incorporeal_touch_ignores_cover_but_keeps_force_armor() -> None:
     """L66: körperlose Berührungsangriffe ignorieren Deckung; Krafteffekt-Rüstung gilt weiter."""
-    params = {"armor": 4, "dexterity": 1, "cover": 2, "force_armor": True}
+    params = {"armor": 4, "geschicklichkeitsmodifikator": 1, "cover": 2, "force_armor": True}
     values = run("armor_class", params)["armor_class"]
     assert values["touch"] == 10 + 1 + 2
     assert values["incorporeal_touch"] == 10 + 1 + 4
@@ -63,7 +63,9 @@ def test_incorporeal_touch_ignores_cover_but_keeps_force_armor() -> None:
 @pytest.mark.parametrize("attacker", [-10, 0, 5, 19, 50])
 def test_armor_class_hit_chances_match_brute_force(attacker: int) -> None:
     """L8, L10: the attacker's hit chance against each RK variant."""
-    result = run("armor_class", {"armor": 8, "dexterity": 2, "attacker_bonus": attacker})
+    result = run(
+        "armor_class", {"armor": 8, "geschicklichkeitsmodifikator": 2, "attacker_bonus": attacker}
+    )
     for key, ac in result["armor_class"].items():
         expected = chance([20], lambda f, ac=ac: ref_hit(f[0], attacker, ac))
         assert Fraction(result["chances"][f"hit_{key}"]) == expected
@@ -78,7 +80,7 @@ def test_armor_class_values_are_the_attacked_fighters_and_lead_to_the_attack() -
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {
         "armor",
         "shield",
-        "dexterity",
+        "geschicklichkeitsmodifikator",
         "max_dex",
         "size",
         "natural_armor",
@@ -88,11 +90,14 @@ def test_armor_class_values_are_the_attacked_fighters_and_lead_to_the_attack() -
         "other",
     }
     assert f["attacker_bonus"]["subject"] == "actor" and "subject" not in f["cover"]
-    r = run("armor_class", {"armor": 5, "dexterity": 2})
+    r = run("armor_class", {"armor": 5, "geschicklichkeitsmodifikator": 2})
     assert r["follow_ups"] == [
         {"action": "attack", "title": "Angriff gegen RK 17", "params": {"armor_class": 17}}
     ]
     assert run("attack", r["follow_ups"][0]["params"])["armor_class"] == 17
     assert assumed(r) == []
-    low = run("armor_class", {"armor": 0, "dexterity": -5, "size": "kolossal", "other": -20})
+    low = run(
+        "armor_class",
+        {"armor": 0, "geschicklichkeitsmodifikator": -5, "size": "kolossal", "other": -20},
+    )
     assert low["armor_class"]["normal"] < 0 and low["follow_ups"] == []

@@ -35,11 +35,13 @@ def test_attack_hits_when_total_reaches_the_armor_class() -> None:
 
 def test_natural_1_always_misses_and_natural_20_always_hits_and_threatens() -> None:
     """L10: natürliche 1 immer Fehlschlag; natürliche 20 immer Treffer und Bedrohung."""
-    one = run("attack", {"bab": 30, "strength": 20, "armor_class": 0}, seed_for([1]))
+    one = run("attack", {"bab": 30, "staerkemodifikator": 20, "armor_class": 0}, seed_for([1]))
     assert one["natural"] == 1
     assert one["hit"] is False
     assert one["outcome"] == "fehlschlag_natuerliche_1"
-    twenty = run("attack", {"bab": 0, "strength": -5, "armor_class": 80}, seed_for([20, 5]))
+    twenty = run(
+        "attack", {"bab": 0, "staerkemodifikator": -5, "armor_class": 80}, seed_for([20, 5])
+    )
     assert twenty["hit"] is True
     assert twenty["threat"] is True
     # the confirmation (Annahme) needs a hit: 5 − 5 < 80, so not confirmed
@@ -53,7 +55,7 @@ def test_a_natural_1_says_the_text_has_no_fumble_rule_and_offers_nothing() -> No
     Fehlschlag gewertet“ – and nothing more: the text has no fumble rule for attacks. So the
     result says so instead of offering a follow-up the rules do not have (issue 26, point 6:
     „Pathfinder's natural 1 … offer[s its] follow-ups“ only where the text defines one)."""
-    one = run("attack", {"bab": 30, "strength": 20, "armor_class": 0}, seed_for([1]))
+    one = run("attack", {"bab": 30, "staerkemodifikator": 20, "armor_class": 0}, seed_for([1]))
     assert one["natural"] == 1 and one["follow_ups"] == []
     notes = [
         item
@@ -94,7 +96,13 @@ def test_melee_attack_bonus_is_bab_plus_strength_plus_size() -> None:
     """L15–L18: Grund-Angriffsbonus + Stärkemodifikator + Größenmodifikator."""
     result = run(
         "attack",
-        {"bab": 6, "strength": 3, "dexterity": 9, "size": "klein", "range_increment": 4},
+        {
+            "bab": 6,
+            "staerkemodifikator": 3,
+            "geschicklichkeitsmodifikator": 9,
+            "size": "klein",
+            "range_increment": 4,
+        },
     )
     assert result["attack_bonus"] == 6 + 3 + 1
     labels = [p["label"] for p in result["attack_bonus_parts"]]
@@ -108,8 +116,8 @@ def test_ranged_attack_bonus_is_bab_plus_dex_plus_size_plus_range_penalty() -> N
         {
             "weapon": "bogen",
             "bab": 4,
-            "strength": 5,
-            "dexterity": 3,
+            "staerkemodifikator": 5,
+            "geschicklichkeitsmodifikator": 3,
             "size": "gross",
             "range_increment": 3,
             "attack_other": 1,
@@ -128,7 +136,10 @@ def test_ranged_attack_bonus_is_bab_plus_dex_plus_size_plus_range_penalty() -> N
 def test_size_modifiers_apply_to_the_attack() -> None:
     """L18, L23, L50–L61: the Größenmodifikator of the table, kolossal −8 … Mini +8."""
     for key, value in (("kolossal", -8), ("mini", 8), ("winzig", 4), ("riesig", -2)):
-        assert run("attack", {"size": key, "bab": 10, "strength": 0})["attack_bonus"] == 10 + value
+        assert (
+            run("attack", {"size": key, "bab": 10, "staerkemodifikator": 0})["attack_bonus"]
+            == 10 + value
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,7 +172,7 @@ def test_attack_chances_match_brute_force(case: tuple[Any, ...]) -> None:
     bab, st, size, ac, threat, mult, other_mult, dmg_other, (count, sides), (xc, xs) = case
     params = {
         "bab": bab,
-        "strength": st,
+        "staerkemodifikator": st,
         "size": size,
         "armor_class": ac,
         "threat_range": threat,
@@ -212,7 +223,7 @@ def test_attack_expected_damage_by_full_joint_enumeration() -> None:
     rolls (×3) and a 1W2 extra die enumerated jointly – no independence shortcut."""
     params = {
         "bab": 2,
-        "strength": 1,
+        "staerkemodifikator": 1,
         "armor_class": 14,
         "threat_range": "18",
         "multiplier": "3",
@@ -273,8 +284,8 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
     assert {n for n, x in f.items() if x.get("subject") == "actor"} == {
         "weapon",
         "bab",
-        "strength",
-        "dexterity",
+        "staerkemodifikator",
+        "geschicklichkeitsmodifikator",
         "size",
         "threat_range",
         "multiplier",
@@ -286,8 +297,12 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
     }
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {"armor_class"}
     ranged = ["wurfwaffe", "bogen", "kompositbogen", "fernkampf"]
-    assert f["dexterity"]["when"] == f["range_increment"]["when"] == {"weapon": ranged}
-    assert f["strength"]["when"] == {"weapon": ["nahkampf", *ranged[:3]]}
+    assert (
+        f["geschicklichkeitsmodifikator"]["when"]
+        == f["range_increment"]["when"]
+        == {"weapon": ranged}
+    )
+    assert f["staerkemodifikator"]["when"] == {"weapon": ["nahkampf", *ranged[:3]]}
     assert f["grip"]["when"] == {"weapon": ["nahkampf", "wurfwaffe"]}
     assert f["light_weapon"]["when"]["grip"] == ["zweihaendig"]
     assert f["composite_rating"]["when"] == {"weapon": ["kompositbogen"]}
@@ -310,7 +325,7 @@ def test_a_hit_continues_with_the_targets_hit_points() -> None:
     after = run("hit_points", {"hp": 30, "konstitution": 12, **follow["params"]})
     assert after["hp_after"] == 30 - hit["damage"]["lethal"]
     assert run("attack", {"armor_class": 17}, seed)["follow_ups"] == []
-    low = run("attack", {"strength": -5, "damage": "1W4", "armor_class": 0}, seed)
+    low = run("attack", {"staerkemodifikator": -5, "damage": "1W4", "armor_class": 0}, seed)
     assert low["damage"]["nonlethal"] == 1
     after = run("hit_points", {"hp": 30, "konstitution": 12, **low["follow_ups"][0]["params"]})
     assert after["hp_after"] == 30 and after["nonlethal"] == 1
@@ -345,8 +360,8 @@ def test_attack_names_only_the_assumptions_its_roll_rests_on() -> None:
     far = run("attack", {**ranged, "range_increment": 3}, plain)
     assert annahme("angriff.entfernungsmalus_je_schritt") in assumed(far)
     two_hands = {"grip": "zweihaendig", "armor_class": 5}
-    assert assumed(run("attack", {**two_hands, "strength": 2}, plain)) == []
-    assert assumed(run("attack", {**two_hands, "strength": 3}, plain)) == [
+    assert assumed(run("attack", {**two_hands, "staerkemodifikator": 2}, plain)) == []
+    assert assumed(run("attack", {**two_hands, "staerkemodifikator": 3}, plain)) == [
         annahme("schaden.rundung")
     ]
 

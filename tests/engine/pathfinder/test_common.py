@@ -82,13 +82,23 @@ def test_every_assumption_has_a_player_text_and_a_quelle_citing_a_line() -> None
         ("attack", {"damage": "1W6+500"}, "damage", "Waffenschaden"),
         ("attack", {"extra_dice": "17W6"}, "extra_dice", "Zusätzliche Schadenswürfel"),
         ("attack", {"damage": "zwei"}, "damage", "Waffenschaden"),
-        ("armor_class", {"dexterity": "viel"}, "dexterity", "Geschicklichkeitsmodifikator"),
+        (
+            "armor_class",
+            {"geschicklichkeitsmodifikator": "viel"},
+            "geschicklichkeitsmodifikator",
+            "Geschicklichkeitsmodifikator",
+        ),
         ("saving_throw", {"kind": "mut"}, "kind", "Art"),
         ("hit_points", {"hp": -12, "konstitution": 12}, "hp", "Aktuelle Trefferpunkte"),
         ("hit_points", {"damage": "100W1000"}, "damage", "Schaden"),
         (
             "initiative",
-            {"fighters": [{"name": "Ezren", "dexterity": 1}, {"name": "ezren", "dexterity": 1}]},
+            {
+                "fighters": [
+                    {"name": "Ezren", "geschicklichkeitsmodifikator": 1},
+                    {"name": "ezren", "geschicklichkeitsmodifikator": 1},
+                ]
+            },
             "fighters.1.name",
             "Name",
         ),

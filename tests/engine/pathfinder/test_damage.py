@@ -55,7 +55,7 @@ def test_critical_damage_rolls_weapon_damage_again_and_adds_extra_dice_once() ->
         "armor_class": 10,
         "multiplier": "3",
         "damage": "1W8",
-        "strength": 2,
+        "staerkemodifikator": 2,
         "damage_other": 1,
         "extra_dice": "2W6",
     }
@@ -87,7 +87,7 @@ def test_two_multipliers_add_up_to_one_less() -> None:
 
 def test_damage_below_one_becomes_one_nonlethal() -> None:
     """L76: „verursacht der Treffer dennoch 1 Punkt nichttödlichen Schaden“."""
-    params = {"damage": "1W3", "strength": -5, "armor_class": 0}
+    params = {"damage": "1W3", "staerkemodifikator": -5, "armor_class": 0}
     result = run("attack", params, seed_for([15]))
     assert result["damage"]["raw_total"] <= 3 - 5
     assert result["damage"]["lethal"] == 0

@@ -19,8 +19,8 @@ from tests.engine.support import assumed, seed_for
 def test_initiative_is_d20_plus_dex_plus_other() -> None:
     """Not in the text (L8 presumes an order): Annahme initiative.wurf 1W20 + GE + andere."""
     fighters = [
-        {"name": "A", "dexterity": 2, "other": 4},
-        {"name": "B", "dexterity": -1, "other": 0},
+        {"name": "A", "geschicklichkeitsmodifikator": 2, "other": 4},
+        {"name": "B", "geschicklichkeitsmodifikator": -1, "other": 0},
     ]
     rng = random.Random(7)
     faces = [rng.randint(1, 20), rng.randint(1, 20)]
@@ -35,12 +35,18 @@ def test_initiative_is_d20_plus_dex_plus_other() -> None:
 def test_initiative_tie_goes_to_higher_modifier_then_roll_off() -> None:
     """Annahme initiative.gleichstand: higher modifier first, then a 1W20 roll-off."""
     seed = seed_for([10, 12])  # A: 10 + 3 = 13, B: 12 + 1 = 13
-    fighters = [{"name": "A", "dexterity": 3}, {"name": "B", "dexterity": 1}]
+    fighters = [
+        {"name": "A", "geschicklichkeitsmodifikator": 3},
+        {"name": "B", "geschicklichkeitsmodifikator": 1},
+    ]
     order = run("initiative", {"fighters": fighters}, seed)["order"]
     assert [o["name"] for o in order] == ["A", "B"]
     assert order[0]["rolloff"] == []
     seed = seed_for([9, 9, 4, 17])  # equal totals and modifiers: roll-off 4 vs 17
-    fighters = [{"name": "A", "dexterity": 2}, {"name": "B", "dexterity": 2}]
+    fighters = [
+        {"name": "A", "geschicklichkeitsmodifikator": 2},
+        {"name": "B", "geschicklichkeitsmodifikator": 2},
+    ]
     order = run("initiative", {"fighters": fighters}, seed)["order"]
     assert [o["name"] for o in order] == ["B", "A"]
     assert order[0]["rolloff"] == [17]
@@ -67,7 +73,7 @@ def _ref_first(modifiers: list[int]) -> list[Fraction]:
 def test_initiative_first_chances_match_brute_force(modifiers: list[int]) -> None:
     """Annahme initiative.*: exact chance of each fighter to act first."""
     fighters = [
-        {"name": f"K{i}", "dexterity": min(m, 20), "other": m - min(m, 20)}
+        {"name": f"K{i}", "geschicklichkeitsmodifikator": min(m, 20), "other": m - min(m, 20)}
         for i, m in enumerate(modifiers)
     ]
     result = run("initiative", {"fighters": fighters})
@@ -79,7 +85,10 @@ def test_initiative_first_chances_match_brute_force(modifiers: list[int]) -> Non
 def test_initiative_turns_and_the_tie_rule_only_after_a_tie() -> None:
     """Not in the text (Annahmen): ``turns`` is the acting order („Platz 1“ …); the tie rule is
     named only when two fighters rolled the same total."""
-    fighters = [{"name": "A", "dexterity": 3}, {"name": "B", "dexterity": 1}]
+    fighters = [
+        {"name": "A", "geschicklichkeitsmodifikator": 3},
+        {"name": "B", "geschicklichkeitsmodifikator": 1},
+    ]
     tied = run("initiative", {"fighters": fighters}, seed_for([10, 12]))  # 13 and 13
     assert tied["turns"] == [{"name": "A", "label": "Platz 1"}, {"name": "B", "label": "Platz 2"}]
     assert assumed(tied) == [annahme("initiative.wurf"), annahme("initiative.gleichstand")]

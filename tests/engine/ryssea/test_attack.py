@@ -58,7 +58,7 @@ def brute_attack(
     graze_mode = params.get("streiftreffer_folge", "schaden")
     stun = params.get("betaeubungsschlag", False)
     target = params.get("verteidigung", 25)
-    keys = ("success", "hit", "full_hit", "streiftreffer", "cover", "out_of_range", "critical")
+    keys = ("success", "hit", "full_hit", "streiftreffer", "deckung", "out_of_range", "critical")
     out = dict.fromkeys((*keys, "patzer", "expected_damage"), 0)
 
     def restrict(points: int) -> int:
@@ -91,7 +91,7 @@ def brute_attack(
             out["out_of_range"] += 1
             continue
         if k < need_range + need_cover:
-            out["cover"] += 1
+            out["deckung"] += 1
             continue
         left = k - need_range - need_cover
         if left < mastery:  # Streiftreffer (L77–L82)
@@ -448,7 +448,7 @@ def test_extreme_inputs_answer_fast() -> None:
     assert time.perf_counter() - start < 1.0
     chances = result["chances"]
     assert fr(chances["hit"]) == fr(chances["full_hit"]) + fr(chances["streiftreffer"])
-    assert fr(chances["success"]) == sum(fr(chances[k]) for k in ("hit", "cover", "out_of_range"))
+    assert fr(chances["success"]) == sum(fr(chances[k]) for k in ("hit", "deckung", "out_of_range"))
 
 
 @settings(max_examples=40, deadline=None)
@@ -490,7 +490,7 @@ def test_attack_chances_consistent(
         params["meisterschafts_manoever"] = mastery
     chances = {k: fr(v) for k, v in run("attack", params)["chances"].items()}
     assert chances["hit"] == chances["full_hit"] + chances["streiftreffer"]
-    assert chances["success"] == chances["hit"] + chances["cover"] + chances["out_of_range"]
+    assert chances["success"] == chances["hit"] + chances["deckung"] + chances["out_of_range"]
     for key in ("success", "hit", "critical", "patzer"):
         assert 0 <= chances[key] <= 1
     assert chances["expected_erfolge"] == Fraction(taw, 3)
