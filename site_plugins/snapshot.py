@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from site_plugins.build_cache import keep_newest, write_atomically
+from site_plugins.build_cache import keep_newest, one_maker, write_atomically
 
 MAKER = Path(__file__).resolve().parent / "make_snapshot.mjs"
 # how the shipped snapshot differs from Pyodide's (the worker undoes it with the same module)
@@ -181,13 +181,14 @@ def compressed_wasm(pyodide_dir: Path, cache_dir: Path = WASM_CACHE) -> bytes:
     wasm = path.read_bytes()
     name = f"{hashlib.sha256(wasm).hexdigest()[:16]}-{WASM_LEVEL}.gz"
     cached = cache_dir / name
-    if cached.exists():
-        content = cached.read_bytes()
-        if gzip.decompress(content) == wasm:
-            return content
-    content = gzip.compress(wasm, WASM_LEVEL, mtime=0)
-    write_atomically(cache_dir, name, content)
-    keep_newest(cache_dir, "*.gz", KEEP_CACHED)
+    with one_maker(cache_dir, name.removesuffix(".gz")):
+        if cached.exists():
+            content = cached.read_bytes()
+            if gzip.decompress(content) == wasm:
+                return content
+        content = gzip.compress(wasm, WASM_LEVEL, mtime=0)
+        write_atomically(cache_dir, name, content)
+        keep_newest(cache_dir, "*.gz", KEEP_CACHED, companions=(".lock",))
     return content
 
 
@@ -210,6 +211,12 @@ def build_snapshot(archive: bytes, pyodide_dir: Path, cache_dir: Path = CACHE_DI
     """The snapshot and its cut standard libraries for this engine archive and Pyodide: from
     the cache, or made and proven now."""
     key = runtime_key(archive, pyodide_dir)
+    with one_maker(cache_dir, key):
+        cached = _cached_snapshot(key, cache_dir)
+        return cached or _make_snapshot(key, archive, pyodide_dir, cache_dir)
+
+
+def _cached_snapshot(key: str, cache_dir: Path) -> Snapshot | None:
     cached = cache_dir / f"{key}.gz"
     figures_file = cache_dir / f"{key}.json"
     stdlibs = [cache_dir / f"{key}{suffix}" for suffix in STDLIBS]
@@ -217,6 +224,11 @@ def build_snapshot(archive: bytes, pyodide_dir: Path, cache_dir: Path = CACHE_DI
         figures = json.loads(figures_file.read_text(encoding="utf-8"))
         restore, plain = (p.read_bytes() for p in stdlibs)
         return Snapshot(key, cached.read_bytes(), int(figures["bytes"]), figures, restore, plain)
+    return None
+
+
+def _make_snapshot(key: str, archive: bytes, pyodide_dir: Path, cache_dir: Path) -> Snapshot:
+    """Make the snapshot and prove it (the maker's verify step), and keep it in the cache."""
     if shutil.which("node") is None:
         raise SnapshotError("Node.js fehlt (wird zum Erstellen des Schnellstart-Abbilds gebraucht)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -282,4 +294,4 @@ def _store(
         write_atomically(cache_dir, f"{key}{suffix}", content)
     write_atomically(cache_dir, f"{key}.json", json.dumps(figures).encode())
     write_atomically(cache_dir, f"{key}.gz", compressed)
-    keep_newest(cache_dir, "*.gz", KEEP_CACHED, companions=(".json", *STDLIBS))
+    keep_newest(cache_dir, "*.gz", KEEP_CACHED, companions=(".json", ".lock", *STDLIBS))

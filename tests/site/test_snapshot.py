@@ -9,6 +9,8 @@ import io
 import json
 import shutil
 import subprocess
+import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -125,3 +127,40 @@ def test_the_site_ships_the_standard_library_cut_to_what_the_engine_loads(
         zipfile.ZipFile(io.BytesIO(plain)) as cut,
     ):
         assert all(cut.read(name) == source.read(name) for name in cut.namelist())
+
+
+def test_builds_started_together_make_the_snapshot_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a fresh clone the site build, the offline export and the Node parity test ask for
+    the same snapshot at once: one makes it (≈ 12 CPU-s), the others wait and take it from
+    the cache (site_plugins/build_cache.py, one_maker)."""
+    made: list[str] = []
+
+    def make(key: str, archive: bytes, pyodide_dir: Path, cache_dir: Path) -> str:
+        made.append(key)
+        time.sleep(0.3)  # long enough for the others to ask meanwhile
+        (cache_dir / f"{key}.fertig").write_text("", encoding="utf-8")
+        return "abbild"
+
+    def cached(key: str, cache_dir: Path) -> str | None:
+        return "abbild" if (cache_dir / f"{key}.fertig").exists() else None
+
+    monkeypatch.setattr(snapshot, "runtime_key", lambda archive, pyodide_dir: "schluessel")
+    monkeypatch.setattr(snapshot, "_make_snapshot", make)
+    monkeypatch.setattr(snapshot, "_cached_snapshot", cached)
+    answers: list[object] = []
+    builds = [
+        threading.Thread(
+            target=lambda: answers.append(
+                snapshot.build_snapshot(b"", tmp_path, tmp_path / "cache")
+            )
+        )
+        for _ in range(3)
+    ]
+    for build in builds:
+        build.start()
+    for build in builds:
+        build.join()
+    assert made == ["schluessel"]
+    assert answers == ["abbild"] * 3
