@@ -201,7 +201,7 @@ def test_pathfinder_fight_hit_points_follow(reader: SharedVisit) -> None:
     hp: dict[str, int] = {}
     for turn in range(5):
         actor, target = choose_target(page, turn)
-        fill_once(t, reveal(attack), actors, actor, {"bab": "6"})
+        fill_once(t, reveal(attack), actors, actor, {"gab": "6"})
         t.roll(attack)
         follow = attack.get_by_role("button", name="Trefferpunkte", exact=False)
         if follow.count():
@@ -302,7 +302,7 @@ def test_fighters_named_like_objects_properties_keep_their_values(reader: Shared
         actor = str(bar(page).locator(".rw-fight-actor").input_value())
         assert actor in names
         bar(page).locator(".rw-fight-target").select_option(next(n for n in names if n != actor))
-        t.fill(attack.locator("[data-path='bab']"), value)
+        t.fill(attack.locator("[data-path='gab']"), value)
         t.roll(attack)
         bab[actor] = value
         next_turn(page)
@@ -312,6 +312,6 @@ def test_fighters_named_like_objects_properties_keep_their_values(reader: Shared
     page.locator(".rw-fight-bar").wait_for()
     for name, value in bab.items():
         bar(page).locator(".rw-fight-actor").select_option(name)
-        assert attack.locator("[data-path='bab']").input_value() == value, name
+        assert attack.locator("[data-path='gab']").input_value() == value, name
     assert errors == []
     assert page.evaluate("() => Object.keys(Object.prototype).length") == 0

@@ -123,7 +123,7 @@ def test_cli_text_says_what_a_confirmation_decided(capsys: pytest.CaptureFixture
     """004_019b513a861ec26f.txt (Pathfinder, kritische Treffer): a threat is confirmed by a
     second attack roll against the same AC – the text output says the decision, as the page
     does (engine.display ``decision``)."""
-    params = '{"bab": 5, "armor_class": 15, "damage": "1W8", "staerkemodifikator": 2}'
+    params = '{"gab": 5, "armor_class": 15, "damage": "1W8", "staerkemodifikator": 2}'
     assert cli.main(["pathfinder", "attack", "--params", params, "--seed", "5"]) == 0
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.strip().startswith("Bestätigungswurf:"))

@@ -261,3 +261,36 @@ def test_the_same_idea_has_the_same_result_key_in_every_system() -> None:
     assert "next_probe_modifier" in _result("dsa", "defense")
     aimed = _result("ryssea", "attack", deckung="leicht", angriffsart="fernkampf")
     assert "deckung" in aimed["chances"] and "deckung" in aimed["damage"]
+
+
+def test_pathfinder_names_the_rule_terms_of_its_text() -> None:
+    """Pathfinder's fields and result keys carry the German terms of its text
+    (004_019b513a861ec26f.txt): Schildbonus (L33), Ablenkungsbonus (L44, L66), Natürliche
+    Rüstung (L46), Ausweichboni (L48), Deckung (L66), Grund-Angriffsbonus/GAB (L18, L23),
+    Schwierigkeitsgrad/SG (L160); the armour caps the Geschicklichkeitsbonus (L35), the damage
+    adds the Stärkebonus (L78–L82). The English names before keep working (``formerly``)."""
+    pairs = {(old, name) for system, _, _, name, old in RENAMED if system == "pathfinder"}
+    assert {
+        ("shield", "schildbonus"),
+        ("deflection", "ablenkungsbonus"),
+        ("natural_armor", "natuerliche_ruestung"),
+        ("dodge", "ausweichbonus"),
+        ("cover", "deckung"),
+        ("max_dex", "max_geschicklichkeitsbonus"),
+        ("bab", "gab"),
+        ("dc", "sg"),
+    } <= pairs
+    armor = api.describe("pathfinder", "armor_class")
+    assert armor["result_formerly"]["geschicklichkeitsbonus"] == ["dexterity_used"]
+    capped = {"armor": 6, "geschicklichkeitsmodifikator": 4, "max_geschicklichkeitsbonus": 1}
+    result = api.run("pathfinder", "armor_class", _samples(armor["params"]) | capped, 1)["result"]
+    assert result["geschicklichkeitsbonus"] == 1 and "dexterity_used" not in result
+    attack = api.describe("pathfinder", "attack")
+    assert attack["result_formerly"]["staerkebonus"] == ["strength_damage"]
+    # L82: a two-handed weapon adds one and a half times the Stärkebonus (+3 → 4)
+    hit = {"gab": 5, "staerkemodifikator": 3, "grip": "zweihaendig", "armor_class": 10}
+    result = api.run("pathfinder", "attack", _samples(attack["params"]) | hit, 1)["result"]
+    assert result["staerkebonus"] == 4 and "strength_damage" not in result
+    throw = _samples(api.describe("pathfinder", "saving_throw")["params"]) | {"sg": 13}
+    save = api.run("pathfinder", "saving_throw", throw, 1)
+    assert save["result"]["sg"] == 13 and "dc" not in save["result"]

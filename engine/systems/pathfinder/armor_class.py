@@ -50,12 +50,12 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
     but keeps armour bonuses from force effects."""
     base = DATA.integer("ruestungsklasse.grundwert", 0, 100)
     dex = params["geschicklichkeitsmodifikator"]
-    dex_used = min(dex, params["max_dex"]) if dex > 0 else dex
+    dex_used = min(dex, params["max_geschicklichkeitsbonus"]) if dex > 0 else dex
     size = size_modifier(params["size"])
-    rest = size + params["deflection"] + params["other"]
-    armour = params["armor"] + params["shield"] + params["natural_armor"]
-    cover = params["cover"]
-    with_dex = dex_used + params["dodge"]
+    rest = size + params["ablenkungsbonus"] + params["other"]
+    armour = params["armor"] + params["schildbonus"] + params["natuerliche_ruestung"]
+    cover = params["deckung"]
+    with_dex = dex_used + params["ausweichbonus"]
     without_dex = min(dex_used, 0)
     normal = base + armour + with_dex + rest + cover
     touch = base + with_dex + rest + cover
@@ -79,6 +79,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
         "RK ohne GE-Bonus und die Trefferchance eines Angreifers."
     ),
     source=f"{SOURCE} L25–L66",
+    result_formerly=(("geschicklichkeitsbonus", ("dexterity_used",)),),
     params=(
         IntParam(
             "armor",
@@ -92,8 +93,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             subject="target",
         ),
         IntParam(
-            "shield",
+            "schildbonus",
             "Schildbonus",
+            formerly=("shield",),
             default=0,
             minimum=0,
             maximum=20,
@@ -112,8 +114,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             subject="target",
         ),
         IntParam(
-            "max_dex",
+            "max_geschicklichkeitsbonus",
             "Max. GE-Bonus der Rüstung",
+            formerly=("max_dex",),
             default=99,
             minimum=0,
             maximum=99,
@@ -124,8 +127,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
         ),
         replace(SIZE_PARAM, subject="target"),
         IntParam(
-            "natural_armor",
+            "natuerliche_ruestung",
             "Natürliche Rüstung",
+            formerly=("natural_armor",),
             default=0,
             minimum=0,
             maximum=30,
@@ -133,8 +137,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             subject="target",
         ),
         IntParam(
-            "deflection",
+            "ablenkungsbonus",
             "Ablenkungsbonus",
+            formerly=("deflection",),
             default=0,
             minimum=0,
             maximum=20,
@@ -142,8 +147,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             subject="target",
         ),
         IntParam(
-            "dodge",
+            "ausweichbonus",
             "Ausweichboni",
+            formerly=("dodge",),
             default=0,
             minimum=0,
             maximum=20,
@@ -152,8 +158,9 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             subject="target",
         ),
         IntParam(
-            "cover",
+            "deckung",
             "Deckungsbonus",
+            formerly=("cover",),
             default=0,
             minimum=0,
             maximum=20,
@@ -220,13 +227,13 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     parts = [
         ("Grundwert", DATA.integer("ruestungsklasse.grundwert", 0, 100)),
         ("Rüstungsbonus", params["armor"]),
-        ("Schildbonus", params["shield"]),
+        ("Schildbonus", params["schildbonus"]),
         ("Geschicklichkeit", ac.dex_used),
         ("Größe", size),
-        ("Natürliche Rüstung", params["natural_armor"]),
-        ("Ablenkung", params["deflection"]),
-        ("Ausweichen", params["dodge"]),
-        ("Deckung", params["cover"]),
+        ("Natürliche Rüstung", params["natuerliche_ruestung"]),
+        ("Ablenkung", params["ablenkungsbonus"]),
+        ("Ausweichen", params["ausweichbonus"]),
+        ("Deckung", params["deckung"]),
         ("andere", params["other"]),
     ]
     display = Display(
@@ -246,8 +253,9 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [[labels[k], number(v), rules[k]] for k, v in values.items()],
     )
     notes = []
-    if params["geschicklichkeitsmodifikator"] > params["max_dex"]:
-        notes.append(f"Die Rüstung begrenzt den GE-Bonus auf {signed(params['max_dex'])}.")
+    cap = params["max_geschicklichkeitsbonus"]
+    if params["geschicklichkeitsmodifikator"] > cap:
+        notes.append(f"Die Rüstung begrenzt den GE-Bonus auf {signed(cap)}.")
     if params["geschicklichkeitsmodifikator"] < 0:
         notes.append("Ein GE-Malus zählt immer, auch ohne GE-Bonus.")
     display.notes("Hinweise", notes)
@@ -257,7 +265,7 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     return {
         "armor_class": values,
-        "dexterity_used": ac.dex_used,
+        "geschicklichkeitsbonus": ac.dex_used,
         "size_modifier": size,
         "parts": [{"label": n, "value": v} for n, v in parts],
         "chances": {f"hit_{k}": str(p) for k, p in hit_chances.items()},

@@ -111,6 +111,7 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
         "ausgewürfelt; zusätzliche Schadenswürfel nie. Mit exakten Chancen und erwartetem Schaden."
     ),
     source=f"{SOURCE} L6–L23, L69–L88",
+    result_formerly=(("staerkebonus", ("strength_damage",)),),
     params=(
         ChoiceParam(
             "weapon",
@@ -122,8 +123,9 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
             subject="actor",
         ),
         IntParam(
-            "bab",
+            "gab",
             "Grund-Angriffsbonus (GAB)",
+            formerly=("bab",),
             default=3,
             minimum=0,
             maximum=30,

@@ -200,7 +200,7 @@ def attack_answer(
         "critical": rolls.critical,
         "outcome": rolls.outcome_key,
         "multiplier": {"normal": setup.normal_times, "critical": setup.crit_times},
-        "strength_damage": setup.st_damage,
+        "staerkebonus": setup.st_damage,
         "damage": rolls.damage,
         "chances": {
             "hit": str(chances["hit"]),

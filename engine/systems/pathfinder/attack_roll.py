@@ -106,7 +106,7 @@ def attack_bonus(params: dict[str, Any]) -> AttackBonus:
 
     Plus „andere Modifikatoren, falls vorhanden“ (L8)."""
     ranged = params["weapon"] != "nahkampf"
-    parts: list[tuple[str, int]] = [("GAB", params["bab"])]
+    parts: list[tuple[str, int]] = [("GAB", params["gab"])]
     notes: list[str] = []
     if ranged:
         parts.append(("GE", params["geschicklichkeitsmodifikator"]))

@@ -69,6 +69,7 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
         "natürliche 1 misslingt immer, eine natürliche 20 gelingt immer."
     ),
     source=f"{SOURCE} L144–L162",
+    result_formerly=(("sg", ("dc",)),),
     params=(
         ChoiceParam(
             "kind",
@@ -105,7 +106,15 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
             maximum=20,
             help="Weitere Boni (+) und Mali (−).",
         ),
-        IntParam("dc", "Schwierigkeitsgrad (SG)", default=15, minimum=1, maximum=80, required=True),
+        IntParam(
+            "sg",
+            "Schwierigkeitsgrad (SG)",
+            formerly=("dc",),
+            default=15,
+            minimum=1,
+            maximum=80,
+            required=True,
+        ),
     ),
     assumptions=assumptions_for("rettungswurf"),
 )
@@ -116,7 +125,7 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if params["other"]:
         parts.append(("andere", params["other"]))
     bonus = sum(v for _, v in parts)
-    dc = params["dc"]
+    dc = params["sg"]
     rolled = dice.roll(die, rng)
     natural = rolled.total
     total = natural + bonus
@@ -165,7 +174,7 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "roll": rolled.to_dict(),
         "natural": natural,
         "total": total,
-        "dc": dc,
+        "sg": dc,
         "success": success,
         "outcome": outcome_key,
         "chances": {

@@ -16,14 +16,14 @@ DATA = load("pathfinder")
 # required fields (they used to default to these form values); a test's own params override it.
 SAMPLE: dict[str, dict[str, Any]] = {
     "attack": {
-        "bab": 3,
+        "gab": 3,
         "staerkemodifikator": 2,
         "geschicklichkeitsmodifikator": 1,
         "armor_class": 15,
         "damage": "1W8",
     },
     "armor_class": {"armor": 4, "geschicklichkeitsmodifikator": 2, "attacker_bonus": 5},
-    "saving_throw": {"kind": "reflex", "base": 2, "attribute": 1, "dc": 15},
+    "saving_throw": {"kind": "reflex", "base": 2, "attribute": 1, "sg": 15},
     "hit_points": {"hp": 12, "konstitution": 12, "damage": "1W8+2"},
     "initiative": {
         "fighters": [

@@ -20,12 +20,12 @@ def test_armor_class_formula() -> None:
     L64, natürliche Rüstung L46, Ablenkung L44, Ausweichen L48)."""
     params = {
         "armor": 5,
-        "shield": 2,
+        "schildbonus": 2,
         "geschicklichkeitsmodifikator": 3,
         "size": "klein",
-        "natural_armor": 1,
-        "deflection": 2,
-        "dodge": 1,
+        "natuerliche_ruestung": 1,
+        "ablenkungsbonus": 2,
+        "ausweichbonus": 1,
         "other": -1,
     }
     values = run("armor_class", params)["armor_class"]
@@ -39,8 +39,9 @@ def test_armor_class_formula() -> None:
 
 def test_armor_limits_the_dex_bonus() -> None:
     """L35: „die Rüstung [kann] die Höhe deines Geschicklichkeitsbonus einschränken“."""
-    result = run("armor_class", {"armor": 6, "geschicklichkeitsmodifikator": 4, "max_dex": 1})
-    assert result["dexterity_used"] == 1
+    params = {"armor": 6, "geschicklichkeitsmodifikator": 4, "max_geschicklichkeitsbonus": 1}
+    result = run("armor_class", params)
+    assert result["geschicklichkeitsbonus"] == 1
     assert result["armor_class"]["normal"] == 10 + 6 + 1
 
 
@@ -52,7 +53,7 @@ def test_losing_the_dex_bonus_keeps_a_dex_penalty() -> None:
 
 def test_incorporeal_touch_ignores_cover_but_keeps_force_armor() -> None:
     """L66: körperlose Berührungsangriffe ignorieren Deckung; Krafteffekt-Rüstung gilt weiter."""
-    params = {"armor": 4, "geschicklichkeitsmodifikator": 1, "cover": 2, "force_armor": True}
+    params = {"armor": 4, "geschicklichkeitsmodifikator": 1, "deckung": 2, "force_armor": True}
     values = run("armor_class", params)["armor_class"]
     assert values["touch"] == 10 + 1 + 2
     assert values["incorporeal_touch"] == 10 + 1 + 4
@@ -79,17 +80,17 @@ def test_armor_class_values_are_the_attacked_fighters_and_lead_to_the_attack() -
     f = fields("armor_class")
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {
         "armor",
-        "shield",
+        "schildbonus",
         "geschicklichkeitsmodifikator",
-        "max_dex",
+        "max_geschicklichkeitsbonus",
         "size",
-        "natural_armor",
-        "deflection",
-        "dodge",
+        "natuerliche_ruestung",
+        "ablenkungsbonus",
+        "ausweichbonus",
         "force_armor",
         "other",
     }
-    assert f["attacker_bonus"]["subject"] == "actor" and "subject" not in f["cover"]
+    assert f["attacker_bonus"]["subject"] == "actor" and "subject" not in f["deckung"]
     r = run("armor_class", {"armor": 5, "geschicklichkeitsmodifikator": 2})
     assert r["follow_ups"] == [
         {"action": "attack", "title": "Angriff gegen RK 17", "params": {"armor_class": 17}}

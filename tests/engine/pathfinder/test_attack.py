@@ -35,12 +35,12 @@ def test_attack_hits_when_total_reaches_the_armor_class() -> None:
 
 def test_natural_1_always_misses_and_natural_20_always_hits_and_threatens() -> None:
     """L10: natürliche 1 immer Fehlschlag; natürliche 20 immer Treffer und Bedrohung."""
-    one = run("attack", {"bab": 30, "staerkemodifikator": 20, "armor_class": 0}, seed_for([1]))
+    one = run("attack", {"gab": 30, "staerkemodifikator": 20, "armor_class": 0}, seed_for([1]))
     assert one["natural"] == 1
     assert one["hit"] is False
     assert one["outcome"] == "fehlschlag_natuerliche_1"
     twenty = run(
-        "attack", {"bab": 0, "staerkemodifikator": -5, "armor_class": 80}, seed_for([20, 5])
+        "attack", {"gab": 0, "staerkemodifikator": -5, "armor_class": 80}, seed_for([20, 5])
     )
     assert twenty["hit"] is True
     assert twenty["threat"] is True
@@ -55,7 +55,7 @@ def test_a_natural_1_says_the_text_has_no_fumble_rule_and_offers_nothing() -> No
     Fehlschlag gewertet“ – and nothing more: the text has no fumble rule for attacks. So the
     result says so instead of offering a follow-up the rules do not have (issue 26, point 6:
     „Pathfinder's natural 1 … offer[s its] follow-ups“ only where the text defines one)."""
-    one = run("attack", {"bab": 30, "staerkemodifikator": 20, "armor_class": 0}, seed_for([1]))
+    one = run("attack", {"gab": 30, "staerkemodifikator": 20, "armor_class": 0}, seed_for([1]))
     assert one["natural"] == 1 and one["follow_ups"] == []
     notes = [
         item
@@ -97,7 +97,7 @@ def test_melee_attack_bonus_is_bab_plus_strength_plus_size() -> None:
     result = run(
         "attack",
         {
-            "bab": 6,
+            "gab": 6,
             "staerkemodifikator": 3,
             "geschicklichkeitsmodifikator": 9,
             "size": "klein",
@@ -115,7 +115,7 @@ def test_ranged_attack_bonus_is_bab_plus_dex_plus_size_plus_range_penalty() -> N
         "attack",
         {
             "weapon": "bogen",
-            "bab": 4,
+            "gab": 4,
             "staerkemodifikator": 5,
             "geschicklichkeitsmodifikator": 3,
             "size": "gross",
@@ -137,7 +137,7 @@ def test_size_modifiers_apply_to_the_attack() -> None:
     """L18, L23, L50–L61: the Größenmodifikator of the table, kolossal −8 … Mini +8."""
     for key, value in (("kolossal", -8), ("mini", 8), ("winzig", 4), ("riesig", -2)):
         assert (
-            run("attack", {"size": key, "bab": 10, "staerkemodifikator": 0})["attack_bonus"]
+            run("attack", {"size": key, "gab": 10, "staerkemodifikator": 0})["attack_bonus"]
             == 10 + value
         )
 
@@ -171,7 +171,7 @@ def test_attack_chances_match_brute_force(case: tuple[Any, ...]) -> None:
     confirmed critical and expected damage, by enumerating both W20 and every damage die."""
     bab, st, size, ac, threat, mult, other_mult, dmg_other, (count, sides), (xc, xs) = case
     params = {
-        "bab": bab,
+        "gab": bab,
         "staerkemodifikator": st,
         "size": size,
         "armor_class": ac,
@@ -222,7 +222,7 @@ def test_attack_expected_damage_by_full_joint_enumeration() -> None:
     """L8, L10, L84, L88 at once: every face of attack W20, confirmation W20, three 1W3 weapon
     rolls (×3) and a 1W2 extra die enumerated jointly – no independence shortcut."""
     params = {
-        "bab": 2,
+        "gab": 2,
         "staerkemodifikator": 1,
         "armor_class": 14,
         "threat_range": "18",
@@ -283,7 +283,7 @@ def test_attack_hints_whose_values_and_when_they_apply() -> None:
     f = fields("attack")
     assert {n for n, x in f.items() if x.get("subject") == "actor"} == {
         "weapon",
-        "bab",
+        "gab",
         "staerkemodifikator",
         "geschicklichkeitsmodifikator",
         "size",

@@ -72,7 +72,7 @@ def test_every_assumption_has_a_player_text_and_a_quelle_citing_a_line() -> None
 @pytest.mark.parametrize(
     ("action", "params", "field", "label"),
     [
-        ("attack", {"bab": 31}, "bab", "Grund-Angriffsbonus"),
+        ("attack", {"gab": 31}, "gab", "Grund-Angriffsbonus"),
         ("attack", {"size": "huge"}, "size", "Größe"),
         ("attack", {"weapon": "wurfwaffe", "range_increment": 6}, "range_increment", "Entfernung"),
         ("attack", {"damage": "2W20kh1"}, "damage", "Waffenschaden"),

@@ -20,17 +20,17 @@ def test_saving_throw_total_and_natural_1_and_20() -> None:
     ein Patzer, natürliche 20 immer ein Erfolg; sonst SG erreichen (Annahme, L160)."""
     for face in range(1, 21):
         seed = seed_for([face])
-        result = run("saving_throw", {"base": 4, "attribute": 2, "other": 1, "dc": 12}, seed)
+        result = run("saving_throw", {"base": 4, "attribute": 2, "other": 1, "sg": 12}, seed)
         assert result["total"] == face + 7
         assert result["success"] is (face == 20 or (face != 1 and face + 7 >= 12))
         if face == 1:
             assert result["outcome"] == "patzer"
     assert (
-        run("saving_throw", {"base": 30, "attribute": 20, "dc": 1}, seed_for([1]))["success"]
+        run("saving_throw", {"base": 30, "attribute": 20, "sg": 1}, seed_for([1]))["success"]
         is False
     )
     assert (
-        run("saving_throw", {"base": 0, "attribute": -5, "dc": 80}, seed_for([20]))["success"]
+        run("saving_throw", {"base": 0, "attribute": -5, "sg": 80}, seed_for([20]))["success"]
         is True
     )
 
@@ -39,7 +39,7 @@ def test_saving_throw_total_and_natural_1_and_20() -> None:
 def test_saving_throw_chances_match_brute_force(bonus: int, dc: int) -> None:
     """L162 + Annahme rettungswurf.vergleich: exact success chance."""
     base, attribute = (30, bonus - 30) if bonus > 20 else (0, bonus)
-    result = run("saving_throw", {"base": base, "attribute": attribute, "dc": dc})
+    result = run("saving_throw", {"base": base, "attribute": attribute, "sg": dc})
     expected = chance([20], lambda f: f[0] == 20 or (f[0] != 1 and f[0] + bonus >= dc))
     assert Fraction(result["chances"]["success"]) == expected
     assert Fraction(result["chances"]["patzer"]) == Fraction(1, 20)
@@ -60,7 +60,7 @@ def test_saving_throw_odds_say_what_a_natural_1_does() -> None:
     fails whatever the bonus; there is no fumble to roll. The odds name what it does."""
     labels = chance_labels(run("saving_throw"))
     assert labels == ["Erfolg", "Misserfolg", "natürliche 1: misslingt immer"]
-    one = run("saving_throw", {"base": 30, "attribute": 20, "dc": 1}, seed_for([1]))
+    one = run("saving_throw", {"base": 30, "attribute": 20, "sg": 1}, seed_for([1]))
     assert one["display"]["outcome"] == "Misserfolg: natürliche 1 – misslingt immer."
 
 
@@ -68,7 +68,7 @@ def test_a_natural_1_names_the_section_the_text_lacks_and_offers_nothing() -> No
     """L162: a natural 1 on a save „kann Gegenstände beschädigen, die der Wirkung ausgesetzt
     sind; siehe den Abschnitt Schaden an Gegenständen nach einem Rettungswurf“ – that section is
     not in the text, so the result says so and offers no follow-up (no invented rule)."""
-    one = run("saving_throw", {"base": 30, "attribute": 20, "dc": 1}, seed_for([1]))
+    one = run("saving_throw", {"base": 30, "attribute": 20, "sg": 1}, seed_for([1]))
     notes = [
         item
         for section in one["display"]["sections"]
@@ -89,15 +89,15 @@ def test_saving_throw_values_are_the_savers() -> None:
         "base",
         "attribute",
     }
-    assert "subject" not in f["dc"] and "subject" not in f["other"]
+    assert "subject" not in f["sg"] and "subject" not in f["other"]
 
 
 def test_saving_throw_names_the_comparison_only_when_the_total_meets_the_sg() -> None:
     """L160 leaves the comparison open (Annahme „erreicht oder übertrifft“): it decides only a
     total equal to the SG."""
     seed = seed_for([10])
-    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "dc": 13}, seed)) == [
+    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "sg": 13}, seed)) == [
         annahme("rettungswurf.vergleich")
     ]
-    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "dc": 12}, seed)) == []
-    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "dc": 14}, seed)) == []
+    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "sg": 12}, seed)) == []
+    assert assumed(run("saving_throw", {"base": 2, "attribute": 1, "sg": 14}, seed)) == []
