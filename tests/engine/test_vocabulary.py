@@ -294,3 +294,22 @@ def test_pathfinder_names_the_rule_terms_of_its_text() -> None:
     throw = _samples(api.describe("pathfinder", "saving_throw")["params"]) | {"sg": 13}
     save = api.run("pathfinder", "saving_throw", throw, 1)
     assert save["result"]["sg"] == 13 and "dc" not in save["result"]
+
+
+def test_one_meaning_for_who_hits_and_for_probe() -> None:
+    """Güte's attack says *who* hits (002_51e59e824768e9e9.txt L11–L13: the higher Güte hits
+    its opponent) as ``hitter`` – ``angreifer``, ``gegner`` or nobody –, a key of its own next to
+    every system's ``hit`` (yes/no); a modifier names the Probe it counts on as ``applies_to``.
+    ``probe`` means one thing: a rolled Probe (Ryssea's probe, reactions, surprise)."""
+    spec = api.describe("guete", "attack")
+    assert spec["result_formerly"]["hitter"] == ["treffer"]
+    assert spec["result_formerly"]["applies_to"] == ["probe"]
+    duel = {"konfrontation": True, "angriff_guete": 2, "gegner_guete": 3, "gezielt_ziel": "torso"}
+    params = _samples(spec["params"]) | duel | {"option": "gezielt", "gezielt_zweiter_wurf": True}
+    result = api.run("guete", "attack", params, 4)["result"]
+    assert result["hitter"] == "gegner" and "treffer" not in result
+    assert {m["applies_to"] for m in result["modifiers"]} >= {"Zweiter Angriffswurf"}
+    assert all("probe" not in m for m in result["modifiers"])
+    probe = api.describe("ryssea", "probe")
+    rolled = api.run("ryssea", "probe", _samples(probe["params"]), 4)["result"]["probe"]
+    assert isinstance(rolled["total"], int) and "patzer" in rolled

@@ -80,6 +80,8 @@ def _defense_outcome(p: dict[str, Any], effective: int, defenseless: bool) -> st
         ("modifiers", ("modifikatoren",)),
         ("value", ("wert",)),
         ("outcome", ("ergebnis",)),
+        ("hitter", ("treffer",)),
+        ("applies_to", ("probe",)),
     ),
     assumptions=assumptions_for("angriff", "sicht"),
 )
@@ -124,8 +126,8 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     main_dist = dice.distribution(rolls_used[0][1]) if rolls_used else {}
 
     # 3. Display
-    attack_total = sum(m.value for m in mods if m.probe == ATTACK)
-    defense_total = sum(m.value for m in mods if m.probe == DEFENSE)
+    attack_total = sum(m.value for m in mods if m.applies_to == ATTACK)
+    defense_total = sum(m.value for m in mods if m.applies_to == DEFENSE)
     headline, text = _outcome_text(p, outcome, defense, active, loss, effects, hit_name, hit_target)
     fall = bool(p["angriff_kritisch"])  # check_attack: only a failed Rundumschlag
     if fall:  # L289, with the Sturz of L79–L83
@@ -156,7 +158,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.notes("Hinweise", notes)
 
     result: dict[str, Any] = {
-        "treffer": hitter,
+        "hitter": hitter,
         "outcome": outcome,
         "abwehr": defense,
         "effektive_guete": effective if hitter else None,
@@ -165,7 +167,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "modifiers": [m.to_dict() for m in mods],
         "erschwernis_angriff": attack_total,
         "erschwernis_abwehr": defense_total,
-        "erschwernis_abwehr_angreifer": sum(m.value for m in mods if m.probe == OWN_DEFENSE),
+        "erschwernis_abwehr_angreifer": sum(m.value for m in mods if m.applies_to == OWN_DEFENSE),
         "rolls": [{"label": label, **r.to_dict()} for label, r in rolled],
         "verlust": {r: loss.get(r, 0) for r in RESOURCES},
         "wirkungen": effects,
@@ -295,12 +297,12 @@ def _probe_rows(
 def _modifier_rows(mods: list[Modifier], attack_total: int, defense_total: int) -> list[list[str]]:
     """Every modifier by name, then the sums for attack and defense (and, where a modifier names
     them, the attacker's own Abwehr and the target's counter-attack)."""
-    rows = [[m.name, m.probe, signed(m.value)] for m in mods] + [
+    rows = [[m.name, m.applies_to, signed(m.value)] for m in mods] + [
         ["Summe Angriff", ATTACK, signed(attack_total)],
         ["Summe Abwehr", DEFENSE, signed(defense_total)],
     ]
     for probe in (OWN_DEFENSE, COUNTER):
-        values = [m.value for m in mods if m.probe == probe]
+        values = [m.value for m in mods if m.applies_to == probe]
         if values:
             rows.append([f"Summe {probe}", probe, signed(sum(values))])
     return rows
@@ -355,7 +357,7 @@ def _closing_notes(
         grundwert.append(str(option_row["option"]))
     if grundwert:
         notes.append("Probe gegen den Grundwert der Waffenkategorie: " + ", ".join(grundwert) + ".")
-    if p["konfrontation"] and any(m.probe == COUNTER for m in mods):
+    if p["konfrontation"] and any(m.applies_to == COUNTER for m in mods):
         notes.append(
             "Die Modifikationen gelten für den Angriff von "
             f"{attacker} und die Abwehr von {target}, die mit „{COUNTER}“ für den Gegenangriff "

@@ -200,12 +200,18 @@ COUNTER = "Gegenangriff"  # the target's attack in a direct confrontation (L11â€
 @dataclass
 class Modifier:
     name: str
-    probe: str  # ATTACK, DEFENSE, OWN_DEFENSE, COUNTER or "Zweiter Angriffswurf"
+    # the Probe it counts on: ATTACK, DEFENSE, OWN_DEFENSE, COUNTER or "Zweiter Angriffswurf"
+    applies_to: str
     value: int
     line: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "probe": self.probe, "value": self.value, "zeile": self.line}
+        return {
+            "name": self.name,
+            "applies_to": self.applies_to,
+            "value": self.value,
+            "zeile": self.line,
+        }
 
 
 def attack_modifiers(p: dict[str, Any]) -> list[Modifier]:

@@ -15,31 +15,31 @@ from tests.engine.support import assumed
 def test_direct_confrontation_higher_guete_hits() -> None:
     """002_51e59e824768e9e9.txt L11–L13: both roll, the higher Güte hits its opponent."""
     r = run("attack", {"konfrontation": True, "angriff_guete": 5, "gegner_guete": 3})
-    assert r["treffer"] == "angreifer"
+    assert r["hitter"] == "angreifer"
     r = run("attack", {"konfrontation": True, "angriff_guete": 2, "gegner_guete": 3})
-    assert r["treffer"] == "gegner"
+    assert r["hitter"] == "gegner"
     assert r["display"]["headline"] == "Ziel trifft Angreifer"
 
 
 def test_direct_confrontation_equal_guete_no_damage() -> None:
     """002_51e59e824768e9e9.txt L15: identical Güten – the weapons glance off, no damage."""
     r = run("attack", {"konfrontation": True, "angriff_guete": 4, "gegner_guete": 4})
-    assert r["treffer"] == "" and r["outcome"] == "kein_treffer"
+    assert r["hitter"] == "" and r["outcome"] == "kein_treffer"
     assert r["verlust"] == {"LE": 0, "KE": 0, "AUS": 0} and r["rolls"] == []
 
 
 def test_confrontation_one_failure_assumption() -> None:
     """002_51e59e824768e9e9.txt L11–L15 (Annahme angriff.konfrontation_fehlschlag)."""
     r = run("attack", {"konfrontation": True, "angriff_gelungen": False, "gegner_guete": -3})
-    assert r["treffer"] == "gegner"
+    assert r["hitter"] == "gegner"
     r = run("attack", {"konfrontation": True, "angriff_gelungen": False, "gegner_gelungen": False})
-    assert r["treffer"] == ""
+    assert r["hitter"] == ""
 
 
 def test_without_confrontation_success_hits() -> None:
     """002_51e59e824768e9e9.txt L17: without confrontation only success or failure counts."""
     assert run("attack", {"angriff_gelungen": False})["outcome"] == "kein_treffer"
-    assert run("attack", {"angriff_guete": -2})["treffer"] == "angreifer"
+    assert run("attack", {"angriff_guete": -2})["hitter"] == "angreifer"
 
 
 @pytest.mark.parametrize(

@@ -116,7 +116,7 @@ def test_gezielt_second_roll_modifier() -> None:
     r = run(
         "attack", {"option": "gezielt", "gezielt_ziel": "torso", "gezielt_zweiter_wurf": True}, seed
     )
-    second = [m for m in r["modifiers"] if m["probe"] == "Zweiter Angriffswurf"]
+    second = [m for m in r["modifiers"] if m["applies_to"] == "Zweiter Angriffswurf"]
     assert second[0]["value"] == 3
     damage = d6(seed)[0] + 2
     assert r["verlust"] == {"LE": damage, "KE": 2 * damage, "AUS": 0}
@@ -204,7 +204,7 @@ CONFRONTATION = {"konfrontation": True}
 
 
 def _mods(r: dict[str, Any], probe: str) -> list[tuple[str, int, str]]:
-    return [(m["name"], m["value"], m["zeile"]) for m in r["modifiers"] if m["probe"] == probe]
+    return [(m["name"], m["value"], m["zeile"]) for m in r["modifiers"] if m["applies_to"] == probe]
 
 
 def test_a_stunned_attacker_defends_at_plus_1_in_a_direct_confrontation() -> None:
@@ -236,7 +236,7 @@ def test_a_held_target_strikes_back_only_with_a_bite() -> None:
     assert HELD in err["message"] and "Biss" in err["message"]
     r = run("attack", {**CONFRONTATION, "ziel_festgehalten": True, "gegner_biss": True})
     assert r["erschwernis_abwehr"] == 2
-    assert r["treffer"] == "angreifer"
+    assert r["hitter"] == "angreifer"
 
 
 def test_a_held_attacker_may_only_bite() -> None:
@@ -247,7 +247,7 @@ def test_a_held_attacker_may_only_bite() -> None:
     assert err["field"] == "angreifer_festgehalten"
     assert HELD in err["message"]
     bite = {"angreifer_festgehalten": True, "angriff_biss": True}
-    assert run("attack", bite)["treffer"] == "angreifer"
+    assert run("attack", bite)["hitter"] == "angreifer"
     r = run("attack", {**bite, **CONFRONTATION})
     assert _mods(r, "Abwehr des Angreifers") == [("Festgehalten (Angreifer)", 2, "L173")]
 
@@ -260,14 +260,14 @@ def test_the_one_holding_may_only_defend_or_bite() -> None:
     err = error("attack", {"angreifer_haelt_fest": True})
     assert err["field"] == "angreifer_haelt_fest"
     assert HOLDING in err["message"]
-    assert run("attack", {"angreifer_haelt_fest": True, "angriff_biss": True})["treffer"]
+    assert run("attack", {"angreifer_haelt_fest": True, "angriff_biss": True})["hitter"]
     err = error("attack", {**CONFRONTATION, "ziel_haelt_fest": True})
     assert err["field"] == "ziel_haelt_fest"
     assert HOLDING in err["message"]
     defends = {"ziel_haelt_fest": True, "abwehr_gelungen": True, "abwehr_guete": 1}
     assert run("attack", defends)["abwehr"] == "halb"  # it defends
     bite = {**CONFRONTATION, "ziel_haelt_fest": True, "gegner_biss": True}
-    assert run("attack", bite)["treffer"] == "angreifer"
+    assert run("attack", bite)["hitter"] == "angreifer"
 
 
 def test_holding_fields() -> None:
