@@ -70,7 +70,7 @@ def overview_value(page: Any, fighter: str, resource: str) -> str:
 
 
 def hit_ork(t: Any) -> Any:
-    return damage_target(t, tp="14", ko="8", lep="30")
+    return damage_target(t, damage="14", ko="8", lep="30")
 
 
 def test_a_damage_roll_is_a_step_shown_in_the_overview_and_undone_by_one_click(

@@ -105,10 +105,14 @@ def test_a_share_link_from_before_the_rename_replays_the_same_roll(reader: Share
 
 def _fight_from_before() -> str:
     """A DSA fight stored before the update: Alrik's attack values under „schaden“ and
-    „entfernung“ in the fight's base, a later step that typed „schaden“ again."""
+    „entfernung“ and his „Schaden und Wunden“ under „tp“ in the fight's base, a later step
+    that typed „schaden“ again."""
     fighters = {
         "Alrik": {
-            "actions": {"attack": {"wert": "15", "schaden": "1W6+5"}},
+            "actions": {
+                "attack": {"wert": "15", "schaden": "1W6+5"},
+                "damage": {"tp": "1W6+3", "zusatz": "2"},
+            },
             "stats": {},
             "state": None,
             "side": "Helden",
@@ -147,6 +151,8 @@ def test_a_stored_fight_from_before_the_rename_keeps_its_values(reader: SharedVi
     assert attack.locator("[data-path='wert']").input_value() == "15"
     fight = page.evaluate("s => window.Regelwerk.fight(s)", "dsa")
     assert fight["fighters"]["Alrik"]["actions"]["attack"] == {"wert": "15", "damage": "2W6+1"}
+    # „Schaden und Wunden“ kept the weapon's TP under „tp“ (renamed damage, as the attack's)
+    assert fight["fighters"]["Alrik"]["actions"]["damage"] == {"damage": "1W6+3", "zusatz": "2"}
 
 
 def test_a_tickleiste_file_from_before_the_rename_opens(reader: SharedVisit) -> None:

@@ -173,17 +173,17 @@ def test_dsa_the_hits_tp_reach_the_damage_after_an_earlier_damage_roll(
     t = start_fight(reader)  # Alrik against Ork
     page = t.page
     damage = reveal(page.locator(DAMAGE))
-    t.fill(damage.locator("[data-path='tp']"), "2W6+10")
+    t.fill(damage.locator("[data-path='damage']"), "2W6+10")
     t.fill(damage.locator("[data-path='ko']"), "12")
     t.fill(damage.locator("[data-path='lep']"), "40")
     t.roll(damage)
-    assert damage.locator("[data-path='tp']").input_value() == "1W6+4"  # the form's default
+    assert damage.locator("[data-path='damage']").input_value() == "1W6+4"  # the form's default
     assert "damage" not in stored_fight(page)["fighters"]["Alrik"]["actions"]
     attack = reveal(page.locator(ATTACK))
     t.fill(attack.locator("[data-path='wert']"), "18")
     rolled = a_hit(t, attack)[1]["params"]
     attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸").click()
-    assert damage.locator("[data-path='tp']").input_value() == rolled["tp"]
+    assert damage.locator("[data-path='damage']").input_value() == rolled["damage"]
     assert damage.locator("[data-path='lep']").input_value() != "40"  # the Ork's LeP after
 
 
@@ -194,22 +194,22 @@ def test_dsa_a_failed_parade_goes_on_to_the_defenders_damage(reader: SharedVisit
     # Paraden „immer als Reaktion“), with the hit the attack rolled
     t = start_fight(reader)  # Alrik against Ork
     page = t.page
-    damage = damage_target(t, ko="12", lep="30", tp="0")  # the Ork's LeP, KO known
+    damage = damage_target(t, ko="12", lep="30", damage="0")  # the Ork's LeP, KO known
     attack = reveal(page.locator(ATTACK))
     t.fill(attack.locator("[data-path='wert']"), "18")
     hit = a_hit(t, attack)[0]["params"]
     attack.get_by_role("button", name="Abwehr des Ziels würfeln ▸").click()
     defense = page.locator(DEFENSE)
-    assert defense.locator("[data-path='tp']").input_value() == hit["tp"]
+    assert defense.locator("[data-path='damage']").input_value() == hit["damage"]
     t.fill(defense.locator("[data-path='pa_basis']"), "3")
     form = defense.evaluate("(h) => window.Regelwerk.collect(h)")
     fails = next(
         s for s in range(1, 500) if api.run("dsa", "defense", form, seed=s)["result"]["follow_ups"]
     )
     roll_with_number(t, defense, fails)
-    assert defense.locator("[data-path='tp']").input_value() == "1W6+4"  # cleared after
+    assert defense.locator("[data-path='damage']").input_value() == "1W6+4"  # cleared after
     defense.get_by_role("button", name="Schaden am Verteidiger ▸").click()
-    assert damage.locator("[data-path='tp']").input_value() == hit["tp"]
+    assert damage.locator("[data-path='damage']").input_value() == hit["damage"]
     assert damage.locator("[data-path='lep']").input_value() == "30"  # the Ork's, kept
     t.roll(damage)
     assert "Für Ork übernommen" in damage.locator(".rw-result").inner_text()

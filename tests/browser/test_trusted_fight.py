@@ -55,7 +55,7 @@ def roll_with_number(t: Any, helper: Any, seed: int) -> None:
 
 
 def damage_target(t: Any, **values: str) -> Any:
-    """„Schaden und Wunden“ on the fight's target with these values typed (tp, ko, lep …)."""
+    """„Schaden und Wunden“ on the fight's target with these values typed (damage, ko, lep …)."""
     damage = reveal(t.page.locator(DAMAGE))
     for name, value in values.items():
         t.fill(damage.locator(f"[data-path='{name}']"), value)
@@ -113,7 +113,9 @@ def test_a_follow_up_keeps_the_armour_the_fight_knows(reader: SharedVisit) -> No
     attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸").click()
     assert damage.locator("[data-path='rs']").input_value() == "2"
     rolled = attack.evaluate("(h) => h.querySelector('.rw-result').textContent")
-    assert damage.locator("[data-path='tp']").input_value() in rolled  # the rolled TP came along
+    assert (
+        damage.locator("[data-path='damage']").input_value() in rolled
+    )  # the rolled TP came along
 
 
 def test_a_shared_roll_leaves_the_fight_until_taken_over(reader: SharedVisit) -> None:
@@ -204,7 +206,7 @@ def test_an_attackers_own_wounds_reach_his_attack(reader: SharedVisit) -> None:
     # his attack said „Eigene Wunden 0“
     t = start_fight(reader)  # Alrik against Ork
     page = t.page
-    damage_target(t, tp="14", ko="8", lep="30")
+    damage_target(t, damage="14", ko="8", lep="30")
     wounds = stored_fight(page)["fighters"]["Ork"]["stats"]["wunden"]
     assert int(wounds) >= 1
     bar(page).locator(".rw-fight-actor").select_option("Ork")

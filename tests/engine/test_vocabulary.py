@@ -313,3 +313,27 @@ def test_one_meaning_for_who_hits_and_for_probe() -> None:
     probe = api.describe("ryssea", "probe")
     rolled = api.run("ryssea", "probe", _samples(probe["params"]), 4)["result"]["probe"]
     assert isinstance(rolled["total"], int) and "patzer" in rolled
+
+
+def test_dsa_names_the_weapons_tp_damage_in_attack_defense_and_damage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One key for the weapon's Trefferpunkte in DSA's three helpers and every system's weapon
+    damage: ``damage`` (the field of the attack, the defense and „Schaden und Wunden“, and what
+    the attack hands on to the other two; „tp“ before). The text (001_240b8e52c108db7c.txt)
+    names no TP – its one abbreviation for damage is „SP -> Schadenspunkte“, the result's
+    ``sp`` –, so TP stays the label only. A script's ``--tp`` still works."""
+    pairs = {(a, old, name) for s, a, _, name, old in RENAMED if s == "dsa"}
+    assert {("damage", "tp", "damage"), ("defense", "tp", "damage")} <= pairs
+    spec = api.describe("dsa", "attack")
+    params = _samples(spec["params"]) | {"wert": 20}
+    ups = next(
+        r["follow_ups"]
+        for seed in range(60)
+        if (r := api.run("dsa", "attack", params, seed)["result"])["follow_ups"]
+    )
+    assert all("damage" in up["params"] and "tp" not in up["params"] for up in ups)
+    hit = ["dsa", "damage", "--ko", "12", "--lep", "30"]
+    assert _cli_json([*hit, "--tp", "2W6+3"], capsys) == _cli_json(
+        [*hit, "--damage", "2W6+3"], capsys
+    )

@@ -45,7 +45,7 @@ const HIT = {
   action: "damage",
   actor: "Alrik",
   target: "Ork",
-  actorValues: { tp: "1W6+4" },
+  actorValues: { damage: "1W6+4" },
   targetValues: { rs: "2", lep: "30", wunden: "0" },
   update: { lep: 24, wunden: 1 },
   state: { zustand: "kampffähig", text: "kampffähig" },
@@ -77,7 +77,7 @@ test("fight-journal: apply never changes the state it is given", () => {
 
 test("fight-journal: a roll keeps the actor's values for that helper and writes the target's update and state", () => {
   const state = apply(apply(emptyState(), ORDER), HIT);
-  assert.deepEqual(state.fighters.Alrik.actions.damage, { tp: "1W6+4" });
+  assert.deepEqual(state.fighters.Alrik.actions.damage, { damage: "1W6+4" });
   assert.deepEqual(state.fighters.Ork.stats, { rs: "2", lep: 24, wunden: 1 });
   assert.equal(stateOfFighter(state, "Ork"), null); // kampffähig is the normal case
   const down = apply(state, { ...HIT, update: { lep: -3, wunden: 3 }, state: { zustand: "tot", text: "tot" } });
@@ -113,7 +113,7 @@ test("fight-journal: „Neuer Kampf“ clears states, resources and the order an
   assert.deepEqual(state.turns, []);
   assert.equal(state.actor, null);
   assert.deepEqual(state.fighters.Ork.stats, {});
-  assert.deepEqual(state.fighters.Alrik.actions.damage, { tp: "1W6+4" });
+  assert.deepEqual(state.fighters.Alrik.actions.damage, { damage: "1W6+4" });
 });
 
 test("fight-journal: fighters called „__proto__“ or „constructor“ are fighters, not Object's properties", () => {
@@ -177,19 +177,19 @@ test("fight-journal: a step that changes nothing is not kept (no empty „Rückg
 });
 
 test("fight-journal: a roll that keeps the same values in another order is no step (no „Rückgängig“ that changes nothing)", () => {
-  // typed in another order than the form sends them (the form: tp, zusatz)
+  // typed in another order than the form sends them (the form: damage, zusatz)
   let journal = play({ type: "values", fighter: "Alrik", action: "damage", values: { zusatz: "1" } });
-  journal = record(journal, "TP", { type: "values", fighter: "Alrik", action: "damage", values: { tp: "1W6+4" } }).journal;
-  const roll = { type: "roll", action: "damage", actor: "Alrik", target: null, actorValues: { tp: "1W6+4", zusatz: "1" }, targetValues: {}, update: null, state: null };
+  journal = record(journal, "TP", { type: "values", fighter: "Alrik", action: "damage", values: { damage: "1W6+4" } }).journal;
+  const roll = { type: "roll", action: "damage", actor: "Alrik", target: null, actorValues: { damage: "1W6+4", zusatz: "1" }, targetValues: {}, update: null, state: null };
   assert.equal(record(journal, "Schaden", roll).changed, false);
 });
 
 test("fight-journal: values typed for one fighter in one helper are one step; another fighter's are the next", () => {
   let journal = emptyJournal();
   journal = record(journal, "Alrik: AT 14", { type: "values", fighter: "Alrik", action: "attack", values: { at: "14" } }).journal;
-  journal = record(journal, "Alrik: TP 1W6+4", { type: "values", fighter: "Alrik", action: "attack", values: { tp: "1W6+4" } }).journal;
+  journal = record(journal, "Alrik: TP 1W6+4", { type: "values", fighter: "Alrik", action: "attack", values: { damage: "1W6+4" } }).journal;
   assert.equal(journal.steps.length, 1);
-  assert.deepEqual(stateOf(journal).fighters.Alrik.actions.attack, { at: "14", tp: "1W6+4" });
+  assert.deepEqual(stateOf(journal).fighters.Alrik.actions.attack, { at: "14", damage: "1W6+4" });
   journal = record(journal, "Ork: RS 2", { type: "values", fighter: "Ork", values: { rs: "2" } }).journal;
   assert.equal(journal.steps.length, 2);
   assert.equal(stateOf(undo(journal).journal).fighters.Ork, undefined);

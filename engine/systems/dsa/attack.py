@@ -468,7 +468,7 @@ def follow_ups(
     if outcome not in HITS_TARGET or rolls.damage_roll is None:
         return []
     hit = {
-        "tp": str(rolls.damage_roll.total),
+        "damage": str(rolls.damage_roll.total),
         "zusatz": sum(v for _, v in setup.bonus_damage),
         "kritisch": outcome == KRITISCH,
         "gezielter_stich": setup.manoeuvre == "gezielter_stich",

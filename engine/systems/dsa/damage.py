@@ -96,8 +96,9 @@ def wounds_from_damage(sp: int, threshold: Fraction) -> int:
 
 DAMAGE_PARAMS = (
     DiceParam(
-        "tp",
+        "damage",
         "Trefferpunkte (TP)",
+        formerly=("tp",),
         default="1W6+4",
         help="Trefferpunkte der Waffe, z. B. 1W6+4.",
         group="Treffer",
@@ -236,7 +237,7 @@ def _damage_odds(
 ) -> DamageOdds:
     """Counted in integers over the TP distribution's outcomes; Fractions only at the end."""
     use = dice.Use(per_total=TOTAL_WORK, big_ops=4)
-    exact = dice.counts(expression, field="tp", label="Trefferpunkte (TP)", use=use)
+    exact = dice.counts(expression, field="damage", label="Trefferpunkte (TP)", use=use)
     wound_count = 0
     wounds_sum = 0
     sp_sum = 0
@@ -349,7 +350,7 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             f"schon tot.",
             "lep",
         )
-    expression = dice.parse(params["tp"], "tp", "Trefferpunkte (TP)")
+    expression = dice.parse(params["damage"], "damage", "Trefferpunkte (TP)")
     threshold = wound_threshold(params["ko"], params["gezielter_stich"])
     hit = _roll_hit(params, expression, threshold, rng)
     with forecast():

@@ -223,8 +223,9 @@ DEFENSE_PARAMS = (
     # the hit being parried, as the attack's follow-up brings it: a failed defense continues
     # with it to „Schaden und Wunden“ (the damage helper's fields of the same names)
     DiceParam(
-        "tp",
+        "damage",
         "TP des Angriffs",
+        formerly=("tp",),
         default="1W6+4",
         help="Die Trefferpunkte des abzuwehrenden Angriffs; misslingt die Abwehr, zählen sie.",
         group="Treffer, falls die Abwehr misslingt",
@@ -360,7 +361,7 @@ def follow_ups(params: dict[str, Any], success: bool) -> list[dict[str, Any]]:
     are the fight's, so none of them is passed on."""
     if success:
         return []
-    hit = {key: params[key] for key in ("tp", "zusatz", "kritisch", "gezielter_stich")}
+    hit = {key: params[key] for key in ("damage", "zusatz", "kritisch", "gezielter_stich")}
     return [{"action": "damage", "title": "Schaden am Verteidiger", "params": hit}]
 
 

@@ -23,7 +23,7 @@ SRC = "001_240b8e52c108db7c.txt"
 SAMPLE: dict[str, dict[str, Any]] = {
     "attack": {"wert": 14, "damage": "1W6+4", "manoever_x": 0, "gs": 8, "distance": "nah"},
     "defense": {"pa_basis": 8},
-    "damage": {"tp": "1W6+4", "ko": 12, "lep": 30},
+    "damage": {"damage": "1W6+4", "ko": 12, "lep": 30},
     "fumble": {"wert": 12},
 }
 

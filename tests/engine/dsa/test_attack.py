@@ -278,7 +278,7 @@ def test_a_hit_continues_with_the_halved_defense_and_the_rolled_damage() -> None
     defense, damage = r["follow_ups"]
     tp = r["damage_roll"]["total"]
     # the defense carries the hit on: a failed defense continues with this very damage
-    hit = {"tp": str(tp), "zusatz": 0, "kritisch": False, "gezielter_stich": False}
+    hit = {"damage": str(tp), "zusatz": 0, "kritisch": False, "gezielter_stich": False}
     assert defense == {
         "action": "defense",
         "title": "Abwehr des Ziels würfeln",
@@ -286,7 +286,7 @@ def test_a_hit_continues_with_the_halved_defense_and_the_rolled_damage() -> None
     }
     assert damage["action"] == "damage"
     assert damage["params"] == {
-        "tp": str(tp),
+        "damage": str(tp),
         "zusatz": 0,
         "kritisch": False,
         "gezielter_stich": False,
@@ -320,7 +320,7 @@ def test_a_critical_hit_passes_kritisch_and_the_bonus_tp(
     r = attack({"wert": 20, "manoever": manoeuvre, "ziel_rs": 4, **extra}, seed)
     assert r["outcome"] == "kritisch"
     defense, damage = r["follow_ups"]
-    hit = {k: damage["params"][k] for k in ("tp", "zusatz", "kritisch", "gezielter_stich")}
+    hit = {k: damage["params"][k] for k in ("damage", "zusatz", "kritisch", "gezielter_stich")}
     assert defense["params"] == {"halbe_abwehr": True, "finte": 0, **hit}
     assert damage["params"]["kritisch"] is True
     assert damage["params"]["zusatz"] == sum(m["value"] for m in r["damage_bonus"])

@@ -75,7 +75,7 @@ def test_actions_are_fast_at_the_limits() -> None:
     cases = [
         ("initiative", {"fighters": fighters}),
         ("attack", {"damage": "20W6+20", "wert": 20}),
-        ("damage", {"tp": "30W6", "ko": 30, "lep": 200}),
+        ("damage", {"damage": "30W6", "ko": 30, "lep": 200}),
         ("defense", {}),
         ("fumble", {}),
     ]

@@ -22,7 +22,7 @@ def test_wound_threshold_ko_half(ko: int, sp: int, wounds: int) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer", Absatz zu Wunden: „Für Schaden, der
     größer als die Wundschwelle (KO/2) ist, erleiden Kämpfer eine (regeltechnische) Wunde.“ (KO/2
     not rounded; one wound per hit – Annahmen)."""
-    r = run("damage", {"tp": str(sp), "ko": ko, "lep": 40})
+    r = run("damage", {"damage": str(sp), "ko": ko, "lep": 40})
     assert r["sp"] == sp and r["wunden"] == wounds
 
 
@@ -45,7 +45,7 @@ def test_multiple_wounds_when_data_allows(monkeypatch: pytest.MonkeyPatch) -> No
 def test_wounds_total_and_probe_penalty() -> None:
     """001_240b8e52c108db7c.txt, Absatz zu Wunden: „Pro Wunde sind alle Proben um zwei
     erschwert“."""
-    r = run("damage", {"tp": "10", "ko": 12, "wunden": 2, "lep": 40})
+    r = run("damage", {"damage": "10", "ko": 12, "wunden": 2, "lep": 40})
     assert r["wunden_total"] == 3 and r["probe_penalty"] == 6
 
 
@@ -54,17 +54,17 @@ def test_rs_and_crit_in_damage() -> None:
     Patzer": a kritischer Angriff doubles the damage."""
     seed = 4
     d6 = draws(seed, [6])[0]
-    r = run("damage", {"tp": "1W6+4", "zusatz": 2, "rs": 3, "kritisch": True, "lep": 80}, seed)
+    r = run("damage", {"damage": "1W6+4", "zusatz": 2, "rs": 3, "kritisch": True, "lep": 80}, seed)
     assert r["sp"] == 2 * (d6 + 4 + 2) - 3
-    assert run("damage", {"tp": "2", "rs": 5})["sp"] == 0
+    assert run("damage", {"damage": "2", "rs": 5})["sp"] == 0
 
 
 def test_gezielter_stich_damage() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Gezielter Stich": „Attacke ignoriert RS und richtet eine
     automatische Wunde an ** … ist zudem die Wundschwelle des Gegners um 2 gesenkt“."""
-    r = run("damage", {"tp": "5", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
+    r = run("damage", {"damage": "5", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
     assert r["sp"] == 5 and r["wundschwelle"] == "4" and r["wunden"] == 2
-    r = run("damage", {"tp": "4", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
+    r = run("damage", {"damage": "4", "rs": 4, "ko": 12, "gezielter_stich": True, "lep": 40})
     assert r["wunden"] == 1  # automatic wound only: 4 is not > 4
 
 
@@ -84,7 +84,7 @@ def test_lep_thresholds(lep_after: int, status: str) -> None:
     """001_240b8e52c108db7c.txt, Absatz zu Wunden: „Ab 5 LeP ist ein Kämpfer kampfunfähig“, „Ab 0
     LeP … lebensbedrohlich verletzt“, „Ab (KO*-1) LeP ist ein Kämpfer tot“ (KO 12; „ab“ = at or
     below, Annahme)."""
-    r = run("damage", {"tp": str(20 - lep_after), "ko": 12, "lep": 20})
+    r = run("damage", {"damage": str(20 - lep_after), "ko": 12, "lep": 20})
     assert r["lep"] == lep_after and r["status"] == status
 
 
@@ -92,7 +92,7 @@ def test_dying_within_ko_times_w6_kr() -> None:
     """001_240b8e52c108db7c.txt, Absatz zu Wunden: „stirbt innerhalb von KO * W6 KR“."""
     seed = 9
     d6, dying = draws(seed, [6, 6])
-    r = run("damage", {"tp": "1W6", "ko": 11, "lep": 1}, seed)
+    r = run("damage", {"damage": "1W6", "ko": 11, "lep": 1}, seed)
     assert r["lep"] == 1 - d6 and r["status"] == "lebensbedrohlich"
     assert r["dying_within_kr"] == 11 * dying and r["dying_roll"]["total"] == dying
 
@@ -100,19 +100,19 @@ def test_dying_within_ko_times_w6_kr() -> None:
 @pytest.mark.parametrize(
     "params",
     [
-        {"tp": "1W6+4", "ko": 12, "lep": 30},
-        {"tp": "2W6+2", "ko": 13, "lep": 8, "rs": 2},
-        {"tp": "1W6+2", "ko": 5, "lep": 4, "kritisch": True, "zusatz": 3, "rs": 1},
-        {"tp": "3W6", "ko": 1, "lep": 0, "gezielter_stich": True},
-        {"tp": "1W20", "ko": 30, "lep": 200, "rs": 20},
-        {"tp": "1W6-5", "ko": 7, "lep": 5},
+        {"damage": "1W6+4", "ko": 12, "lep": 30},
+        {"damage": "2W6+2", "ko": 13, "lep": 8, "rs": 2},
+        {"damage": "1W6+2", "ko": 5, "lep": 4, "kritisch": True, "zusatz": 3, "rs": 1},
+        {"damage": "3W6", "ko": 1, "lep": 0, "gezielter_stich": True},
+        {"damage": "1W20", "ko": 30, "lep": 200, "rs": 20},
+        {"damage": "1W6-5", "ko": 7, "lep": 5},
     ],
 )
 def test_damage_chances_brute_force(params: dict[str, Any]) -> None:
     """001_240b8e52c108db7c.txt, Absatz zu Wunden: P(wound), P(status) and the expectations by
     enumerating every TP die."""
     r = run("damage", params)
-    expr = dice.parse(params["tp"])
+    expr = dice.parse(params["damage"])
     sides = [t.sides for t in expr.terms for _ in range(t.count)]
     ko, lep = params["ko"], params["lep"]
     aimed = params.get("gezielter_stich", False)
@@ -149,8 +149,8 @@ def test_damage_validation() -> None:
     assert err["field"] == "lep" and "tot" in err["message"]
     err = error("damage", {"ko": 0})
     assert err["field"] == "ko"
-    err = error("damage", {"tp": "W"})
-    assert err["field"] == "tp"
+    err = error("damage", {"damage": "W"})
+    assert err["field"] == "damage"
 
 
 def test_damage_hints_and_the_targets_new_lep_and_wounds() -> None:
@@ -161,7 +161,7 @@ def test_damage_hints_and_the_targets_new_lep_and_wounds() -> None:
     # the TP of this hit (the attack's follow-up brings the rolled TP), its bonus TP, crit and
     # Gezielter Stich belong to this roll only (issue 26: a stale „11“ from the last hit was
     # kept for the attacker and won over the next hit's TP)
-    per_roll = {"tp", "zusatz", "kritisch", "gezielter_stich"}
+    per_roll = {"damage", "zusatz", "kritisch", "gezielter_stich"}
     assert {n for n, x in f.items() if x.get("per_roll")} == per_roll
     assert not [n for n in per_roll if "subject" in f[n]]
     assert {n for n, x in f.items() if x.get("subject") == "target"} == {
@@ -172,9 +172,9 @@ def test_damage_hints_and_the_targets_new_lep_and_wounds() -> None:
     }
     assert {n for n, x in f.items() if x.get("resource")} == {"lep", "wunden"}
     assert (f["lep"]["resource_name"], f["wunden"]["resource_name"]) == ("LeP", "Wunden")
-    r = run("damage", {"tp": "9", "rs": 1, "ko": 12, "lep": 30, "wunden": 1})
+    r = run("damage", {"damage": "9", "rs": 1, "ko": 12, "lep": 30, "wunden": 1})
     assert r["target_update"] == {"lep": 22, "wunden": 2}
-    again = run("damage", {"tp": "9", "rs": 1, "ko": 12, **r["target_update"]})
+    again = run("damage", {"damage": "9", "rs": 1, "ko": 12, **r["target_update"]})
     assert again["target_update"] == {"lep": 14, "wunden": 3}
 
 
@@ -182,16 +182,16 @@ def test_damage_names_only_the_assumptions_its_hit_rests_on() -> None:
     """KO 12 with 7 SP, no RS, LeP off every threshold: nothing assumed. KO 13 with 7 SP: the
     unrounded KO/2 decides the wound („Wundschwelle (KO/2)“); RS: the SP rule; LeP landing on 5:
     the reading of „Ab 5 LeP“; far above the Wundschwelle: the count of wounds per hit."""
-    assert assumed(run("damage", {"tp": "7", "ko": 12, "lep": 30})) == []
-    r = run("damage", {"tp": "7", "ko": 13, "lep": 30})
+    assert assumed(run("damage", {"damage": "7", "ko": 12, "lep": 30})) == []
+    r = run("damage", {"damage": "7", "ko": 13, "lep": 30})
     assert r["wunden"] == 1 and assumed(r) == [annahme("wunden.wundschwelle")]
-    assert assumed(run("damage", {"tp": "8", "ko": 13, "lep": 30})) == []
-    assert assumed(run("damage", {"tp": "9", "rs": 2, "ko": 12, "lep": 30})) == [
+    assert assumed(run("damage", {"damage": "8", "ko": 13, "lep": 30})) == []
+    assert assumed(run("damage", {"damage": "9", "rs": 2, "ko": 12, "lep": 30})) == [
         annahme("angriff.ruestungsschutz")
     ]
-    r = run("damage", {"tp": "7", "ko": 12, "lep": 12})
+    r = run("damage", {"damage": "7", "ko": 12, "lep": 12})
     assert r["status"] == "kampfunfaehig" and assumed(r) == [annahme("wunden.schwellen")]
-    r = run("damage", {"tp": "13", "ko": 12, "lep": 40})
+    r = run("damage", {"damage": "13", "ko": 12, "lep": 40})
     assert r["wunden"] == 1 and assumed(r) == [annahme("wunden.hoechstens_pro_treffer")]
 
 
@@ -209,7 +209,7 @@ def test_damage_says_whether_the_target_can_still_act(lep: int, zustand: str, te
     5 LeP, lebensbedrohlich ab 0 LeP, tot bei −KO): ``target_state`` names it in the fight's one
     vocabulary (engine.fight_state), so the Kampfhelfer page passes over a fighter who cannot
     act. 9 TP without RS: 9 SP."""
-    r = run("damage", {"tp": "9", "rs": 0, "ko": 4, "lep": lep + 9, "wunden": 0})
+    r = run("damage", {"damage": "9", "rs": 0, "ko": 4, "lep": lep + 9, "wunden": 0})
     assert r["lep"] == lep
     assert r["target_state"] == {"zustand": zustand, "text": text}
 
@@ -253,8 +253,9 @@ def test_attack_and_damage_use_one_word_for_one_quantity(situation: dict[str, An
 
 
 def test_the_weapon_field_is_called_trefferpunkte_in_both_helpers() -> None:
-    """The field the attack's follow-up fills (``tp``) and the attack's weapon field carry the
-    same name and help: the weapon's Trefferpunkte (TP), not „Schaden“ (that is the SP)."""
-    weapon, tp = fields("attack")["damage"], fields("damage")["tp"]
+    """The field the attack's follow-up fills and the attack's weapon field carry the same key
+    (``damage``, as every system's weapon damage), name and help: the weapon's Trefferpunkte
+    (TP), not „Schaden“ (that is the SP, the text's „SP -> Schadenspunkte“, key ``sp``)."""
+    weapon, tp = fields("attack")["damage"], fields("damage")["damage"]
     assert weapon["label"] == tp["label"] == "Trefferpunkte (TP)"
     assert "Schaden" not in weapon["help"] and "Schaden" not in tp["help"]

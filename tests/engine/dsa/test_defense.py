@@ -127,7 +127,7 @@ def test_defense_chances_brute_force(params: dict[str, Any]) -> None:
         ({"kind": "ausweichen_ungezielt"}, "kind"),
         # the hit carried on: a crit always halves the defense; TP must be dice
         ({"kritisch": True}, "kritisch"),
-        ({"tp": "W"}, "tp"),
+        ({"damage": "W"}, "damage"),
     ],
 )
 def test_defense_validation(params: dict[str, Any], field: str) -> None:
@@ -170,7 +170,7 @@ def test_values_of_one_defense_are_cleared_after_it() -> None:
     Kampfsonderfertigkeiten"), „seine nächste Probe ist um X erschwert“, and the hit being
     parried, carried on to the damage. None of them is a fighter's value."""
     f = fields("defense")
-    hit = {"tp", "zusatz", "kritisch", "gezielter_stich"}
+    hit = {"damage", "zusatz", "kritisch", "gezielter_stich"}
     assert {n for n, x in f.items() if x.get("per_roll")} == {
         "nachwirkung",
         "halbe_abwehr",
@@ -188,7 +188,7 @@ def test_a_failed_defense_goes_on_to_the_defenders_damage() -> None:
     is the target of both rolls (Abschnitt "Ablauf einer Kampfrunde": Paraden „immer als
     Reaktion“), so the damage lands on him; his RS, KO and LeP are the fight's, not passed on.
     A defense that holds offers nothing."""
-    hit = {"tp": "11", "zusatz": 3, "kritisch": True, "gezielter_stich": False}
+    hit = {"damage": "11", "zusatz": 3, "kritisch": True, "gezielter_stich": False}
     fails = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
     r = run("defense", {"pa_basis": 10, "halbe_abwehr": True, **hit}, fails)
     assert r["outcome"] == "misslungen" and not r["success"]
