@@ -103,7 +103,20 @@ def check_pages(name: str) -> None:
         if not (Path(out) / name / "druck" / "index.html").exists():
             raise CheckFailed(f"Druckansicht fehlt: „Druckansicht: {name}/druck.md“ in mkdocs.yml")
         data = json.loads((ROOT / "engine" / "data" / f"{name}.json").read_text(encoding="utf-8"))
-        check_wording(ROOT / "quellen" / data["system"]["quelle"], Path(out) / name, name)
+        check_wording(ROOT / "quellen" / source_file(data, name), Path(out) / name, name)
+
+
+def source_file(data: dict[str, Any], name: str) -> str:
+    """The source text's file name: ``system: {quelle}`` (a system in YAML, make system) or
+    ``quelle`` beside ``system: <name>`` (the Python systems' data files)."""
+    head = data.get("system")
+    quelle = head.get("quelle") if isinstance(head, dict) else data.get("quelle")
+    if not isinstance(quelle, str) or not (ROOT / "quellen" / quelle).is_file():
+        raise CheckFailed(
+            f"engine/data/{name}.yaml: Schlüssel „system.quelle“: muss der Name des Quelltexts "
+            f"unter quellen/ sein (make system trägt ihn ein), nicht {quelle!r}"
+        )
+    return quelle
 
 
 def check_wording(source: Path, pages: Path, name: str) -> int:

@@ -7,6 +7,7 @@ the source's lines „1: Waffe verloren – …“ passed ``make check-system`` 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -65,3 +66,15 @@ def test_a_table_that_drops_the_row_numbers_fails_and_says_what_to_do(tmp_path: 
     assert "2 von 3 Sätzen aus quellen/005_quelle.txt" in message
     assert "– 1: Waffe verloren – die Waffe fliegt 1W6 Schritt weit davon." in message
     assert "regeltabelle" in message and "docs/eisenwald/" in message
+
+
+def test_the_source_is_found_in_both_shapes_of_data_file() -> None:
+    """A system in YAML names its source under ``system: {quelle}``; the Python systems' data
+    files carry ``quelle`` at the top (engine/data/ryssea.yaml). A wrong name is refused."""
+    check = script()
+    ryssea = json.loads((ROOT / "engine" / "data" / "ryssea.json").read_text(encoding="utf-8"))
+    assert check.source_file(ryssea, "ryssea") == "000_5fbfd0ad384a0921.txt"
+    declared = {"system": {"titel": "Eisenwald", "quelle": "002_51e59e824768e9e9.txt"}}
+    assert check.source_file(declared, "eisenwald") == "002_51e59e824768e9e9.txt"
+    with pytest.raises(check.CheckFailed, match=r"system\.quelle"):
+        check.source_file({"system": {"titel": "Eisenwald"}}, "eisenwald")
