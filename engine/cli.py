@@ -21,7 +21,7 @@ from engine import api, dice
 from engine.budget import request_budget
 from engine.errors import EngineError, echo
 from engine.formatting import fraction_text, number, percent
-from engine.params import ListParam, Param
+from engine.params import BoolParam, ListParam, Param
 from engine.registry import SYSTEMS
 
 # argparse's own error texts (Python 3.11–3.14), in German
@@ -165,7 +165,7 @@ def _add_param_option(
         parser.add_argument(
             f"--{param.name}",
             dest=_dest(param),
-            metavar="WERT",
+            metavar="ja|nein" if isinstance(param, BoolParam) else "WERT",
             help=(param.help or param.label) + need + _formerly_help(param),
         )
     # a former name (Param.formerly) stays an option of its own: the engine reads it as the

@@ -5,7 +5,9 @@
    boundary (``run_json``) and on the command line – and a roll with dice shows them;
 3. its tests in ``tests/engine/NAME/`` (the odds against an enumeration of every face);
 4. its pages build (``mkdocs build --strict`` into a temporary folder): the Kampfhelfer page
-   has a helper for every action it names and the print page („Druckansicht“) exists.
+   has a helper for every action it names and the print page („Druckansicht“) exists;
+5. its source text stands word for word on its pages – the rule of ``tests/site/test_fidelity.py``
+   (same sentences, same threshold), so a page that passes here does not fail ``make test``.
 
 Prints one line per step; exits non-zero at the first failure, with what failed.
 """
@@ -100,6 +102,44 @@ def check_pages(name: str) -> None:
                 raise CheckFailed(f"Kampfhelfer: kein Helfer für {action}")
         if not (Path(out) / name / "druck" / "index.html").exists():
             raise CheckFailed(f"Druckansicht fehlt: „Druckansicht: {name}/druck.md“ in mkdocs.yml")
+        data = json.loads((ROOT / "engine" / "data" / f"{name}.json").read_text(encoding="utf-8"))
+        check_wording(ROOT / "quellen" / source_file(data, name), Path(out) / name, name)
+
+
+def source_file(data: dict[str, Any], name: str) -> str:
+    """The source text's file name: ``system: {quelle}`` (a system in YAML, make system) or
+    ``quelle`` beside ``system: <name>`` (the Python systems' data files)."""
+    head = data.get("system")
+    quelle = head.get("quelle") if isinstance(head, dict) else data.get("quelle")
+    if not isinstance(quelle, str) or not (ROOT / "quellen" / quelle).is_file():
+        raise CheckFailed(
+            f"engine/data/{name}.yaml: Schlüssel „system.quelle“: muss der Name des Quelltexts "
+            f"unter quellen/ sein (make system trägt ihn ein), nicht {quelle!r}"
+        )
+    return quelle
+
+
+def check_wording(source: Path, pages: Path, name: str) -> int:
+    """Every sentence of ``source`` on the built pages under ``pages`` (as ``make test``)."""
+    from tests.site.test_fidelity import THRESHOLD, source_sentences, visible_text
+
+    text = "\n".join(
+        visible_text(page.read_text(encoding="utf-8")) for page in sorted(pages.rglob("*.html"))
+    )
+    sentences = source_sentences(source)
+    missing = [s for s in sentences if s not in text]
+    if len(missing) > (1 - THRESHOLD) * len(sentences):
+        listed = "\n".join(f"  – {s}" for s in missing[:10])
+        more = f"\n  … und {len(missing) - 10} weitere" if len(missing) > 10 else ""
+        raise CheckFailed(
+            f"Wortlaut: {len(missing)} von {len(sentences)} Sätzen aus quellen/{source.name} "
+            f"stehen nicht wörtlich auf den Seiten von docs/{name}/:\n{listed}{more}\n"
+            "Jeder Satz des Quelltexts bleibt Wort für Wort stehen (Struktur darf sich ändern). "
+            "Eine regeltabelle zeigt nur die Zellen der Tabelle – steht im Text „1: …“ oder "
+            "„1–2 …“ vor einer Zeile, bleibt die Zeile so auf der Regelseite "
+            "(CONTRIBUTING.md, „Ein Regelsystem in YAML“, Schritt 2)."
+        )
+    return len(sentences)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         started = time.monotonic()
         check_pages(name)
-        step("Seiten gebaut (Kampfhelfer mit jedem Helfer, Druckansicht)", started)
+        step(
+            "Seiten gebaut (Kampfhelfer mit jedem Helfer, Druckansicht, Wortlaut der Quelle)",
+            started,
+        )
     except CheckFailed as error:
         print(f"FEHLER: {error}", file=sys.stderr)
         return 1

@@ -211,6 +211,13 @@ def test_cli_required_options_are_named_in_german(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         cli.main(["allgemein", "wurf", "--help"])
     assert "--notation WERT" in capsys.readouterr().out
+    # a Ja/Nein field says which words it takes (BoolParam.validate: ja/nein), not just WERT
+    with pytest.raises(SystemExit):
+        cli.main(["ryssea", "fumble", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--unmoeglich_2 ja|nein" in help_text and "--unmoeglich_2 WERT" not in help_text
+    assert cli.main(["ryssea", "fumble", "--unmoeglich_2", "ja", "--seed", "1"]) == 0
+    capsys.readouterr()
     # a field required only in a situation: the engine names the situation
     assert cli.main(["ryssea", "tickleiste", "--command", "hinzufuegen", "--name", "A"]) == 2
     assert "INI: fehlt" in capsys.readouterr().err
