@@ -166,7 +166,7 @@ def _add_param_option(
             f"--{param.name}",
             dest=_dest(param),
             metavar="ja|nein" if isinstance(param, BoolParam) else "WERT",
-            help=(param.help or param.label) + need + _formerly_help(param),
+            help=_field_help(param) + need + _formerly_help(param),
         )
     # a former name (Param.formerly) stays an option of its own: the engine reads it as the
     # field and refuses both names at once, naming the field
@@ -177,6 +177,11 @@ def _add_param_option(
             action="append" if isinstance(param, ListParam) else "store",
             help=argparse.SUPPRESS,
         )
+
+
+def _field_help(param: Param) -> str:
+    """The field's label, then its help text (the help alone would hide what the field is)."""
+    return f"{param.label}: {param.help}" if param.help else param.label
 
 
 def _former_dest(old: str) -> str:
@@ -237,8 +242,9 @@ def _render_text(result: dict[str, Any], only_chances: bool) -> str:
         elif section["kind"] == "notes":
             lines += [f"  {note}" for note in section["items"]]
         lines.append("")
-    lines.append(f"Seed: {result['seed']}")
-    return "\n".join(lines)
+    if not only_chances:  # the chances do not depend on the roll: no seed to repeat
+        lines.append(f"Seed: {result['seed']}")
+    return "\n".join(lines).rstrip("\n")
 
 
 def _roll_command(args: argparse.Namespace) -> int:

@@ -114,7 +114,9 @@ def test_cli_text_and_chances_and_errors_are_german(capsys: pytest.CaptureFixtur
     text = capsys.readouterr().out
     assert "Reihenfolge" in text and "Seed: 1" in text
     assert cli.main([*one, "--chances"]) == 0
-    assert "100\u00a0%" in capsys.readouterr().out
+    chances = capsys.readouterr().out
+    # the odds hold before any roll: no Wurfnummer (seed) that would suggest otherwise
+    assert "100\u00a0%" in chances and "Seed" not in chances
     assert cli.main(["ryssea", "initiative", "--fighters", "name=A,ini=x"]) == 2
     assert "Kämpfer 1 – INI" in capsys.readouterr().err
 
@@ -216,6 +218,11 @@ def test_cli_required_options_are_named_in_german(capsys: pytest.CaptureFixture[
         cli.main(["ryssea", "fumble", "--help"])
     help_text = capsys.readouterr().out
     assert "--unmoeglich_2 ja|nein" in help_text and "--unmoeglich_2 WERT" not in help_text
+    # a field with a help text keeps its label in front of it (the help alone hid what it is)
+    with pytest.raises(SystemExit):
+        cli.main(["ryssea", "attack", "--help"])
+    attack_help = " ".join(capsys.readouterr().out.split())
+    assert "--damage WERT Waffenschaden: Schaden der Waffe" in attack_help
     assert cli.main(["ryssea", "fumble", "--unmoeglich_2", "ja", "--seed", "1"]) == 0
     capsys.readouterr()
     # a field required only in a situation: the engine names the situation
