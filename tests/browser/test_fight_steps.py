@@ -114,39 +114,19 @@ def test_undo_survives_a_reload_and_reaches_the_other_tab(reader: SharedVisit) -
         assert overview_value(page, "Ork", "LeP") == ""
         # the other tab follows at once, and its redo puts the step back
         other.wait_for_function(
-            "() => document.querySelector('[aria-label=\"LeP von Ork\"]').value === ''"
+            "() => document.querySelector('[aria-label=\"LeP von Ork\"]').value === ''",
+            polling=100,
         )
         assert "lep" not in stored_fight(other)["fighters"]["Ork"]["stats"]
         redo = bar(other).locator(".rw-fight-redo")
         assert (redo.get_attribute("title") or "").startswith("Wiederherstellen: Schaden")
         redo.click()
         page.wait_for_function(
-            "() => document.querySelector('[aria-label=\"LeP von Ork\"]').value === '16'"
+            "() => document.querySelector('[aria-label=\"LeP von Ork\"]').value === '16'",
+            polling=100,
         )
     finally:
         other.close()
-
-
-def test_an_edit_in_the_overview_is_a_checked_step(reader: SharedVisit) -> None:
-    t = start(reader)
-    page = t.page
-    lep = page.get_by_label("LeP von Bruna", exact=True)
-    lep.fill("drei")
-    lep.press("Enter")
-    error = page.locator(".rw-overview-error")
-    assert error.inner_text() == "LeP von Bruna: bitte eine ganze Zahl eintragen (z. B. 12)."
-    assert "lep" not in stored_fight(page)["fighters"].get("Bruna", {}).get("stats", {})
-    lep.fill("27")
-    lep.press("Enter")
-    assert error.is_hidden()
-    assert stored_fight(page)["fighters"]["Bruna"]["stats"]["lep"] == 27
-    title = bar(page).locator(".rw-fight-undo").get_attribute("title")
-    assert title == "Rückgängig: Bruna: LeP – → 27 (von Hand)"
-    bar(page).locator(".rw-fight-target").select_option("Bruna")
-    assert reveal(page.locator(DAMAGE)).locator("[data-path='lep']").input_value() == "27"
-    history = page.locator(".rw-history")
-    history.locator("summary").click()
-    assert "Bruna: LeP – → 27 (von Hand)" in history.inner_text()
 
 
 def test_a_fighter_put_down_by_hand_is_passed_over_until_undone(reader: SharedVisit) -> None:
@@ -176,10 +156,22 @@ def test_a_fighter_put_down_by_hand_is_passed_over_until_undone(reader: SharedVi
     assert "Bruna" in acting
 
 
-def test_a_value_typed_for_the_target_stays_his(reader: SharedVisit) -> None:
-    # B4: a hand-corrected LeP was thrown away when the target changed and back
+def test_target_choice_typed_values_and_overview_edits_on_one_fight(reader: SharedVisit) -> None:
+    """Three checks on one started fight (each used to roll its own initiative): opponents
+    are offered first; a value typed for the target stays his (B4); an edit in the overview
+    is a checked step."""
     t = start(reader)
     page = t.page
+    # opponents are offered first (DSA's „Seite“ from the initiative roll)
+    bar(page).locator(".rw-fight-actor").select_option("Bruna")
+    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
+    assert options[1:] == ["Ork", "Alrik"]
+    bar(page).locator(".rw-fight-actor").select_option("Ork")
+    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
+    assert sorted(options[1:]) == ["Alrik", "Bruna"]  # both his opponents, in the fight's order
+    # B4: a hand-corrected LeP was thrown away when the target changed and back
+    bar(page).locator(".rw-fight-actor").select_option("Alrik")
+    bar(page).locator(".rw-fight-target").select_option("Ork")
     damage = reveal(page.locator(DAMAGE))
     t.fill(damage.locator("[data-path='lep']"), "22")
     damage.locator("[data-path='lep']").press("Tab")
@@ -188,17 +180,25 @@ def test_a_value_typed_for_the_target_stays_his(reader: SharedVisit) -> None:
     bar(page).locator(".rw-fight-target").select_option("Ork")
     assert damage.locator("[data-path='lep']").input_value() == "22"
     assert overview_value(page, "Ork", "LeP") == "22"
-
-
-def test_opponents_are_offered_first(reader: SharedVisit) -> None:
-    t = start(reader)
-    page = t.page
-    bar(page).locator(".rw-fight-actor").select_option("Bruna")
-    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
-    assert options[1:] == ["Ork", "Alrik"]
-    bar(page).locator(".rw-fight-actor").select_option("Ork")
-    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
-    assert sorted(options[1:]) == ["Alrik", "Bruna"]  # both his opponents, in the fight's order
+    # an edit in the overview is a checked step: a German message naming the field for a bad
+    # value, nothing written; a good value is a step „… (von Hand)“ the helpers take up
+    lep = page.get_by_label("LeP von Bruna", exact=True)
+    lep.fill("drei")
+    lep.press("Enter")
+    error = page.locator(".rw-overview-error")
+    assert error.inner_text() == "LeP von Bruna: bitte eine ganze Zahl eintragen (z. B. 12)."
+    assert "lep" not in stored_fight(page)["fighters"].get("Bruna", {}).get("stats", {})
+    lep.fill("27")
+    lep.press("Enter")
+    assert error.is_hidden()
+    assert stored_fight(page)["fighters"]["Bruna"]["stats"]["lep"] == 27
+    title = bar(page).locator(".rw-fight-undo").get_attribute("title")
+    assert title == "Rückgängig: Bruna: LeP – → 27 (von Hand)"
+    bar(page).locator(".rw-fight-target").select_option("Bruna")
+    assert reveal(page.locator(DAMAGE)).locator("[data-path='lep']").input_value() == "27"
+    history = page.locator(".rw-history")
+    history.locator("summary").click()
+    assert "Bruna: LeP – → 27 (von Hand)" in history.inner_text()
 
 
 def test_ryssea_active_defence_is_offered_as_a_tickleiste_step(reader: SharedVisit) -> None:
@@ -217,7 +217,9 @@ def test_ryssea_active_defence_is_offered_as_a_tickleiste_step(reader: SharedVis
     offer = attack.get_by_role("button", name="Aktive Abwehr auf die Tickleiste (4 Ticks): Ork ▸")
     assert page.evaluate(TICK_OF, "Ork") == before  # offered, not done
     offer.click()
-    page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) === b + 4", arg=["Ork", before])
+    page.wait_for_function(
+        f"([a, b]) => ({TICK_OF})(a) === b + 4", arg=["Ork", before], polling=100
+    )
     assert "Ork: Aktive Abwehr (4 Ticks)" in board.locator(".rw-result").inner_text()
 
 
@@ -354,7 +356,7 @@ def test_a_known_target_is_hit_and_damaged_in_two_clicks(reader: SharedVisit) ->
     t.roll(attack)
     before = page.evaluate("window.__rwRolls")
     attack.get_by_role("button", name=quick).click()
-    page.wait_for_function("n => window.__rwRolls > n", arg=before)
+    page.wait_for_function("n => window.__rwRolls > n", arg=before, polling=100)
     now = int(overview_value(page, "Ork", "LeP"))
     assert now < lep
     written = damage.locator(".rw-fight-written").inner_text()
@@ -375,14 +377,18 @@ def test_a_fighter_chosen_in_the_tickleiste_keeps_the_target(reader: SharedVisit
     target.select_option("Ork")
     fighter.select_option("Bruna")
     page.wait_for_function(
-        "() => document.querySelector('.rw-fight-actor').value === 'Bruna'", timeout=10_000
+        "() => document.querySelector('.rw-fight-actor').value === 'Bruna'",
+        timeout=10_000,
+        polling=100,
     )
     assert target.input_value() == "Ork"
     assert stored_fight(page, "ryssea")["target"] == "Ork"
     # the target himself reacts: he cannot stay his own target – the one he answers is, said
     fighter.select_option("Ork")
     page.wait_for_function(
-        "() => document.querySelector('.rw-fight-actor').value === 'Ork'", timeout=10_000
+        "() => document.querySelector('.rw-fight-actor').value === 'Ork'",
+        timeout=10_000,
+        polling=100,
     )
     assert target.input_value() == "Bruna"
     assert (
