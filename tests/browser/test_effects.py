@@ -162,7 +162,9 @@ def board_effect(page: Any, system: str) -> None:
         board.locator("[data-path='ticks']").fill("2")
         board.get_by_role("button", name="Handlung ausführen").click()
         page.wait_for_function(
-            "b => document.querySelector('.rw-tickleiste .rw-result').innerText !== b", arg=before
+            "b => document.querySelector('.rw-tickleiste .rw-result').innerText !== b",
+            arg=before,
+            polling=100,
         )
     assert effects_of(page, "Ork") == []
     assert last_steps(page, system, 1) == ["Abgelaufen: betäubt (Ork)"]

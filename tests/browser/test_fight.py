@@ -47,7 +47,7 @@ class Typist:
     def roll(self, helper: Any) -> None:
         before = self.page.evaluate("window.__rwRolls")
         reveal(helper).locator(".rw-submit").click()
-        self.page.wait_for_function("n => window.__rwRolls > n", arg=before)
+        self.page.wait_for_function("n => window.__rwRolls > n", arg=before, polling=100)
 
 
 def open_bench(reader: SharedVisit, system: str, width: int = 1366) -> Typist:
@@ -144,7 +144,9 @@ def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
         act.click()
         # the actor moves 5 ticks on (000 L47–L82); whether someone else is next depends on
         # the rolled initiative: with a wide gap the same fighter acts again
-        page.wait_for_function(f"([a, b]) => ({TICK_OF})(a) !== b", arg=[actor, before])
+        page.wait_for_function(
+            f"([a, b]) => ({TICK_OF})(a) !== b", arg=[actor, before], polling=100
+        )
     fighters = 3 * 2 + 3 * 1  # each attacker's two values and each target's defense, once
     assert t.typed - setup == fighters + 7  # + the ticks of each action
     print(f"Ryssea: {t.typed} Felder für 3 Kämpfer und 7 Angriffe (vorher 6 je Angriff)")

@@ -1,16 +1,18 @@
-"""Bad input in every field of every helper on the Kampfhelfer pages: a German message at the field.
+"""Bad input in the helpers on the Kampfhelfer pages: a German message at the field.
 
-For each form field (top level and the first row of a list) the test types an invalid value
-(int: „abc“ and a value beyond the maximum; required text: empty; dice: „2W0“), clicks
-„Würfeln“ and asserts that the message appears at that field (``#<field-id>-fehler`` visible,
-the input ``aria-invalid="true"``), then restores the value and asserts that the helper rolls
-again. Lists: the remove buttons stop at the minimum number of rows; a form that has fewer
-rows anyway (rows removed from the page) gets the engine's message at the list.
+What the engine says for every bad field of every helper (its wording, the field it names) is
+checked without a browser in tests/engine/test_field_messages.py. Here, per Kampfhelfer page,
+the page shows it where it belongs: one field per kind of bad input (int: „abc“ and a value
+beyond the maximum; required text: empty; dice: „2W0“), at the top of a form and in the first
+row of a list, taken from the page's helpers in their order. The test types the bad value,
+clicks „Würfeln“ and asserts that the message appears at that field (``#<field-id>-fehler``
+visible, with the field's label and the kind's wording; the input ``aria-invalid="true"``),
+then restores the value and asserts that the helper rolls again. Lists (the page's first):
+the remove buttons stop at the minimum number of rows; a form that has fewer rows anyway
+(rows removed from the page) gets the engine's message at the list.
 
 One page for the module (the shared visit ``reader``): the first Kampfhelfer page is loaded,
-the others are reached by instant navigation, so the engine boots once. Each test gets there
-by itself: the field checks go from page to page (``go``), the list check arrives with empty
-storage (``arrive``).
+the others are reached by instant navigation (``go``), so the engine boots once.
 """
 
 from __future__ import annotations
@@ -155,41 +157,54 @@ def roll_works(page: Any, helper_id: str) -> None:
 
 @pytest.mark.parametrize("url", PAGES)
 def test_bad_input_gets_a_german_message_at_the_field(url: str, reader: SharedVisit) -> None:
-    check_page(reader.go(url), url)
+    page = reader.go(url)
+    check_page(page, url)
+    check_too_few_rows(page, url)
 
 
 def check_page(page: Any, url: str) -> None:
+    """One field per kind of bad input (int „abc“ and beyond the maximum, required text
+    empty, dice), at the top of a form and in a list's row, from the page's helpers: the
+    engine's message (its wording per field: tests/engine/test_field_messages.py) at that
+    field, aria-invalid, and a roll once the value is back; each probed helper rolls, and
+    the first list's remove buttons stop at its minimum."""
     helpers = page.locator(".rw-helper[data-action]").evaluate_all(
         "els => els.map(e => [e.id, e.dataset.system, e.dataset.action])"
     )
     problems: list[str] = []
     checked = 0
+    covered: set[tuple[str, bool]] = set()  # (kind of bad input, in a list's row)
+    list_checked = False
     for helper_id, system, action in helpers:
         if not form_helper(system, action):
+            continue
+        fields = [
+            (f"{helper_id}-{path.replace('.', '-')}", field, label, "." in path)
+            for path, field, label in fields_of(engine.describe(system, action))
+            if any((kind, "." in path) not in covered for kind, _ in bad_inputs(field))
+        ]
+        box_has_list = page.locator(f"[id='{helper_id}'] .rw-list").count() > 0
+        if not fields and (list_checked or not box_has_list):
             continue
         box = reveal(page.locator(f"[id='{helper_id}']"))
         # open the collapsed „Weitere Angaben“ box so every field is visible
         box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
         attempts, labels = [], {}
-        fields = [
-            (f"{helper_id}-{path.replace('.', '-')}", field, label)
-            for path, field, label in fields_of(engine.describe(system, action))
-            if bad_inputs(field)
-        ]
         # each field's state in one round trip: [disabled, value], or null when it is missing
         # (the probe then reports it)
-        states = page.evaluate(FIELD_STATES, [fid for fid, _, _ in fields])
-        for (fid, field, label), state in zip(fields, states, strict=True):
-            bad = bad_inputs(field)
+        states = page.evaluate(FIELD_STATES, [fid for fid, _, _, _ in fields])
+        for (fid, field, label, in_row), state in zip(fields, states, strict=True):
             if state and state[0]:
                 continue  # does not apply to the form as it is (hidden, not sent, not checked)
             original = state[1] if state else ""
-            for index, (kind, value) in enumerate(bad):
-                last = index == len(bad) - 1
-                attempts.append(
-                    {"fid": fid, "value": value, "original": original if last else None}
-                )
+            for kind, value in bad_inputs(field):
+                if (kind, in_row) in covered:
+                    continue
+                covered.add((kind, in_row))
+                attempts.append({"fid": fid, "value": value, "original": original})
                 labels[(fid, value)] = (label, kind)
+        if not attempts and (list_checked or not box_has_list):
+            continue
         # the first bad value of each helper is typed by Playwright itself, as a user would
         if attempts:
             first = attempts[0]
@@ -208,8 +223,11 @@ def check_page(page: Any, url: str) -> None:
             if "restored" in seen and (seen["restored"] != "result" or seen["restoredInvalid"]):
                 problems.append(f"{where}: nach dem Zurücksetzen kein Ergebnis ({seen})")
         roll_works(page, helper_id)
-        problems += check_lists(page, url, helper_id)
+        if box_has_list and not list_checked:
+            problems += check_lists(page, url, helper_id)
+            list_checked = True
     assert checked > 0
+    assert ("abc", False) in covered and ("abc", True) in covered, covered
     assert problems == [], "\n".join(problems)
 
 
@@ -232,31 +250,29 @@ def check_lists(page: Any, url: str, helper_id: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("url", PAGES)
-def test_too_few_rows_get_the_message_at_the_list(url: str, reader: SharedVisit) -> None:
-    """Fewer rows than allowed (only possible by changing the page): the engine's message is
-    shown at the list, in every list of every helper on the page."""
-    page = reader.arrive(url)
+def check_too_few_rows(page: Any, url: str) -> None:
+    """Fewer rows than allowed (only possible by changing the page): the engine's message
+    (for every list: tests/engine/test_field_messages.py) is shown at the list – the page's
+    first list."""
     helpers = page.locator(".rw-helper[data-action]").evaluate_all(
         "els => els.map(e => [e.id, e.dataset.system, e.dataset.action])"
     )
-    seen_lists: dict[str, dict[str, Any]] = {}
     for helper_id, system, action in helpers:
         if not form_helper(system, action):
             continue
-        box = reveal(page.locator(f"[id='{helper_id}']"))
-        for name in box.locator(".rw-list").evaluate_all("els => els.map(e => e.dataset.path)"):
-            box.locator(f".rw-list[data-path='{name}']").evaluate(
-                "(l) => l.querySelectorAll(':scope > .rw-rows > .rw-row')"
-                ".forEach((r) => r.remove())"
-            )
-            fid = f"{helper_id}-{name}"
-            seen_lists[fid] = page.evaluate(TOO_FEW, [helper_id, fid])
-            box.locator(".rw-reset").click()  # the rows as built, for the helper's next list
-    assert seen_lists, f"{url}: keine Liste gefunden"
-    missing = {
-        fid: seen
-        for fid, seen in seen_lists.items()
-        if not (seen["shown"] and "mindestens" in seen["text"])
-    }
-    assert missing == {}, f"{url}: keine Meldung an der Liste bei zu wenigen Zeilen"
+        box = page.locator(f"[id='{helper_id}']")
+        names = box.locator(".rw-list").evaluate_all("els => els.map(e => e.dataset.path)")
+        if not names:
+            continue
+        reveal(box)
+        box.locator(f".rw-list[data-path='{names[0]}']").evaluate(
+            "(l) => l.querySelectorAll(':scope > .rw-rows > .rw-row').forEach((r) => r.remove())"
+        )
+        fid = f"{helper_id}-{names[0]}"
+        seen = page.evaluate(TOO_FEW, [helper_id, fid])
+        box.locator(".rw-reset").click()  # the rows as built again
+        assert seen["shown"] and "mindestens" in seen["text"], (
+            f"{url}#{fid}: keine Meldung an der Liste bei zu wenigen Zeilen ({seen})"
+        )
+        return
+    raise AssertionError(f"{url}: keine Liste gefunden")

@@ -46,6 +46,7 @@ def shared_link(page: Any, previous: str = "") -> str:
         "p => { const l = document.querySelector('.rw-player-link');"
         " return l && l.value && l.value !== p; }",
         arg=previous,
+        polling=100,
     )
     return str(box.locator(".rw-player-link").input_value())
 
@@ -142,7 +143,8 @@ def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, width:
     second = shared_link(gm, link)
     page.evaluate("h => { location.hash = h; }", second.split("#", 1)[1])
     page.wait_for_function(
-        "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'"
+        "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'",
+        polling=100,
     )
     assert page.locator(".rw-player-next-line").inner_text() == "Als Nächstes: Bruna"
     page.context.close()
@@ -182,16 +184,18 @@ def test_bad_links_get_a_german_message(reader: SharedVisit, browsers: Browsers)
 
 def follow_live(gm: Any, screen: Any, system: str) -> None:
     """The second screen shows the game master's fight and follows „Weiter“."""
-    screen.wait_for_function("() => document.querySelector('.rw-player-actor-line')")
+    screen.wait_for_function("() => document.querySelector('.rw-player-actor-line')", polling=100)
     assert screen.locator(".rw-player-actor-line").inner_text() == "Am Zug: Alrik"
     weiter(gm)
     screen.wait_for_function(
-        "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'"
+        "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'",
+        polling=100,
     )
     put_on(gm, "Bruna", "2", "runden")
     screen.wait_for_function(
         "() => [...document.querySelectorAll('.rw-player-effects')]"
-        ".some(e => e.textContent.startsWith('betäubt (noch 2 Runden'))"
+        ".some(e => e.textContent.startsWith('betäubt (noch 2 Runden'))",
+        polling=100,
     )
 
 

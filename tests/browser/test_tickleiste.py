@@ -93,6 +93,7 @@ def act(helper: Any, action: str, ticks: str, fighter: str | None = None) -> str
     helper.page.wait_for_function(
         "before => document.querySelector('.rw-tickleiste .rw-result').innerText !== before",
         arg=before,
+        polling=100,
     )
     return who
 
