@@ -231,14 +231,18 @@ def test_no_page_refers_to_anything_outside_the_folder(export: Unzipped) -> None
 
 
 def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
-    """Pages to open, and which helpers on them (by position), to roll every action once.
+    """Pages to open, and which helpers on them (by position): one page per system, every
+    action on it once.
 
-    Offline, what may break is the way to the engine (file://, the embedded worker, the
-    snapshot), which is the same for every helper of an action; the forms with a topic page's
-    own defaults (``vorgaben``) are all rolled online (test_all_helpers.py) and are the same
-    HTML here (test_no_page_refers_to_anything_outside_the_folder reads every page). Each page
-    visit costs a Pyodide boot (no instant navigation from file://), so the fewest pages that
-    hold every action are opened: the five Kampfhelfer pages and the Ryssea initiative page.
+    Offline, what may break is the way to the engine: file://, the embedded classic worker,
+    the snapshot from the zip and the system's modules in it – per page visit (a Pyodide boot:
+    no instant navigation from file://) and per system, not per form. The forms and their
+    wiring are the same HTML and JS as online, where every helper of every page is rolled
+    (test_all_helpers.py, test_parity.py), and test_no_page_refers_to_anything_outside_the_folder
+    reads every page here. So each system (as the export's pages name them: a new system is
+    rolled here without an edit) is opened once, on its page with the most actions (a
+    Kampfhelfer page), and every action there is rolled once: each kind of result (tables,
+    dice, a result without dice) comes through the same transport.
     """
     pages: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*.html")):
@@ -247,15 +251,17 @@ def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
         assert len(keys) == html.count(HELPER_MARK), f"{path}: helper markup not understood"
         if keys:
             pages[path.relative_to(root).as_posix()] = keys
-    left = {key for keys in pages.values() for key in keys}
+    systems = sorted({key.split(".", 1)[0] for keys in pages.values() for key in keys})
     plan: list[tuple[str, list[int]]] = []
-    while left:
-        best = max(sorted(pages), key=lambda p: len(set(pages[p]) & left))
+    for system in systems:
+        own = [p for p in sorted(pages) if any(k.startswith(f"{system}.") for k in pages[p])]
+        best = max(own, key=lambda p: len({k for k in pages[p] if k.startswith(f"{system}.")}))
+        seen: set[str] = set()
         indices = []
         for index, key in enumerate(pages[best]):
-            if key in left:
+            if key.startswith(f"{system}.") and key not in seen:
+                seen.add(key)
                 indices.append(index)
-                left.discard(key)
         plan.append((best, indices))
     return plan
 
