@@ -217,8 +217,9 @@ def test_first_visit_then_everything_works_in_flight_mode(
         page.keyboard.type("Patzertabelle")
         page.locator(".md-search-result__item a").first.wait_for()
         page.keyboard.press("Escape")
-        # the Tickleiste, a tooltip, and a reload that keeps the fighter
-        page.goto(site_url + "ryssea/kampfbeginn-und-initiative/")
+        # the Tickleiste, a tooltip, and a reload that keeps the fighter (a link click: the
+        # direct load of a page never visited is guete's above, the reload loads this one)
+        navigate(page, site_url + "ryssea/kampfbeginn-und-initiative/")
         board = page.locator("section.rw-tickleiste").first
         board.locator("[data-path='name']").fill("Alrik")
         board.get_by_role("button", name="Kämpfer hinzufügen").click()
