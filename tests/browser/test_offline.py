@@ -26,6 +26,7 @@ from mkdocs.exceptions import PluginError
 from engine import api
 from site_plugins import offline as plugin
 from tests.browser.conftest import LOCAL_SCHEMES, Browsers, Unzipped, reveal, roll_seeded
+from tests.browser.test_csp import RECORDER
 from tests.conftest import ROOT, _load_build_script
 
 pytestmark = pytest.mark.browser
@@ -155,6 +156,7 @@ def test_pages_search_tooltips_dice_and_saved_state(
     offline: tuple[Any, list[str]], export: Unzipped
 ) -> None:
     page, requests = offline
+    page.context.add_init_script(RECORDER)  # test_csp.py: no policy violation offline either
     page.goto(export.url("index.html"))
     assert page.locator("article h1").inner_text().startswith("Regelwerk")
 
@@ -216,6 +218,7 @@ def test_pages_search_tooltips_dice_and_saved_state(
 
     assert _foreign(requests) == []
     assert any(url.startswith("file:") for url in requests)
+    assert page.evaluate("sessionStorage.getItem('csp')") in (None, "[]")
 
 
 def test_no_page_refers_to_anything_outside_the_folder(export: Unzipped) -> None:
@@ -313,6 +316,7 @@ def test_tickleiste_keeps_its_state_offline_and_a_roll_is_copied_as_text(
     """The Ryssea Tickleiste from file://: add, start, act, reload – the board is still there
     (000_5fbfd0ad384a0921.txt L17–L45; state in localStorage of the file:// origin)."""
     page, requests = offline
+    page.context.add_init_script(RECORDER)  # test_csp.py: no policy violation offline either
     page.goto(export.url("ryssea/kampfhelfer.html"))
     _wait_ready(page)
     board = page.locator(".rw-tickleiste")
@@ -339,6 +343,7 @@ def test_tickleiste_keeps_its_state_offline_and_a_roll_is_copied_as_text(
     assert _foreign(requests) == []
     # the same visit (its second boot) shares a roll: as text, there is no published site
     _copied_as_text(page, requests, export)
+    assert page.evaluate("sessionStorage.getItem('csp')") in (None, "[]")
 
 
 # ------------------------------------------------------------------- sharing a roll offline
