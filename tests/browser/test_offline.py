@@ -245,8 +245,8 @@ def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
     (test_all_helpers.py, test_parity.py), and test_no_page_refers_to_anything_outside_the_folder
     reads every page here. So each system (as the export's pages name them: a new system is
     rolled here without an edit) is opened once, on its page with the most actions (a
-    Kampfhelfer page), and every action there is rolled once: each kind of result (tables,
-    dice, a result without dice) comes through the same transport.
+    Kampfhelfer page); the test rolls the system's first helper there and every other whose
+    kind of result (the display's sections, dice or none) was not rolled yet.
     """
     pages: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*.html")):
@@ -270,11 +270,27 @@ def _helpers_to_roll(root: Path) -> list[tuple[str, list[int]]]:
     return plan
 
 
+COLLECT = "(helper) => window.Regelwerk.collect(helper)"  # forms.js, as test_all_helpers.py
+
+
+def _result_kind(system: str, action: str, params: Any, seed: int) -> tuple[Any, ...]:
+    """What the page has to show for a helper's result: which kinds of section (table, rolls,
+    chances, notes – engine/display.py), whether there are dice (a Wurfnummer), or an
+    error."""
+    answer = api.run(system, action, params, seed)
+    if not answer["ok"]:
+        return ("error", answer["error"].get("field"))
+    display = answer["result"]["display"]
+    kinds = sorted({section["kind"] for section in display["sections"]})
+    return (*kinds, bool(_expected_dom(display)["dice"]))
+
+
 def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export: Unzipped) -> None:
     page, requests = offline
     plan = _helpers_to_roll(export.root)
     assert plan, "no page with a roll helper in the export"
     rolled: list[str] = []
+    kinds: set[tuple[Any, ...]] = set()
     for path, indices in plan:
         page.goto(export.url(path))
         _wait_ready(page)
@@ -282,12 +298,18 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
         # page is still parsed, not after Material's script (issue 29, deliverable 3)
         assert page.evaluate("window.__regelwerk.startedInHead") is True, path
         helpers = page.locator("section.rw-helper:not([data-widget])")
-        for index in indices:
+        for number, index in enumerate(indices):
             helper = reveal(helpers.nth(index))
             system = str(helper.get_attribute("data-system"))
             action = str(helper.get_attribute("data-action"))
             where = f"{path} #{index} {system}.{action}"
             seed = 4711 + len(rolled)
+            # the system's first helper always; another only with a kind of result not
+            # rolled yet (its form's params, as forms.js collects them, on CPython)
+            kind = _result_kind(system, action, helper.evaluate(COLLECT), seed)
+            if number and kind in kinds:
+                continue
+            kinds.add(kind)
             before = page.evaluate("window.__rwResults.length")
             roll_seeded(helper, seed)  # from the form as built (input is remembered)
             assert page.evaluate("window.__rwResults.length") == before + 1, where
@@ -306,7 +328,7 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
             assert shown["seed"] == (f"Wurfnummer {seed}" if wanted["dice"] else None), where
             assert {k: shown[k] for k in ("outcome", "tables", "dice")} == wanted, where
             rolled.append(where)
-    assert rolled
+    assert len(rolled) >= len(plan)
     assert _foreign(requests) == []
 
 
