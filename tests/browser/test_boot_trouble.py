@@ -42,14 +42,55 @@ UNDER_THE_ROW = """
 """
 
 
-def test_a_slow_boot_says_what_works_and_offers_a_retry(page: Any, site_url: str) -> None:
-    # the wasm never arrives (a dead connection): after the slow-boot time (10 s; shortened
-    # here) the status says so, names what works, and „Erneut versuchen“ starts afresh
+def _failed_at_once(page: Any, started: float, words: str) -> None:
+    """The boot failed within seconds (not the 2-minute timeout), naming the file with
+    ``words``, saying what still works; the text stays readable."""
+    status = page.locator(".rw-status[data-state='failed']", has_text=words).first
+    status.wait_for(timeout=30_000)
+    assert time.monotonic() - started < 15
+    text = status.inner_text()
+    assert words in text and STILL_WORKS in text, text
+    assert page.locator("article h1").is_visible()
+
+
+def test_a_bad_or_missing_wasm_fails_or_says_so_and_every_retry_starts_afresh(
+    page: Any, site_url: str, built_site: Path
+) -> None:
+    """One visit, the wasm's file in four states in turn, „Erneut versuchen“ between them (a
+    fresh boot each time): damaged, no WebAssembly, never arriving, sent already inflated."""
     page.set_viewport_size({"width": 375, "height": 667})  # a phone: the form is long
-    page.add_init_script("window.__regelwerkSlowBootMs = 1500")
-    hanging: list[Any] = []
-    page.route("**/pyodide.asm.wasm.gz", lambda route: hanging.append(route))
+    page.add_init_script("window.__regelwerkSlowBootMs = 1500")  # 10 s on the site
+    retry = page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen")
+
+    def serve(handler: Any) -> None:
+        page.unroute("**/pyodide.asm.wasm.gz")
+        page.route("**/pyodide.asm.wasm.gz", handler)
+
+    # the site ships the wasm gzip-compressed (pyodide.asm.wasm.gz, inflated by the worker
+    # while it downloads): a download cut off halfway does not inflate – the boot fails at
+    # once naming the file (not the 2-minute timeout, not a compile error about a stream)
+    whole = (built_site / WASM_GZ).read_bytes()
+    serve(lambda route: route.fulfill(status=200, body=whole[: len(whole) // 2]))
+    started = time.monotonic()
     page.goto(site_url + PAGE)
+    _failed_at_once(page, started, "pyodide.asm.wasm.gz beschädigt")
+
+    # a wasm that arrives but is no WebAssembly: Pyodide's loader only warns and waits; the
+    # failure reaches the page at once, naming the file (before: the 2-minute timeout)
+    serve(
+        lambda route: route.fulfill(
+            status=200, body=b"\x00asm\x01\x00\x00\x00kaputt", content_type="application/wasm"
+        )
+    )
+    started = time.monotonic()
+    retry.click()
+    _failed_at_once(page, started, "pyodide.asm.wasm nicht ausführbar")
+
+    # the wasm never arrives (a dead connection): after the slow-boot time the status says
+    # so, names what works, and „Erneut versuchen“ starts afresh
+    hanging: list[Any] = []
+    serve(lambda route: hanging.append(route))
+    retry.click()
     status = page.locator(".rw-status[data-slow='1']").first
     status.wait_for(timeout=10_000)
     text = status.inner_text()
@@ -58,61 +99,11 @@ def test_a_slow_boot_says_what_works_and_offers_a_retry(page: Any, site_url: str
     # window's bottom it grew over them (issue 26, point 7: no notice covers a control)
     row = page.locator(".rw-helper .rw-form > .rw-actions").first
     assert row.evaluate(UNDER_THE_ROW) == []
-    retry = page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen")
     assert retry.is_visible()
     assert page.locator("article h1").is_visible()
-    page.unroute("**/pyodide.asm.wasm.gz")
-    retry.click()
-    wait_engine_ready(page)
-    assert page.locator(".rw-status").first.get_attribute("data-slow") == ""
 
-
-def test_a_broken_runtime_file_fails_the_boot_at_once(page: Any, site_url: str) -> None:
-    # a wasm that arrives but is no WebAssembly: Pyodide's loader only warns and waits; the
-    # failure reaches the page at once, naming the file (before: the 2-minute timeout)
-    page.route(
-        "**/pyodide.asm.wasm.gz",
-        lambda route: route.fulfill(
-            status=200, body=b"\x00asm\x01\x00\x00\x00kaputt", content_type="application/wasm"
-        ),
-    )
-    started = time.monotonic()
-    page.goto(site_url + PAGE)
-    status = page.locator(".rw-status[data-state='failed']").first
-    status.wait_for(timeout=30_000)
-    assert time.monotonic() - started < 15
-    text = status.inner_text()
-    assert "pyodide.asm.wasm nicht ausführbar" in text and STILL_WORKS in text, text
-
-
-def test_a_damaged_wasm_archive_fails_the_boot_and_the_retry_works(
-    page: Any, site_url: str, built_site: Path
-) -> None:
-    # the site ships the wasm gzip-compressed (pyodide.asm.wasm.gz, inflated by the worker
-    # while it downloads): a download cut off halfway does not inflate – the boot fails at
-    # once naming the file (not the 2-minute timeout, not a compile error about a stream),
-    # the text stays readable, and „Erneut versuchen“ works once the file is whole again
-    whole = (built_site / WASM_GZ).read_bytes()
-    page.route(
-        "**/pyodide.asm.wasm.gz",
-        lambda route: route.fulfill(status=200, body=whole[: len(whole) // 2]),
-    )
-    started = time.monotonic()
-    page.goto(site_url + PAGE)
-    status = page.locator(".rw-status[data-state='failed']").first
-    status.wait_for(timeout=30_000)
-    assert time.monotonic() - started < 15
-    text = status.inner_text()
-    assert "pyodide.asm.wasm.gz beschädigt" in text and STILL_WORKS in text, text
-    assert page.locator("article h1").is_visible()
-    page.unroute("**/pyodide.asm.wasm.gz")
-    page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen").click()
-    wait_engine_ready(page)
-
-
-def test_a_host_that_inflated_the_wasm_already_still_boots(page: Any, site_url: str) -> None:
     # a host that sends the .gz with Content-Encoding: gzip hands the browser's fetch the
-    # wasm itself: the worker compiles it as it is
+    # wasm itself: the worker compiles it as it is – and the retry boots
     wasm = (PYODIDE / "pyodide.asm.wasm").read_bytes()
     served: list[str] = []
 
@@ -120,11 +111,12 @@ def test_a_host_that_inflated_the_wasm_already_still_boots(page: Any, site_url: 
         served.append(route.request.url)
         route.fulfill(status=200, body=wasm)
 
-    page.route("**/pyodide.asm.wasm.gz", inflated)
-    page.goto(site_url + PAGE)
+    serve(inflated)
+    retry.click()
     wait_engine_ready(page)
     assert page.evaluate("window.__regelwerk.mode") == "snapshot"
     assert served  # the wasm came through the .gz's address
+    assert page.locator(".rw-status").first.get_attribute("data-slow") == ""
 
 
 # a browser that reads nothing back and refuses every write (as Safari's private mode did):
