@@ -17,11 +17,20 @@ from typing import Any
 import pytest
 
 from tests.browser.a11y import focus_state
-from tests.browser.conftest import Browsers, wait_engine_ready
+from tests.browser.conftest import ALL_HELPERS_SET_UP, Browsers, wait_engine_ready
 
 pytestmark = pytest.mark.browser
 
 PAGE = "ryssea/kampfhelfer/"
+# the page's CSS transitions started by the last key have ended (a frame for them to start)
+SETTLED = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const moving = document.getAnimations().filter((a) => a instanceof CSSTransition);
+  await Promise.race([
+    Promise.all(moving.map((a) => a.finished.catch(() => null))),
+    new Promise((done) => setTimeout(done, 1000)),
+  ]);
+}"""
 
 
 class Keyboard:
@@ -37,6 +46,10 @@ class Keyboard:
         return self.look(key)
 
     def look(self, key: str = "") -> dict[str, Any]:
+        # as a reader sees it once Material's transitions after the key have run (the search
+        # field widens and turns white in 250 ms when it gets the focus, and narrows again
+        # over the palette switch when Escape closes the search)
+        self.page.evaluate(SETTLED)
         state = focus_state(self.page)
         state["key"] = key
         self.steps.append(state)
@@ -77,9 +90,7 @@ def keys(browsers: Browsers, site_url: str) -> Iterator[Keyboard]:
     page = context.new_page()
     page.goto(site_url + PAGE)
     wait_engine_ready(page)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
-    )
+    page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
     yield Keyboard(page)
     context.close()
 
