@@ -36,6 +36,7 @@ import pytest
 
 from tests.browser.a11y import Findings, check, set_scheme
 from tests.browser.conftest import (
+    ALL_HELPERS_SET_UP,
     Browsers,
     PageErrors,
     Unzipped,
@@ -87,9 +88,8 @@ class Visit:
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == self.scheme
         if page.locator(".rw-helper, .rw-dice").count():
             wait_engine_ready(page)
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
-            )
+            # every 100 ms, not every frame: a wait per frame keeps the page painting
+            page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
         return page
 
     def resize(self, width: int) -> None:
@@ -398,7 +398,9 @@ def test_offline_export(
     page.goto(export.url("ryssea/patzertabelle.html"))
     set_scheme(page, SCHEMES[0])
     wait_engine_ready(page)
-    page.wait_for_function("() => document.querySelector('.rw-helper').dataset.rwReady")
+    page.wait_for_function(
+        "() => document.querySelector('.rw-helper').dataset.rwReady", polling=100
+    )
     roll(page, page.locator(".rw-helper").first)
     schemes = list(SCHEMES)
     for width in WIDTHS:
