@@ -23,14 +23,22 @@ SERIOUS = ("serious", "critical")
 # data attribute on <body>, the same DOM), so a second colour scheme needs no other rule.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
-# The palette toggle in Material's header, clicked as a reader clicks it (Material keeps the
-# choice in localStorage, so every later page of the visit has it).
+# The palette toggle in Material's header: its radio input for the scheme checked and changed,
+# as the toggle's label does (Material's palette listens to the input's change event and keeps
+# the choice in localStorage, so every later page of the visit has it). Not a click: a click
+# on the page closes an open dice popover, as a click outside it does, and the state checked
+# in the other scheme must stay as it is.
 SET_SCHEME = """(scheme) => {
   if (document.body.getAttribute("data-md-color-scheme") === scheme) return;
   const input = [...document.querySelectorAll("input[name='__palette']")]
     .find((i) => i.getAttribute("data-md-color-scheme") === scheme);
-  document.querySelector(`label[for="${input.id}"]`).click();
+  input.checked = true;
+  input.dispatchEvent(new Event("change", { bubbles: true }));
 }"""
+# Material marks the body while it switches (no transitions then) and unmarks it a frame
+# later: the colours are final once the mark is gone.
+SCHEME_SET = """(s) => document.body.getAttribute('data-md-color-scheme') === s
+  && !document.body.hasAttribute('data-md-color-switching')"""
 
 
 def inject(page: Any) -> None:
@@ -43,9 +51,7 @@ def inject(page: Any) -> None:
 
 def set_scheme(page: Any, scheme: str) -> None:
     page.evaluate(SET_SCHEME, scheme)
-    page.wait_for_function(
-        "(s) => document.body.getAttribute('data-md-color-scheme') === s", arg=scheme
-    )
+    page.wait_for_function(SCHEME_SET, arg=scheme, polling=50)
 
 
 @dataclass

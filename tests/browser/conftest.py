@@ -239,11 +239,11 @@ def window_size(width: int, height: int | None = None) -> dict[str, int]:
     return {"width": width, "height": height or (900 if width > 800 else 800)}
 
 
-def resize(page: Any, width: int) -> None:
-    """Resize the window (as a phone is turned) and let the layout settle: Material's drawer
-    and sidebars move with a transition (250 ms) at every breakpoint crossed – 1920 → 1280
-    was once measured 2 px too wide while they moved."""
-    page.set_viewport_size(window_size(width))
+def resize(page: Any, width: int, height: int | None = None) -> None:
+    """Resize the window (as a phone is turned; ``height`` as in ``window_size``) and let the
+    layout settle: Material's drawer and sidebars move with a transition (250 ms) at every
+    breakpoint crossed – 1920 → 1280 was once measured 2 px too wide while they moved."""
+    page.set_viewport_size(window_size(width, height))
     page.wait_for_function("w => window.innerWidth === w", arg=width, polling=50)
     page.wait_for_timeout(300)
 

@@ -5,9 +5,11 @@ The default scheme gets all of axe's rules; the dark one (slate) its colour rule
 toggle changes the colours of the same DOM and nothing else. Our own contrast measurements
 (borders and fills of controls, the darkest text) run in both.
 
-One browser context per scheme, as one visit of a reader (Material's instant navigation: the
-engine boots once); on each page state axe runs at 1280 and at 375 px (the window resized, as
-a phone is turned; the states are made at alternating widths). The states: a rule
+One browser context, as one visit of a reader (Material's instant navigation: the engine boots
+once); each page state is made once and checked at 1280 and at 375 px (the window resized, as
+a phone is turned; the states are made at alternating widths), at each width in both schemes
+(the palette toggle clicked in between, as a reader clicks it: the same DOM in other colours,
+so the state need not be made again for the second scheme). The states: a rule
 page with helpers after a roll (a result, a field error, the „Meine Werte“ question, the
 shared-link field, the „Annahmen“ box open, a dice popover), every Kampfhelfer page after a
 roll (Ryssea: the Tickleiste with three fighters, started, one waiting, one holding an
@@ -34,6 +36,7 @@ import pytest
 
 from tests.browser.a11y import Findings, check, set_scheme
 from tests.browser.conftest import (
+    ALL_HELPERS_SET_UP,
     Browsers,
     PageErrors,
     Unzipped,
@@ -61,15 +64,14 @@ def colours_only(scheme: str) -> bool:
 
 
 class Visit:
-    """One context and page for a scheme; pages are reached by instant navigation. Every page
-    state is checked at both widths: the window is resized (as a phone is turned), and
-    Material's layout follows by media queries; the states are made at alternating widths."""
+    """One context and page; pages are reached by instant navigation. Every page state is
+    checked at both widths, at each in both schemes: the window is resized (as a phone is
+    turned), and Material's layout follows by media queries; the palette is switched (the same
+    DOM in other colours). The states are made at alternating widths and schemes, so each
+    width and each scheme needs one change, not two."""
 
-    def __init__(
-        self, browsers: Browsers, site_url: str, scheme: str, report: list[Findings]
-    ) -> None:
-        self.scheme, self.width, self.site_url = scheme, WIDTHS[0], site_url
-        self.colours_only = colours_only(scheme)
+    def __init__(self, browsers: Browsers, site_url: str, report: list[Findings]) -> None:
+        self.scheme, self.width, self.site_url = SCHEMES[0], WIDTHS[0], site_url
         self.report = report
         # with the web app's service worker, as a reader has it
         self.page = browsers.page(self.width, service_workers="allow")
@@ -86,9 +88,8 @@ class Visit:
         assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == self.scheme
         if page.locator(".rw-helper, .rw-dice").count():
             wait_engine_ready(page)
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
-            )
+            # every 100 ms, not every frame: a wait per frame keeps the page painting
+            page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
         return page
 
     def resize(self, width: int) -> None:
@@ -97,24 +98,33 @@ class Visit:
         resize(self.page, width)
         self.width = width
 
+    def switch(self, scheme: str) -> None:
+        if scheme == self.scheme:
+            return
+        set_scheme(self.page, scheme)
+        self.scheme = scheme
+
     def check(
         self, state: str, prepare: Any = None, screenshot: str | None = None
     ) -> list[Findings]:
-        """The state at the current width, then at the other; ``prepare`` runs after each
-        resize (e.g. reopening a popover placed for the other width), ``screenshot`` is a file
-        name with ``{width}``."""
+        """The state at the current width, then at the other, each in the current scheme and
+        then the other; ``prepare`` runs after each resize (e.g. reopening a popover placed
+        for the other width), ``screenshot`` is a file name with ``{scheme}`` and
+        ``{width}``."""
         found = []
         for width in sorted(WIDTHS, key=lambda w: w != self.width):
             self.resize(width)
             if prepare:
                 prepare()
-            one = check(
-                self.page, f"{self.scheme} {width}px: {state}", colours_only=self.colours_only
-            )
-            self.report.append(one)
-            found.append(one)
-            if screenshot:
-                review_screenshot(self.page, screenshot.format(width=width))
+            for scheme in sorted(SCHEMES, key=lambda s: s != self.scheme):
+                self.switch(scheme)
+                one = check(
+                    self.page, f"{scheme} {width}px: {state}", colours_only=colours_only(scheme)
+                )
+                self.report.append(one)
+                found.append(one)
+                if screenshot:
+                    review_screenshot(self.page, screenshot.format(scheme=scheme, width=width))
         return found
 
 
@@ -128,11 +138,9 @@ def report() -> Iterator[list[Findings]]:
         warnings.warn(summary(found), UserWarning, stacklevel=1)
 
 
-@pytest.fixture(scope="module", params=SCHEMES)
-def visit(
-    request: pytest.FixtureRequest, browsers: Browsers, site_url: str, report: list[Findings]
-) -> Iterator[Visit]:
-    instance = Visit(browsers, site_url, request.param, report)
+@pytest.fixture(scope="module")
+def visit(browsers: Browsers, site_url: str, report: list[Findings]) -> Iterator[Visit]:
+    instance = Visit(browsers, site_url, report)
     yield instance
     instance.page.context.close()
 
@@ -261,7 +269,7 @@ def test_kampfhelfer_page(visit: Visit, system: str) -> None:
     roll(page, visible_form_helpers(page).first)
     found = visit.check(
         f"{system}/kampfhelfer/ after a roll",
-        screenshot=f"kampfhelfer-{system}-{visit.scheme}-{{width}}.png",
+        screenshot=f"kampfhelfer-{system}-{{scheme}}-{{width}}.png",
     )
     assert_clean(found)
 
@@ -376,15 +384,11 @@ def offline_page(browsers: Browsers) -> Iterator[Any]:
     page.context.close()
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
 def test_offline_export(
-    offline_page: Any,
-    export: Unzipped,
-    scheme: str,
-    report: list[Findings],
-    page_errors: PageErrors,
+    offline_page: Any, export: Unzipped, report: list[Findings], page_errors: PageErrors
 ) -> None:
-    """The export from file://: one page per scheme (Patzertabelle, rolled), at both widths."""
+    """The export from file://: one page (Patzertabelle, rolled), at both widths, at each in
+    both schemes."""
     # axe (with all its rules) reads every stylesheet once more by XMLHttpRequest, which
     # Chromium refuses from file://; the console names our CSS files as failed to load
     page_errors.expect(
@@ -392,16 +396,22 @@ def test_offline_export(
     )
     page = offline_page
     page.goto(export.url("ryssea/patzertabelle.html"))
-    set_scheme(page, scheme)
+    set_scheme(page, SCHEMES[0])
     wait_engine_ready(page)
-    page.wait_for_function("() => document.querySelector('.rw-helper').dataset.rwReady")
+    page.wait_for_function(
+        "() => document.querySelector('.rw-helper').dataset.rwReady", polling=100
+    )
     roll(page, page.locator(".rw-helper").first)
+    schemes = list(SCHEMES)
     for width in WIDTHS:
         resize(page, width)
-        found = check(
-            page,
-            f"{scheme} {width}px: offline export, Patzertabelle rolled",
-            colours_only=colours_only(scheme),
-        )
-        report.append(found)
-        assert_clean([found])
+        for scheme in schemes:
+            set_scheme(page, scheme)
+            found = check(
+                page,
+                f"{scheme} {width}px: offline export, Patzertabelle rolled",
+                colours_only=colours_only(scheme),
+            )
+            report.append(found)
+            assert_clean([found])
+        schemes.reverse()  # the scheme shown goes on at the next width

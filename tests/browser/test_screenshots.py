@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Browsers, navigate, review_screenshot, screenshots_wanted
+from tests.browser.conftest import (
+    Browsers,
+    navigate,
+    resize,
+    review_screenshot,
+    screenshots_wanted,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -47,25 +53,41 @@ LEAKED_FENCE = """() => [...document.querySelectorAll('article pre code')]
   .map((c) => c.textContent).filter((t) => /^\\s*(system|tabelle):/m.test(t))"""
 
 
-@pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"{w}px")
-def sized_page(request: pytest.FixtureRequest, browsers: Browsers) -> Iterator[Any]:
-    """One page per width for the module, as one reader's visit: the first page is loaded, the
-    others are reached by Material's instant navigation (no service worker)."""
-    page = browsers.page(int(request.param))
+@pytest.fixture(scope="module")
+def reading_page(browsers: Browsers) -> Iterator[Any]:
+    """One page for the module, as one reader's visit: the first page is loaded, the others
+    are reached by Material's instant navigation (no service worker); each is looked at in a
+    window of every width in turn (resized, as a phone is turned: Material's layout follows
+    by media queries)."""
+    page = browsers.page(WIDTHS[0])
     yield page
     page.context.close()
 
 
 @pytest.mark.parametrize(("path", "has_table"), PAGES.items(), ids=list(PAGES))
-def test_page_layout(sized_page: Any, site_url: str, path: str, has_table: bool) -> None:
-    page = sized_page
+def test_page_layout(reading_page: Any, site_url: str, path: str, has_table: bool) -> None:
+    page = reading_page
     if page.url.startswith(site_url):
         navigate(page, site_url + path)  # instant navigation: the page's engine boots once
     else:
         page.goto(site_url + path, wait_until="load")
     page.wait_for_selector("article h1")
-    width = page.viewport_size["width"]
     name = path.strip("/").replace("/", "-")
+    if has_table:  # the DOM, the same at every width
+        assert page.locator("article table").count() >= 1, f"{path}: keine <table>"
+        assert page.evaluate(LEAKED_FENCE) == [], f"{path}: Tabelle als Codeblock"
+        # Material wraps every content table in a horizontal scroll wrapper at runtime.
+        assert (
+            page.locator("article .md-typeset__scrollwrap table").count()
+            == page.locator("article table").count()
+        )
+    # the width the page arrived at first, then the other (one resize per page)
+    for width in sorted(WIDTHS, key=lambda w: w != page.viewport_size["width"]):
+        resize(page, width)
+        look_at(page, path, name, width)
+
+
+def look_at(page: Any, path: str, name: str, width: int) -> None:
     # The print page holds a whole system: its first screen is enough, plus how it prints.
     full = not path.endswith("/druck/")
     review_screenshot(page, f"{name}-{width}.png", full_page=full)
@@ -74,14 +96,6 @@ def test_page_layout(sized_page: Any, site_url: str, path: str, has_table: bool)
         review_screenshot(page, f"{name}-{width}-print.png", full_page=False)
         page.emulate_media(media="screen")
 
-    if has_table:
-        assert page.locator("article table").count() >= 1, f"{path}: keine <table>"
-        assert page.evaluate(LEAKED_FENCE) == [], f"{path}: Tabelle als Codeblock"
-        # Material wraps every content table in a horizontal scroll wrapper at runtime.
-        assert (
-            page.locator("article .md-typeset__scrollwrap table").count()
-            == page.locator("article table").count()
-        )
     if width < 800:
         result = page.evaluate(OVERFLOW)
         assert result["page"] <= result["width"], f"{path}: Seite breiter als {width}px: {result}"

@@ -9,6 +9,7 @@ page result shows its system's label; the same from file:// in the offline expor
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -126,7 +127,7 @@ def search_page(browsers: Browsers, site_url: str) -> Any:
     page = browsers.page()
     page.goto(site_url)
     page.locator(INPUT).click()
-    page.wait_for_function("() => !!window.regelwerkSuche")
+    page.wait_for_function("() => !!window.regelwerkSuche", polling=100)
     yield page
     page.context.close()
 
@@ -234,10 +235,24 @@ def test_search_box_keeps_what_the_user_typed(search_page: Any, site_url: str) -
     assert search_page.locator(INPUT).input_value() == "Rüstungen"
 
 
-def test_offline_search_knows_the_system(offline: tuple[Any, list[str]], export: Unzipped) -> None:
+@pytest.fixture(scope="module")
+def offline_search(browsers: Browsers) -> Iterator[tuple[Any, list[str]]]:
+    """One page for the module's searches from file://, whose context aborts (and records)
+    every request that would leave the disk (as the ``offline`` fixture; each test loads its
+    page anew: the export has no instant navigation)."""
+    context = browsers.context(network=False)
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    yield context.new_page(), requests
+    context.close()
+
+
+def test_offline_search_knows_the_system(
+    offline_search: tuple[Any, list[str]], export: Unzipped
+) -> None:
     """From file:// (the iframe-worker shim, no instant navigation): a search on a Pathfinder
     page finds Pathfinder's Patzer first, and every result shows its system."""
-    page, requests = offline
+    page, requests = offline_search
     page.goto(export.url("pathfinder/angriffswurf-und-ruestungsklasse.html"))
     page.locator(".md-search__input").click()
     page.keyboard.type("Patzer")
@@ -256,14 +271,14 @@ def test_offline_search_knows_the_system(offline: tuple[Any, list[str]], export:
 
 
 def test_offline_search_folds_umlaut_spellings(
-    offline: tuple[Any, list[str]], export: Unzipped
+    offline_search: tuple[Any, list[str]], export: Unzipped
 ) -> None:
     """From file://, as online (issue #30): typed without a German keyboard, „Ueberraschung“
     finds the pages „Überraschung“ finds, in the same order; a real „ue“ stays („Feuer“)."""
-    page, requests = offline
+    page, requests = offline_search
     page.goto(export.url("index.html"))
     page.locator(".md-search__input").click()
-    page.wait_for_function("() => !!window.regelwerkSuche")
+    page.wait_for_function("() => !!window.regelwerkSuche", polling=100)
 
     def pages(query: str) -> list[str]:
         search(page, query)
