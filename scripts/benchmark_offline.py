@@ -206,8 +206,8 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.export:
-            zip_path = args.export / "regelwerk-offline.zip"
-            root = args.export / "regelwerk-offline"
+            zip_path = args.export.resolve() / "regelwerk-offline.zip"
+            root = args.export.resolve() / "regelwerk-offline"
         else:
             zip_path, root = _build(Path(tmp))
         figures: dict[str, Any] = {"runs": args.runs, "sizes": size_figures(zip_path, root)}
