@@ -28,7 +28,6 @@ arrives as "AAAA", bytes that are no snapshot, and the worker takes its announce
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import tempfile
@@ -56,6 +55,7 @@ from scripts.browser_probes import (  # noqa: E402
     suite_figures,
     suite_line,
 )
+from tests.conftest import load_script  # noqa: E402
 
 FIRST_PAGE = "ryssea/kampfbeginn-und-initiative.html"  # 1 helper; cold, then reloaded
 MORE_PAGES = ("dsa/kampfhelfer.html", "guete/kampfhelfer.html")  # 5 and 8 helpers, opened next
@@ -180,14 +180,7 @@ def offline_rows() -> list[Row]:
 
 
 def _build(target: Path) -> tuple[Path, Path]:
-    spec = importlib.util.spec_from_file_location(
-        "build_offline", ROOT / "scripts" / "build_offline.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_offline"] = module
-    spec.loader.exec_module(module)
-    export = module.build_offline(target / "dist")
+    export = load_script("build_offline").build_offline(target / "dist")
     unpacked = target / "Regelwerk Übung"
     with zipfile.ZipFile(export.zip_path) as archive:
         archive.extractall(unpacked)

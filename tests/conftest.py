@@ -216,15 +216,19 @@ UNZIP_INTO = "Regelwerk Übung"  # a space and an umlaut in the path, as on a re
 LOCAL_SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default: `make serve` on this computer
 
 
-def _load_build_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "build_offline", ROOT / "scripts" / "build_offline.py"
-    )
+def load_script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` as the module ``name`` (the scripts are run as files, not
+    imported as a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    sys.modules["build_offline"] = module  # its dataclasses look their module up
+    sys.modules[name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def _load_build_script() -> ModuleType:
+    return load_script("build_offline")
 
 
 @dataclass(frozen=True)

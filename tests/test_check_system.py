@@ -6,13 +6,13 @@ the source's lines „1: Waffe verloren – …“ passed ``make check-system`` 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,14 +32,7 @@ LINES_KEPT = """<h2>Patzertabelle (1W6)</h2><ul>
 
 
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "check_system", ROOT / "scripts" / "check_system.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["check_system"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("check_system")
 
 
 def built(tmp_path: Path, html: str) -> tuple[Path, Path]:

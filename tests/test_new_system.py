@@ -6,7 +6,6 @@ stubs – and nothing overwritten."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -20,18 +19,14 @@ import yaml
 from engine import api, declarative
 from engine.data_files import RuleData
 from engine.registry import SYSTEMS, System
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = ROOT / "tests" / "fixtures" / "klingenspiel" / "quelle.txt"
 
 
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("new_system", ROOT / "scripts" / "new_system.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["new_system"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("new_system")
 
 
 @pytest.fixture

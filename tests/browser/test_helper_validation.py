@@ -25,19 +25,12 @@ import engine
 from tests.browser.conftest import SharedVisit, reveal
 from tests.browser.test_all_helpers import form_helper
 from tests.conftest import rule_systems
+from tests.engine.test_field_messages import WORDING, bad_inputs  # the engine's own wording
 
 pytestmark = pytest.mark.browser
 
 SYSTEMS = rule_systems()  # every system with pages, read from the engine
 PAGES = [f"{system}/kampfhelfer/" for system in SYSTEMS]
-
-# expected German wording of the engine's messages, per kind of bad input
-WORDING = {
-    "abc": "ist keine ganze Zahl",
-    "max": "liegt außerhalb des erlaubten Bereichs",
-    "empty": "darf nicht leer sein",
-    "dice": "mindestens 2 Seiten",
-}
 
 # In the page, for one helper: type each bad value into its field (input events as typing
 # fires them), click „Würfeln“, wait for the answer and record what the field shows; then put
@@ -117,17 +110,6 @@ FIELD_STATES = """(ids) => ids.map((id) => {
   const input = document.getElementById(id);
   return input ? [input.disabled, input.value] : null;
 })"""
-
-
-def bad_inputs(field: dict[str, Any]) -> list[tuple[str, str]]:
-    kind = field["type"]
-    if kind == "int":
-        return [("abc", "abc"), ("max", str(field["max"] + 1))]
-    if kind == "text" and field.get("required", True):
-        return [("empty", "")]
-    if kind == "dice":
-        return [("dice", "2W0")]
-    return []
 
 
 def fields_of(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
