@@ -233,6 +233,13 @@ def build(site_dir: Path, config: MkDocsConfig) -> dict[str, Any]:
     (site_dir / MANIFEST).write_text(
         json.dumps(manifest(config), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )
+    return write_worker(site_dir, color)
+
+
+def write_worker(site_dir: Path, color: str) -> dict[str, Any]:
+    """Icons, page script and service worker (build.mjs) for the pages now in ``site_dir``;
+    returns build.mjs' figures. Also what a test runs on a copied build to make it the next
+    deployment."""
     settings = build_config(site_dir, color)
     try:
         proc = subprocess.run(

@@ -313,7 +313,7 @@ def _next_deployment(built_site: Path, target: Path) -> Path:
     """The next deployment, made from the suite's build: another engine key (its archive,
     snapshot and standard libraries under the new name, every page pointing there) and the
     service worker's lists generated anew by the build's own step (site_plugins/pwa.py
-    build_config + pwa/build.mjs: revisions, integrity, version). What a reader's browser sees
+    write_worker: revisions, integrity, version). What a reader's browser sees
     of a new engine is exactly that – new file names, new pages, a new sw.js – and it costs a
     copy and one Node run instead of a second mkdocs build (≈ 15 CPU-s on a fresh clone, where
     the changed engine's snapshot had to be made too)."""
@@ -331,11 +331,7 @@ def _next_deployment(built_site: Path, target: Path) -> Path:
         if old in html:
             page.write_text(html.replace(old, new), encoding="utf-8")
     color = json.loads((target / pwa.MANIFEST).read_text(encoding="utf-8"))["theme_color"]
-    settings = json.dumps(pwa.build_config(target, color))
-    proc = subprocess.run(
-        ["node", str(pwa.HERE / "build.mjs"), settings], capture_output=True, text=True
-    )
-    assert proc.returncode == 0, proc.stderr
+    pwa.write_worker(target, color)
     worker = (target / pwa.SW_FILE).read_text(encoding="utf-8")
     assert new in worker and old not in worker
     return target
