@@ -11,8 +11,8 @@ Documented MkDocs events only:
   to JSON in ``on_config`` before each build);
 - ``on_post_page`` / ``on_post_template``: names the runtime key in every page's ``<head>``
   (for the worker client), online starts the worker from there and points Material's search
-  at the worker that holds it during the boot (``search-hold.js``), and prepares the Content
-  Security Policy (:mod:`site_plugins.csp`);
+  at the worker that holds it until the reader wants to search (``search-hold.js``), and
+  prepares the Content Security Policy (:mod:`site_plugins.csp`);
 - ``on_post_build``: writes the finished policy, with the hashes of every page's inline
   scripts, into every page; then, for the online build, the web app (:mod:`site_plugins.pwa`:
   manifest, icons, service worker).
@@ -62,8 +62,8 @@ ASSET_PREFIX = "assets/regelwerk"
 PAGE_SCRIPT = "regelwerk.js"  # the bundle mkdocs.yml lists in extra_javascript
 HEAD_START = "engine-start.js"  # inlined into the <head> of pages that boot the engine
 WORKER = "worker.js"
-# Material's search worker, and ours that holds it during the boot (search-hold.js), beside it
-# (Material's worker loads lunr's languages from "../lunr", relative to its own folder).
+# Material's search worker, and ours that holds it until the reader searches (search-hold.js),
+# beside it (Material's worker loads lunr's languages from "../lunr", relative to its folder).
 # Checked against mkdocs-material 9.8.2.
 MATERIAL_SEARCH_WORKER = re.compile(r"assets/javascripts/workers/(search\.[0-9a-f]{8}\.min\.js)")
 SEARCH_HOLD_WORKER = "assets/javascripts/workers/regelwerk-search.js"
@@ -120,7 +120,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         self.pwa_figures: dict[str, Any] = {}
         self.shim_source = ""
         self.head_start = ""  # engine-start.js as inlined, see on_files
-        self.search_hold = False  # Material's search waits for the boot (online, see on_files)
+        self.search_hold = False  # Material's search waits for the reader (online, see on_files)
         self.glossary: dict[str, dict[str, str]] = {}
         # superfences turns a fence whose formatter raises into plain text; collect the
         # errors here and fail the build in on_page_content instead.
@@ -329,10 +329,10 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
                     if self.offline
                     else html.replace(csp.META, f"{csp.META}\n{meta}", 1)
                 )
-                if self.search_hold:
-                    html = _hold_search(html)
             else:
                 html = html.replace("</head>", f"{meta}>\n</head>", 1)
+        if self.search_hold and worker:
+            html = _hold_search(html)
         if self.web_app:
             html = html.replace("</head>", f"{pwa.head_tags(root, self.theme_color)}\n</head>", 1)
         return html
@@ -374,7 +374,7 @@ def _after_transport(html: str, tags: str) -> str:
 
 
 def _hold_search(html: str) -> str:
-    """Material's search on this page starts as our worker, which waits for the boot."""
+    """Material's search on this page starts as our worker, which waits for the reader."""
     found = csp.search_worker_url(html)
     if not found or not MATERIAL_SEARCH_WORKER.search(found):
         raise PluginError(

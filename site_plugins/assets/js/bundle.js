@@ -8,7 +8,7 @@
 // and, read from other scripts, window.RegelwerkTransport (the offline export's worker),
 // window.__regelwerkEarlyWorker (engine-start.js) and Material's window.document$.
 import { listenForDice } from "./dice.js";
-import { bootIsOver, engineReady, newSeed, runEngine, startEngineClient } from "./engine-client.js";
+import { engineReady, newSeed, runEngine, startEngineClient } from "./engine-client.js";
 import { current as currentFight } from "./fight.js";
 import { collect, fill, listenForFieldHelp } from "./forms.js";
 import { initPage, registerWidget, startPages } from "./page.js";
@@ -27,7 +27,7 @@ window.Regelwerk = Object.freeze({
   refresh: () => initPage(),
 });
 
-startSearchHold(bootIsOver);
+startSearchHold();
 startEngineClient();
 listenForDice();
 listenForFieldHelp();

@@ -13,7 +13,6 @@
 // The messages to and from the worker: protocol.js.
 
 import { MESSAGE, bootMessage, runMessage, runtimeKey } from "./protocol.js";
-import { releaseSearch } from "./search-hold.js";
 
 
 // The folder of the bundle (and of worker.js): set by startEngineClient while the bundle first
@@ -69,12 +68,7 @@ function everyHelper(fn) {
 function setState(state, error = "") {
   engine.state = state;
   engine.error = error;
-  if (bootIsOver()) releaseSearch();
   everyHelper(showState);
-}
-
-export function bootIsOver() {
-  return engine.state === "ready" || engine.state === "failed";
 }
 
 export function showState(helper) {

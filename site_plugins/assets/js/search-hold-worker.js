@@ -1,9 +1,11 @@
-// Regelwerk – search-hold-worker.js: the search worker of a page that boots the engine (a
-// classic worker, bundled on its own and written next to Material's search worker, so that
-// Material's relative "../lunr" still resolves). It keeps every message Material sends until
-// the page releases it (search-hold.js) or HOLD_MS have passed, then loads Material's worker
-// into this same worker (importScripts) and hands it the kept messages in order.
-import { ASK, HOLD_MS, RELEASE, SEARCH_CHANNEL } from "./search-hold.js";
+// Regelwerk – search-hold-worker.js: the search worker of every online page (a classic
+// worker, bundled on its own and written next to Material's search worker, so that Material's
+// relative "../lunr" still resolves). It keeps every message Material sends until the page
+// releases it (search-hold.js: the reader is about to search), then loads Material's worker
+// into this same worker (importScripts) and hands it the kept messages in order. If no page
+// script answers its question within NO_ANSWER_MS, it releases itself: the search works
+// without ours.
+import { ASK, HOLD, NO_ANSWER_MS, RELEASE, SEARCH_CHANNEL } from "./search-hold.js";
 
 // Material's search worker, in this folder: the build fills in its hashed name.
 const MATERIAL_WORKER = "@regelwerk:material-search-worker";
@@ -29,11 +31,12 @@ function release() {
 
 if (channel) {
   self.addEventListener("message", hold);
+  const unanswered = setTimeout(release, NO_ANSWER_MS);
   channel.onmessage = (event) => {
     if (event.data === RELEASE) release();
+    else if (event.data === HOLD) clearTimeout(unanswered);
   };
   channel.postMessage(ASK);
-  setTimeout(release, HOLD_MS);
 } else {
   release();
 }
