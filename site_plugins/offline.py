@@ -12,7 +12,8 @@ MkDocs events only:
   ``worker.js``) with ``assets/offline/``: ``transport.js``, the vendored iframe-worker shim
   and shared ``runtime-NN.js`` scripts that carry, as string literals, the classic worker
   (Pyodide's code spliced in) and the wasm, the engine and the standard library cut for
-  the plain boot (it holds what the snapshot boot loads too; gzip + base64);
+  the plain boot (it holds what the snapshot boot loads too; gzip + base64) – the snapshot
+  as its non-zero pages, not gzipped (:func:`sparse_snapshot`);
 - ``on_page_content``: the home page's download link becomes a note (this *is* the export);
 - ``on_post_page``: when the build knows the published site (``site_url`` not on this
   computer: ``REGELWERK_SITE_URL`` in CI), every page names its published twin in
@@ -181,6 +182,31 @@ def worker_source(worker: str, pyodide_js: str, asm_classic: str, lock_file: str
             worker,
         )
     )
+
+
+SNAPSHOT_PAGE = 4096
+
+
+def sparse_snapshot(compressed: bytes) -> tuple[bytes, dict[str, object]]:
+    """The engine snapshot for the export, without gzip: its 4 KiB pages that are not all
+    zeros, back to back, and their layout ``{"length": …, "runs": [[offset, length], …]}``
+    (``unsparse`` in snapshot-codec.js puts them back). Of the 31.5 MB, 11.8 MB in 89 runs;
+    the worker copies them in a few milliseconds instead of inflating the gzip on every page
+    of the export (0.12–0.18 s); the zip compresses the base64 text itself."""
+    memory = gzip.decompress(compressed)
+    zero = bytes(SNAPSHOT_PAGE)
+    runs: list[list[int]] = []
+    payload = bytearray()
+    for offset in range(0, len(memory), SNAPSHOT_PAGE):
+        page = memory[offset : offset + SNAPSHOT_PAGE]
+        if page == zero[: len(page)]:
+            continue
+        if runs and runs[-1][0] + runs[-1][1] == offset:
+            runs[-1][1] += len(page)
+        else:
+            runs.append([offset, len(page)])
+        payload += page
+    return bytes(payload), {"length": len(memory), "runs": runs}
 
 
 def gzip_base64(data: bytes) -> str:
@@ -362,13 +388,15 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
             classic_asm(read("pyodide.asm.mjs")),
             lock_file(pyodide_dir),
         )
-        # handed to the worker in this order: it inflates the wasm, then the snapshot, as soon
-        # as each is complete, while the rest still comes
+        # handed to the worker in this order: it inflates (and starts compiling) the wasm,
+        # then puts the snapshot together, as soon as each is complete, while the rest comes
+        payload, layout = sparse_snapshot(snapshot)
         parts = {
             "worker": worker,
             # the same gzip bytes the online site ships, cached (compressing takes seconds)
             "wasm": base64.b64encode(compressed_wasm(pyodide_dir)).decode("ascii"),
-            "snapshot": base64.b64encode(snapshot).decode("ascii"),  # gzip bytes already
+            "snapshotLayout": json.dumps(layout, separators=(",", ":")),
+            "snapshot": base64.b64encode(payload).decode("ascii"),
             "stdlib": gzip_base64(stdlib),
             "engine": gzip_base64(engine_zip),
         }

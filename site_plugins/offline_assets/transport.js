@@ -2,10 +2,10 @@
 // From file:// Chromium refuses fetch, module imports and new Worker(fileURL); only classic
 // <script> tags load. So the runtime ships as shared scripts (assets/offline/runtime-*.js,
 // one copy for all pages) that push their text into RegelwerkOfflineParts; this transport
-// loads them only when a helper boots, starts the worker from a Blob URL and hands the base64
-// payload over by postMessage. engine-client.js calls RegelwerkTransport.createWorker()
-// instead of new Worker(): the object returned behaves like a Worker (postMessage, terminate,
-// events).
+// loads them only when a helper boots, starts the worker from a Blob URL as soon as its code
+// is here and hands the payload over by postMessage, each script's chunks as it arrives.
+// engine-client.js calls RegelwerkTransport.createWorker() instead of new Worker(): the object
+// returned behaves like a Worker (postMessage, terminate, events).
 // The build fills in MANIFEST (script names, part names and chunk counts).
 (function () {
   "use strict";
@@ -15,7 +15,6 @@
   const NativeWorker = window.Worker;
   const BASE = new URL("./", document.currentScript.src);
   const PARTS_KEY = "RegelwerkOfflineParts";
-  let loading = null;
 
   function loadScript(name) {
     return new Promise((resolve, reject) => {
@@ -31,28 +30,35 @@
     });
   }
 
-  // {name: [chunk, ...]} once every chunk of every part has arrived, else null.
-  function collect() {
-    const parts = {};
-    for (const [name, count] of Object.entries(MANIFEST.parts)) parts[name] = new Array(count);
-    for (const [name, index, text] of window[PARTS_KEY] || []) {
-      if (parts[name]) parts[name][index] = text;
+  // The chunks of a part that have arrived ([text, ...] by index), or null while one is missing.
+  function chunksOf(name) {
+    const chunks = new Array(MANIFEST.parts[name]);
+    let found = 0;
+    for (const [part, index, text] of window[PARTS_KEY] || []) {
+      if (part === name && typeof text === "string" && chunks[index] === undefined) {
+        chunks[index] = text;
+        found++;
+      }
     }
-    for (const [name, chunks] of Object.entries(parts)) {
-      for (let i = 0; i < chunks.length; i++) if (typeof chunks[i] !== "string") return null;
-    }
-    return parts;
+    return found === chunks.length ? chunks : null;
   }
 
+  // Every runtime script, loading side by side; each one that arrives is announced to the
+  // workers being started (they hand its chunks over at once, not after the last script).
+  const arrivals = new Set();
+  let loading = null;
+
   function loadRuntime() {
-    const ready = collect();
-    if (ready) return Promise.resolve(ready);
     if (!loading) {
-      loading = Promise.all(MANIFEST.scripts.map(loadScript)).then(
+      loading = Promise.all(
+        MANIFEST.scripts.map((name) =>
+          loadScript(name).then(() => arrivals.forEach((arrived) => arrived())),
+        ),
+      ).then(
         () => {
-          const parts = collect();
-          if (!parts) throw new Error("Offline-Laufzeit unvollständig");
-          return parts;
+          for (const name of Object.keys(MANIFEST.parts)) {
+            if (!chunksOf(name)) throw new Error("Offline-Laufzeit unvollständig");
+          }
         },
         (error) => {
           loading = null;
@@ -63,56 +69,63 @@
     return loading;
   }
 
-  // A new task without setTimeout's clamp: chained timeouts wait at least 4 ms each after
-  // the fifth, about 100 ms over the handover's chunks; a message to our own port does not.
-  const tasks = new MessageChannel();
-  const waiting = [];
-  tasks.port1.onmessage = () => waiting.shift()();
-
-  function nextTask() {
-    return new Promise((resolve) => {
-      waiting.push(resolve);
-      tasks.port2.postMessage(null);
-    });
-  }
-
   class OfflineWorker extends EventTarget {
     constructor() {
       super();
-      this.worker = null;
+      this.worker = null; // the browser's Worker, once its code is here
+      this.open = false; // every part handed over: messages go straight to the worker
+      this.sent = new Set(); // "part/index" of the chunks handed over
       this.queue = [];
       this.closed = false;
       this.onmessage = null;
       this.onerror = null;
+      const arrived = () => this.handOver();
+      arrivals.add(arrived);
       loadRuntime().then(
-        (parts) => this.start(parts),
-        (error) => this.fail(error.message),
+        () => {
+          arrivals.delete(arrived);
+          this.handOver();
+          this.openUp();
+        },
+        (error) => {
+          arrivals.delete(arrived);
+          this.fail(error.message);
+        },
       );
+      this.handOver(); // scripts an earlier worker already loaded
     }
 
-    // Every step below is its own short main-thread task: the Blob is built from one chunk
-    // at a time and the payload goes over chunk by chunk (each postMessage copies its text).
-    async start(parts) {
+    // Start the worker as soon as its code is here, and give it every chunk that has arrived
+    // and was not given yet: the worker decodes the wasm and the snapshot as soon as each is
+    // complete, while later scripts still load. Each postMessage copies its text.
+    handOver() {
       if (this.closed) return;
+      if (!this.worker && !this.start()) return;
+      if (!this.worker) return;
+      for (const [name, index, text] of window[PARTS_KEY] || []) {
+        const key = `${name}/${index}`;
+        if (name === "worker" || !(name in MANIFEST.parts) || this.sent.has(key)) continue;
+        this.sent.add(key);
+        this.worker.postMessage({ type: "part", name, index, count: MANIFEST.parts[name], text });
+      }
+    }
+
+    // false while the worker's code is still loading
+    start() {
+      const code = chunksOf("worker");
+      if (!code) return false;
       if (typeof NativeWorker !== "function" || NativeWorker === window.IFrameWorker) {
-        this.fail("Kein Web Worker verfügbar");
-        return;
+        this.giveUp("Kein Web Worker verfügbar");
+        return true;
       }
-      const { worker: code, ...payload } = parts;
-      const pieces = [];
-      for (const chunk of code) {
-        pieces.push(new Blob([chunk]));
-        await nextTask();
-      }
-      if (this.closed) return;
-      const url = URL.createObjectURL(new Blob(pieces, { type: "text/javascript" }));
+      const url = URL.createObjectURL(new Blob(code, { type: "text/javascript" }));
       let worker;
       try {
         worker = new NativeWorker(url);
       } catch (error) {
         URL.revokeObjectURL(url);
-        this.fail(String(error));
-        return;
+        this.giveUp(String(error));
+        return true;
       }
       worker.addEventListener("message", (event) => {
         URL.revokeObjectURL(url);
@@ -123,19 +136,15 @@
         URL.revokeObjectURL(url);
         this.fail(event.message || "Worker-Fehler");
       });
-      for (const [name, chunks] of Object.entries(payload)) {
-        for (let index = 0; index < chunks.length; index++) {
-          await nextTask();
-          if (this.closed) {
-            worker.terminate();
-            return;
-          }
-          const count = chunks.length;
-          worker.postMessage({ type: "part", name, index, count, text: chunks[index] });
-        }
-      }
       this.worker = worker;
-      for (const message of this.queue) worker.postMessage(message);
+      return true;
+    }
+
+    // every part handed over: what was posted meanwhile (the boot) follows
+    openUp() {
+      if (this.closed || !this.worker) return;
+      this.open = true;
+      for (const message of this.queue) this.worker.postMessage(message);
       this.queue = [];
     }
 
@@ -150,8 +159,14 @@
       this.emit(new ErrorEvent("error", { message, cancelable: true }));
     }
 
+    // no worker can be made: said once, then nothing more is tried
+    giveUp(message) {
+      this.fail(message);
+      this.closed = true;
+    }
+
     postMessage(message) {
-      if (this.worker) this.worker.postMessage(message);
+      if (this.open) this.worker.postMessage(message);
       else this.queue.push(message);
     }
 
@@ -159,6 +174,7 @@
       this.closed = true;
       if (this.worker) this.worker.terminate();
       this.worker = null;
+      this.open = false;
       this.queue = [];
     }
   }

@@ -8,7 +8,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { dataSegments, xorWasmData } from "../../site_plugins/assets/js/snapshot-codec.js";
+import {
+  dataSegments,
+  unsparse,
+  xorWasmData,
+} from "../../site_plugins/assets/js/snapshot-codec.js";
 
 // A wasm with only a data section: an active segment at 3 (flags 0), a passive one (flags 1)
 // and an active one with an explicit memory index at 200 (flags 2, offset as signed LEB128).
@@ -61,4 +65,33 @@ test("a snapshot too small for the wasm's data, or no wasm at all, fails loudly"
   assert.throws(() => dataSegments(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /keine WebAssembly/);
   const noData = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
   assert.throws(() => dataSegments(noData), /keine Datensegmente/);
+});
+
+test("the XOR is the same at every alignment of memory and wasm", () => {
+  // four bytes at a time where the memory is aligned: every offset of the segment in memory
+  // (header 16 + 3 + shift) against the wasm's (odd) position gives the byte loop's result
+  for (let shift = 0; shift < 8; shift++) {
+    const memory = new Uint8Array(300);
+    for (let i = 0; i < memory.length; i++) memory[i] = (i * 37 + shift) & 0xff;
+    const original = snapshotWith(16 + shift, memory);
+    const shipped = xorWasmData(original.slice(), wasmWithData());
+    const expected = original.slice();
+    for (const [at, bytes] of [[3, [1, 2, 3, 4]], [200, [0xff, 0x80]]]) {
+      bytes.forEach((byte, i) => (expected[16 + shift + at + i] ^= byte));
+    }
+    assert.deepEqual(shipped, expected, `shift ${shift}`);
+  }
+});
+
+test("the export's snapshot: its non-zero runs go back where the layout says", () => {
+  const layout = { length: 20, runs: [[0, 4], [12, 6]] };
+  const payload = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    [...unsparse(payload, layout)],
+    [1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 5, 6, 7, 8, 9, 10, 0, 0],
+  );
+  // a payload that does not fit its layout fails loudly, never a half-filled snapshot
+  assert.throws(() => unsparse(payload.subarray(0, 9), layout), /passt nicht/);
+  assert.throws(() => unsparse(new Uint8Array(11), layout), /passt nicht/);
+  assert.throws(() => unsparse(payload, { length: 16, runs: layout.runs }), /passt nicht/);
 });

@@ -27,7 +27,7 @@ import {
   readyMessage,
   resultMessage,
 } from "./protocol.js";
-import { xorWasmData } from "./snapshot-codec.js";
+import { unsparse, xorWasmData } from "./snapshot-codec.js";
 
 const OFFLINE = self.RegelwerkOfflineRuntime || null;
 // Pyodide's own files; the standard library is one of the archives the build cut from its
@@ -261,26 +261,75 @@ function watchFetch(onFailure) {
 }
 
 // offline: a part's bytes (inflated if gzip), once: the wasm serves Pyodide and the
-// snapshot's decoding. The wasm and the snapshot start inflating as soon as their last chunk
-// arrives (see onmessage): while the page still hands over the other parts.
+// snapshot's decoding. The wasm and the snapshot are decoded as soon as their last chunk
+// arrives (see onmessage): while the page still hands over the other parts. The snapshot
+// comes as its non-zero pages with their layout (SNAPSHOT_LAYOUT, unsparse): no inflating.
 const inflated = new Map();
 const EARLY_PARTS = ["wasm", "snapshot"];
+const SNAPSHOT_LAYOUT = "snapshotLayout";
 
 function offlinePart(part) {
   if (!inflated.has(part)) {
-    const bytes = decodeBase64(parts.get(part));
-    const result = isGzip(bytes) ? gunzip(bytes) : Promise.resolve(bytes);
+    let result;
+    if (part === "snapshot") {
+      result = new Promise((resolve) => {
+        if (!parts.has(SNAPSHOT_LAYOUT)) throw new Error("Seitenliste des Abbilds fehlt");
+        const layout = JSON.parse(parts.get(SNAPSHOT_LAYOUT).join(""));
+        resolve(unsparse(decodeBase64(parts.get(part)), layout));
+      });
+    } else {
+      const bytes = decodeBase64(parts.get(part));
+      result = isGzip(bytes) ? gunzip(bytes) : Promise.resolve(bytes);
+    }
+    if (part === "wasm") compileEarly(result);
     result.catch(() => {}); // reported where the boot awaits it
     inflated.set(part, result);
   }
   return inflated.get(part);
 }
 
-function complete(part, count) {
+// offline: the wasm is compiled as soon as it is inflated – by the browser's own threads,
+// while this one decodes the snapshot – and Pyodide's instantiateStreaming gets that module
+// for the response offlineFetch made of it (≈ 0.1 s of compiling off the boot's path).
+// Pyodide 314.0.7 (pyodide.mjs, getInstantiateWasmFunc) calls
+// WebAssembly.instantiateStreaming(response, imports) with the response of its fetch; any
+// other call goes to the browser's own function unchanged. A wasm that does not compile
+// fails there, as before (watchWasmCompile).
+const compiledFor = new WeakMap(); // the wasm's Response → its compiled module (a promise)
+let compiledWasm = null;
+
+function compileEarly(bytes) {
+  if (compiledWasm || typeof WebAssembly.compile !== "function") return;
+  compiledWasm = bytes.then((wasm) => WebAssembly.compile(wasm));
+  compiledWasm.catch(() => {}); // reported where Pyodide instantiates it
+  const instantiateStreaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async function (source, imports) {
+    const response = await source;
+    const compiled = response && compiledFor.get(response);
+    if (!compiled) return instantiateStreaming.call(WebAssembly, response, imports);
+    const module = await compiled;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+}
+
+const counts = new Map(); // part → how many chunks it has (each "part" message says)
+
+function complete(part) {
   const chunks = parts.get(part);
+  const count = counts.get(part);
   if (!chunks || chunks.length !== count) return false;
   for (let i = 0; i < count; i++) if (typeof chunks[i] !== "string") return false;
   return true;
+}
+
+// The chunks arrive in the order their scripts load: the snapshot is put together once its
+// layout is here too.
+function decodeWhenComplete() {
+  for (const part of EARLY_PARTS) {
+    if (inflated.has(part) || !complete(part)) continue;
+    if (part === "snapshot" && !complete(SNAPSHOT_LAYOUT)) continue;
+    offlinePart(part);
+  }
 }
 
 async function offlineFetch(input) {
@@ -290,7 +339,9 @@ async function offlineFetch(input) {
   if (url.startsWith(OFFLINE.virtualIndex) && part && parts.has(part)) {
     const body = await offlinePart(part);
     const headers = { "Content-Type": types[fileName(url)] };
-    return new Response(body, { headers });
+    const response = new Response(body, { headers });
+    if (part === "wasm" && compiledWasm) compiledFor.set(response, compiledWasm);
+    return response;
   }
   throw new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`);
 }
@@ -555,9 +606,8 @@ self.onmessage = async (event) => {
   if (message.type === MESSAGE.PART) {
     if (!parts.has(message.name)) parts.set(message.name, []);
     parts.get(message.name)[message.index] = message.text;
-    if (EARLY_PARTS.includes(message.name) && complete(message.name, message.count)) {
-      offlinePart(message.name);
-    }
+    counts.set(message.name, message.count);
+    decodeWhenComplete();
   } else if (message.type === MESSAGE.BOOT) {
     if (booting) return;
     bootStarted = performance.now();
