@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SharedVisit, reveal, wait_engine_ready
+from tests.browser.conftest import SharedVisit, reveal
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +55,16 @@ def open_bench(reader: SharedVisit, system: str, width: int = 1366) -> Typist:
     page = reader.arrive(f"{system}/kampfhelfer/", width=width, height=800)
     page.evaluate(COUNT_RESULTS)
     return Typist(page)
+
+
+def away_and_back(reader: SharedVisit, page: Any) -> None:
+    """To the start page and back to this one, as a reader follows links: the page is drawn
+    anew from what the fight stored (fight-bar.js setup → fight.js load), without the second
+    engine boot of a reload (test_whole_fight.py reloads in every system's fight)."""
+    here = page.url.split("#")[0].removeprefix(reader.site_url)
+    size = page.viewport_size
+    reader.go("", width=size["width"], height=size["height"])
+    reader.go(here, width=size["width"], height=size["height"])
 
 
 # the tick of the field a fighter's marker stands on in the Tickleiste
@@ -123,10 +133,8 @@ def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
     defense = {"Alrik": "17", "Bruna": "15", "Ork": "13"}
     setup = t.typed
     for turn in range(7):
-        if turn == 4:  # a reload in the middle of the fight keeps everything
-            page.reload()
-            wait_engine_ready(page)
-            page.evaluate(COUNT_RESULTS)
+        if turn == 4:  # leaving the page in the middle of the fight keeps everything
+            away_and_back(reader, page)
             board.locator(".rw-tl-field--now").wait_for()  # the stored board is drawn again
         actor, target = choose_target(page, turn)
         fill_once(t, attack, actors, actor, {"eig1": per_actor[actor], "taw": "6"})
@@ -309,8 +317,7 @@ def test_fighters_named_like_objects_properties_keep_their_values(reader: Shared
         bab[actor] = value
         next_turn(page)
     assert sorted(bab) == sorted(names)
-    page.reload()
-    wait_engine_ready(page)
+    away_and_back(reader, page)
     page.locator(".rw-fight-bar").wait_for()
     for name, value in bab.items():
         bar(page).locator(".rw-fight-actor").select_option(name)
