@@ -196,7 +196,8 @@ def test_add_roll_act_reload_keeps_the_state_and_its_undo(reader: SharedVisit) -
 
 def test_the_time_line_draws_the_engine_state(reader: SharedVisit) -> None:
     """Fields in acting order from the current tick, markers stacked in arrival order (L23),
-    the next actor marked, the Abwarten-Feld (L31); a marker selects its fighter."""
+    the next actor marked, the Abwarten-Feld (L31); a marker selects its fighter; a fighter
+    out of turn cannot act (one board for what were two tests)."""
     page = reader.arrive(PAGE)
     helper = board_with_fighters(page, FIGHTERS)
     act(helper, "nahkampfangriff", "3")
@@ -232,6 +233,17 @@ def test_the_time_line_draws_the_engine_state(reader: SharedVisit) -> None:
     page.keyboard.press("Enter")
     assert helper.locator("select[data-path='fighter']").input_value() == on_line[1]["name"]
     assert helper.locator(".rw-tl-marker[tabindex='0']").count() == 1
+    # an action of the last on the line, not am Zug, is refused in German (L128: „Die meisten
+    # Handlungen sind Aktionen, die nur ausgeführt werden können, wenn ein Abenteurer gerade am
+    # Zug ist“)
+    assert on_line[-1]["tick"] > on_line[0]["tick"], on_line
+    helper.locator("select[data-path='fighter']").select_option(on_line[-1]["name"])
+    helper.locator("select[data-path='action']").select_option("nahkampfangriff")
+    helper.locator("[data-path='ticks']").fill("4")
+    helper.get_by_role("button", name="Handlung ausführen").click()
+    error = helper.locator("#helfer-ryssea-tickleiste-action-fehler")
+    error.wait_for()
+    assert "ist am Zug" in error.inner_text()
 
 
 def test_time_line_at_375_px_scrolls_inside_with_20_fighters(reader: SharedVisit) -> None:
@@ -381,24 +393,6 @@ def test_a_refused_save_says_so(reader: SharedVisit) -> None:
         assert helper.locator(".rw-tl-marker").count() == 2
     finally:
         page.evaluate("() => { Storage.prototype.setItem = window.__rwSetItem; }")
-
-
-def test_out_of_turn_action_is_refused_in_german(reader: SharedVisit) -> None:
-    page = reader.arrive(PAGE)
-    helper = open_board(page)
-    for name, ini in (("Ena", "15"), ("Olf", "1")):
-        add(
-            helper,
-            {"name": name, "ini": ini, "intuition": "3", "modifier": "0"} | {"surprised": False},
-        )
-    start(helper)
-    helper.locator("select[data-path='fighter']").select_option("Olf")
-    helper.locator("select[data-path='action']").select_option("nahkampfangriff")
-    helper.locator("[data-path='ticks']").fill("4")
-    helper.get_by_role("button", name="Handlung ausführen").click()
-    error = helper.locator("#helfer-ryssea-tickleiste-action-fehler")
-    error.wait_for()
-    assert "ist am Zug" in error.inner_text()
 
 
 def test_a_board_changed_in_another_tab_is_read_again_before_a_command(
