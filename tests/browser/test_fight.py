@@ -3,13 +3,16 @@
 
 Each fight counts the fields the game master types. The goal: a fighter's values are typed
 once per fight – when the fighter acts again (or is attacked again), the helper is already
-filled from the fight, also after a reload in the middle. Results flow on where the rules
-continue (DSA damage → the target's LeP, Pathfinder damage → the target's hit points,
-Aktionswürfel → Gesundheit). On a laptop the acting control and the roll button are on screen
-together; on a phone the fight bar jumps to „Würfeln“ without scrolling by hand.
+filled from the fight (after a reload in the middle too: test_whole_fight.py). Results flow
+on where the rules continue (DSA damage → the target's LeP, Pathfinder damage → the target's
+hit points, Aktionswürfel → Gesundheit). On a laptop the acting control and the roll button
+are on screen together; on a phone the fight bar jumps to „Würfeln“ without scrolling by hand.
 
 Before this issue a Ryssea attack needed 6 typed fields every time (000 L47–L82, L184–L226);
-the figures of each run are printed for the closing note.
+the figures of each run are printed for the closing note. The damage that flows on (DSA LeP,
+Pathfinder Trefferpunkte, not typed again for the next hit) is test_whole_fight.py's, which
+checks it in every system's fight: with the page no longer filling a target's resource into
+the next damage, its DSA and Pathfinder fights fail (as did the DSA fight that was here).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SharedVisit, reveal, wait_engine_ready
+from tests.browser.conftest import SharedVisit, reveal
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +58,16 @@ def open_bench(reader: SharedVisit, system: str, width: int = 1366) -> Typist:
     page = reader.arrive(f"{system}/kampfhelfer/", width=width, height=800)
     page.evaluate(COUNT_RESULTS)
     return Typist(page)
+
+
+def away_and_back(reader: SharedVisit, page: Any) -> None:
+    """To the start page and back to this one, as a reader follows links: the page is drawn
+    anew from what the fight stored (fight-bar.js setup → fight.js load), without the second
+    engine boot of a reload (test_whole_fight.py reloads in every system's fight)."""
+    here = page.url.split("#")[0].removeprefix(reader.site_url)
+    size = page.viewport_size
+    reader.go("", width=size["width"], height=size["height"])
+    reader.go(here, width=size["width"], height=size["height"])
 
 
 # the tick of the field a fighter's marker stands on in the Tickleiste
@@ -123,11 +136,6 @@ def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
     defense = {"Alrik": "17", "Bruna": "15", "Ork": "13"}
     setup = t.typed
     for turn in range(7):
-        if turn == 4:  # a reload in the middle of the fight keeps everything
-            page.reload()
-            wait_engine_ready(page)
-            page.evaluate(COUNT_RESULTS)
-            board.locator(".rw-tl-field--now").wait_for()  # the stored board is drawn again
         actor, target = choose_target(page, turn)
         fill_once(t, attack, actors, actor, {"eig1": per_actor[actor], "taw": "6"})
         fill_once(t, attack, targets, target, {"verteidigung": defense[target]})
@@ -150,74 +158,6 @@ def test_ryssea_fight_types_every_fighter_once(reader: SharedVisit) -> None:
     fighters = 3 * 2 + 3 * 1  # each attacker's two values and each target's defense, once
     assert t.typed - setup == fighters + 7  # + the ticks of each action
     print(f"Ryssea: {t.typed} Felder für 3 Kämpfer und 7 Angriffe (vorher 6 je Angriff)")
-
-
-def test_dsa_fight_damage_flows_into_the_targets_lep(reader: SharedVisit) -> None:
-    t = open_bench(reader, "dsa")
-    page = t.page
-    rows = {
-        n: {"seite": s, "ini_basis": i}
-        for n, s, i in zip(NAMES, ("Helden", "Helden", "Gegner"), ("12", "11", "10"), strict=True)
-    }
-    initiative(t, rows)
-    attack = page.locator("section.rw-helper[data-action='attack']")
-    damage = page.locator("section.rw-helper[data-action='damage']")
-    actors: set[str] = set()
-    targets: set[str] = set()
-    lep: dict[str, int] = {}
-    for turn in range(5):
-        actor, target = choose_target(page, turn)
-        fill_once(t, reveal(attack), actors, actor, {"wert": "18"})
-        t.roll(attack)
-        follow = attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸")
-        if follow.count():
-            follow.click()
-            if target in targets:  # the LeP left after the last hit, not retyped
-                assert int(damage.locator("[data-path='lep']").input_value()) == lep[target]
-            else:
-                t.fill(damage.locator("[data-path='lep']"), "30")
-            fill_once(t, damage, targets, target, {"ko": "12"})
-            t.roll(damage)
-            lep[target] = int(damage.locator("[data-path='lep']").input_value())
-            assert f"Für {target} übernommen" in damage.locator(".rw-result").inner_text()
-        next_turn(page)
-    assert lep and min(lep.values()) < 30  # the damage was kept on the target
-    assert t.typed <= 3 * 3 + 3 * 1 + 3 * 2
-    print(f"DSA: {t.typed} Felder in 5 Zügen")
-
-
-def test_pathfinder_fight_hit_points_follow(reader: SharedVisit) -> None:
-    t = open_bench(reader, "pathfinder")
-    page = t.page
-    initiative(
-        t,
-        {
-            n: {"geschicklichkeitsmodifikator": d}
-            for n, d in zip(NAMES, ("3", "2", "1"), strict=True)
-        },
-    )
-    attack = page.locator("section.rw-helper[data-action='attack']")
-    points = page.locator("section.rw-helper[data-action='hit_points']")
-    actors: set[str] = set()
-    targets: set[str] = set()
-    hp: dict[str, int] = {}
-    for turn in range(5):
-        actor, target = choose_target(page, turn)
-        fill_once(t, reveal(attack), actors, actor, {"gab": "6"})
-        t.roll(attack)
-        follow = attack.get_by_role("button", name="Trefferpunkte", exact=False)
-        if follow.count():
-            follow.first.click()
-            if target in targets:  # the hit points left, not retyped
-                assert int(points.locator("[data-path='hp']").input_value()) == hp[target]
-            else:
-                t.fill(points.locator("[data-path='hp']"), "20")
-            fill_once(t, points, targets, target, {"konstitution": "12"})
-            t.roll(points)
-            hp[target] = int(points.locator("[data-path='hp']").input_value())
-        next_turn(page)
-    assert t.typed <= 3 * 2 + 3 * 1 + 3 * 2
-    print(f"Pathfinder: {t.typed} Felder in 5 Zügen")
 
 
 def test_aktionswuerfel_fight_keeps_gesundheit(reader: SharedVisit) -> None:
@@ -309,8 +249,7 @@ def test_fighters_named_like_objects_properties_keep_their_values(reader: Shared
         bab[actor] = value
         next_turn(page)
     assert sorted(bab) == sorted(names)
-    page.reload()
-    wait_engine_ready(page)
+    away_and_back(reader, page)
     page.locator(".rw-fight-bar").wait_for()
     for name, value in bab.items():
         bar(page).locator(".rw-fight-actor").select_option(name)

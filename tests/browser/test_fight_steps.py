@@ -73,11 +73,21 @@ def hit_ork(t: Any) -> Any:
     return damage_target(t, damage="14", ko="8", lep="30")
 
 
-def test_a_damage_roll_is_a_step_shown_in_the_overview_and_undone_by_one_click(
+def test_a_damage_roll_is_a_step_undone_by_one_click_also_after_a_reload_and_in_another_tab(
     reader: SharedVisit,
 ) -> None:
+    """One fight for what were three tests (each rolled its own initiative, two reloaded): a
+    damage roll is a step shown in the overview, undone and redone by one click; the values
+    typed but not rolled (B7), the step and its undo survive a reload; a second tab with the
+    same fight follows (storage event)."""
     t = start(reader)
     page = t.page
+    # B7: values typed but not yet rolled were lost on reload – the fighter's (a step of the
+    # fight) and the situation's (the helper's remembered input) alike
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    attack.locator("[data-path='wert']").fill("15")
+    attack.locator("[data-path='erschwernis']").fill("3")
+    attack.locator("[data-path='erschwernis']").press("Tab")
     damage = hit_ork(t)
     # 14 TP, RS 0: LeP 30 → 16, and 14 > KO/2 = 4: wounds (L1)
     written = damage.locator(".rw-fight-written").inner_text()
@@ -97,11 +107,6 @@ def test_a_damage_roll_is_a_step_shown_in_the_overview_and_undone_by_one_click(
     assert overview_value(page, "Ork", "LeP") == "16"
     assert damage.locator("[data-path='lep']").input_value() == "16"
 
-
-def test_undo_survives_a_reload_and_reaches_the_other_tab(reader: SharedVisit) -> None:
-    t = start(reader)
-    page = t.page
-    hit_ork(t)
     other = reader.context.new_page()
     try:
         other.goto(page.url)
@@ -109,6 +114,9 @@ def test_undo_survives_a_reload_and_reaches_the_other_tab(reader: SharedVisit) -
         assert overview_value(other, "Ork", "LeP") == "16"
         page.reload()
         page.locator(".rw-overview-table").wait_for()
+        attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+        assert attack.locator("[data-path='wert']").input_value() == "15"
+        assert attack.locator("[data-path='erschwernis']").input_value() == "3"
         assert overview_value(page, "Ork", "LeP") == "16"
         bar(page).locator(".rw-fight-undo").click()  # after the reload: still the damage
         assert overview_value(page, "Ork", "LeP") == ""
@@ -127,153 +135,6 @@ def test_undo_survives_a_reload_and_reaches_the_other_tab(reader: SharedVisit) -
         )
     finally:
         other.close()
-
-
-def test_a_fighter_put_down_by_hand_is_passed_over_until_undone(reader: SharedVisit) -> None:
-    t = start(reader)  # the order of the round is rolled (INI-Basis + 1W6)
-    page = t.page
-    turns = len(stored_fight(page)["turns"])
-    state = page.get_by_label("Zustand von Bruna", exact=True)
-    state.select_option("kampfunfähig")
-    assert "Bruna (kampfunfähig)" in bar(page).locator(".rw-fight-actor option").all_inner_texts()
-    next_button = bar(page).get_by_role("button", name="Weiter ▶")
-    acting, said = set(), ""
-    for _ in range(turns):
-        next_button.click()
-        acting.add(bar(page).locator(".rw-fight-actor").input_value())
-        said += page.locator(".rw-fight-notices").inner_text()
-    assert acting == {"Alrik", "Ork"}
-    assert "Übersprungen: Bruna (kampfunfähig)." in said
-    for _ in range(turns):  # every „Weiter“ is a step of its own …
-        bar(page).locator(".rw-fight-undo").click()
-    undo = bar(page).locator(".rw-fight-undo")
-    assert undo.get_attribute("title") == "Rückgängig: Bruna: kampfunfähig (von Hand)"
-    undo.click()  # … and so is the state set by hand
-    assert state.input_value() == "kampffähig"
-    for _ in range(turns):
-        next_button.click()
-        acting.add(bar(page).locator(".rw-fight-actor").input_value())
-    assert "Bruna" in acting
-
-
-def test_target_choice_typed_values_and_overview_edits_on_one_fight(reader: SharedVisit) -> None:
-    """Three checks on one started fight (each used to roll its own initiative): opponents
-    are offered first; a value typed for the target stays his (B4); an edit in the overview
-    is a checked step."""
-    t = start(reader)
-    page = t.page
-    # opponents are offered first (DSA's „Seite“ from the initiative roll)
-    bar(page).locator(".rw-fight-actor").select_option("Bruna")
-    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
-    assert options[1:] == ["Ork", "Alrik"]
-    bar(page).locator(".rw-fight-actor").select_option("Ork")
-    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
-    assert sorted(options[1:]) == ["Alrik", "Bruna"]  # both his opponents, in the fight's order
-    # B4: a hand-corrected LeP was thrown away when the target changed and back
-    bar(page).locator(".rw-fight-actor").select_option("Alrik")
-    bar(page).locator(".rw-fight-target").select_option("Ork")
-    damage = reveal(page.locator(DAMAGE))
-    t.fill(damage.locator("[data-path='lep']"), "22")
-    damage.locator("[data-path='lep']").press("Tab")
-    bar(page).locator(".rw-fight-target").select_option("Bruna")
-    assert damage.locator("[data-path='lep']").input_value() != "22"
-    bar(page).locator(".rw-fight-target").select_option("Ork")
-    assert damage.locator("[data-path='lep']").input_value() == "22"
-    assert overview_value(page, "Ork", "LeP") == "22"
-    # an edit in the overview is a checked step: a German message naming the field for a bad
-    # value, nothing written; a good value is a step „… (von Hand)“ the helpers take up
-    lep = page.get_by_label("LeP von Bruna", exact=True)
-    lep.fill("drei")
-    lep.press("Enter")
-    error = page.locator(".rw-overview-error")
-    assert error.inner_text() == "LeP von Bruna: bitte eine ganze Zahl eintragen (z. B. 12)."
-    assert "lep" not in stored_fight(page)["fighters"].get("Bruna", {}).get("stats", {})
-    lep.fill("27")
-    lep.press("Enter")
-    assert error.is_hidden()
-    assert stored_fight(page)["fighters"]["Bruna"]["stats"]["lep"] == 27
-    title = bar(page).locator(".rw-fight-undo").get_attribute("title")
-    assert title == "Rückgängig: Bruna: LeP – → 27 (von Hand)"
-    bar(page).locator(".rw-fight-target").select_option("Bruna")
-    assert reveal(page.locator(DAMAGE)).locator("[data-path='lep']").input_value() == "27"
-    history = page.locator(".rw-history")
-    history.locator("summary").click()
-    assert "Bruna: LeP – → 27 (von Hand)" in history.inner_text()
-
-
-def test_ryssea_active_defence_is_offered_as_a_tickleiste_step(reader: SharedVisit) -> None:
-    # 000_5fbfd0ad384a0921.txt L245: „Aktive Abwehr … eine sofortige Reaktion und kostet 4 Ticks“
-    # – after an attack the defender answered with an Aktive Abwehr, the page offers the 4 Ticks
-    # for him on the Tickleiste; nothing moves until the game master chooses it
-    t = open_bench(reader, "ryssea")
-    page = t.page
-    board = started_board(page, {"Alrik": "14", "Ork": "6"})
-    bar(page).locator(".rw-fight-actor").select_option("Alrik")
-    bar(page).locator(".rw-fight-target").select_option("Ork")
-    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
-    attack.locator("[data-path='aktive_abwehr']").check()
-    t.roll(attack)
-    before = page.evaluate(TICK_OF, "Ork")
-    offer = attack.get_by_role("button", name="Aktive Abwehr auf die Tickleiste (4 Ticks): Ork ▸")
-    assert page.evaluate(TICK_OF, "Ork") == before  # offered, not done
-    offer.click()
-    page.wait_for_function(
-        f"([a, b]) => ({TICK_OF})(a) === b + 4", arg=["Ork", before], polling=100
-    )
-    assert "Ork: Aktive Abwehr (4 Ticks)" in board.locator(".rw-result").inner_text()
-
-
-def test_ryssea_a_defenders_patzer_offers_his_patzertabelle(reader: SharedVisit) -> None:
-    # 000_5fbfd0ad384a0921.txt L406: „Immer wenn einem Kämpfer bei einer Probe auf ein
-    # Kampftalent ein Patzer unterläuft, würfelt er mit 2W10 auf der Patzertabelle“; L247: the
-    # Aktive Abwehr with a weapon is a probe on the Nahkampftalent – the defender's own Patzer
-    # there offers the Patzertabelle, which opens the „Patzer“ helper and rolls there
-    t = open_bench(reader, "ryssea")
-    page = t.page
-    started_board(page, {"Alrik": "14", "Ork": "6"})
-    bar(page).locator(".rw-fight-actor").select_option("Alrik")
-    bar(page).locator(".rw-fight-target").select_option("Ork")
-    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
-    attack.locator("[data-path='aktive_abwehr']").check()
-    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
-    assert params["abwehr_talent"] == "nahkampftalent"
-    seed = next(
-        s
-        for s in range(1, 3000)
-        if api.run("ryssea", "attack", params, seed=s)["result"]["target"]["defense"]["patzer"]
-    )
-    roll_with_number(t, attack, seed)
-    fumble = page.locator("section.rw-helper[data-action='fumble']")
-    attack.get_by_role("button", name="Patzertabelle für den Verteidiger würfeln ▸").click()
-    fumble.locator(".rw-submit").wait_for(state="visible")
-    assert fumble.locator("[data-path='ursache']").input_value() == "kampftalent"
-    t.roll(fumble)
-    assert "Patzertabelle" in fumble.locator(".rw-result").inner_text()
-
-
-def test_dsa_second_action_ticks_the_second_attack(reader: SharedVisit) -> None:
-    # 001_240b8e52c108db7c.txt L1 („Auswahl von durchzuführenden Aktionen“): „2
-    # Angriffsaktionen -> Die zweite Angriffsaktion ist um 4 erschwert“ – on a fighter's second
-    # action of the round the attack's box is ticked and said; on a first action it is not
-    t = start(reader)
-    page = t.page
-    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
-    box = attack.locator("[data-path='zweite_angriffsaktion']")
-    turns = stored_fight(page)["turns"]
-    seen = set()
-    for index in range(len(turns)):
-        if index:
-            bar(page).get_by_role("button", name="Weiter ▶").click()
-        turn = turns[index]
-        second = ", 2. Aktion" in turn["label"]
-        assert box.is_checked() == second, turn
-        note = attack.locator(".rw-turn-note")
-        if second:
-            assert f"{turn['label']}: „Zweite Angriffsaktion" in note.inner_text()
-        else:
-            assert note.is_hidden()
-        seen.add(second)
-    assert seen == {True, False}
 
 
 def test_ryssea_ticks_per_action_stay_with_each_fighter(reader: SharedVisit) -> None:
@@ -316,28 +177,104 @@ def test_ryssea_ticks_per_action_stay_with_each_fighter(reader: SharedVisit) -> 
     assert sorted(typed) == sorted(speed) and set(kept) == set(speed), (typed, kept)
 
 
-def test_a_value_typed_but_not_rolled_survives_a_reload(reader: SharedVisit) -> None:
-    # B7: values typed but not yet rolled were lost on reload – the fighter's (a step of the
-    # fight) and the situation's (the helper's remembered input) alike
+def test_weiter_ticks_the_second_action_and_passes_over_a_fighter_put_down_by_hand(
+    reader: SharedVisit,
+) -> None:
+    """„Weiter“ through one rolled order (INI-Basis + 1W6), then a fighter put down by hand is
+    passed over until undone – one fight for what were two tests."""
     t = start(reader)
     page = t.page
+    # 001_240b8e52c108db7c.txt L1 („Auswahl von durchzuführenden Aktionen“): „2
+    # Angriffsaktionen -> Die zweite Angriffsaktion ist um 4 erschwert“ – on a fighter's second
+    # action of the round the attack's box is ticked and said; on a first action it is not
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
-    attack.locator("[data-path='wert']").fill("15")
-    attack.locator("[data-path='erschwernis']").fill("3")
-    attack.locator("[data-path='erschwernis']").press("Tab")
-    page.reload()
-    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
-    page.locator(".rw-overview-table").wait_for()
-    assert attack.locator("[data-path='wert']").input_value() == "15"
-    assert attack.locator("[data-path='erschwernis']").input_value() == "3"
+    box = attack.locator("[data-path='zweite_angriffsaktion']")
+    turns = stored_fight(page)["turns"]
+    seen = set()
+    for index in range(len(turns)):
+        if index:
+            bar(page).get_by_role("button", name="Weiter ▶").click()
+        turn = turns[index]
+        second = ", 2. Aktion" in turn["label"]
+        assert box.is_checked() == second, turn
+        note = attack.locator(".rw-turn-note")
+        if second:
+            assert f"{turn['label']}: „Zweite Angriffsaktion" in note.inner_text()
+        else:
+            assert note.is_hidden()
+        seen.add(second)
+    assert seen == {True, False}
+    # a state set by hand in the overview is a step, and „Weiter“ passes over him
+    state = page.get_by_label("Zustand von Bruna", exact=True)
+    state.select_option("kampfunfähig")
+    assert "Bruna (kampfunfähig)" in bar(page).locator(".rw-fight-actor option").all_inner_texts()
+    next_button = bar(page).get_by_role("button", name="Weiter ▶")
+    acting, said = set(), ""
+    for _ in range(len(turns)):
+        next_button.click()
+        acting.add(bar(page).locator(".rw-fight-actor").input_value())
+        said += page.locator(".rw-fight-notices").inner_text()
+    assert acting == {"Alrik", "Ork"}
+    assert "Übersprungen: Bruna (kampfunfähig)." in said
+    for _ in range(len(turns)):  # every „Weiter“ is a step of its own …
+        bar(page).locator(".rw-fight-undo").click()
+    undo = bar(page).locator(".rw-fight-undo")
+    assert undo.get_attribute("title") == "Rückgängig: Bruna: kampfunfähig (von Hand)"
+    undo.click()  # … and so is the state set by hand
+    assert state.input_value() == "kampffähig"
+    for _ in range(len(turns)):
+        next_button.click()
+        acting.add(bar(page).locator(".rw-fight-actor").input_value())
+    assert "Bruna" in acting
 
 
-def test_a_known_target_is_hit_and_damaged_in_two_clicks(reader: SharedVisit) -> None:
+def test_target_choice_typed_values_overview_edits_and_a_known_target(reader: SharedVisit) -> None:
+    """Four checks on one started fight (each used to roll its own initiative): opponents
+    are offered first; a value typed for the target stays his (B4); an edit in the overview
+    is a checked step; a target the fight knows is hit and damaged in two clicks."""
+    t = start(reader)
+    page = t.page
+    # opponents are offered first (DSA's „Seite“ from the initiative roll)
+    bar(page).locator(".rw-fight-actor").select_option("Bruna")
+    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
+    assert options[1:] == ["Ork", "Alrik"]
+    bar(page).locator(".rw-fight-actor").select_option("Ork")
+    options = bar(page).locator(".rw-fight-target option").all_inner_texts()
+    assert sorted(options[1:]) == ["Alrik", "Bruna"]  # both his opponents, in the fight's order
+    # B4: a hand-corrected LeP was thrown away when the target changed and back
+    bar(page).locator(".rw-fight-actor").select_option("Alrik")
+    bar(page).locator(".rw-fight-target").select_option("Ork")
+    damage = reveal(page.locator(DAMAGE))
+    t.fill(damage.locator("[data-path='lep']"), "22")
+    damage.locator("[data-path='lep']").press("Tab")
+    bar(page).locator(".rw-fight-target").select_option("Bruna")
+    assert damage.locator("[data-path='lep']").input_value() != "22"
+    bar(page).locator(".rw-fight-target").select_option("Ork")
+    assert damage.locator("[data-path='lep']").input_value() == "22"
+    assert overview_value(page, "Ork", "LeP") == "22"
+    # an edit in the overview is a checked step: a German message naming the field for a bad
+    # value, nothing written; a good value is a step „… (von Hand)“ the helpers take up
+    lep = page.get_by_label("LeP von Bruna", exact=True)
+    lep.fill("drei")
+    lep.press("Enter")
+    error = page.locator(".rw-overview-error")
+    assert error.inner_text() == "LeP von Bruna: bitte eine ganze Zahl eintragen (z. B. 12)."
+    assert "lep" not in stored_fight(page)["fighters"].get("Bruna", {}).get("stats", {})
+    lep.fill("27")
+    lep.press("Enter")
+    assert error.is_hidden()
+    assert stored_fight(page)["fighters"]["Bruna"]["stats"]["lep"] == 27
+    title = bar(page).locator(".rw-fight-undo").get_attribute("title")
+    assert title == "Rückgängig: Bruna: LeP – → 27 (von Hand)"
+    bar(page).locator(".rw-fight-target").select_option("Bruna")
+    assert reveal(page.locator(DAMAGE)).locator("[data-path='lep']").input_value() == "27"
+    history = page.locator(".rw-history")
+    history.locator("summary").click()
+    assert "Bruna: LeP – → 27 (von Hand)" in history.inner_text()
     # an attack with its damage (001_240b8e52c108db7c.txt L1: TP − RS = SP, LeP and Wunden):
     # once the fight knows the target's RS, KO, LeP and Wunden, the follow-up rolls at once –
     # „Würfeln“, then „Schaden, falls nicht abgewehrt: würfeln“; before that it only opens
-    t = start(reader)
-    page = t.page
+    bar(page).locator(".rw-fight-target").select_option("Ork")  # his LeP known, not KO and RS
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
     t.fill(attack.locator("[data-path='wert']"), "18")
     quick = "Schaden, falls nicht abgewehrt: würfeln ⚄"
@@ -345,10 +282,11 @@ def test_a_known_target_is_hit_and_damaged_in_two_clicks(reader: SharedVisit) ->
     assert attack.get_by_role("button", name=quick).count() == 0  # Ork's values unknown yet
     attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸").click()
     damage = page.locator(DAMAGE)
+    assert damage.locator("[data-path='lep']").input_value() == "22"  # the LeP he has
     t.fill(damage.locator("[data-path='ko']"), "8")
     t.fill(damage.locator("[data-path='rs']"), "1")
     t.roll(damage)
-    lep = int(overview_value(page, "Ork", "LeP"))
+    lep_now = int(overview_value(page, "Ork", "LeP"))
     steps = len(stored_journal(page)["steps"])
     reveal(attack)
     seed = a_hitting_seed(attack)
@@ -358,19 +296,22 @@ def test_a_known_target_is_hit_and_damaged_in_two_clicks(reader: SharedVisit) ->
     attack.get_by_role("button", name=quick).click()
     page.wait_for_function("n => window.__rwRolls > n", arg=before, polling=100)
     now = int(overview_value(page, "Ork", "LeP"))
-    assert now < lep
+    assert now < lep_now
     written = damage.locator(".rw-fight-written").inner_text()
-    assert f"LeP {lep} → {now}" in written
+    assert f"LeP {lep_now} → {now}" in written
     assert len(stored_journal(page)["steps"]) > steps
 
 
-def test_a_fighter_chosen_in_the_tickleiste_keeps_the_target(reader: SharedVisit) -> None:
-    # issue #30: choosing a reacting fighter in the Tickleiste's „Kämpfer“ cleared the bar's
-    # „Ziel“. 000_5fbfd0ad384a0921.txt L245: „Aktive Abwehr … eine sofortige Reaktion und kostet
-    # 4 Ticks“ – the game master picks the one who reacts there; the attack's target stays
+def test_ryssea_tickleiste_steps_offered_and_chosen_keep_the_target(reader: SharedVisit) -> None:
+    """Three checks on one begun Tickleiste (each used to begin its own): a fighter chosen
+    there keeps the target; the defender's Aktive Abwehr is offered as a step; his Patzer
+    offers his Patzertabelle."""
     t = open_bench(reader, "ryssea")
     page = t.page
     board = started_board(page, {"Alrik": "14", "Bruna": "12", "Ork": "6"})
+    # issue #30: choosing a reacting fighter in the Tickleiste's „Kämpfer“ cleared the bar's
+    # „Ziel“. 000_5fbfd0ad384a0921.txt L245: „Aktive Abwehr … eine sofortige Reaktion und
+    # kostet 4 Ticks“ – the game master picks the one who reacts there; the target stays
     fighter = board.locator("select[data-path='fighter']")
     actor, target = bar(page).locator(".rw-fight-actor"), bar(page).locator(".rw-fight-target")
     actor.select_option("Alrik")
@@ -391,8 +332,42 @@ def test_a_fighter_chosen_in_the_tickleiste_keeps_the_target(reader: SharedVisit
         polling=100,
     )
     assert target.input_value() == "Bruna"
-    assert (
-        "Ork war das Ziel und handelt jetzt selbst"
-        in page.locator(".rw-fight-notices").inner_text()
+    notices = page.locator(".rw-fight-notices").inner_text()
+    assert "Ork war das Ziel und handelt jetzt selbst" in notices
+    assert "Ziel ist nun Bruna" in notices
+    # 000 L245: after an attack the defender answered with an Aktive Abwehr, the page offers
+    # the 4 Ticks for him on the Tickleiste; nothing moves until the game master chooses it
+    actor.select_option("Alrik")
+    target.select_option("Ork")
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    attack.locator("[data-path='aktive_abwehr']").check()
+    t.roll(attack)
+    before = page.evaluate(TICK_OF, "Ork")
+    offer = attack.get_by_role("button", name="Aktive Abwehr auf die Tickleiste (4 Ticks): Ork ▸")
+    assert page.evaluate(TICK_OF, "Ork") == before  # offered, not done
+    offer.click()
+    page.wait_for_function(
+        f"([a, b]) => ({TICK_OF})(a) === b + 4", arg=["Ork", before], polling=100
     )
-    assert "Ziel ist nun Bruna" in page.locator(".rw-fight-notices").inner_text()
+    assert "Ork: Aktive Abwehr (4 Ticks)" in board.locator(".rw-result").inner_text()
+    # 000 L406: „Immer wenn einem Kämpfer bei einer Probe auf ein Kampftalent ein Patzer
+    # unterläuft, würfelt er mit 2W10 auf der Patzertabelle“; L247: the Aktive Abwehr with a
+    # weapon is a probe on the Nahkampftalent – the defender's own Patzer there offers the
+    # Patzertabelle, which opens the „Patzer“ helper and rolls there
+    actor.select_option("Alrik")
+    target.select_option("Ork")
+    attack.locator("[data-path='aktive_abwehr']").check()
+    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
+    assert params["abwehr_talent"] == "nahkampftalent"
+    seed = next(
+        s
+        for s in range(1, 3000)
+        if api.run("ryssea", "attack", params, seed=s)["result"]["target"]["defense"]["patzer"]
+    )
+    roll_with_number(t, attack, seed)
+    fumble = page.locator("section.rw-helper[data-action='fumble']")
+    attack.get_by_role("button", name="Patzertabelle für den Verteidiger würfeln ▸").click()
+    fumble.locator(".rw-submit").wait_for(state="visible")
+    assert fumble.locator("[data-path='ursache']").input_value() == "kampftalent"
+    t.roll(fumble)
+    assert "Patzertabelle" in fumble.locator(".rw-result").inner_text()

@@ -106,17 +106,24 @@ def board_with_fighters(page: Any, fighters: list[dict[str, Any]]) -> Any:
     return helper
 
 
-def test_add_roll_act_reload_keeps_the_state(reader: SharedVisit) -> None:
+def test_add_roll_act_reload_keeps_the_state_and_its_undo(reader: SharedVisit) -> None:
+    """One board through a reload: what it shows and stores is the engine's (replayed on
+    CPython); the moves are steps of the fight, not rolls of the page's roll log (issue 26);
+    after the reload the board is drawn from storage and its last move can be undone and
+    redone; starting anew and removing a fighter ask first. (One visit for what were three
+    tests, each building its board anew – the reload is the one that matters.)"""
     page = reader.arrive(PAGE)
     helper = board_with_fighters(page, FIGHTERS)
     commands: list[dict[str, Any]] = [{"command": "hinzufuegen", **f} for f in FIGHTERS]
     commands.append({"command": "start"})
+    before_last: dict[str, Any] = {}
     for action, ticks, fighter in (
         ("nahkampfangriff", "5", None),  # the next fighter attacks with weapon speed 5
         ("gegenstand_einfach", "0", None),  # then the next one uses an item (5 ticks)
         ("aktive_abwehr", "0", "last"),  # a reaction out of turn by the last on the line
     ):
         last = rows(helper)[-1][1] if fighter == "last" else None
+        before_last = stored(page)["state"]
         who = act(helper, action, ticks, last)
         commands.append(
             {"command": "handeln", "fighter": who, "action": action, "ticks": ticks}
@@ -136,6 +143,16 @@ def test_add_roll_act_reload_keeps_the_state(reader: SharedVisit) -> None:
     assert "params" not in json.dumps(stored(page)["shown"])
     steps = json.loads(page.evaluate("localStorage.getItem('regelwerk:kampf:ryssea')"))["steps"]
     assert [s["label"].startswith("Tickleiste: ") for s in steps] == [True] * len(commands)
+    assert any("Nahkampfangriff" in s["label"] for s in steps), "the moves were made"
+    # Issue 26: the roll log was „full of Tickleiste moves whose „Wiederholen“ does nothing“ –
+    # a move is not a roll: the page's roll log („Wurfprotokoll dieser Seite“) gets none
+    assert page.locator("#rw-page-log li").count() == 0
+    assert (
+        page.evaluate(
+            "Object.keys(localStorage).filter((k) => k.startsWith('regelwerk:wurfprotokoll:'))"
+        )
+        == []
+    )
 
     page.reload()
     helper = page.locator(".rw-tickleiste")
@@ -148,10 +165,39 @@ def test_add_roll_act_reload_keeps_the_state(reader: SharedVisit) -> None:
     assert sorted(options) == sorted(f["name"] for f in FIGHTERS)
     assert helper.locator("select[data-path='fighter']").input_value() == shown[0][1]
 
+    # undo survives the reload: the last move (the Aktive Abwehr) is taken back, and redone
+    undo = helper.get_by_role("button", name="Rückgängig")
+    assert undo.get_attribute("title") == f"Rückgängig: Tickleiste: {expected['event']}"
+    undo.click()
+    helper.locator(".rw-tl-notices").get_by_text("Rückgängig gemacht").wait_for()
+    assert stored(page)["state"] == before_last
+    helper.get_by_role("button", name="Wiederherstellen").click()
+    helper.locator(".rw-tl-notices").get_by_text("Wiederhergestellt").wait_for()
+    assert stored(page)["state"] == expected["state"]
+    # starting anew asks; „Abbrechen“ keeps the board, „Ja“ empties it, undo brings it back
+    full = stored(page)["state"]
+    helper.get_by_role("button", name="Neu beginnen …").click()
+    helper.get_by_role("button", name="Abbrechen").click()
+    assert stored(page)["state"] == full
+    helper.get_by_role("button", name="Neu beginnen …").click()
+    helper.get_by_role("button", name="Ja, ersetzen").click()
+    helper.locator(".rw-tl-notices").get_by_text("Die Tickleiste ist leer.").wait_for()
+    assert stored(page)["state"]["fighters"] == []
+    helper.get_by_role("button", name="Rückgängig").click()
+    helper.locator(".rw-tl-notices").get_by_text("Rückgängig gemacht").wait_for()
+    assert stored(page)["state"] == full
+    # removing a fighter asks too
+    helper.locator(".rw-tl-strip .rw-tl-marker").first.click()
+    helper.get_by_role("button", name="Kämpfer entfernen …").click()
+    helper.get_by_role("button", name="Ja, entfernen").click()
+    helper.locator(".rw-result").get_by_text("verlässt den Kampf").first.wait_for()
+    assert len(stored(page)["state"]["fighters"]) == len(FIGHTERS) - 1
+
 
 def test_the_time_line_draws_the_engine_state(reader: SharedVisit) -> None:
     """Fields in acting order from the current tick, markers stacked in arrival order (L23),
-    the next actor marked, the Abwarten-Feld (L31); a marker selects its fighter."""
+    the next actor marked, the Abwarten-Feld (L31); a marker selects its fighter; a fighter
+    out of turn cannot act (one board for what were two tests)."""
     page = reader.arrive(PAGE)
     helper = board_with_fighters(page, FIGHTERS)
     act(helper, "nahkampfangriff", "3")
@@ -187,6 +233,17 @@ def test_the_time_line_draws_the_engine_state(reader: SharedVisit) -> None:
     page.keyboard.press("Enter")
     assert helper.locator("select[data-path='fighter']").input_value() == on_line[1]["name"]
     assert helper.locator(".rw-tl-marker[tabindex='0']").count() == 1
+    # an action of the last on the line, not am Zug, is refused in German (L128: „Die meisten
+    # Handlungen sind Aktionen, die nur ausgeführt werden können, wenn ein Abenteurer gerade am
+    # Zug ist“)
+    assert on_line[-1]["tick"] > on_line[0]["tick"], on_line
+    helper.locator("select[data-path='fighter']").select_option(on_line[-1]["name"])
+    helper.locator("select[data-path='action']").select_option("nahkampfangriff")
+    helper.locator("[data-path='ticks']").fill("4")
+    helper.get_by_role("button", name="Handlung ausführen").click()
+    error = helper.locator("#helfer-ryssea-tickleiste-action-fehler")
+    error.wait_for()
+    assert "ist am Zug" in error.inner_text()
 
 
 def test_time_line_at_375_px_scrolls_inside_with_20_fighters(reader: SharedVisit) -> None:
@@ -258,42 +315,6 @@ def test_corrupt_storage_is_set_aside_and_the_board_works(reader: SharedVisit, r
     assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik"]
 
 
-def test_undo_survives_a_reload_and_replacing_asks(reader: SharedVisit) -> None:
-    page = reader.arrive(PAGE)
-    helper = board_with_fighters(page, FIGHTERS[:3])
-    before_act = stored(page)["state"]
-    act(helper, "nahkampfangriff", "4")
-    page.reload()
-    wait_engine_ready(page)
-    helper = page.locator(".rw-tickleiste")
-    undo = helper.get_by_role("button", name="Rückgängig")
-    assert "Nahkampfangriff" in str(undo.get_attribute("title"))
-    undo.click()
-    helper.locator(".rw-tl-notices").get_by_text("Rückgängig gemacht").wait_for()
-    assert stored(page)["state"] == before_act
-    helper.get_by_role("button", name="Wiederherstellen").click()
-    helper.locator(".rw-tl-notices").get_by_text("Wiederhergestellt").wait_for()
-    assert stored(page)["state"] != before_act
-    # starting anew asks; „Abbrechen“ keeps the board, „Ja“ empties it, undo brings it back
-    full = stored(page)["state"]
-    helper.get_by_role("button", name="Neu beginnen …").click()
-    helper.get_by_role("button", name="Abbrechen").click()
-    assert stored(page)["state"] == full
-    helper.get_by_role("button", name="Neu beginnen …").click()
-    helper.get_by_role("button", name="Ja, ersetzen").click()
-    helper.locator(".rw-tl-notices").get_by_text("Die Tickleiste ist leer.").wait_for()
-    assert stored(page)["state"]["fighters"] == []
-    helper.get_by_role("button", name="Rückgängig").click()
-    helper.locator(".rw-tl-notices").get_by_text("Rückgängig gemacht").wait_for()
-    assert stored(page)["state"] == full
-    # removing a fighter asks too
-    helper.locator(".rw-tl-strip .rw-tl-marker").first.click()
-    helper.get_by_role("button", name="Kämpfer entfernen …").click()
-    helper.get_by_role("button", name="Ja, entfernen").click()
-    helper.locator(".rw-result").get_by_text("verlässt den Kampf").first.wait_for()
-    assert len(stored(page)["state"]["fighters"]) == 2
-
-
 def test_files_are_versioned_checked_and_replace_only_when_asked(reader: SharedVisit) -> None:
     page = reader.arrive(PAGE)
     helper = board_with_fighters(page, FIGHTERS[:2])
@@ -342,68 +363,36 @@ def test_files_are_versioned_checked_and_replace_only_when_asked(reader: SharedV
     assert stored(page)["state"] == board
 
 
-def test_the_moves_stay_out_of_the_roll_log(reader: SharedVisit) -> None:
-    """Issue 26: the roll log was „full of Tickleiste moves whose „Wiederholen“ does nothing“ –
-    a move on the Tickleiste is not a roll: the page's roll log („Wurfprotokoll dieser Seite“)
-    gets none of them: they are steps of the fight, in its „Verlauf“ with its undo."""
+def test_a_refused_save_says_so(reader: SharedVisit) -> None:
+    """A browser that refuses the writes (a full storage): the page says so, the board works.
+    On the shared visit, its writes refused from here on and allowed again at the end (the
+    board writes on every command, store.js ``write``; a fresh browser with an init script
+    only for this cost an engine boot)."""
     page = reader.arrive(PAGE)
-    helper = open_board(page)
-    for fighter in FIGHTERS[:3]:
-        add(helper, fighter)
-    start(helper)
-    act(helper, "nahkampfangriff", "4")
-    steps = json.loads(page.evaluate("localStorage.getItem('regelwerk:kampf:ryssea')"))["steps"]
-    assert any("Nahkampfangriff" in s["label"] for s in steps), "the moves were made"
-    assert page.locator("#rw-page-log li").count() == 0
-    assert (
-        page.evaluate(
-            "Object.keys(localStorage).filter((k) => k.startsWith('regelwerk:wurfprotokoll:'))"
-        )
-        == []
+    page.evaluate(
+        """() => {
+          const original = Storage.prototype.setItem;
+          window.__rwSetItem = original;
+          Storage.prototype.setItem = function (key, value) {
+            if (key.startsWith("regelwerk:tickleiste")) {
+              throw new DOMException("voll", "QuotaExceededError");
+            }
+            return original.call(this, key, value);
+          };
+        }"""
     )
-
-
-def test_a_refused_save_says_so(page: Any, site_url: str) -> None:
-    """In a browser of its own: the init script that refuses the writes stays for its visit."""
-    page.add_init_script(
-        """
-        const original = Storage.prototype.setItem;
-        Storage.prototype.setItem = function (key, value) {
-          if (key.startsWith("regelwerk:tickleiste")) {
-            throw new DOMException("voll", "QuotaExceededError");
-          }
-          return original.call(this, key, value);
-        };
-        """
-    )
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
-    helper = open_board(page)
-    add(helper, FIGHTERS[0])
-    notice = helper.locator(".rw-tl-notices .rw-notice--error")
-    notice.wait_for()
-    assert "Nicht gespeichert" in notice.inner_text()
-    # the board still works for this visit
-    add(helper, FIGHTERS[1])
-    assert helper.locator(".rw-tl-marker").count() == 2
-
-
-def test_out_of_turn_action_is_refused_in_german(reader: SharedVisit) -> None:
-    page = reader.arrive(PAGE)
-    helper = open_board(page)
-    for name, ini in (("Ena", "15"), ("Olf", "1")):
-        add(
-            helper,
-            {"name": name, "ini": ini, "intuition": "3", "modifier": "0"} | {"surprised": False},
-        )
-    start(helper)
-    helper.locator("select[data-path='fighter']").select_option("Olf")
-    helper.locator("select[data-path='action']").select_option("nahkampfangriff")
-    helper.locator("[data-path='ticks']").fill("4")
-    helper.get_by_role("button", name="Handlung ausführen").click()
-    error = helper.locator("#helfer-ryssea-tickleiste-action-fehler")
-    error.wait_for()
-    assert "ist am Zug" in error.inner_text()
+    try:
+        helper = open_board(page)
+        add(helper, FIGHTERS[0])
+        notice = helper.locator(".rw-tl-notices .rw-notice--error")
+        notice.wait_for()
+        assert "Nicht gespeichert" in notice.inner_text()
+        assert page.evaluate(f"localStorage.getItem('{KEY}')") is None
+        # the board still works for this visit
+        add(helper, FIGHTERS[1])
+        assert helper.locator(".rw-tl-marker").count() == 2
+    finally:
+        page.evaluate("() => { Storage.prototype.setItem = window.__rwSetItem; }")
 
 
 def test_a_board_changed_in_another_tab_is_read_again_before_a_command(

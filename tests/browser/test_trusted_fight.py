@@ -86,43 +86,59 @@ def a_hitting_seed(helper: Any) -> int:
     raise AssertionError("no hitting seed")
 
 
-def test_a_typed_wurfnummer_rolls_once(reader: SharedVisit) -> None:
-    # B1: the number typed to repeat a roll is gone after that roll; the next roll has its own
-    t = start_fight(reader)
-    attack = reveal(t.page.locator(ATTACK))
-    t.fill(attack.locator("[data-path='wert']"), "12")
-    roll_with_number(t, attack, 4242)
-    assert "Wurfnummer 4242" in attack.locator(".rw-result").inner_text()
-    assert attack.locator("[data-type='seed']").input_value() == ""
-    t.roll(attack)
-    assert "Wurfnummer 4242" not in attack.locator(".rw-result").inner_text()
-
-
-def test_a_follow_up_keeps_the_armour_the_fight_knows(reader: SharedVisit) -> None:
-    # B2: the target's RS 2, known from its last damage roll, survives the attack's follow-up
-    t = start_fight(reader)
+def test_a_hit_keeps_what_the_fight_knows_and_rolls_its_own_dice(reader: SharedVisit) -> None:
+    """B2, B1 and B5 on one fight (each used to roll its own initiative)."""
+    t = start_fight(reader)  # Alrik against Ork
     page = t.page
-    damage = reveal(page.locator(DAMAGE))
-    t.fill(damage.locator("[data-path='rs']"), "2")
-    t.fill(damage.locator("[data-path='lep']"), "30")
-    t.roll(damage)
+    # B2: the target's RS 2, known from its last damage roll, survives the attack's follow-up
+    damage = damage_target(t, damage="14", ko="8", rs="2", lep="30")
     assert stored_fight(page)["fighters"]["Ork"]["stats"]["rs"] == "2"
     attack = reveal(page.locator(ATTACK))
     t.fill(attack.locator("[data-path='wert']"), "18")
-    roll_with_number(t, attack, a_hitting_seed(attack))
+    seed = a_hitting_seed(attack)
+    roll_with_number(t, attack, seed)
     attack.get_by_role("button", name="Schaden, falls nicht abgewehrt ▸").click()
     assert damage.locator("[data-path='rs']").input_value() == "2"
     rolled = attack.evaluate("(h) => h.querySelector('.rw-result').textContent")
     assert (
         damage.locator("[data-path='damage']").input_value() in rolled
     )  # the rolled TP came along
+    # B1: the number typed to repeat a roll is gone after that roll; the next roll has its own
+    reveal(attack)
+    assert f"Wurfnummer {seed}" in attack.locator(".rw-result").inner_text()
+    assert attack.locator("[data-type='seed']").input_value() == ""
+    t.roll(attack)
+    assert f"Wurfnummer {seed}" not in attack.locator(".rw-result").inner_text()
+    # B5 (001_240b8e52c108db7c.txt, „Crits und Patzer“: each wound makes every Probe 2
+    # harder): the wounds the Ork took as a target (14 − RS 2 = 12 SP > KO/2 = 4) are his own
+    # wounds when he attacks next – before, his attack said „Eigene Wunden 0“
+    wounds = stored_fight(page)["fighters"]["Ork"]["stats"]["wunden"]
+    assert int(wounds) >= 1
+    bar(page).locator(".rw-fight-actor").select_option("Ork")
+    assert reveal(attack).locator("[data-path='wunden']").input_value() == str(wounds)
 
 
-def test_a_shared_roll_leaves_the_fight_until_taken_over(reader: SharedVisit) -> None:
+def test_the_target_belongs_to_the_actor_and_a_shared_roll_waits(reader: SharedVisit) -> None:
+    """The actor's target, and B3, on one fight (each used to roll its own initiative)."""
+    t = start_fight(reader)  # Alrik against Ork
+    page = t.page
+    # a new actor does not inherit the last actor's target (Bruna ended up attacking her ally
+    # Alrik); each actor gets back the target he had last
+    actor, target = bar(page).locator(".rw-fight-actor"), bar(page).locator(".rw-fight-target")
+    actor.select_option("Bruna")
+    assert target.input_value() == ""
+    target.select_option("Ork")
+    actor.select_option("Ork")
+    assert target.input_value() == ""
+    target.select_option("Bruna")
+    actor.select_option("Alrik")
+    assert target.input_value() == "Ork"
+    actor.select_option("Ork")
+    assert target.input_value() == "Bruna"
+    assert stored_fight(page)["target"] == "Bruna"
     # B3: a link opened during a fight is shown as „Geteilter Wurf“; the fighter's values stay
     # until „In den Kampf übernehmen“ – then they are the link's, as one named step
-    t = start_fight(reader)
-    page = t.page
+    actor.select_option("Alrik")
     attack = reveal(page.locator(ATTACK))
     t.fill(attack.locator("[data-path='wert']"), "18")
     t.roll(attack)
@@ -141,25 +157,6 @@ def test_a_shared_roll_leaves_the_fight_until_taken_over(reader: SharedVisit) ->
     take.click()
     assert stored_fight(page)["fighters"]["Alrik"]["actions"]["attack"]["wert"] == "9"
     assert "In den Kampf übernommen" in attack.locator(".rw-result").inner_text()
-
-
-def test_the_target_belongs_to_the_actor(reader: SharedVisit) -> None:
-    # a new actor does not inherit the last actor's target (Bruna ended up attacking her ally
-    # Alrik); each actor gets back the target he had last
-    t = start_fight(reader)  # Alrik against Ork
-    page = t.page
-    actor, target = bar(page).locator(".rw-fight-actor"), bar(page).locator(".rw-fight-target")
-    actor.select_option("Bruna")
-    assert target.input_value() == ""
-    target.select_option("Ork")
-    actor.select_option("Ork")
-    assert target.input_value() == ""
-    target.select_option("Bruna")
-    actor.select_option("Alrik")
-    assert target.input_value() == "Ork"
-    actor.select_option("Ork")
-    assert target.input_value() == "Bruna"
-    assert stored_fight(page)["target"] == "Bruna"
 
 
 def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> None:
@@ -198,17 +195,3 @@ def test_a_fighter_the_page_reports_dead_is_passed_over(reader: SharedVisit) -> 
     assert "Übersprungen: Goblin (tot)." in said
     bar(page).locator(".rw-fight-actor").select_option("Goblin")  # still choosable
     assert bar(page).locator(".rw-fight-actor").input_value() == "Goblin"
-
-
-def test_an_attackers_own_wounds_reach_his_attack(reader: SharedVisit) -> None:
-    # B5 (001_240b8e52c108db7c.txt, „Crits und Patzer“: each wound makes every Probe 2 harder):
-    # the wounds the Ork took as a target are his own wounds when he attacks next – before,
-    # his attack said „Eigene Wunden 0“
-    t = start_fight(reader)  # Alrik against Ork
-    page = t.page
-    damage_target(t, damage="14", ko="8", lep="30")
-    wounds = stored_fight(page)["fighters"]["Ork"]["stats"]["wunden"]
-    assert int(wounds) >= 1
-    bar(page).locator(".rw-fight-actor").select_option("Ork")
-    attack = reveal(page.locator(ATTACK))
-    assert attack.locator("[data-path='wunden']").input_value() == str(wounds)
