@@ -223,9 +223,9 @@ def test_first_visit_then_everything_works_in_flight_mode(
         wait_engine_ready(page)
         assert page.evaluate("window.__regelwerk.mode") == "snapshot"
         roll(page, "attack")
-        # a direct load of another page never visited
-        page.goto(site_url + "guete/kampfhelfer/")
-        wait_engine_ready(page)
+        # more pages never visited, each with a roll (a direct load of a page never loaded
+        # before is the reload at the end: it came by a link click)
+        navigate(page, site_url + "guete/kampfhelfer/")
         roll(page, "attack")
         navigate(page, site_url + "pathfinder/kampfhelfer/")
         roll(page, "attack")
@@ -234,8 +234,8 @@ def test_first_visit_then_everything_works_in_flight_mode(
         page.keyboard.type("Patzertabelle")
         page.locator(".md-search-result__item a").first.wait_for()
         page.keyboard.press("Escape")
-        # the Tickleiste, a tooltip, and a reload that keeps the fighter (a link click: the
-        # direct load of a page never visited is guete's above, the reload loads this one)
+        # the Tickleiste, a tooltip, and a reload that keeps the fighter: the first direct
+        # load of this page, from the cache, and the engine boots there offline
         navigate(page, site_url + "ryssea/kampfbeginn-und-initiative/")
         board = page.locator("section.rw-tickleiste").first
         board.locator("[data-path='name']").fill("Alrik")
