@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import wait_engine_ready
+from tests.browser.conftest import PageErrors, wait_engine_ready
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -54,10 +54,11 @@ def _failed_at_once(page: Any, started: float, words: str) -> None:
 
 
 def test_a_bad_or_missing_wasm_fails_or_says_so_and_every_retry_starts_afresh(
-    page: Any, site_url: str, built_site: Path
+    page: Any, site_url: str, built_site: Path, page_errors: PageErrors
 ) -> None:
-    """One visit, the wasm's file in four states in turn, „Erneut versuchen“ between them (a
-    fresh boot each time): damaged, no WebAssembly, never arriving, sent already inflated."""
+    """One visit, the wasm's file in five states in turn, „Erneut versuchen“ between them (a
+    fresh boot each time): damaged, not loadable at all, no WebAssembly, never arriving, sent
+    already inflated."""
     page.set_viewport_size({"width": 375, "height": 667})  # a phone: the form is long
     page.add_init_script("window.__regelwerkSlowBootMs = 1500")  # 10 s on the site
     retry = page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen")
@@ -74,6 +75,17 @@ def test_a_bad_or_missing_wasm_fails_or_says_so_and_every_retry_starts_afresh(
     started = time.monotonic()
     page.goto(site_url + PAGE)
     _failed_at_once(page, started, "pyodide.asm.wasm.gz beschädigt")
+
+    # the request fails outright (no connection to the server): „Fehler:“ at once, naming
+    # the file. The worker's fetch hands the failed request on to Pyodide (after ending the
+    # boot with this message), where nobody catches it any more.
+    page_errors.expect(r"^pageerror: \w*Error: Failed to fetch \(.*/assets/regelwerk/worker\.js\b")
+    serve(lambda route: route.abort())
+    started = time.monotonic()
+    retry.click()
+    _failed_at_once(page, started, "pyodide.asm.wasm.gz nicht ladbar")
+    failed = page.locator(".rw-status[data-state='failed']").first.inner_text()
+    assert failed.startswith("Fehler:"), failed
 
     # a wasm that arrives but is no WebAssembly: Pyodide's loader only warns and waits; the
     # failure reaches the page at once, naming the file (before: the 2-minute timeout)

@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Unzipped, navigate
+from tests.browser.conftest import SharedVisit, Unzipped, navigate
 
 pytestmark = pytest.mark.browser
 
 META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">')
 INLINE = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>(.*?)</script>", re.S)
-# every violation the page sees, kept across full page loads (the offline export has no
-# instant navigation)
+# every violation the page sees, kept across full page loads (test_offline.py's walks: the
+# offline export has no instant navigation)
 RECORDER = """
 document.addEventListener("securitypolicyviolation", (e) => {
   const seen = JSON.parse(sessionStorage.getItem("csp") || "[]");
@@ -94,7 +94,7 @@ def test_every_page_of_the_export_has_the_policy(export: Unzipped) -> None:
 def _walk(page: Any, url: Any, go: Any) -> None:
     """Search, a result page, a helper, the Tickleiste, a dice button and a tooltip; ``go``
     opens the next page (online a link click that instant navigation takes over)."""
-    page.goto(url("index"))
+    go(url("index"))
     page.locator("input[data-md-component=search-query]").click()
     page.keyboard.type("Patzertabelle")
     first = page.locator(".md-search-result__item a").first
@@ -117,11 +117,15 @@ def _walk(page: Any, url: Any, go: Any) -> None:
     assert page.evaluate("sessionStorage.getItem('csp')") in (None, "[]")
 
 
-def test_no_violation_online(page: Any, site_url: str) -> None:
-    page.add_init_script(RECORDER)
+def test_no_violation_online(reader: SharedVisit) -> None:
+    """On the shared visit, every page reached by a link click: the recorder is added to the
+    document once and sees the whole walk (a violation while the visit's first page loaded
+    fails the test that loaded it, through the harness's console check)."""
+    page = reader.arrive("ryssea/kampfhelfer/")
+    page.evaluate(RECORDER)
     _walk(
         page,
-        lambda path: site_url + ("" if path == "index" else path + "/"),
+        lambda path: reader.site_url + ("" if path == "index" else path + "/"),
         lambda target: navigate(page, target),
     )
 

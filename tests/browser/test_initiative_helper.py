@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 
 from engine import api
-from tests.browser.conftest import ENGINE_READY_MS, PageErrors, SharedVisit
+from tests.browser.conftest import ENGINE_READY_MS, SharedVisit
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -102,11 +102,19 @@ def test_page_matches_cli_for_same_seed(reader: SharedVisit) -> None:
     assert "Stechen mit W10" in tie_text
 
 
-def test_loading_the_page_requests_nothing_but_its_own_server(page: Any, site_url: str) -> None:
+def test_the_text_comes_first_and_the_page_requests_nothing_but_its_own_server(
+    page: Any, site_url: str
+) -> None:
+    """A fresh browser: the text is readable before the engine (its state shown), and
+    loading, booting and rolling ask nothing of another server."""
     urls: list[str] = []
     page.on("request", lambda request: urls.append(request.url))
-    page.goto(site_url + PAGE)
+    page.goto(site_url + PAGE, wait_until="domcontentloaded")
+    assert page.locator("article").inner_text().strip()
+    status = page.locator(".rw-status").first
+    assert status.get_attribute("data-state") in {"idle", "loading", "ready"}
     wait_ready(page)
+    assert status.inner_text().strip() == "Bereit."
     page.locator(".rw-helper").first.get_by_role("button", name="Würfeln").click()
     page.wait_for_selector(".rw-result table")
     assert urls, "no requests recorded"
@@ -118,15 +126,6 @@ def test_loading_the_page_requests_nothing_but_its_own_server(page: Any, site_ur
     ]
     assert foreign == []
     assert any(u.endswith("pyodide.asm.wasm.gz") for u in urls), "Pyodide came from elsewhere"
-
-
-def test_text_is_readable_before_the_engine_and_states_are_shown(page: Any, site_url: str) -> None:
-    page.goto(site_url + PAGE, wait_until="domcontentloaded")
-    assert page.locator("article").inner_text().strip()
-    status = page.locator(".rw-status").first
-    assert status.get_attribute("data-state") in {"idle", "loading", "ready"}
-    wait_ready(page)
-    assert status.inner_text().strip() == "Bereit."
 
 
 def test_bad_input_gets_a_german_message_at_the_field(reader: SharedVisit) -> None:
@@ -147,18 +146,5 @@ def test_bad_input_gets_a_german_message_at_the_field(reader: SharedVisit) -> No
     assert field.get_attribute("aria-invalid") is None
 
 
-def test_failed_boot_shows_error_and_retry_works(
-    page: Any, site_url: str, page_errors: PageErrors
-) -> None:
-    page.route("**/pyodide.asm.wasm.gz", lambda route: route.abort())
-    # the worker's fetch hands the failed request on to Pyodide (after ending the boot with
-    # the message checked below), where nobody catches it any more
-    page_errors.expect(r"^pageerror: \w*Error: Failed to fetch \(.*/assets/regelwerk/worker\.js\b")
-    page.goto(site_url + PAGE)
-    status = page.locator(".rw-status").first
-    page.wait_for_selector(".rw-status[data-state='failed']", timeout=ENGINE_READY_MS)
-    assert status.inner_text().startswith("Fehler:")
-    assert page.locator("article h1").is_visible()
-    page.unroute("**/pyodide.asm.wasm.gz")
-    page.locator(".rw-helper").first.get_by_role("button", name="Erneut versuchen").click()
-    wait_ready(page)
+# A boot that fails (the wasm's request aborted) and „Erneut versuchen“: one of the states of
+# tests/browser/test_boot_trouble.py's wasm test.

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LOCAL_SCHEMES, Browsers, Unzipped
+from tests.browser.conftest import LOCAL_SCHEMES, Browsers, SharedVisit, Unzipped
 from tests.parity.batch import expected, requests
 
 pytestmark = pytest.mark.browser
@@ -41,8 +41,9 @@ def _answers(page: Any) -> list[str]:
     return answers
 
 
-def test_online_from_the_snapshot(page: Any, site_url: str) -> None:
-    page.goto(site_url + PAGE)
+def test_online_from_the_snapshot(reader: SharedVisit) -> None:
+    """The shared visit's engine (booted once for the module's visit, from the snapshot)."""
+    page = reader.go(PAGE)
     _answers(page)
     assert page.evaluate("window.__regelwerk.mode") == "snapshot"
 

@@ -18,14 +18,13 @@ browser (spieler/#live=<system>) follows the game master's fight live.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from scripts.benchmark_player_link import measure
-from tests.browser.conftest import Browsers, SharedVisit, Unzipped
-from tests.browser.test_effects import NAMES, journal_with_order, put_on, weiter
-from tests.browser.test_pwa import first_visit_saving_data
+from tests.browser.conftest import Browsers, SharedVisit, Unzipped, resize
+from tests.browser.test_effects import NAMES, journal_with_order, keeps_ticks, put_on, weiter
 from tests.browser.test_whole_fight import fight_systems
 
 pytestmark = pytest.mark.browser
@@ -69,22 +68,22 @@ def rows(page: Any) -> list[str]:
     return [t.strip() for t in page.locator(".rw-player-name").all_inner_texts()]
 
 
-def setup_order(reader: SharedVisit, system: str) -> Any | None:
-    """The system's Kampfhelfer page with NAMES in order, or None where a Tickleiste keeps
-    the time (its fighters come from the board: tests/browser/test_effects.py)."""
-    page = reader.arrive(f"{system}/kampfhelfer/")
-    if page.locator(".rw-workbench .rw-tickleiste").count():
-        return None
-    return reader.arrive(
-        f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal_with_order()}
-    )
+def setup_order(
+    reader: SharedVisit, site: Path, sides: dict[str, str] | None = None
+) -> tuple[str, Any]:
+    """The Kampfhelfer page of the first system with an acting order, with NAMES in order
+    (``sides`` as in ``journal_with_order``): → the system and the page. Where a Tickleiste
+    keeps the time its fighters come from the board (tests/browser/test_effects.py)."""
+    system = next(s for s in fight_systems() if not keeps_ticks(site, s))
+    journal = journal_with_order(sides)
+    page = reader.arrive(f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal})
+    return system, page
 
 
-@pytest.mark.parametrize("width", [375, 1280])
-def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, width: int) -> None:
-    # the first system with an acting order (a Tickleiste's fighters come from its board)
-    next(s for s in fight_systems() if setup_order(reader, s) is not None)
-    gm = reader.page
+def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, built_site: Path) -> None:
+    """The game master's link opened on a phone (375 px); the page is then looked at as on a
+    laptop (1280 px) too."""
+    _, gm = setup_order(reader, built_site)
     put_on(gm, "Ork", "1", "runden")
     choose_show(gm, "Alrik", "werte")
     choose_show(gm, "Ork", "grob")
@@ -98,7 +97,7 @@ def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, width:
     version = int(re.search(r"QR-Version (\d+)", caption).group(1))  # type: ignore[union-attr]
     assert 1 <= version <= 10, caption
 
-    page = player_page(browsers, width)
+    page = player_page(browsers, 375)
     page.goto(link)
     assert rows(page) == list(NAMES)
     assert page.locator(".rw-player-actor-line").inner_text() == "Am Zug: Alrik"
@@ -118,18 +117,22 @@ def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, width:
     assert not items.nth(0).locator(".rw-player-status").count()
     # no engine: nothing of Pyodide or the engine is loaded
     assert not [u for u in page.requests if ENGINE_FILES.search(u)], page.requests  # type: ignore[attr-defined]
-    # phone-first: no sideways scrolling, large names, the order on one screen
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    size = float(
-        page.locator(".rw-player-name").first.evaluate(
-            "e => parseFloat(getComputedStyle(e).fontSize)"
+    # phone-first: no sideways scrolling, large names, the order on one screen – and so on a
+    # laptop
+    for width in (375, 1280):
+        if width != 375:
+            resize(page, width)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        size = float(
+            page.locator(".rw-player-name").first.evaluate(
+                "e => parseFloat(getComputedStyle(e).fontSize)"
+            )
         )
-    )
-    assert size >= 18, size
-    bottom = page.locator(".rw-player-me-field").evaluate(
-        "e => e.getBoundingClientRect().bottom + window.scrollY"
-    )
-    assert bottom <= (800 if width < 600 else 900) + 200, bottom
+        assert size >= 18, (width, size)
+        bottom = page.locator(".rw-player-me-field").evaluate(
+            "e => e.getBoundingClientRect().bottom + window.scrollY"
+        )
+        assert bottom <= (800 if width < 600 else 900) + 200, (width, bottom)
     # „Das bin ich“, remembered
     page.get_by_label("Das bin ich:").select_option("Bruna")
     assert "rw-player-me" in (items.nth(2).get_attribute("class") or "")
@@ -160,54 +163,72 @@ HOSTILE = {
 }
 
 
-def test_heroes_show_their_values_by_default(reader: SharedVisit) -> None:
+def test_heroes_show_their_values_by_default(reader: SharedVisit, built_site: Path) -> None:
     """Without a choice, a fighter of the side „Helden“ (DSA's initiative names the heroes'
     side so by default, engine/systems/dsa/initiative.py) shows „Werte“, the others „grob“."""
-    system = next(s for s in fight_systems() if setup_order(reader, s) is not None)
-    journal = journal_with_order({"Alrik": "Helden", "Ork": "Gegner"})
-    page = reader.arrive(f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": journal})
+    _, page = setup_order(reader, built_site, {"Alrik": "Helden", "Ork": "Gegner"})
     box = open_share(page)
     shown = {n: box.get_by_label(f"Was die Spieler von {n} sehen").input_value() for n in NAMES}
     assert shown == {"Alrik": "werte", "Ork": "grob", "Bruna": "grob"}
 
 
-def test_bad_links_get_a_german_message(reader: SharedVisit, browsers: Browsers) -> None:
-    page = player_page(browsers, 375)
+def test_bad_links_get_a_german_message(reader: SharedVisit) -> None:
+    """In a tab of the visit (the player view is read-only, it stores nothing of a link): the
+    page opened without a fight, then each bad link as the next code scanned – a new fragment
+    in the open view, as a phone's camera app hands it over. Every refusal of unpack is a
+    unit test of player-link.js (tests/js/player-link.test.mjs); here the page shows them."""
+    page = reader.context.new_page()
+    page.set_viewport_size({"width": 375, "height": 800})
     for fragment, words in HOSTILE.items():
-        page.goto(reader.site_url + "spieler/" + fragment)
-        problem = page.locator(".rw-player-problem")
+        if not fragment:
+            page.goto(reader.site_url + "spieler/")
+        else:  # the last message marked: only the new link's message counts
+            page.evaluate(
+                "h => { document.querySelector('.rw-player-problem').dataset.rwOld = '1';"
+                " location.hash = h; }",
+                fragment[1:],
+            )
+        problem = page.locator(".rw-player-problem:not([data-rw-old])")
         problem.wait_for()
         assert words in problem.inner_text(), (fragment, problem.inner_text())
         assert problem.get_attribute("role") == "alert"
-    page.context.close()
+    page.close()
 
 
-def follow_live(gm: Any, screen: Any, system: str) -> None:
-    """The second screen shows the game master's fight and follows „Weiter“."""
-    screen.wait_for_function("() => document.querySelector('.rw-player-actor-line')", polling=100)
-    assert screen.locator(".rw-player-actor-line").inner_text() == "Am Zug: Alrik"
+def follow_live(gm: Any, screens: list[Any]) -> None:
+    """The second screens show the game master's fight and follow „Weiter“."""
+    for screen in screens:
+        screen.wait_for_function(
+            "() => document.querySelector('.rw-player-actor-line')", polling=100
+        )
+        assert screen.locator(".rw-player-actor-line").inner_text() == "Am Zug: Alrik"
     weiter(gm)
-    screen.wait_for_function(
-        "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'",
-        polling=100,
-    )
+    for screen in screens:
+        screen.wait_for_function(
+            "() => document.querySelector('.rw-player-actor-line').textContent === 'Am Zug: Ork'",
+            polling=100,
+        )
     put_on(gm, "Bruna", "2", "runden")
-    screen.wait_for_function(
-        "() => [...document.querySelectorAll('.rw-player-effects')]"
-        ".some(e => e.textContent.startsWith('betäubt (noch 2 Runden'))",
-        polling=100,
-    )
+    for screen in screens:
+        screen.wait_for_function(
+            "() => [...document.querySelectorAll('.rw-player-effects')]"
+            ".some(e => e.textContent.startsWith('betäubt (noch 2 Runden'))",
+            polling=100,
+        )
 
 
-@pytest.mark.parametrize("width", [375, 1280])
-def test_second_screen_follows_the_fight(reader: SharedVisit, width: int) -> None:
-    system = next(s for s in fight_systems() if setup_order(reader, s) is not None)
-    gm = reader.page
-    screen = reader.context.new_page()
-    screen.set_viewport_size({"width": width, "height": 800})
-    screen.goto(f"{reader.site_url}spieler/#live={system}")
-    follow_live(gm, screen, system)
-    screen.close()
+def test_second_screen_follows_the_fight(reader: SharedVisit, built_site: Path) -> None:
+    """Two second screens at once, a phone's (375 px) and a laptop's (1280 px)."""
+    system, gm = setup_order(reader, built_site)
+    screens = []
+    for width in (375, 1280):
+        screen = reader.context.new_page()
+        screen.set_viewport_size({"width": width, "height": 800})
+        screen.goto(f"{reader.site_url}spieler/#live={system}")
+        screens.append(screen)
+    follow_live(gm, screens)
+    for screen in screens:
+        screen.close()
 
 
 def test_offline_export_player_view_and_second_screen(browsers: Browsers, export: Unzipped) -> None:
@@ -231,7 +252,7 @@ def test_offline_export_player_view_and_second_screen(browsers: Browsers, export
     gm.locator(".rw-effect-form").wait_for()
     screen = context.new_page()
     screen.goto(export.url("spieler.html") + f"#live={system}")
-    follow_live(gm, screen, system)
+    follow_live(gm, [screen])
     link = shared_link(gm)
     assert link.startswith("file://") and "/spieler.html#s=1." in link
     assert "Offline-Version" in gm.locator(".rw-share-out").inner_text()
@@ -240,21 +261,3 @@ def test_offline_export_player_view_and_second_screen(browsers: Browsers, export
     assert rows(player) == list(NAMES)
     assert not [u for u in requests if not u.startswith(("file:", "blob:", "data:"))], requests
     context.close()
-
-
-def test_flight_mode_from_the_web_app_cache(browsers: Browsers, site_url: str) -> None:
-    """A phone that visited the site once – with the data saver on, so only what a visit
-    needs first is kept (site_plugins/pwa.py: the player view is among it) – opens the next
-    code in flight mode: the player view comes from the web app's cache, nothing from the
-    network. The link is the benchmark's 8 fighters, packed by the page's own module."""
-    fragment = str(measure(site_url + "spieler/")[1]["fragment"])
-    context, requests, page = first_visit_saving_data(browsers, site_url)
-    try:
-        context.set_offline(True)
-        offline_from = requests.mark()
-        page.goto(site_url + "spieler/" + fragment)
-        assert len(rows(page)) == 8
-        assert page.locator(".rw-player-actor-line").inner_text().startswith("Am Zug: ")
-        assert requests.to_network(offline_from) == []
-    finally:
-        context.close()

@@ -4,7 +4,8 @@ publish (site_plugins/pwa.py, site_plugins/pwa/).
 - the manifest and the icons (rendered at build time from the logo; sizes from the PNG header),
   and Chromium's own verdict: installable (DevTools protocol);
 - a first visit stores everything („Offline bereit“; with the browser saving data only after
-  „Trotzdem offline speichern“); then, in flight mode, pages never visited (link clicks and
+  „Trotzdem offline speichern“ – but the player view at once: the next code opens in flight
+  mode); then, in flight mode, pages never visited (link clicks and
   direct loads), search, tooltips, rolls in three systems, the Tickleiste and a reload work
   with no request that the service worker did not answer;
 - a first visit without helpers (the player view, a rule page) stores the site without the
@@ -37,6 +38,7 @@ from typing import Any
 
 import pytest
 
+from scripts.benchmark_player_link import measure
 from site_plugins import pwa
 from tests.browser.conftest import (
     RESULTS_HOOK,
@@ -192,6 +194,21 @@ def test_first_visit_then_everything_works_in_flight_mode(
         assert status["runtime"]["cached"] == 0 and status["runtime"]["files"] >= 8
         assert "Datensparmodus" in page.locator(STATUS).inner_text()
         assert page.locator(TOAST).get_by_role("button", name="Trotzdem offline speichern").count()
+        # what a visit needs first includes the player view (site_plugins/pwa.py): a phone
+        # that visited the site once opens the next code in flight mode, nothing from the
+        # network (issue #28, Deliver 6). The link is the benchmark's 8 fighters, packed by
+        # the page's own module.
+        fragment = str(measure(site_url + "spieler/")[1]["fragment"])
+        context.set_offline(True)
+        offline_from = requests.mark()
+        player = context.new_page()
+        player.goto(site_url + "spieler/" + fragment)
+        player.locator(".rw-player-list").wait_for()
+        assert player.locator(".rw-player-name").count() == 8
+        assert player.locator(".rw-player-actor-line").inner_text().startswith("Am Zug: ")
+        assert requests.to_network(offline_from) == []
+        player.close()
+        context.set_offline(False)
         button.click()
         wait_offline_ready(page)
         assert "MB gespeichert" in page.locator(STATUS).inner_text()
@@ -206,9 +223,9 @@ def test_first_visit_then_everything_works_in_flight_mode(
         wait_engine_ready(page)
         assert page.evaluate("window.__regelwerk.mode") == "snapshot"
         roll(page, "attack")
-        # a direct load of another page never visited
-        page.goto(site_url + "guete/kampfhelfer/")
-        wait_engine_ready(page)
+        # more pages never visited, each with a roll (a direct load of a page never loaded
+        # before is the reload at the end: it came by a link click)
+        navigate(page, site_url + "guete/kampfhelfer/")
         roll(page, "attack")
         navigate(page, site_url + "pathfinder/kampfhelfer/")
         roll(page, "attack")
@@ -217,8 +234,8 @@ def test_first_visit_then_everything_works_in_flight_mode(
         page.keyboard.type("Patzertabelle")
         page.locator(".md-search-result__item a").first.wait_for()
         page.keyboard.press("Escape")
-        # the Tickleiste, a tooltip, and a reload that keeps the fighter (a link click: the
-        # direct load of a page never visited is guete's above, the reload loads this one)
+        # the Tickleiste, a tooltip, and a reload that keeps the fighter: the first direct
+        # load of this page, from the cache, and the engine boots there offline
         navigate(page, site_url + "ryssea/kampfbeginn-und-initiative/")
         board = page.locator("section.rw-tickleiste").first
         board.locator("[data-path='name']").fill("Alrik")
@@ -243,23 +260,20 @@ def runtime_requests(requests: Requests) -> list[str]:
     return [r.url for r in requests.seen if RUNTIME_FILE.search(r.url)]
 
 
-# (first page, then a page with helpers?): the second half – the runtime stored by a page
-# with helpers, then rolls in flight mode – is the same whichever page came first; it runs once
-@pytest.mark.parametrize(
-    ("first", "then_helpers"), [("spieler/", True), ("ryssea/bewegungshandlungen/", False)]
-)
 def test_a_visit_without_helpers_stores_the_site_without_the_runtime(
-    browsers: Browsers, site_url: str, first: str, then_helpers: bool
+    browsers: Browsers, site_url: str
 ) -> None:
     # issue 29: a player who only opens the player view on his phone (or a reader of a rule
     # page without helpers) gets the text, the search and the player view offline – and not
     # the engine's runtime (10 MB); opening a page with helpers stores it, and then the
-    # helpers work in flight mode too
+    # helpers work in flight mode too. The first visit is the player view's; a rule page
+    # without helpers loaded next asks for no runtime either (pwa.js decides by the open
+    # page's helpers, whichever page installed the worker: one install instead of two).
     context = new_context(browsers)
     requests = Requests(context)
     page = context.new_page()
     try:
-        page.goto(site_url + first)
+        page.goto(site_url + "spieler/")
         assert page.locator(".rw-helper, .rw-dice").count() == 0
         # the worker installed, took over and stored the other pages: it is done
         page.wait_for_function(
@@ -276,8 +290,10 @@ def test_a_visit_without_helpers_stores_the_site_without_the_runtime(
         assert status["pages"]["files"] > 40
         assert status["runtime"]["cached"] == 0 and not status["complete"]
         assert page.locator(STATUS).inner_text().startswith("Offline bereit ohne Würfelhelfer")
-        if not then_helpers:
-            return
+        page.goto(site_url + "ryssea/bewegungshandlungen/")
+        assert page.locator(".rw-helper, .rw-dice").count() == 0
+        page.locator(STATUS, has_text="Offline bereit ohne Würfelhelfer").wait_for()
+        assert runtime_requests(requests) == []
         # a page with helpers: its engine loads the runtime, then the worker stores it
         navigate(page, site_url + "ryssea/kampfbeginn-und-initiative/")
         wait_engine_ready(page)

@@ -58,19 +58,18 @@ def roll(helper: Any) -> str:
 
 
 def test_saved_values_fill_forms_on_every_page_and_survive_a_reload(
-    page: Any, site_url: str
+    reader: SharedVisit,
 ) -> None:
-    page.goto(site_url + KAMPFHELFER)
-    wait_engine_ready(page)
+    page = reader.arrive(KAMPFHELFER)
     attack = page.locator(ATTACK).first
     fill_attack(attack)
     save_as(attack, "Alrik – Langschwert")
     # another helper's own sets are its own: the fumble helper lists none
     fumble = page.locator("section.rw-helper[data-action='fumble']")
     assert fumble.locator(".rw-values-select").is_disabled()
-    # the rule page, after a reload of the browser: one choice fills the form
-    page.goto(site_url + RULE_PAGE)
-    wait_engine_ready(page)
+    # the rule page (a link click; the reload below shows that the sets outlast the page):
+    # one choice fills the form
+    navigate(page, reader.site_url + RULE_PAGE)
     helper = page.locator(ATTACK).first
     helper.locator(".rw-reset").click()
     assert helper.locator("[data-path='eig1']").input_value() == "10"
@@ -222,43 +221,15 @@ SHOWN = """
 """
 
 
-def test_a_shared_link_replays_the_same_roll_online_and_offline(
-    page: Any, site_url: str, browsers: Browsers, export: Unzipped
+def test_a_shared_link_replays_the_same_roll_pasted_online_and_offline(
+    reader: SharedVisit, browsers: Browsers, export: Unzipped
 ) -> None:
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page.goto(site_url + KAMPFHELFER)
-    wait_engine_ready(page)
-    helper = page.locator(ATTACK).first
-    fill_attack(helper)
-    roll(helper)
-    original = helper.locator(".rw-result").evaluate(SHOWN)
-    helper.locator(".rw-share-copy").click()
-    link = helper.locator(".rw-share-link").input_value()
-    assert page.evaluate("navigator.clipboard.readText()") == link
-    assert len(link) <= 300, link
-    fragment = link.split("#", 1)[1]
-    seed = re.search(r"/(\d+)/", fragment.split("ryssea.attack", 1)[1])
-    assert seed
-    # the same values and seed through the CLI give the result shown
-    sent = json.loads(page.evaluate("localStorage.getItem('regelwerk:helfer:ryssea.attack')"))
-    cli = _cli("ryssea", "attack", sent["values"], seed.group(1))
-    assert cli["result"]["display"]["outcome"] == original["outcome"]
+    """„Link kopieren“ puts a link of at most 300 characters into the clipboard that carries
+    the values and the seed the CLI needs for the same result. Opened, it replays the same
+    roll: pasted into the page already open, in a browser of its own, and from the offline
+    export (file://).
 
-    for url in (link, export.url(KAMPFHELFER.rstrip("/") + ".html") + "#" + fragment):
-        other = browsers.page(375)
-        other.goto(url)
-        shared = other.locator(ATTACK).first
-        shared.locator(".rw-replayed").wait_for(timeout=60_000)
-        shared.locator(".rw-result .rw-outcome").wait_for()
-        assert shared.locator(".rw-result").evaluate(SHOWN) == original, url
-        assert "Geteilter Wurf" in shared.locator(".rw-replayed").inner_text()
-        if url == link:
-            review_screenshot(shared, "geteilter-wurf-375.png")
-        other.context.close()
-
-
-def test_a_link_pasted_into_the_open_page_replays_there(reader: SharedVisit) -> None:
-    """A reader who pastes a shared roll of the page already open into the address bar: the
+    A reader who pastes a shared roll of the page already open into the address bar: the
     browser only changes the fragment (no load), and the roll is replayed all the same – on a
     page reached by a link, and on one loaded directly, where Material's instant navigation
     renders the page's content afresh for that first change of address. At phone width
@@ -272,6 +243,15 @@ def test_a_link_pasted_into_the_open_page_replays_there(reader: SharedVisit) -> 
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     helper.locator(".rw-share-copy").click()
     link = helper.locator(".rw-share-link").input_value()
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert len(link) <= 300, link
+    fragment = link.split("#", 1)[1]
+    seed = re.search(r"/(\d+)/", fragment.split("ryssea.attack", 1)[1])
+    assert seed
+    # the same values and seed through the CLI give the result shown
+    sent = json.loads(page.evaluate("localStorage.getItem('regelwerk:helfer:ryssea.attack')"))
+    cli = _cli("ryssea", "attack", sent["values"], seed.group(1))
+    assert cli["result"]["display"]["outcome"] == original["outcome"]
 
     def paste_and_replay() -> None:
         helper.locator(".rw-reset").click()
@@ -288,6 +268,22 @@ def test_a_link_pasted_into_the_open_page_replays_there(reader: SharedVisit) -> 
     # a link to a place in the page (the table of contents) is no shared roll
     page.goto(reader.site_url + KAMPFHELFER + "#angriff")
     assert page.locator(".rw-share-problem").count() == 0
+
+    # another browser (nothing stored: the values come from the link), online, then the
+    # offline export in the same browser (file://, an origin with storage of its own)
+    other = browsers.page(375)
+    try:
+        for url in (link, export.url(KAMPFHELFER.rstrip("/") + ".html") + "#" + fragment):
+            other.goto(url)
+            shared = other.locator(ATTACK).first
+            shared.locator(".rw-replayed").wait_for(timeout=60_000)
+            shared.locator(".rw-result .rw-outcome").wait_for()
+            assert shared.locator(".rw-result").evaluate(SHOWN) == original, url
+            assert "Geteilter Wurf" in shared.locator(".rw-replayed").inner_text()
+            if url == link:
+                review_screenshot(shared, "geteilter-wurf-375.png")
+    finally:
+        other.context.close()
 
 
 # Every refusal of the link's form is a unit test of share.js (tests/js/share.test.mjs and the
