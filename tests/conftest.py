@@ -261,12 +261,28 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
     return Unzipped(zip_path=zip_path, root=target / "regelwerk-offline")
 
 
+# ------------------------------------------------------------------ the engine's snapshot
+
+
+@pytest.fixture(scope="session")
+def engine_snapshot() -> Any:
+    """The site's memory snapshot of the engine (``site_plugins.snapshot.build_snapshot``:
+    from ``.cache/snapshots``, or made and proven now – on a fresh clone by whichever build
+    asks first, the others wait for it). A fixture, so that ``_work_order`` sees which files
+    need it."""
+    from site_plugins.plugin import engine_archive
+    from site_plugins.snapshot import build_snapshot
+
+    return build_snapshot(engine_archive(), ROOT / "node_modules" / "pyodide")
+
+
 # ------------------------------------------------------------------ the order of the files
 
 # What a file's tests need, in the order the xdist workers should start on them (see
 # ``pytest_collection_modifyitems``).
 _NEEDS_SITE = "built_site"
 _NEEDS_EXPORT = "export"
+_NEEDS_SNAPSHOT = "engine_snapshot"
 
 
 def _work_order(files: dict[str, list[pytest.Item]]) -> list[str]:
@@ -277,9 +293,11 @@ def _work_order(files: dict[str, list[pytest.Item]]) -> list[str]:
     site and builds it (``built_site``, ≈ 30–50 s on a fresh clone: the engine snapshot is
     made anew); the second a file that needs only the offline export (built meanwhile) – or,
     if there is none, files that need neither. Then come the files that need neither (engine,
-    node units, parity), so no worker waits for the build, and last the files that need the
-    site: those with a test marked ``slow`` first, then the browser files, larger before
-    smaller, so that no long file is left for the end while the other worker idles."""
+    node units), so no worker waits for the build, and last the files that need the site or
+    the engine's snapshot (the parity test: on a fresh clone the site build is making the
+    snapshot, and a worker that asked for it first would wait idle for it, ≈ 20 CPU-s of the
+    other worker's): those with a test marked ``slow`` first, then the browser files, larger
+    before smaller, so that no long file is left for the end while the other worker idles."""
 
     def needs(path: str, fixture: str) -> bool:
         return any(fixture in item.fixturenames for item in files[path])
@@ -289,9 +307,10 @@ def _work_order(files: dict[str, list[pytest.Item]]) -> list[str]:
 
     site = [p for p in files if needs(p, _NEEDS_SITE)]
     export_only = [p for p in files if needs(p, _NEEDS_EXPORT) and p not in site]
-    neither = [p for p in files if p not in site and p not in export_only]
+    snapshot_only = [p for p in files if needs(p, _NEEDS_SNAPSHOT) and p not in site + export_only]
+    neither = [p for p in files if p not in site + export_only + snapshot_only]
     first = site[:1] + export_only[:1]
-    rest = [p for p in site + export_only if p not in first]
+    rest = [p for p in site + export_only + snapshot_only if p not in first]
     rest.sort(key=lambda p: (not slow(p), not needs(p, "browsers"), -len(files[p])))
     neither.sort(key=lambda p: (not slow(p), -len(files[p])))
     return first + neither + rest

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from site_plugins.plugin import engine_archive
-from site_plugins.snapshot import build_snapshot
+from site_plugins.snapshot import Snapshot
 from tests.conftest import ROOT
 from tests.parity.batch import expected, requests
 
@@ -21,14 +20,14 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 
 
 @pytest.mark.slow
-def test_snapshot_in_node_matches_cpython(tmp_path: Path) -> None:
+def test_snapshot_in_node_matches_cpython(tmp_path: Path, engine_snapshot: Snapshot) -> None:
     if shutil.which("node") is None:
         pytest.fail("node is required (npm ci installs Pyodide)")
     if not PYODIDE.is_dir():
         pytest.fail("node_modules/pyodide missing: run `npm ci`")
     batch = requests()
     assert len(batch) >= 60
-    made = build_snapshot(engine_archive(), PYODIDE)
+    made = engine_snapshot
     snapshot = tmp_path / "engine.snap"
     snapshot.write_bytes(made.compressed)
     stdlib = tmp_path / made.restore_stdlib_name  # what the site ships for the snapshot boot
