@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.a11y import focus_state
+from tests.browser.a11y import focus_state, show_offline_status
 from tests.browser.conftest import ALL_HELPERS_SET_UP, Browsers, wait_engine_ready
 
 pytestmark = pytest.mark.browser
@@ -95,12 +95,16 @@ class Keyboard:
 
 @pytest.fixture
 def keys(browsers: Browsers, site_url: str) -> Iterator[Keyboard]:
-    context = browsers.context(service_workers="allow")
+    # without the web app's service worker (it would fetch the whole site, 24 MB, into the
+    # context): its footer line and its „Offline bereit“ notice come from the status messages
+    # pwa.js reads, as a worker that has just filled its cache sends them
+    context = browsers.context()
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
     page = context.new_page()
     page.goto(site_url + PAGE)
     wait_engine_ready(page)
     page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
+    show_offline_status(page, notice=True)
     yield Keyboard(page)
     context.close()
 
