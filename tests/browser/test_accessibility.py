@@ -47,7 +47,7 @@ from tests.browser.conftest import (
     SharedVisit,
     Unzipped,
     navigate,
-    resize,
+    resize_settled,
     review_screenshot,
     wait_engine_ready,
 )
@@ -102,7 +102,7 @@ class Visit:
     def resize(self, width: int) -> None:
         if width == self.width:
             return
-        resize(self.page, width)
+        resize_settled(self.page, width)
         self.width = width
 
     def switch(self, scheme: str) -> None:
@@ -421,7 +421,7 @@ def test_offline_export(
     roll(page, page.locator(".rw-helper").first)
     schemes = list(SCHEMES)
     for width in WIDTHS:
-        resize(page, width)
+        resize_settled(page, width)
         for scheme in schemes:
             set_scheme(page, scheme)
             found = check(

@@ -30,7 +30,7 @@ import pytest
 from tests.browser.conftest import (
     REVEAL,
     SharedVisit,
-    resize,
+    resize_settled,
     review_screenshot,
     roll_seeded,
     screenshots_wanted,
@@ -218,12 +218,12 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
     assert found == [], (system, found)
     if screenshots_wanted():  # the rolled page, before the field messages
         for width in (1366, 375):
-            resize(page, width)
+            resize_settled(page, width)
             review_screenshot(page, f"kampfhelfer-{system}-{width}.png")
     _errors(page)
     # from the width the page has now (one resize less)
     for width in sorted(WIDTHS, key=lambda w: w != page.viewport_size["width"]):
-        resize(page, width)
+        resize_settled(page, width)
         broken = page.evaluate(MID_WORD_BREAKS, CHECKED)
         assert broken == [], (system, width, broken[:8])
         measured = page.evaluate(OVERFLOW)
@@ -237,7 +237,7 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
 def test_result_tables_scroll_inside_at_375(reader: SharedVisit) -> None:
     """The DSA order table keeps every column (today it lost „Gleichstand“ at 375 px)."""
     page = reader.go("dsa/kampfhelfer/")
-    resize(page, 375)
+    resize_settled(page, 375)
     helper = page.locator("section.rw-helper[data-action='initiative']")
     helper.locator(".rw-reset").click()  # no result left from the roll of every helper
     helper.locator(".rw-result table").wait_for(state="detached")

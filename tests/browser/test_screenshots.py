@@ -15,7 +15,7 @@ import pytest
 from tests.browser.conftest import (
     SharedVisit,
     navigate,
-    resize,
+    resize_settled,
     review_screenshot,
     screenshots_wanted,
 )
@@ -74,7 +74,7 @@ def test_page_layout(reader: SharedVisit, path: str, has_table: bool) -> None:
         )
     # the width the page arrived at first, then the other (one resize per page)
     for width in sorted(WIDTHS, key=lambda w: w != page.viewport_size["width"]):
-        resize(page, width)
+        resize_settled(page, width)
         look_at(page, path, name, width)
 
 

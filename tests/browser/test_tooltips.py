@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Browsers, resize
+from tests.browser.conftest import Browsers, resize_settled
 
 pytestmark = pytest.mark.browser
 
@@ -90,7 +90,7 @@ def test_tooltips_stay_inside_the_window(abbr_page: Any, width: int) -> None:
     page = abbr_page
     page.mouse.move(1, HEIGHT - 1)  # no tooltip left open from the last width
     page.wait_for_selector(".md-tooltip2--active[role=tooltip]", state="detached")
-    resize(page, width, HEIGHT)
+    resize_settled(page, width, HEIGHT)
     visible = page.evaluate(
         """() => [...document.querySelectorAll("article abbr[title]")].map(
              (a) => a.getClientRects().length > 0 && !a.closest("details:not([open])"))"""
