@@ -394,8 +394,9 @@ class Browsers:
     """The one factory for browser contexts (fixture ``browsers``): German, 1280 × 900 (a
     phone: ``width=375``), 60 s for every step, without the web app's service worker unless
     ``service_workers="allow"`` – it would fetch the whole site (24 MB) into every fresh
-    context, a third of a test's CPU time; test_pwa.py, test_keyboard.py and
-    test_accessibility.py keep it. Its contexts are watched (``page_errors``); whoever makes
+    context, a third of a test's CPU time; test_pwa.py keeps it (test_keyboard.py and
+    test_accessibility.py show its footer line and notice from the status messages pwa.js
+    reads, a11y.show_offline_status). Its contexts are watched (``page_errors``); whoever makes
     one closes it."""
 
     def __init__(self, browser: Any, watch: Watch) -> None:
