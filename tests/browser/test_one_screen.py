@@ -111,9 +111,15 @@ def unseen(locator: Any) -> str:
     return str(locator.evaluate(UNSEEN))
 
 
+def press(button: Any) -> None:
+    """A button pressed in the page (its click event, as a tap gives it), without Playwright
+    first scrolling it into view: whether it is in view is what this module checks."""
+    button.evaluate("(b) => b.click()")
+
+
 def roll(page: Any, helper: Any) -> None:
     before = page.evaluate("window.__rwRolls")
-    helper.locator(".rw-submit").click()
+    press(helper.locator(".rw-submit"))
     page.wait_for_function("n => window.__rwRolls > n", arg=before)
 
 
@@ -126,15 +132,15 @@ def start_fight(page: Any) -> None:
     if board.count():
         for name in ("Alrik", "Ork"):
             board.locator("[data-path='name']").fill(name)
-            board.get_by_role("button", name="Kämpfer hinzufügen").click()
+            press(board.get_by_role("button", name="Kämpfer hinzufügen"))
             board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
-        board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
+        press(board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)"))
         board.locator(".rw-tl-field--now").wait_for()
     else:
         initiative = fight.locator("section.rw-helper:not([data-widget])").first
         rows = initiative.locator(".rw-row")
         while rows.count() < 2:
-            initiative.locator(".rw-add").click()
+            press(initiative.locator(".rw-add"))
         for index in range(rows.count()):
             rows.nth(index).evaluate(FILL_ROW, index)
         roll(page, initiative)
