@@ -41,6 +41,34 @@ SCHEME_SET = """(s) => document.body.getAttribute('data-md-color-scheme') === s
   && !document.body.hasAttribute('data-md-color-switching')"""
 
 
+# The web app's footer line and notice as pwa.js makes them from its service worker's status
+# messages (the same listener, navigator.serviceWorker's "message"), without the worker
+# itself: a real one would fetch the whole site (24 MB) into the test's context, a third of
+# its CPU time (conftest.Browsers). ``filling`` first: a worker that has just filled its cache
+# reports it so, and pwa.js then also shows its „Offline bereit“ notice.
+OFFLINE_STATUS = """(filling) => {
+  const status = (complete) => ({
+    complete, filling: !complete, texts: complete, error: "",
+    core: { files: 40, cached: 40, bytes: 19e6, cachedBytes: 19e6 },
+    pages: { files: 60, cached: complete ? 60 : 10, bytes: 6e6, cachedBytes: complete ? 6e6 : 1e6 },
+    runtime: { files: 12, cached: complete ? 12 : 0, bytes: 1e7, cachedBytes: complete ? 1e7 : 0 },
+  });
+  for (const complete of filling ? [false, true] : [true]) {
+    navigator.serviceWorker.dispatchEvent(new MessageEvent("message",
+      { data: { type: "regelwerk-offline", status: status(complete) } }));
+  }
+  return document.querySelector(".rw-pwa-status")?.textContent || "";
+}"""
+
+
+def show_offline_status(page: Any, notice: bool = False) -> None:
+    """The footer line „Offline bereit · … gespeichert“ (on every later page of the visit
+    too: pwa.js renders it for each page), with ``notice`` also the notice that comes once
+    the worker has filled its cache."""
+    line = page.evaluate(OFFLINE_STATUS, notice)
+    assert line.startswith("Offline bereit"), line
+
+
 def inject(page: Any) -> None:
     """axe-core and the helpers, once per loaded document (instant navigation keeps the
     window, so later pages of the visit have them already)."""
@@ -69,9 +97,10 @@ class Findings:
         return [v for v in self.violations if v["ours"] and v["impact"] in SERIOUS]
 
 
-def check(page: Any, state: str, colours_only: bool = False) -> Findings:
+def check(page: Any, state: str, colours_only: bool = False, darkest: bool = True) -> Findings:
     """axe-core (all its rules, or with ``colours_only`` those that depend on colours) and
-    our contrast measurements on the page as it is."""
+    our contrast measurements on the page as it is; ``darkest``: also name the darkest text
+    pair of ours (for the report only: once per page state and scheme is enough)."""
     inject(page)
     found = Findings(state)
     rules = list(COLOUR_RULES) if colours_only else None
@@ -79,7 +108,8 @@ def check(page: Any, state: str, colours_only: bool = False) -> Findings:
     controls = page.evaluate("() => window.__rwA11y.nonText()")
     found.weak_controls = [c for c in controls if c["ratio"] < 3]
     found.weakest_control = min(controls, key=lambda c: float(c["ratio"]), default=None)
-    found.darkest_text = page.evaluate("() => window.__rwA11y.darkestText()")
+    if darkest:
+        found.darkest_text = page.evaluate("() => window.__rwA11y.darkestText()")
     return found
 
 

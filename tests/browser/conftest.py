@@ -248,6 +248,28 @@ def resize(page: Any, width: int, height: int | None = None) -> None:
     page.wait_for_timeout(300)
 
 
+# Two frames for the media queries and Material's resize handlers to start their transitions
+# (drawer, sidebars: 250 ms), then those finished at once, twice over (a handler may start one
+# a frame later): the layout in its end state, without drawing the frames in between.
+FINISH_TRANSITIONS = """async () => {
+  const frames = () => new Promise((done) =>
+    requestAnimationFrame(() => requestAnimationFrame(done)));
+  for (let round = 0; round < 2; round++) {
+    await frames();
+    document.getAnimations().filter((a) => a instanceof CSSTransition)
+      .forEach((a) => a.finish());
+  }
+}"""
+
+
+def resize_settled(page: Any, width: int, height: int | None = None) -> None:
+    """``resize`` with Material's transitions finished at once instead of waited for (300 ms
+    of frames drawn: ≈ 0.1 CPU-s per resize), for checks of the settled layout."""
+    page.set_viewport_size(window_size(width, height))
+    page.wait_for_function("w => window.innerWidth === w", arg=width, polling=50)
+    page.evaluate(FINISH_TRANSITIONS)
+
+
 # ------------------------------------------------------------------ the harness
 # Every browser context of the tests comes from ``browsers`` (one factory), which wires the
 # listeners once per context – for all its pages, frames and workers, also tabs a test opens
@@ -372,8 +394,9 @@ class Browsers:
     """The one factory for browser contexts (fixture ``browsers``): German, 1280 × 900 (a
     phone: ``width=375``), 60 s for every step, without the web app's service worker unless
     ``service_workers="allow"`` – it would fetch the whole site (24 MB) into every fresh
-    context, a third of a test's CPU time; test_pwa.py, test_keyboard.py and
-    test_accessibility.py keep it. Its contexts are watched (``page_errors``); whoever makes
+    context, a third of a test's CPU time; test_pwa.py keeps it (test_keyboard.py and
+    test_accessibility.py show its footer line and notice from the status messages pwa.js
+    reads, a11y.show_offline_status). Its contexts are watched (``page_errors``); whoever makes
     one closes it."""
 
     def __init__(self, browser: Any, watch: Watch) -> None:

@@ -11,13 +11,12 @@ against what is behind it, or a box-shadow), be on screen and not be covered by 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.a11y import focus_state
-from tests.browser.conftest import ALL_HELPERS_SET_UP, Browsers, wait_engine_ready
+from tests.browser.a11y import focus_state, show_offline_status
+from tests.browser.conftest import SharedVisit, wait_engine_ready
 
 pytestmark = pytest.mark.browser
 
@@ -93,16 +92,31 @@ class Keyboard:
         self.page.keyboard.type(text)
 
 
+# The keyboard starts at the top of the page, as after loading it: a focusable stand-in at the
+# start of <body> takes the focus and is removed, so the next Tab goes to the first control
+# (Material's „Zum Inhalt springen“), wherever the last page of the visit left the focus.
+FOCUS_FROM_THE_TOP = """() => {
+  window.scrollTo(0, 0);
+  const start = document.createElement("span");
+  start.tabIndex = -1;
+  document.body.prepend(start);
+  start.focus({ preventScroll: true });
+  start.remove();
+}"""
+
+
 @pytest.fixture
-def keys(browsers: Browsers, site_url: str) -> Iterator[Keyboard]:
-    context = browsers.context(service_workers="allow")
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
-    page = context.new_page()
-    page.goto(site_url + PAGE)
-    wait_engine_ready(page)
-    page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
-    yield Keyboard(page)
-    context.close()
+def keys(reader: SharedVisit) -> Keyboard:
+    # the shared visit (no service worker, which would fetch the whole site into the context):
+    # the web app's footer line and its „Offline bereit“ notice come from the status messages
+    # pwa.js reads, as a worker that has just filled its cache sends them
+    page = reader.arrive(PAGE)
+    reader.context.grant_permissions(
+        ["clipboard-read", "clipboard-write"], origin=reader.site_url.rstrip("/")
+    )
+    show_offline_status(page, notice=True)
+    page.evaluate(FOCUS_FROM_THE_TOP)
+    return Keyboard(page)
 
 
 def leaves(keys: Keyboard, widget: str, last: str) -> None:

@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import (
+    REVEAL,
     SharedVisit,
-    resize,
-    reveal,
+    resize_settled,
     review_screenshot,
     roll_seeded,
     screenshots_wanted,
@@ -138,22 +138,47 @@ OVERFLOW = """() => {
 }"""
 
 
+# A bad value typed into a field and „Würfeln“ (or „Kämpfer hinzufügen“) pressed, in the page:
+# the same input and click events as a reader's, without Playwright's scrolling, pointer moves
+# and waits for still frames (the field message's layout is checked, not the clicking)
+BAD_VALUE = """([field, value, button]) => {
+  field.value = value;
+  field.dispatchEvent(new Event("input", { bubbles: true }));
+  button.click();
+}"""
+
+
+def _bad_value(page: Any, field: Any, value: str, button: Any) -> None:
+    page.evaluate(BAD_VALUE, [field.element_handle(), value, button.element_handle()])
+
+
 def _errors(page: Any) -> None:
     """Field messages on screen: a Ticks error in the Tickleiste and a bad value elsewhere."""
     board = page.locator("section.rw-tickleiste")
     if board.count():
-        board.locator("[data-path='name']").fill("")
-        board.get_by_role("button", name="Kämpfer hinzufügen").click()
+        add = board.get_by_role("button", name="Kämpfer hinzufügen")
+        _bad_value(page, board.locator("[data-path='name']"), "", add)
         board.locator(".rw-field-error:not([hidden])").first.wait_for()
     plain = page.locator("section.rw-helper:not([data-widget])").first
     field = plain.locator("input[data-type='int']:not([disabled])").first
     if field.count() and field.is_visible():
-        field.fill("zwölf")
-        plain.locator(".rw-submit").click()
+        _bad_value(page, field, "zwölf", plain.locator(".rw-submit"))
         plain.locator(".rw-field-error:not([hidden])").first.wait_for()
 
 
 SEED = 4711  # any fixed seed: the words and the layout are checked, not the outcome
+
+# after its roll: the helper's tab opened (as a reader taps it), its „Weitere Angaben“ open;
+# what it then shows
+SHOWN = (
+    """(helper) => {
+  ("""
+    + REVEAL
+    + """)(helper);
+  helper.querySelectorAll("details.rw-more").forEach((d) => (d.open = true));
+  return helper.innerText;
+}"""
+)
 
 
 def _roll_every_helper(page: Any) -> list[str]:
@@ -165,19 +190,19 @@ def _roll_every_helper(page: Any) -> list[str]:
     for helper_id, system, action in helpers:
         if not form_helper(system, action):
             continue
-        box = reveal(page.locator(f"[id='{helper_id}']"))
+        box = page.locator(f"[id='{helper_id}']")
         roll_seeded(box, SEED)
-        box.evaluate("(h) => h.querySelectorAll('details.rw-more').forEach((d) => (d.open = true))")
-        shown.append(box.inner_text())
+        shown.append(box.evaluate(SHOWN))
     return shown
 
 
 def _small_targets_in_every_tab(page: Any) -> list[str]:
-    """The controls smaller than 44 × 44 px on the page, every tab of the tools opened in turn."""
+    """The controls smaller than 44 × 44 px on the page, every tab of the tools opened in turn
+    (its label clicked in the page: the sizes are checked, not the tapping)."""
     small = small_targets(page, ".md-header, .md-content")
     tabs = page.locator(".rw-workbench-tools .tabbed-labels > label")
     for index in range(tabs.count()):
-        tabs.nth(index).click()
+        tabs.nth(index).evaluate("(label) => label.click()")
         small += small_targets(page, ".rw-workbench-tools")
     return sorted(set(small))
 
@@ -193,13 +218,12 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
     assert found == [], (system, found)
     if screenshots_wanted():  # the rolled page, before the field messages
         for width in (1366, 375):
-            resize(page, width)
+            resize_settled(page, width)
             review_screenshot(page, f"kampfhelfer-{system}-{width}.png")
-    resize(page, 375)
     _errors(page)
     # from the width the page has now (one resize less)
     for width in sorted(WIDTHS, key=lambda w: w != page.viewport_size["width"]):
-        resize(page, width)
+        resize_settled(page, width)
         broken = page.evaluate(MID_WORD_BREAKS, CHECKED)
         assert broken == [], (system, width, broken[:8])
         measured = page.evaluate(OVERFLOW)
@@ -213,7 +237,7 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
 def test_result_tables_scroll_inside_at_375(reader: SharedVisit) -> None:
     """The DSA order table keeps every column (today it lost „Gleichstand“ at 375 px)."""
     page = reader.go("dsa/kampfhelfer/")
-    resize(page, 375)
+    resize_settled(page, 375)
     helper = page.locator("section.rw-helper[data-action='initiative']")
     helper.locator(".rw-reset").click()  # no result left from the roll of every helper
     helper.locator(".rw-result table").wait_for(state="detached")

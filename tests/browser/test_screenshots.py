@@ -8,15 +8,14 @@ stick out to the right except inside a scroll wrapper (Material's table wrapper,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import (
-    Browsers,
+    SharedVisit,
     navigate,
-    resize,
+    resize_settled,
     review_screenshot,
     screenshots_wanted,
 )
@@ -53,24 +52,16 @@ LEAKED_FENCE = """() => [...document.querySelectorAll('article pre code')]
   .map((c) => c.textContent).filter((t) => /^\\s*(system|tabelle):/m.test(t))"""
 
 
-@pytest.fixture(scope="module")
-def reading_page(browsers: Browsers) -> Iterator[Any]:
-    """One page for the module, as one reader's visit: the first page is loaded, the others
-    are reached by Material's instant navigation (no service worker); each is looked at in a
-    window of every width in turn (resized, as a phone is turned: Material's layout follows
-    by media queries)."""
-    page = browsers.page(WIDTHS[0])
-    yield page
-    page.context.close()
-
-
 @pytest.mark.parametrize(("path", "has_table"), PAGES.items(), ids=list(PAGES))
-def test_page_layout(reading_page: Any, site_url: str, path: str, has_table: bool) -> None:
-    page = reading_page
-    if page.url.startswith(site_url):
-        navigate(page, site_url + path)  # instant navigation: the page's engine boots once
-    else:
-        page.goto(site_url + path, wait_until="load")
+def test_page_layout(reader: SharedVisit, path: str, has_table: bool) -> None:
+    """Each page in the shared visit, as one reader's: reached by Material's instant navigation
+    (the engine booted once for the worker's modules, no service worker), looked at in a window
+    of every width in turn (resized, as a phone is turned: Material's layout follows by media
+    queries)."""
+    if reader.page is None:  # a visit not yet begun: on the first page, which has helpers
+        reader.go(next(iter(PAGES)), WIDTHS[0])
+    page = reader.page
+    navigate(page, reader.site_url + path)
     page.wait_for_selector("article h1")
     name = path.strip("/").replace("/", "-")
     if has_table:  # the DOM, the same at every width
@@ -83,7 +74,7 @@ def test_page_layout(reading_page: Any, site_url: str, path: str, has_table: boo
         )
     # the width the page arrived at first, then the other (one resize per page)
     for width in sorted(WIDTHS, key=lambda w: w != page.viewport_size["width"]):
-        resize(page, width)
+        resize_settled(page, width)
         look_at(page, path, name, width)
 
 

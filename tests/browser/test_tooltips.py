@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Browsers, resize
+from tests.browser.conftest import Browsers, resize_settled
 
 pytestmark = pytest.mark.browser
 
@@ -35,12 +35,14 @@ TOOLTIP = """() => {
   return { left: r.left, right: r.right, top: r.top, bottom: r.bottom,
            width: root.clientWidth, height: root.clientHeight };
 }"""
-# the same, once the tooltip's opening transitions (Material's, 0.4 s) have run: no fixed wait
+# the same, where the tooltip's opening transitions (Material's, 0.4 s) end: two frames for
+# Material to place it (it measures the abbreviation in a frame after opening), then the
+# transitions are finished at once (their end state, without drawing the 0.4 s in between)
 SETTLED_TOOLTIP = (
     """async () => {
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const tip = document.querySelector(".md-tooltip2--active[role=tooltip]");
-  if (tip) await Promise.all(tip.getAnimations({ subtree: true }).map((a) => a.finished));
+  if (tip) tip.getAnimations({ subtree: true }).forEach((a) => a.finish());
   return ("""
     + TOOLTIP
     + """)();
@@ -88,7 +90,7 @@ def test_tooltips_stay_inside_the_window(abbr_page: Any, width: int) -> None:
     page = abbr_page
     page.mouse.move(1, HEIGHT - 1)  # no tooltip left open from the last width
     page.wait_for_selector(".md-tooltip2--active[role=tooltip]", state="detached")
-    resize(page, width, HEIGHT)
+    resize_settled(page, width, HEIGHT)
     visible = page.evaluate(
         """() => [...document.querySelectorAll("article abbr[title]")].map(
              (a) => a.getClientRects().length > 0 && !a.closest("details:not([open])"))"""
@@ -100,7 +102,7 @@ def test_tooltips_stay_inside_the_window(abbr_page: Any, width: int) -> None:
         for where in ("bottom", "top", "page"):
             at: dict[str, Any] = page.evaluate(PLACE, [index, where])
             page.mouse.move(at["x"], at["y"])
-            page.wait_for_function(OPEN, arg=at["title"])
+            page.wait_for_function(OPEN, arg=at["title"], polling=50)
             box = page.evaluate(SETTLED_TOOLTIP)  # after Material's opening transition
             where_text = f"{width} px, {at['title']} ({where})"
             assert box, where_text
