@@ -596,6 +596,19 @@ CLEAR_AND_SEED = """items => {
   sessionStorage.clear();
   Object.entries(items).forEach(([key, value]) => localStorage.setItem(key, value));
 }"""
+# A search the last test left (its query, its results – Material keeps them across instant
+# navigation) is cleared as a reader would clear it: the field emptied, Material reading it on
+# keyup, the search closed; true once no result is left.
+CLEAR_SEARCH = """() => {
+  const field = document.querySelector("[data-md-component='search-query']");
+  if (field && field.value) {
+    field.value = "";
+    field.dispatchEvent(new KeyboardEvent("keyup", { key: "Backspace", bubbles: true }));
+  }
+  const toggle = document.getElementById("__search");
+  if (toggle) toggle.checked = false;
+}"""
+NO_SEARCH_RESULTS = "() => !document.querySelector('.md-search-result__list > li')"
 ALL_HELPERS_SET_UP = (
     "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
 )
@@ -710,6 +723,8 @@ class SharedVisit:
         else:
             self.page.keyboard.press("Escape")  # a question or popover left by the last test
             navigate(self.page, self.site_url + NEUTRAL_PAGE)
+            self.page.evaluate(CLEAR_SEARCH)
+            self.page.wait_for_function(NO_SEARCH_RESULTS, timeout=10_000, polling=100)
             self.page.evaluate(CLEAR_AND_SEED, items)
             self.context.clear_permissions()
         return self.go(path, width, height)
