@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SharedVisit, Unzipped, navigate
+from tests.browser.test_search import CLOSES_AFTER_MS
 
 pytestmark = pytest.mark.browser
 
@@ -95,6 +96,7 @@ def _walk(page: Any, url: Any, go: Any) -> None:
     """Search, a result page, a helper, the Tickleiste, a dice button and a tooltip; ``go``
     opens the next page (online a link click that instant navigation takes over)."""
     go(url("index"))
+    page.wait_for_timeout(CLOSES_AFTER_MS)  # Material closes the search after a navigation
     page.locator("input[data-md-component=search-query]").click()
     page.keyboard.type("Patzertabelle")
     first = page.locator(".md-search-result__item a").first
