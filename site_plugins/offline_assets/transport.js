@@ -99,9 +99,8 @@
     // and was not given yet: the worker decodes the wasm and the snapshot as soon as each is
     // complete, while later scripts still load. Each postMessage copies its text.
     handOver() {
-      if (this.closed) return;
-      if (!this.worker && !this.start()) return;
-      if (!this.worker) return;
+      if (!this.worker && !this.closed) this.start();
+      if (!this.worker || this.closed) return;
       for (const [name, index, text] of window[PARTS_KEY] || []) {
         const key = `${name}/${index}`;
         if (name === "worker" || !(name in MANIFEST.parts) || this.sent.has(key)) continue;
@@ -110,13 +109,13 @@
       }
     }
 
-    // false while the worker's code is still loading
+    // nothing yet while the worker's code is still loading
     start() {
       const code = chunksOf("worker");
-      if (!code) return false;
+      if (!code) return;
       if (typeof NativeWorker !== "function" || NativeWorker === window.IFrameWorker) {
         this.giveUp("Kein Web Worker verfügbar");
-        return true;
+        return;
       }
       const url = URL.createObjectURL(new Blob(code, { type: "text/javascript" }));
       let worker;
@@ -125,7 +124,7 @@
       } catch (error) {
         URL.revokeObjectURL(url);
         this.giveUp(String(error));
-        return true;
+        return;
       }
       worker.addEventListener("message", (event) => {
         URL.revokeObjectURL(url);
@@ -137,7 +136,6 @@
         this.fail(event.message || "Worker-Fehler");
       });
       this.worker = worker;
-      return true;
     }
 
     // every part handed over: what was posted meanwhile (the boot) follows
