@@ -46,6 +46,7 @@ from tests.browser.conftest import (
     PageErrors,
     SharedVisit,
     Unzipped,
+    evaluate_one,
     navigate,
     resize_settled,
     review_screenshot,
@@ -215,12 +216,12 @@ BAD_INPUT = """(helper) => {
 
 
 def roll(page: Any, helper: Any) -> None:
-    helper.evaluate(ROLL)
+    evaluate_one(helper, ROLL)
     helper.locator(".rw-result > .rw-outcome:not([data-old])").wait_for()
 
 
 def field_error(page: Any, helper: Any) -> None:
-    helper.evaluate(BAD_INPUT)
+    evaluate_one(helper, BAD_INPUT)
     helper.locator(".rw-field-error:not([hidden])").first.wait_for()
 
 
@@ -235,10 +236,10 @@ def test_rule_page_after_a_roll(visit: Visit) -> None:
     roll(page, first)
     field_error(page, second)
     # „Link kopieren“: the link field (the clipboard is not granted here)
-    first.locator(".rw-share-copy").evaluate("(b) => b.click()")
+    evaluate_one(first.locator(".rw-share-copy"), "(b) => b.click()")
     first.locator(".rw-share-link").wait_for()
     # „Werte speichern …“: the question in the page, answered; its notice stays
-    first.locator(".rw-values-save").evaluate("(b) => b.click()")
+    evaluate_one(first.locator(".rw-values-save"), "(b) => b.click()")
     question = first.locator(".rw-values-notices input[type=text]")
     question.fill("Alrik – Langschwert")
     question.press("Enter")
@@ -247,7 +248,7 @@ def test_rule_page_after_a_roll(visit: Visit) -> None:
     # a dice button in the text: its popover (opened again at each width, placed for it)
     def open_popover() -> None:
         page.evaluate("() => document.querySelector('#rw-dice-popover .rw-outcome')?.remove()")
-        page.locator(".rw-dice").first.evaluate("(b) => b.click()")
+        evaluate_one(page.locator(".rw-dice").first, "(b) => b.click()")
         page.locator("#rw-dice-popover .rw-outcome").wait_for()
 
     # the helpers' rule links name the rule (the file and lines only in the title)
@@ -271,13 +272,13 @@ def test_kampfhelfer_page(visit: Visit, system: str) -> None:
         for name, ini in (("Alrik", "12"), ("Bruna", "10"), ("Cim", "7")):
             board.locator("[data-path='name']").fill(name)
             board.locator("[data-path='ini']").fill(ini)
-            board.locator("[data-command='hinzufuegen']").evaluate("(b) => b.click()")
+            evaluate_one(board.locator("[data-command='hinzufuegen']"), "(b) => b.click()")
             board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
-        board.locator("[data-command='start']").evaluate("(b) => b.click()")
+        evaluate_one(board.locator("[data-command='start']"), "(b) => b.click()")
         board.locator(".rw-tl-field--now").wait_for()
-        board.locator("[data-command='abwarten']").evaluate("(b) => b.click()")
+        evaluate_one(board.locator("[data-command='abwarten']"), "(b) => b.click()")
         board.locator(".rw-tl-side .rw-tl-marker").first.wait_for()
-        board.locator("[data-command='bereithalten']").evaluate("(b) => b.click()")
+        evaluate_one(board.locator("[data-command='bereithalten']"), "(b) => b.click()")
         board.locator(".rw-tl-marker--holds").wait_for()
     roll(page, visible_form_helpers(page).first)
     found = visit.check(

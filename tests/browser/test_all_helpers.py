@@ -27,7 +27,7 @@ import yaml
 
 import engine
 from engine import api
-from tests.browser.conftest import SharedVisit, reveal, roll_seeded
+from tests.browser.conftest import SharedVisit, evaluate_one, reveal, roll_seeded
 from tests.conftest import ROOT, rule_systems
 
 DOCS = ROOT / "docs"
@@ -245,8 +245,8 @@ def check_page(page: Any, url: str, helpers: list[dict[str, str]]) -> None:
         box = reveal(page.locator(f"[id='{helper['id']}']"))
         # from the form as the page builds it (a helper remembers input from other pages)
         roll_seeded(box, seed)
-        params = box.evaluate(COLLECT)
-        shown = box.evaluate(SHOWN)
+        # the form's params and what the helper shows, read together (one round trip)
+        params, shown = evaluate_one(box, f"(box) => [({COLLECT})(box), ({SHOWN})(box)]")
         expected = api.run(helper["system"], helper["action"], params, seed)
         where = f"{url}#{helper['id']} ({helper['system']}.{helper['action']}, Seed {seed})"
         assert expected["ok"], f"{where}: {expected.get('error')}"

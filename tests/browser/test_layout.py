@@ -30,6 +30,7 @@ import pytest
 from tests.browser.conftest import (
     REVEAL,
     SharedVisit,
+    evaluate_one,
     resize_settled,
     review_screenshot,
     roll_seeded,
@@ -192,7 +193,7 @@ def _roll_every_helper(page: Any) -> list[str]:
             continue
         box = page.locator(f"[id='{helper_id}']")
         roll_seeded(box, SEED)
-        shown.append(box.evaluate(SHOWN))
+        shown.append(evaluate_one(box, SHOWN))
     return shown
 
 
@@ -202,7 +203,7 @@ def _small_targets_in_every_tab(page: Any) -> list[str]:
     small = small_targets(page, ".md-header, .md-content")
     tabs = page.locator(".rw-workbench-tools .tabbed-labels > label")
     for index in range(tabs.count()):
-        tabs.nth(index).evaluate("(label) => label.click()")
+        evaluate_one(tabs.nth(index), "(label) => label.click()")
         small += small_targets(page, ".rw-workbench-tools")
     return sorted(set(small))
 
@@ -246,7 +247,7 @@ def test_result_tables_scroll_inside_at_375(reader: SharedVisit) -> None:
     table.wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     wrap = helper.locator(".rw-result .rw-table-wrap").first
-    assert wrap.evaluate("w => getComputedStyle(w).overflowX") == "auto"
+    assert evaluate_one(wrap, "w => getComputedStyle(w).overflowX") == "auto"
     headers = table.locator("th").all_inner_texts()
     last = table.locator("th").last
     last.scroll_into_view_if_needed()

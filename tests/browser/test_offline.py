@@ -28,7 +28,14 @@ from mkdocs.exceptions import PluginError
 
 from engine import api
 from site_plugins import offline as plugin
-from tests.browser.conftest import LOCAL_SCHEMES, Browsers, Unzipped, reveal, roll_seeded
+from tests.browser.conftest import (
+    LOCAL_SCHEMES,
+    Browsers,
+    Unzipped,
+    evaluate_one,
+    reveal,
+    roll_seeded,
+)
 from tests.browser.test_csp import RECORDER
 from tests.conftest import ROOT
 
@@ -211,7 +218,7 @@ def test_pages_search_tooltips_dice_and_saved_state(
     button.click()
     popover = page.locator("#rw-dice-popover")
     popover.locator(".rw-seed").wait_for(timeout=120_000)
-    shown = popover.evaluate(SHOWN_DOM)
+    shown = evaluate_one(popover, SHOWN_DOM)
     seed = int(shown["seed"].removeprefix("Wurfnummer "))
     expected = api.run("allgemein", "wurf", {"notation": notation, "mode": "normal"}, seed)
     assert expected["ok"], expected
@@ -303,20 +310,25 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
         helpers = page.locator("section.rw-helper:not([data-widget])")
         for number, index in enumerate(indices):
             helper = reveal(helpers.nth(index))
-            system = str(helper.get_attribute("data-system"))
-            action = str(helper.get_attribute("data-action"))
+            # its rule system, its action and the form's params, in one round trip
+            system, action, params = evaluate_one(
+                helper,
+                f"(h) => [h.getAttribute('data-system'), h.getAttribute('data-action'),"
+                f" ({COLLECT})(h)]",
+            )
+            system, action = str(system), str(action)
             where = f"{path} #{index} {system}.{action}"
             seed = 4711 + len(rolled)
             # the system's first helper always; another only with a kind of result not
             # rolled yet (its form's params, as forms.js collects them, on CPython)
-            kind = _result_kind(system, action, helper.evaluate(COLLECT), seed)
+            kind = _result_kind(system, action, params, seed)
             if number and kind in kinds:
                 continue
             kinds.add(kind)
             before = page.evaluate("window.__rwResults.length")
             roll_seeded(helper, seed)  # from the form as built (input is remembered)
-            assert page.evaluate("window.__rwResults.length") == before + 1, where
-            body = page.evaluate("window.__rwResults[window.__rwResults.length - 1]")
+            after, body = page.evaluate("[window.__rwResults.length, window.__rwResults.at(-1)]")
+            assert after == before + 1, where
             assert body["ok"], (where, body)
             # the form's defaults, as the page sent them (engine-validated) - the same params
             # and seed on CPython; the first helper goes through the CLI, the rest in-process
@@ -325,7 +337,7 @@ def test_every_helper_matches_the_engine(offline: tuple[Any, list[str]], export:
             else:
                 expected = _cli(system, action, body["params"], seed)
             assert body == expected, where
-            shown = helper.locator(".rw-result").evaluate(SHOWN_DOM)
+            shown = evaluate_one(helper.locator(".rw-result"), SHOWN_DOM)
             wanted = _expected_dom(expected["result"]["display"])
             # a Wurfnummer only with dice (issue 26: none on a result without dice)
             assert shown["seed"] == (f"Wurfnummer {seed}" if wanted["dice"] else None), where
@@ -423,7 +435,7 @@ def _roll_attack_and_copy(page: Any, url: str) -> tuple[Any, str, str]:
     helper.locator("[data-path='eig1']").fill("14")
     helper.locator("[data-path='taw']").fill("8")
     helper.locator("[data-path='verteidigung']").fill("17")
-    helper.locator("details.rw-advanced").evaluate("details => { details.open = true; }")
+    evaluate_one(helper.locator("details.rw-advanced"), "details => { details.open = true; }")
     helper.locator("[data-path='seed']").fill("4242")
     helper.locator(".rw-submit").click()
     helper.locator(".rw-result .rw-share-copy").wait_for(timeout=60_000)
@@ -465,14 +477,14 @@ def test_offline_link_points_to_the_published_page_and_replays_there(
     assert words == "Link kopieren"
     assert copied.startswith(f"{PUBLISHED}{KAMPFHELFER}/#wurf=1/"), copied
     assert "file:" not in copied
-    shown = helper.locator(".rw-result").evaluate(SHOWN_DOM)
+    shown = evaluate_one(helper.locator(".rw-result"), SHOWN_DOM)
     assert _foreign(requests) == []  # the published address is only written, never asked
     # the same page of the published site (here: the suite's own build, served at site_url)
     other = browsers.page(375)
     other.goto(copied.replace(PUBLISHED, site_url, 1))
     shared = other.locator(ATTACK).first
     shared.locator(".rw-replayed").wait_for(timeout=60_000)
-    assert shared.locator(".rw-result").evaluate(SHOWN_DOM) == shown
+    assert evaluate_one(shared.locator(".rw-result"), SHOWN_DOM) == shown
     other.context.close()
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SharedVisit
+from tests.browser.conftest import SharedVisit, evaluate_one
 from tests.browser.test_fight import COUNT_RESULTS
 from tests.browser.test_layout import TOUCH_PX, small_targets
 from tests.conftest import rule_systems
@@ -108,13 +108,13 @@ FILL_ROW = """
 
 
 def unseen(locator: Any) -> str:
-    return str(locator.evaluate(UNSEEN))
+    return str(evaluate_one(locator, UNSEEN))
 
 
 def press(button: Any) -> None:
     """A button pressed in the page (its click event, as a tap gives it), without Playwright
     first scrolling it into view: whether it is in view is what this module checks."""
-    button.evaluate("(b) => b.click()")
+    evaluate_one(button, "(b) => b.click()")
 
 
 def roll(page: Any, helper: Any) -> None:
@@ -142,9 +142,9 @@ def start_fight(page: Any) -> None:
         while rows.count() < 2:
             press(initiative.locator(".rw-add"))
         for index in range(rows.count()):
-            rows.nth(index).evaluate(FILL_ROW, index)
+            evaluate_one(rows.nth(index), FILL_ROW, index)
         roll(page, initiative)
-    page.locator(".rw-fight-bar .rw-fight-actor").evaluate("s => s.value")  # the bar is there
+    evaluate_one(page.locator(".rw-fight-bar .rw-fight-actor"), "s => s.value")  # the bar is there
     page.evaluate("window.scrollTo(0, 0)")
 
 
@@ -157,8 +157,8 @@ def open_helper(page: Any) -> Any:
 
 def choose_target(page: Any) -> None:
     bar = page.locator(".rw-fight-bar")
-    names = bar.locator(".rw-fight-target").evaluate(
-        "s => [...s.options].map((o) => o.value).filter(Boolean)"
+    names = evaluate_one(
+        bar.locator(".rw-fight-target"), "s => [...s.options].map((o) => o.value).filter(Boolean)"
     )
     assert names, "nobody to attack"
     bar.locator(".rw-fight-target").select_option(names[0])
@@ -215,7 +215,7 @@ def assert_notice_covers_nothing(page: Any, submit: Any) -> None:
     before = submit.bounding_box()
     toast = show_offline_ready(page)
     try:
-        assert toast.evaluate(UNDER_NOTICE) == []
+        assert evaluate_one(toast, UNDER_NOTICE) == []
         assert unseen(submit) == ""
         after = submit.bounding_box()
         assert before and after and abs(after["y"] - before["y"]) <= 1, (before, after)
@@ -254,8 +254,8 @@ def test_a_fight_fits_one_screen_on_a_laptop_and_on_a_phone(
             assert unseen(following) == ""
             following.click()
         else:  # the Tickleiste decides who acts: the other fighter, chosen in the bar
-            others = actor.evaluate(
-                "s => [...s.options].map((o) => o.value).filter((v) => v && v !== s.value)"
+            others = evaluate_one(
+                actor, "s => [...s.options].map((o) => o.value).filter((v) => v && v !== s.value)"
             )
             actor.select_option(others[0])
     assert_notice_covers_nothing(page, submit)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine import api
-from tests.browser.conftest import SharedVisit, reveal
+from tests.browser.conftest import SharedVisit, evaluate_one, reveal
 from tests.browser.test_fight import COUNT_RESULTS, Typist, bar, initiative, open_bench
 from tests.browser.test_trusted_fight import (
     ATTACK,
@@ -91,13 +91,13 @@ def test_values_of_one_roll_are_cleared_after_it_and_not_remembered(
     t = Typist(page)
     for action in actions:
         helper = reveal(page.locator(f"section.rw-helper[data-action='{action}']").first)
-        changed = helper.evaluate(SET_PER_ROLL)
+        changed = evaluate_one(helper, SET_PER_ROLL)
         if not changed:  # its values of one roll apply only in another case (hidden now)
             continue
-        assert sorted(helper.evaluate(NOT_DEFAULT)) == sorted(changed), action
+        assert sorted(evaluate_one(helper, NOT_DEFAULT)) == sorted(changed), action
         t.roll(helper)
         assert helper.locator(".rw-result .rw-error").count() == 0, (action, changed)
-        assert helper.evaluate(NOT_DEFAULT) == [], action
+        assert evaluate_one(helper, NOT_DEFAULT) == [], action
         kept = json.loads(
             page.evaluate(f"localStorage.getItem('regelwerk:helfer:{system}.{action}')")
         )
@@ -148,7 +148,7 @@ def test_aktionswuerfel_an_angriffswurf_is_nobodys_next(reader: SharedVisit) -> 
     bar(page).locator(".rw-fight-actor").select_option("Alrik")
     bar(page).locator(".rw-fight-target").select_option("Bruna")
     attack = reveal(page.locator("#helfer-aktionswuerfel-attack"))
-    default = attack.locator("[data-path='angriffswurf']").evaluate("(i) => i.defaultValue")
+    default = evaluate_one(attack.locator("[data-path='angriffswurf']"), "(i) => i.defaultValue")
     t.fill(attack.locator("[data-path='angriffswurf']"), "15")
     t.fill(attack.locator("[data-path='verteidigungswert']"), "9")
     t.roll(attack)
@@ -202,7 +202,7 @@ def test_dsa_a_failed_parade_goes_on_to_the_defenders_damage(reader: SharedVisit
     defense = page.locator(DEFENSE)
     assert defense.locator("[data-path='damage']").input_value() == hit["damage"]
     t.fill(defense.locator("[data-path='pa_basis']"), "3")
-    form = defense.evaluate("(h) => window.Regelwerk.collect(h)")
+    form = evaluate_one(defense, "(h) => window.Regelwerk.collect(h)")
     fails = next(
         s for s in range(1, 500) if api.run("dsa", "defense", form, seed=s)["result"]["follow_ups"]
     )

@@ -67,7 +67,12 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import ALL_HELPERS_SET_UP, SharedVisit, wait_engine_ready
+from tests.browser.conftest import (
+    ALL_HELPERS_SET_UP,
+    SharedVisit,
+    evaluate_one,
+    wait_engine_ready,
+)
 from tests.browser.test_fight import open_bench
 from tests.conftest import ROOT, rule_systems
 
@@ -799,7 +804,7 @@ class Fight:
         return self.page.locator(f"#{helper_id}")
 
     def act(self, locator: Any, kind: str, value: Any = None) -> None:
-        far = locator.evaluate(ACT, [kind, value])
+        far = evaluate_one(locator, ACT, [kind, value])
         if far:
             self.tally.add("scrolls", far)
 
@@ -829,7 +834,7 @@ class Fight:
     def open_tab(self, helper_id: str) -> None:
         """Open the tab the helper sits in, if it is not open."""
         helper = self.helper(helper_id)
-        if helper.evaluate("(h) => h.offsetParent !== null"):
+        if evaluate_one(helper, "(h) => h.offsetParent !== null"):
             return
         index = next(i for i, t in enumerate(self.plan["tabs"]) if t["helper"] == helper_id)
         self.click(
@@ -840,7 +845,7 @@ class Fight:
         """Press a button that makes the helper answer (``read``: and read its headline, the
         result of a roll); → what the page shows of the answer (``detail``: the
         regelwerk:result event's)."""
-        answer = button.evaluate(PRESS, [helper_id, read])
+        answer = evaluate_one(button, PRESS, [helper_id, read])
         self.tally.add("clicks")
         assert "error" not in answer, f"{self.system} {helper_id}: no result – {answer['error']}"
         for far in answer["scrolls"]:
@@ -942,7 +947,7 @@ class Fight:
                 box = helper.locator(f"[data-path='{rows}.{index}.{key}']")
                 if box.input_value() != value:
                     self.type(box, value)
-        params = helper.evaluate("(h) => window.Regelwerk.collect(h)")
+        params = evaluate_one(helper, "(h) => window.Regelwerk.collect(h)")
         detail = self.press(helper.locator(".rw-submit"), helper_id)["detail"]
         answer = api.run(self.system, action, params, seed=detail["seed"])
         assert answer["ok"], answer
@@ -981,7 +986,7 @@ class Fight:
         """A command of the Tickleiste: one step of the fight – the engine's board, its next
         actor „am Zug“ (with his last target) and, for an action, the acting fighter's own
         values (his Ticks, fields of ``subject: actor``) kept for him."""
-        own = button.evaluate(OWN_VALUES)
+        own = evaluate_one(button, OWN_VALUES)
         result = self.press(button, self.plan["board"])["detail"]["result"]
         board = result.get("board") or {}
         places = {}
@@ -1062,7 +1067,7 @@ class Fight:
                 continue
             known = self.known(fighter, subject, action)
             touched = False
-            visible = {f["path"]: f for f in helper.evaluate(VISIBLE)}
+            visible = {f["path"]: f for f in evaluate_one(helper, VISIBLE)}
             for name, param in schema.items():
                 if param.get("subject") != subject or param.get("advanced") or name in carried:
                     continue
@@ -1093,7 +1098,7 @@ class Fight:
         at the table, a number the roll needs (required, or not 0 by default) entered anew."""
         opens = {key for p in schema.values() for key in (p.get("when") or {})}
         opens |= {p["required_when"]["field"] for p in schema.values() if p.get("required_when")}
-        visible = {f["path"]: f for f in helper.evaluate(VISIBLE)}
+        visible = {f["path"]: f for f in evaluate_one(helper, VISIBLE)}
         for name, param in schema.items():
             if not param.get("per_roll") or param.get("advanced") or name in carried:
                 continue
@@ -1115,7 +1120,7 @@ class Fight:
                 if shown != ticked:
                     self.tick(box, ticked)
                     # it may show or hide other fields
-                    visible = {f["path"]: f for f in helper.evaluate(VISIBLE)}
+                    visible = {f["path"]: f for f in evaluate_one(helper, VISIBLE)}
             elif param["type"] == "int":
                 needed = param.get("required") or param.get("required_when")
                 if not needed and not param.get("default"):
@@ -1140,10 +1145,10 @@ class Fight:
         helper = self.helper(helper_id)
         action = self.helpers[helper_id]["action"]
         if seed is not None:
-            if not helper.locator("details.rw-advanced").first.evaluate("(d) => d.open"):
+            if not evaluate_one(helper.locator("details.rw-advanced").first, "(d) => d.open"):
                 self.click(helper.locator("details.rw-advanced > summary").first)
             self.type(helper.locator("[data-type='seed']"), str(seed))
-        form = helper.evaluate(FORM)
+        form = evaluate_one(helper, FORM)
         pressed = self.press(
             button if button is not None else helper.locator(".rw-submit"), helper_id, read=True
         )
@@ -1328,7 +1333,7 @@ class Fight:
         snapshot, made = copy.deepcopy(self.mirror.state), self.mirror.changes()
         self.open_tab(self.attack_id)
         self.type_values(self.attack_id, {})
-        params = self.helper(self.attack_id).evaluate("(h) => window.Regelwerk.collect(h)")
+        params = evaluate_one(self.helper(self.attack_id), "(h) => window.Regelwerk.collect(h)")
         seed = next(s for s in range(1, 1000) if self.reaches_damage(params, s))
         self.attack(ally, f"falscher Klick {actor} → {ally}", seed)
         steps = self.mirror.changes() - made
@@ -1486,7 +1491,7 @@ def test_a_follow_up_carries_what_this_attack_rolled(reader: SharedVisit, system
         fight.choose_target(target)
         fight.open_tab(fight.attack_id)
         fight.type_values(fight.attack_id, {})
-        params = fight.helper(fight.attack_id).evaluate("(h) => window.Regelwerk.collect(h)")
+        params = evaluate_one(fight.helper(fight.attack_id), "(h) => window.Regelwerk.collect(h)")
         seed = next(s for s in range(1, 2000) if fight.carried_differs(params, s, first))
         first = fight.damage_follow_up_of(params, seed)
         fight.attack(target, what, seed)
