@@ -229,6 +229,17 @@ def visible_form_helpers(page: Any) -> Any:
     return page.locator(".rw-helper:not([data-widget]):visible")
 
 
+def save_values(page: Any, name: str) -> None:
+    """„Werte speichern …“ on the page's first form helper: the question in the page,
+    answered with ``name``; its notice stays."""
+    first = visible_form_helpers(page).first
+    evaluate_one(first.locator(".rw-values-save"), "(b) => b.click()")
+    question = first.locator(".rw-values-notices input[type=text]")
+    question.fill(name)
+    question.press("Enter")
+    first.locator(".rw-values-notices .rw-notice").wait_for()
+
+
 def test_rule_page_after_a_roll(visit: Visit) -> None:
     page = visit.open(RULE_PAGE)
     first = visible_form_helpers(page).first
@@ -238,12 +249,7 @@ def test_rule_page_after_a_roll(visit: Visit) -> None:
     # „Link kopieren“: the link field (the clipboard is not granted here)
     evaluate_one(first.locator(".rw-share-copy"), "(b) => b.click()")
     first.locator(".rw-share-link").wait_for()
-    # „Werte speichern …“: the question in the page, answered; its notice stays
-    evaluate_one(first.locator(".rw-values-save"), "(b) => b.click()")
-    question = first.locator(".rw-values-notices input[type=text]")
-    question.fill("Alrik – Langschwert")
-    question.press("Enter")
-    first.locator(".rw-values-notices .rw-notice").wait_for()
+    save_values(page, "Alrik – Langschwert")
 
     # a dice button in the text: its popover (opened again at each width, placed for it)
     def open_popover() -> None:
@@ -383,8 +389,10 @@ def test_player_view(visit: Visit) -> None:
 
 
 def test_meine_werte(visit: Visit) -> None:
+    # a set of its own, saved on the rule page: the list is not empty when the test runs alone
+    save_values(visit.open(RULE_PAGE), "Bruna – Kurzbogen")
     page = visit.open("meine-werte/")
-    page.locator(".rw-werte-entry").first.wait_for()  # saved on the rule page
+    page.locator(".rw-werte-entry", has_text="Bruna – Kurzbogen").wait_for()
     assert page.evaluate(PWA_NOTICE), "the web app's notice (pwa.js) is missing"
     try:
         assert_clean(visit.check("Meine Werte, web app notice"))
