@@ -262,7 +262,7 @@ function watchFetch(onFailure) {
 
 // offline: a part's bytes (inflated if gzip), once: the wasm serves Pyodide and the
 // snapshot's decoding. The wasm and the snapshot are decoded as soon as their last chunk
-// arrives (see onmessage): while the page still hands over the other parts. The snapshot
+// arrives (decodeWhenComplete): while the page still hands over the other parts. The snapshot
 // comes as its non-zero pages with their layout (SNAPSHOT_LAYOUT, unsparse): no inflating.
 const inflated = new Map();
 const EARLY_PARTS = ["wasm", "snapshot"];
