@@ -126,11 +126,10 @@ export function xorWasmData(snapshot, wasm) {
   return snapshot;
 }
 
-// The offline export ships the snapshot without gzip, as its pages that are not all zeros
-// (site_plugins/offline.py, sparse_snapshot): `payload` holds them back to back, `layout`
-// says how long the snapshot is and where each run of them goes ({length, runs: [[offset,
-// length], …]}). Putting them back is a few copies; inflating the gzip took the worker
-// 0.12–0.18 s on every page of the export.
+// The offline export ships the snapshot as its pages that are not all zeros (gzipped;
+// site_plugins/offline.py, sparse_snapshot): `payload` holds them back to back (inflated),
+// `layout` says how long the snapshot is and where each run of them goes ({length, runs:
+// [[offset, length], …]}). Putting them back is a few copies; the zeros are never inflated.
 export function unsparse(payload, layout) {
   const memory = new Uint8Array(layout.length);
   let at = 0;

@@ -263,7 +263,7 @@ function watchFetch(onFailure) {
 // offline: a part's bytes (inflated if gzip), once: the wasm serves Pyodide and the
 // snapshot's decoding. The wasm and the snapshot are decoded as soon as their last chunk
 // arrives (decodeWhenComplete): while the page still hands over the other parts. The snapshot
-// comes as its non-zero pages with their layout (SNAPSHOT_LAYOUT, unsparse): no inflating.
+// comes as its non-zero pages, gzipped, with their layout (SNAPSHOT_LAYOUT, unsparse).
 const inflated = new Map();
 const EARLY_PARTS = ["wasm", "snapshot"];
 const SNAPSHOT_LAYOUT = "snapshotLayout";
@@ -272,11 +272,12 @@ function offlinePart(part) {
   if (!inflated.has(part)) {
     let result;
     if (part === "snapshot") {
-      result = new Promise((resolve) => {
+      result = (async () => {
         if (!parts.has(SNAPSHOT_LAYOUT)) throw new Error("Seitenliste des Abbilds fehlt");
         const layout = JSON.parse(parts.get(SNAPSHOT_LAYOUT).join(""));
-        resolve(unsparse(decodeBase64(parts.get(part)), layout));
-      });
+        const pages = decodeBase64(parts.get(part));
+        return unsparse(isGzip(pages) ? await gunzip(pages) : pages, layout);
+      })();
     } else {
       const bytes = decodeBase64(parts.get(part));
       result = isGzip(bytes) ? gunzip(bytes) : Promise.resolve(bytes);
