@@ -42,6 +42,8 @@ F = Fraction
         (F(1), 0, "100\u00a0%"),
         (F(999, 1000), 1, "99,9\u00a0%"),
         (F(9999, 10000), 1, ">\u00a099,9\u00a0%"),
+        (F(1999, 2000), 1, ">\u00a099,9\u00a0%"),  # 99.95 would round half up to 100,0
+        (F(1999, 2000) - F(1, 10**9), 1, "99,9\u00a0%"),
         (F(199, 200), 0, ">\u00a099\u00a0%"),
         (F(3, 2), 1, "150,0\u00a0%"),
         (F(25), 0, "2.500\u00a0%"),
@@ -146,7 +148,8 @@ def test_percent_shape_and_value(p: Fraction) -> None:
         return
     assert text not in ("0,0\u00a0%", "100,0\u00a0%", "0\u00a0%", "100\u00a0%")
     if text[0] in "<>":
-        assert (p < F(1, 2000)) if text[0] == "<" else (p >= F(19_995, 20_000))
+        # below 0,05 % or from 99,95 % on (rounded half up: 0,1 % and 100,0 %)
+        assert (p < F(1, 2000)) if text[0] == "<" else (p >= F(1_999, 2_000))
         return
     shown = F(text.replace("\u00a0%", "").replace(",", ".")) / 100
     assert abs(shown - p) <= F(1, 2000)
