@@ -270,23 +270,21 @@ const SNAPSHOT_LAYOUT = "snapshotLayout";
 
 function offlinePart(part) {
   if (!inflated.has(part)) {
-    let result;
-    if (part === "snapshot") {
-      result = (async () => {
-        if (!parts.has(SNAPSHOT_LAYOUT)) throw new Error("Seitenliste des Abbilds fehlt");
-        const layout = JSON.parse(parts.get(SNAPSHOT_LAYOUT).join(""));
-        const pages = decodeBase64(parts.get(part));
-        return unsparse(isGzip(pages) ? await gunzip(pages) : pages, layout);
-      })();
-    } else {
-      const bytes = decodeBase64(parts.get(part));
-      result = isGzip(bytes) ? gunzip(bytes) : Promise.resolve(bytes);
-    }
+    const result = decodedPart(part);
     if (part === "wasm") compileEarly(result);
     result.catch(() => {}); // reported where the boot awaits it
     inflated.set(part, result);
   }
   return inflated.get(part);
+}
+
+// Decoded synchronously up to the inflating (an async function runs until its first await).
+async function decodedPart(part) {
+  const bytes = decodeBase64(parts.get(part));
+  const plain = isGzip(bytes) ? await gunzip(bytes) : bytes;
+  if (part !== "snapshot") return plain;
+  if (!parts.has(SNAPSHOT_LAYOUT)) throw new Error("Seitenliste des Abbilds fehlt");
+  return unsparse(plain, JSON.parse(parts.get(SNAPSHOT_LAYOUT).join("")));
 }
 
 // offline: the wasm is compiled as soon as it is inflated – by the browser's own threads,
