@@ -12,7 +12,8 @@ publish (site_plugins/pwa.py, site_plugins/pwa/).
   engine's runtime and requests none of its files; a page with helpers then stores it;
 - a new deployment with another engine is offered („Neue Version – neu laden“), the old pages
   keep their old engine until the reader agrees, then the new engine answers – in every open
-  tab of the site;
+  tab of the site; a reader whose older deployment kept the runtime in Workbox's precache gets
+  the new runtime stored before the offer;
 - no web app in the offline export (file://) and none under `mkdocs serve`, where a worker
   installed earlier on the same address removes itself.
 """
@@ -256,6 +257,19 @@ def test_first_visit_then_everything_works_in_flight_mode(
 RUNTIME_FILE = re.compile(r"/assets/(pyodide/|regelwerk/(engine-|python_stdlib))")
 
 
+def wait_texts_stored(page: Any) -> None:
+    """The worker installed, took over and stored the other pages: it is done."""
+    page.wait_for_function(
+        """() => {
+            const s = window.RegelwerkOffline.status;
+            return navigator.serviceWorker.controller !== null && s && !s.filling
+                && s.core.cached === s.core.files && s.pages.cached === s.pages.files;
+        }""",
+        timeout=STORE_WAIT_MS,
+        polling=100,
+    )
+
+
 def runtime_requests(requests: Requests) -> list[str]:
     return [r.url for r in requests.seen if RUNTIME_FILE.search(r.url)]
 
@@ -275,16 +289,7 @@ def test_a_visit_without_helpers_stores_the_site_without_the_runtime(
     try:
         page.goto(site_url + "spieler/")
         assert page.locator(".rw-helper, .rw-dice").count() == 0
-        # the worker installed, took over and stored the other pages: it is done
-        page.wait_for_function(
-            """() => {
-                const s = window.RegelwerkOffline.status;
-                return navigator.serviceWorker.controller !== null && s && !s.filling
-                    && s.core.cached === s.core.files && s.pages.cached === s.pages.files;
-            }""",
-            timeout=STORE_WAIT_MS,
-            polling=100,
-        )
+        wait_texts_stored(page)
         assert runtime_requests(requests) == []
         status = page.evaluate("window.RegelwerkOffline.status")
         assert status["pages"]["files"] > 40
@@ -430,6 +435,55 @@ def test_a_new_deployment_is_offered_and_never_mixed(
         assert (
             page.locator(TOAST).get_by_role("button", name="Neue Version – neu laden").count() == 0
         )
+    finally:
+        context.close()
+        serve_from(site_server, built_site)
+
+
+# What deployments before the runtime list (issue 29) left in a reader's browser: the engine's
+# runtime in Workbox's precache, under /assets/pyodide/ (sw.js hadRuntime).
+KEEP_AN_OLDER_RUNTIME = """async (url) => {
+    const names = await caches.keys();
+    const precache = names.find((name) => name.startsWith("workbox-precache"));
+    const cache = await caches.open(precache);
+    await cache.put(url, new Response("wasm of an older deployment"));
+    return (await caches.open("regelwerk-laufzeit")).keys().then((keys) => keys.length);
+}"""
+STORED_RUNTIME = """async () => (await (await caches.open("regelwerk-laufzeit")).keys())
+    .map((request) => request.url)"""
+
+
+def test_an_update_stores_the_runtime_an_older_deployment_kept_in_the_precache(
+    browsers: Browsers,
+    site_url: str,
+    site_server: SiteServer,
+    built_site: Path,
+    next_deployment: Any,
+) -> None:
+    # sw.js, install: a reader who had the helpers offline with an older deployment keeps
+    # them offline after the update – also when that deployment kept the runtime in
+    # Workbox's precache (there was no runtime cache then): the new version stores its own
+    # runtime before it is offered. A reader who never had it gets none (the visit without
+    # helpers above).
+    context = new_context(browsers)
+    page = context.new_page()
+    try:
+        page.goto(site_url + "spieler/")
+        wait_texts_stored(page)
+        older = site_url + "assets/pyodide/pyodide.asm.wasm?__WB_REVISION__=aelter"
+        assert page.evaluate(KEEP_AN_OLDER_RUNTIME, older) == 0  # no runtime cache
+        new_site = next_deployment()
+        serve_from(site_server, new_site)
+        new_key = ENGINE_META.search((new_site / "index.html").read_text(encoding="utf-8"))
+        assert new_key
+        page.reload()
+        # offered once installed, and installing stored the new version's runtime
+        page.locator(TOAST).get_by_role("button", name="Neue Version – neu laden").wait_for(
+            timeout=STORE_WAIT_MS
+        )
+        stored = page.evaluate(STORED_RUNTIME)
+        assert any(f"engine-{new_key.group(1)}.snap" in url for url in stored), stored
+        assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in stored), stored
     finally:
         context.close()
         serve_from(site_server, built_site)
