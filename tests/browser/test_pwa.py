@@ -358,25 +358,31 @@ def _next_deployment(built_site: Path, target: Path) -> Path:
     return target
 
 
-@pytest.fixture
-def next_deployment(tmp_path: Path, built_site: Path) -> Any:
-    """The next deployment (a changed engine) for the same address: called, it is made and
-    its folder returned."""
-    return functools.partial(_next_deployment, built_site, tmp_path / "site-neu")
-
-
 def serve_from(server: SiteServer, folder: Path) -> None:
     """The same address serves another folder from the next request on (a deployment)."""
     server.server.RequestHandlerClass = functools.partial(QuietHandler, directory=str(folder))
 
 
+@pytest.fixture
+def redeploy(tmp_path: Path, built_site: Path, site_server: SiteServer) -> Any:
+    """Called, the next deployment (a changed engine) is made and served at the same address
+    from the next request on; it returns the new engine key. The suite's site is served again
+    afterwards."""
+
+    def deploy() -> str:
+        folder = _next_deployment(built_site, tmp_path / "site-neu")
+        serve_from(site_server, folder)
+        found = ENGINE_META.search((folder / "index.html").read_text(encoding="utf-8"))
+        assert found
+        return found.group(1)
+
+    yield deploy
+    serve_from(site_server, built_site)
+
+
 @pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 def test_a_new_deployment_is_offered_and_never_mixed(
-    browsers: Browsers,
-    site_url: str,
-    site_server: SiteServer,
-    built_site: Path,
-    next_deployment: Any,
+    browsers: Browsers, site_url: str, redeploy: Any
 ) -> None:
     context = new_context(browsers)
     page = context.new_page()
@@ -384,13 +390,7 @@ def test_a_new_deployment_is_offered_and_never_mixed(
         page.goto(site_url + "ryssea/kampfhelfer/")
         wait_offline_ready(page)  # no data saver: the other pages come by themselves
         old_key = page.evaluate(ENGINE_KEY)
-        new_site = next_deployment()
-        serve_from(site_server, new_site)
-        new_key = (
-            (new_site / "index.html")
-            .read_text(encoding="utf-8")
-            .split('<meta name="regelwerk-engine" content="', 1)[1][:16]
-        )
+        new_key = redeploy()
         assert new_key != old_key
         # the reader comes back: the page is the stored one, with its own engine, while the
         # new version installs in the background (with all its pages) and then waits
@@ -437,7 +437,6 @@ def test_a_new_deployment_is_offered_and_never_mixed(
         )
     finally:
         context.close()
-        serve_from(site_server, built_site)
 
 
 # What deployments before the runtime list (issue 29) left in a reader's browser: the engine's
@@ -454,11 +453,7 @@ STORED_RUNTIME = """async () => (await (await caches.open("regelwerk-laufzeit"))
 
 
 def test_an_update_stores_the_runtime_an_older_deployment_kept_in_the_precache(
-    browsers: Browsers,
-    site_url: str,
-    site_server: SiteServer,
-    built_site: Path,
-    next_deployment: Any,
+    browsers: Browsers, site_url: str, redeploy: Any
 ) -> None:
     # sw.js, install: a reader who had the helpers offline with an older deployment keeps
     # them offline after the update – also when that deployment kept the runtime in
@@ -472,21 +467,17 @@ def test_an_update_stores_the_runtime_an_older_deployment_kept_in_the_precache(
         wait_texts_stored(page)
         older = site_url + "assets/pyodide/pyodide.asm.wasm?__WB_REVISION__=aelter"
         assert page.evaluate(KEEP_AN_OLDER_RUNTIME, older) == 0  # no runtime cache
-        new_site = next_deployment()
-        serve_from(site_server, new_site)
-        new_key = ENGINE_META.search((new_site / "index.html").read_text(encoding="utf-8"))
-        assert new_key
+        new_key = redeploy()
         page.reload()
         # offered once installed, and installing stored the new version's runtime
         page.locator(TOAST).get_by_role("button", name="Neue Version – neu laden").wait_for(
             timeout=STORE_WAIT_MS
         )
         stored = page.evaluate(STORED_RUNTIME)
-        assert any(f"engine-{new_key.group(1)}.snap" in url for url in stored), stored
+        assert any(f"engine-{new_key}.snap" in url for url in stored), stored
         assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in stored), stored
     finally:
         context.close()
-        serve_from(site_server, built_site)
 
 
 # ------------------------------------------------------------------ where there is none
