@@ -458,8 +458,7 @@ def test_an_update_stores_the_runtime_an_older_deployment_kept_in_the_precache(
     # sw.js, install: a reader who had the helpers offline with an older deployment keeps
     # them offline after the update – also when that deployment kept the runtime in
     # Workbox's precache (there was no runtime cache then): the new version stores its own
-    # runtime before it is offered. A reader who never had it gets none (the visit without
-    # helpers above).
+    # runtime before it is offered.
     context = new_context(browsers)
     page = context.new_page()
     try:
