@@ -452,31 +452,39 @@ STORED_RUNTIME = """async () => (await (await caches.open("regelwerk-laufzeit"))
     .map((request) => request.url)"""
 
 
-def test_an_update_stores_the_runtime_an_older_deployment_kept_in_the_precache(
+def test_an_update_stores_the_runtime_only_for_a_reader_who_had_it(
     browsers: Browsers, site_url: str, redeploy: Any
 ) -> None:
     # sw.js, install: a reader who had the helpers offline with an older deployment keeps
     # them offline after the update – also when that deployment kept the runtime in
     # Workbox's precache (there was no runtime cache then): the new version stores its own
-    # runtime before it is offered.
-    context = new_context(browsers)
-    page = context.new_page()
+    # runtime before it is offered. A reader who never had it (the player view on a phone)
+    # does not get the 10 MB with the update either.
+    had, never = new_context(browsers), new_context(browsers)
+    never_requests = Requests(never)
     try:
-        page.goto(site_url + "spieler/")
-        wait_texts_stored(page)
+        readers = [had.new_page(), never.new_page()]
+        for page in readers:
+            page.goto(site_url + "spieler/")
+            wait_texts_stored(page)
         older = site_url + "assets/pyodide/pyodide.asm.wasm?__WB_REVISION__=aelter"
-        assert page.evaluate(KEEP_AN_OLDER_RUNTIME, older) == 0  # no runtime cache
+        assert readers[0].evaluate(KEEP_AN_OLDER_RUNTIME, older) == 0  # no runtime cache
         new_key = redeploy()
-        page.reload()
-        # offered once installed, and installing stored the new version's runtime
-        page.locator(TOAST).get_by_role("button", name="Neue Version – neu laden").wait_for(
-            timeout=STORE_WAIT_MS
-        )
-        stored = page.evaluate(STORED_RUNTIME)
+        for page in readers:
+            page.reload()
+        # offered once installed: installing is done
+        for page in readers:
+            page.locator(TOAST).get_by_role("button", name="Neue Version – neu laden").wait_for(
+                timeout=STORE_WAIT_MS
+            )
+        stored = readers[0].evaluate(STORED_RUNTIME)
         assert any(f"engine-{new_key}.snap" in url for url in stored), stored
         assert any("/assets/pyodide/pyodide.asm.wasm" in url for url in stored), stored
+        assert readers[1].evaluate(STORED_RUNTIME) == []
+        assert runtime_requests(never_requests) == []
     finally:
-        context.close()
+        had.close()
+        never.close()
 
 
 # ------------------------------------------------------------------ where there is none
