@@ -34,6 +34,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -363,18 +364,35 @@ def serve_from(server: SiteServer, folder: Path) -> None:
     server.server.RequestHandlerClass = functools.partial(QuietHandler, directory=str(folder))
 
 
+@pytest.fixture(scope="module")
+def next_deployment(
+    tmp_path_factory: pytest.TempPathFactory, built_site: Path
+) -> Callable[[], tuple[Path, str]]:
+    """The next deployment and its engine key, made on the first call (once for the module:
+    the tests only read it; making it runs the build's Node step, ≈ 2 s)."""
+
+    @functools.cache
+    def make() -> tuple[Path, str]:
+        folder = _next_deployment(built_site, tmp_path_factory.mktemp("naechste") / "site")
+        found = ENGINE_META.search((folder / "index.html").read_text(encoding="utf-8"))
+        assert found
+        return folder, found.group(1)
+
+    return make
+
+
 @pytest.fixture
-def redeploy(tmp_path: Path, built_site: Path, site_server: SiteServer) -> Any:
-    """Called, the next deployment (a changed engine) is made and served at the same address
-    from the next request on; it returns the new engine key. The suite's site is served again
+def redeploy(
+    next_deployment: Callable[[], tuple[Path, str]], built_site: Path, site_server: SiteServer
+) -> Iterator[Callable[[], str]]:
+    """Called, the next deployment (a changed engine) is served at the same address from the
+    next request on; it returns the new engine key. The suite's site is served again
     afterwards."""
 
     def deploy() -> str:
-        folder = _next_deployment(built_site, tmp_path / "site-neu")
+        folder, key = next_deployment()
         serve_from(site_server, folder)
-        found = ENGINE_META.search((folder / "index.html").read_text(encoding="utf-8"))
-        assert found
-        return found.group(1)
+        return key
 
     yield deploy
     serve_from(site_server, built_site)
@@ -382,7 +400,7 @@ def redeploy(tmp_path: Path, built_site: Path, site_server: SiteServer) -> Any:
 
 @pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)
 def test_a_new_deployment_is_offered_and_never_mixed(
-    browsers: Browsers, site_url: str, redeploy: Any
+    browsers: Browsers, site_url: str, redeploy: Callable[[], str]
 ) -> None:
     context = new_context(browsers)
     page = context.new_page()
@@ -452,21 +470,35 @@ STORED_RUNTIME = """async () => (await (await caches.open("regelwerk-laufzeit"))
     .map((request) => request.url)"""
 
 
+def wait_core_stored(page: Any) -> None:
+    """The worker installed and took over with what a visit needs first (a browser saving
+    data stores nothing more by itself)."""
+    page.wait_for_function(
+        """() => {
+            const s = window.RegelwerkOffline.status;
+            return navigator.serviceWorker.controller !== null && s && !s.filling
+                && s.core.cached === s.core.files;
+        }""",
+        timeout=STORE_WAIT_MS,
+        polling=100,
+    )
+
+
 def test_an_update_stores_the_runtime_only_for_a_reader_who_had_it(
-    browsers: Browsers, site_url: str, redeploy: Any
+    browsers: Browsers, site_url: str, redeploy: Callable[[], str]
 ) -> None:
     # sw.js, install: a reader who had the helpers offline with an older deployment keeps
     # them offline after the update – also when that deployment kept the runtime in
     # Workbox's precache (there was no runtime cache then): the new version stores its own
-    # runtime before it is offered. A reader who never had it (the player view on a phone)
-    # does not get the 10 MB with the update either.
-    had, never = new_context(browsers), new_context(browsers)
+    # runtime before it is offered. A reader who never had it (the player view on a phone
+    # that saves data) does not get the 10 MB with the update either.
+    had, never = new_context(browsers, SAVE_DATA), new_context(browsers, SAVE_DATA)
     never_requests = Requests(never)
     try:
         readers = [had.new_page(), never.new_page()]
         for page in readers:
             page.goto(site_url + "spieler/")
-            wait_texts_stored(page)
+            wait_core_stored(page)
         older = site_url + "assets/pyodide/pyodide.asm.wasm?__WB_REVISION__=aelter"
         assert readers[0].evaluate(KEEP_AN_OLDER_RUNTIME, older) == 0  # no runtime cache
         new_key = redeploy()
