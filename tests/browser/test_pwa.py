@@ -13,7 +13,7 @@ publish (site_plugins/pwa.py, site_plugins/pwa/).
 - a new deployment with another engine is offered („Neue Version – neu laden“), the old pages
   keep their old engine until the reader agrees, then the new engine answers – in every open
   tab of the site; a reader whose older deployment kept the runtime in Workbox's precache gets
-  the new runtime stored before the offer;
+  the new runtime stored before the offer, one who never had it gets none;
 - no web app in the offline export (file://) and none under `mkdocs serve`, where a worker
   installed earlier on the same address removes itself.
 """
