@@ -21,7 +21,8 @@ unexport PYTHONDONTWRITEBYTECODE
 # --no-compile: no .pyc for every file of every package (mypy's, Playwright's, …); Python writes
 # them for the modules a run imports (PYTHONDONTWRITEBYTECODE is unexported above)
 # The venv gets its pip from the machine's pip (--python, pip ≥ 22.3): ensurepip's copy, then
-# upgraded, took 6.3 s instead of 2.5 s on a fresh clone; without a pip of its own, ensurepip
+# upgraded, took 6.3 s instead of 2.5 s on a fresh clone; where the machine's pip cannot do
+# that, ensurepip gives the venv a pip of its own as before
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
 	$(PYTHON) -m pip --python $(PY) install --quiet --upgrade pip \
