@@ -55,6 +55,7 @@ from scripts.browser_probes import (  # noqa: E402
     suite_figures,
     suite_line,
 )
+from tests.browser.conftest import LOCAL_SCHEMES, NOT_LOCAL  # noqa: E402
 from tests.conftest import load_script  # noqa: E402
 
 FIRST_PAGE = "ryssea/kampfbeginn-und-initiative.html"  # 1 helper; cold, then reloaded
@@ -68,12 +69,12 @@ def kampfhelfer_pages(root: Path) -> list[str]:
     return sorted(path.relative_to(root).as_posix() for path in root.glob(KAMPFHELFER))
 
 
-LOCAL = ("file:", "blob:", "data:")
-
-
 def _prepare(context: Any, mode: str, foreign: list[str]) -> None:
-    context.on("request", lambda r: None if r.url.startswith(LOCAL) else foreign.append(r.url))
-    context.route(lambda url: not url.startswith(LOCAL), lambda route: route.abort())
+    context.on(
+        "request", lambda r: None if r.url.startswith(LOCAL_SCHEMES) else foreign.append(r.url)
+    )
+    # matched by the driver: the export's own requests never wait for a round trip to Python
+    context.route(NOT_LOCAL, lambda route: route.abort())
     context.add_init_script(offline_parts_probe(refuse_snapshot=mode == "plain"))
 
 

@@ -44,8 +44,9 @@ __all__ = [
 ]
 
 LOCAL_SCHEMES = ("file:", "blob:", "data:")
-# every address outside those schemes (what ``Browsers.context(network=False)`` aborts)
-NOT_LOCAL = re.compile(r"^(?!(?:file|blob|data):)")
+# every address outside those schemes (what ``Browsers.context(network=False)`` aborts), as a
+# pattern the driver matches itself (see there)
+NOT_LOCAL = re.compile("^(?!(?:" + "|".join(map(re.escape, LOCAL_SCHEMES)) + "))")
 # Collects what the helpers and dice show (the widgets' regelwerk:result event), per page.
 RESULTS_HOOK = """
 window.__rwResults = [];
