@@ -31,7 +31,9 @@ __all__ = [
     "QuietHandler",
     "SharedVisit",
     "Unzipped",
+    "click_in_page",
     "evaluate_one",
+    "form_params",
     "navigate",
     "resize",
     "reveal",
@@ -135,6 +137,18 @@ def evaluate_one(locator: Any, expression: str, arg: Any = None) -> Any:
     if found:
         return found[0]
     return locator.evaluate(expression, arg)
+
+
+def click_in_page(locator: Any) -> None:
+    """The element's click event, fired in the page (as a tap or the keyboard gives it),
+    without Playwright first scrolling it into view and waiting for calm frames (≈ 0.25 s of
+    drawing per click): for checks of what the page does, or of where things are."""
+    evaluate_one(locator, "(element) => element.click()")
+
+
+def form_params(helper: Any) -> Any:
+    """The params of a helper's form, as the page sends them (forms.js ``collect``)."""
+    return evaluate_one(helper, "(h) => window.Regelwerk.collect(h)")
 
 
 REVEAL = """

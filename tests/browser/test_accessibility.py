@@ -46,6 +46,7 @@ from tests.browser.conftest import (
     PageErrors,
     SharedVisit,
     Unzipped,
+    click_in_page,
     evaluate_one,
     navigate,
     resize_settled,
@@ -233,7 +234,7 @@ def save_values(page: Any, name: str) -> None:
     """„Werte speichern …“ on the page's first form helper: the question in the page,
     answered with ``name``; its notice stays."""
     first = visible_form_helpers(page).first
-    evaluate_one(first.locator(".rw-values-save"), "(b) => b.click()")
+    click_in_page(first.locator(".rw-values-save"))
     question = first.locator(".rw-values-notices input[type=text]")
     question.fill(name)
     question.press("Enter")
@@ -247,14 +248,14 @@ def test_rule_page_after_a_roll(visit: Visit) -> None:
     roll(page, first)
     field_error(page, second)
     # „Link kopieren“: the link field (the clipboard is not granted here)
-    evaluate_one(first.locator(".rw-share-copy"), "(b) => b.click()")
+    click_in_page(first.locator(".rw-share-copy"))
     first.locator(".rw-share-link").wait_for()
     save_values(page, "Alrik – Langschwert")
 
     # a dice button in the text: its popover (opened again at each width, placed for it)
     def open_popover() -> None:
         page.evaluate("() => document.querySelector('#rw-dice-popover .rw-outcome')?.remove()")
-        evaluate_one(page.locator(".rw-dice").first, "(b) => b.click()")
+        click_in_page(page.locator(".rw-dice").first)
         page.locator("#rw-dice-popover .rw-outcome").wait_for()
 
     # the helpers' rule links name the rule (the file and lines only in the title)
@@ -278,13 +279,13 @@ def test_kampfhelfer_page(visit: Visit, system: str) -> None:
         for name, ini in (("Alrik", "12"), ("Bruna", "10"), ("Cim", "7")):
             board.locator("[data-path='name']").fill(name)
             board.locator("[data-path='ini']").fill(ini)
-            evaluate_one(board.locator("[data-command='hinzufuegen']"), "(b) => b.click()")
+            click_in_page(board.locator("[data-command='hinzufuegen']"))
             board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
-        evaluate_one(board.locator("[data-command='start']"), "(b) => b.click()")
+        click_in_page(board.locator("[data-command='start']"))
         board.locator(".rw-tl-field--now").wait_for()
-        evaluate_one(board.locator("[data-command='abwarten']"), "(b) => b.click()")
+        click_in_page(board.locator("[data-command='abwarten']"))
         board.locator(".rw-tl-side .rw-tl-marker").first.wait_for()
-        evaluate_one(board.locator("[data-command='bereithalten']"), "(b) => b.click()")
+        click_in_page(board.locator("[data-command='bereithalten']"))
         board.locator(".rw-tl-marker--holds").wait_for()
     roll(page, visible_form_helpers(page).first)
     found = visit.check(

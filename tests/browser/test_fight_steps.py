@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import SharedVisit, reveal
+from tests.browser.conftest import SharedVisit, form_params, reveal
 from tests.browser.test_fight import TICK_OF, bar, initiative, open_bench
 from tests.browser.test_trusted_fight import (
     a_hitting_seed,
@@ -357,7 +357,7 @@ def test_ryssea_tickleiste_steps_offered_and_chosen_keep_the_target(reader: Shar
     actor.select_option("Alrik")
     target.select_option("Ork")
     attack.locator("[data-path='aktive_abwehr']").check()
-    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
+    params = form_params(attack)
     assert params["abwehr_talent"] == "nahkampftalent"
     seed = next(
         s

@@ -30,6 +30,7 @@ import pytest
 from tests.browser.conftest import (
     REVEAL,
     SharedVisit,
+    click_in_page,
     evaluate_one,
     resize_settled,
     review_screenshot,
@@ -203,7 +204,7 @@ def _small_targets_in_every_tab(page: Any) -> list[str]:
     small = small_targets(page, ".md-header, .md-content")
     tabs = page.locator(".rw-workbench-tools .tabbed-labels > label")
     for index in range(tabs.count()):
-        evaluate_one(tabs.nth(index), "(label) => label.click()")
+        click_in_page(tabs.nth(index))
         small += small_targets(page, ".rw-workbench-tools")
     return sorted(set(small))
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SharedVisit, evaluate_one
+from tests.browser.conftest import SharedVisit, click_in_page, evaluate_one
 from tests.browser.test_fight import COUNT_RESULTS
 from tests.browser.test_layout import TOUCH_PX, small_targets
 from tests.conftest import rule_systems
@@ -111,10 +111,9 @@ def unseen(locator: Any) -> str:
     return str(evaluate_one(locator, UNSEEN))
 
 
-def press(button: Any) -> None:
-    """A button pressed in the page (its click event, as a tap gives it), without Playwright
-    first scrolling it into view: whether it is in view is what this module checks."""
-    evaluate_one(button, "(b) => b.click()")
+# A button pressed in the page (its click event, as a tap gives it), without Playwright first
+# scrolling it into view: whether it is in view is what this module checks.
+press = click_in_page
 
 
 def roll(page: Any, helper: Any) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine import api
-from tests.browser.conftest import SharedVisit, evaluate_one, reveal
+from tests.browser.conftest import SharedVisit, evaluate_one, form_params, reveal
 from tests.browser.test_fight import COUNT_RESULTS, Typist, bar, initiative, open_bench
 from tests.browser.test_trusted_fight import (
     ATTACK,
@@ -202,7 +202,7 @@ def test_dsa_a_failed_parade_goes_on_to_the_defenders_damage(reader: SharedVisit
     defense = page.locator(DEFENSE)
     assert defense.locator("[data-path='damage']").input_value() == hit["damage"]
     t.fill(defense.locator("[data-path='pa_basis']"), "3")
-    form = evaluate_one(defense, "(h) => window.Regelwerk.collect(h)")
+    form = form_params(defense)
     fails = next(
         s for s in range(1, 500) if api.run("dsa", "defense", form, seed=s)["result"]["follow_ups"]
     )

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.browser.conftest import SharedVisit, reveal
+from tests.browser.conftest import SharedVisit, form_params, reveal
 from tests.browser.test_fight import bar, initiative, open_bench
 
 pytestmark = pytest.mark.browser
@@ -68,7 +68,7 @@ def a_hit(t: Any, attack: Any) -> list[dict[str, Any]]:
     """An attack that hits, rolled with its Wurfnummer: → its follow-ups as CPython's engine
     answers the same request (what the page's follow-up buttons must carry on)."""
     seed = a_hitting_seed(attack)
-    params = attack.evaluate("(h) => window.Regelwerk.collect(h)")
+    params = form_params(attack)
     follow_ups: list[dict[str, Any]] = api.run("dsa", "attack", params, seed=seed)["result"][
         "follow_ups"
     ]
@@ -78,7 +78,7 @@ def a_hit(t: Any, attack: Any) -> list[dict[str, Any]]:
 
 def a_hitting_seed(helper: Any) -> int:
     """A Wurfnummer with which this form's attack hits (CPython's engine, same request)."""
-    params = helper.evaluate("(h) => window.Regelwerk.collect(h)")
+    params = form_params(helper)
     for seed in range(1, 500):
         answer = api.run("dsa", "attack", params, seed=seed)
         assert answer["ok"], answer

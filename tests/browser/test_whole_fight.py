@@ -71,6 +71,7 @@ from tests.browser.conftest import (
     ALL_HELPERS_SET_UP,
     SharedVisit,
     evaluate_one,
+    form_params,
     wait_engine_ready,
 )
 from tests.browser.test_fight import open_bench
@@ -947,7 +948,7 @@ class Fight:
                 box = helper.locator(f"[data-path='{rows}.{index}.{key}']")
                 if box.input_value() != value:
                     self.type(box, value)
-        params = evaluate_one(helper, "(h) => window.Regelwerk.collect(h)")
+        params = form_params(helper)
         detail = self.press(helper.locator(".rw-submit"), helper_id)["detail"]
         answer = api.run(self.system, action, params, seed=detail["seed"])
         assert answer["ok"], answer
@@ -1333,7 +1334,7 @@ class Fight:
         snapshot, made = copy.deepcopy(self.mirror.state), self.mirror.changes()
         self.open_tab(self.attack_id)
         self.type_values(self.attack_id, {})
-        params = evaluate_one(self.helper(self.attack_id), "(h) => window.Regelwerk.collect(h)")
+        params = form_params(self.helper(self.attack_id))
         seed = next(s for s in range(1, 1000) if self.reaches_damage(params, s))
         self.attack(ally, f"falscher Klick {actor} → {ally}", seed)
         steps = self.mirror.changes() - made
@@ -1491,7 +1492,7 @@ def test_a_follow_up_carries_what_this_attack_rolled(reader: SharedVisit, system
         fight.choose_target(target)
         fight.open_tab(fight.attack_id)
         fight.type_values(fight.attack_id, {})
-        params = evaluate_one(fight.helper(fight.attack_id), "(h) => window.Regelwerk.collect(h)")
+        params = form_params(fight.helper(fight.attack_id))
         seed = next(s for s in range(1, 2000) if fight.carried_differs(params, s, first))
         first = fight.damage_follow_up_of(params, seed)
         fight.attack(target, what, seed)
