@@ -258,14 +258,17 @@ def test_first_visit_then_everything_works_in_flight_mode(
 RUNTIME_FILE = re.compile(r"/assets/(pyodide/|regelwerk/(engine-|python_stdlib))")
 
 
-def wait_texts_stored(page: Any) -> None:
-    """The worker installed, took over and stored the other pages: it is done."""
+def wait_stored(page: Any, pages: bool = True) -> None:
+    """The worker installed, took over and stored what a visit needs first and (``pages``)
+    the other pages: it is done. A browser saving data stores no pages by itself."""
     page.wait_for_function(
-        """() => {
+        """(pages) => {
             const s = window.RegelwerkOffline.status;
             return navigator.serviceWorker.controller !== null && s && !s.filling
-                && s.core.cached === s.core.files && s.pages.cached === s.pages.files;
+                && s.core.cached === s.core.files
+                && (!pages || s.pages.cached === s.pages.files);
         }""",
+        arg=pages,
         timeout=STORE_WAIT_MS,
         polling=100,
     )
@@ -290,7 +293,7 @@ def test_a_visit_without_helpers_stores_the_site_without_the_runtime(
     try:
         page.goto(site_url + "spieler/")
         assert page.locator(".rw-helper, .rw-dice").count() == 0
-        wait_texts_stored(page)
+        wait_stored(page)
         assert runtime_requests(requests) == []
         status = page.evaluate("window.RegelwerkOffline.status")
         assert status["pages"]["files"] > 40
@@ -470,20 +473,6 @@ STORED_RUNTIME = """async () => (await (await caches.open("regelwerk-laufzeit"))
     .map((request) => request.url)"""
 
 
-def wait_core_stored(page: Any) -> None:
-    """The worker installed and took over with what a visit needs first (a browser saving
-    data stores nothing more by itself)."""
-    page.wait_for_function(
-        """() => {
-            const s = window.RegelwerkOffline.status;
-            return navigator.serviceWorker.controller !== null && s && !s.filling
-                && s.core.cached === s.core.files;
-        }""",
-        timeout=STORE_WAIT_MS,
-        polling=100,
-    )
-
-
 def test_an_update_stores_the_runtime_only_for_a_reader_who_had_it(
     browsers: Browsers, site_url: str, redeploy: Callable[[], str]
 ) -> None:
@@ -498,7 +487,7 @@ def test_an_update_stores_the_runtime_only_for_a_reader_who_had_it(
         readers = [had.new_page(), never.new_page()]
         for page in readers:
             page.goto(site_url + "spieler/")
-            wait_core_stored(page)
+            wait_stored(page, pages=False)
         older = site_url + "assets/pyodide/pyodide.asm.wasm?__WB_REVISION__=aelter"
         assert readers[0].evaluate(KEEP_AN_OLDER_RUNTIME, older) == 0  # no runtime cache
         new_key = redeploy()
