@@ -45,8 +45,8 @@ NAMES = (
 
 SCRIPT = r"""
 import { compact, fragmentOf, HEALTH, LEVELS, reduced }
-  from "./site_plugins/assets/js/player-link.js";
-import { qrOf, VERSION_MAX } from "./site_plugins/assets/js/qr.js";
+  from "./site_plugins/assets/js/players/link.js";
+import { qrOf, VERSION_MAX } from "./site_plugins/assets/js/players/qr.js";
 const { page, counts, names } = JSON.parse(process.argv[1]);
 function picture(count) {
   const fighters = names.slice(0, count).map((name, i) => {

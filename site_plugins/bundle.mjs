@@ -18,9 +18,9 @@ const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets",
 // output file → entry module; see site_plugins/bundle.py for where each one goes
 const ENTRIES = {
   "regelwerk.js": "bundle.js", // the page: every page's helpers, dice buttons, fight bar …
-  "engine-start.js": "engine-start.js", // inlined into <head>: starts the worker early
-  "worker.js": "worker.js", // the engine worker (online a module worker, offline a Blob)
-  "search-hold-worker.js": "search-hold-worker.js", // Material's search, held during the boot
+  "engine-start.js": "runtime/engine-start.js", // inlined into <head>: starts the worker early
+  "worker.js": "runtime/worker.js", // the engine worker (online a module worker, offline a Blob)
+  "search-hold-worker.js": "runtime/search-hold-worker.js", // Material's search, held during the boot
 };
 
 async function bundle(entry) {

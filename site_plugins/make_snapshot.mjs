@@ -10,7 +10,7 @@
 //   python_stdlib.zip), unpacks ENGINE_ZIP, imports every engine module, empties what only
 //   the build filled (import caches, garbage, free memory: zeros compress to nothing) and
 //   writes pyodide.makeMemorySnapshot() to OUT_FILE as the site ships it: with the wasm's
-//   data segments XOR-ed out (assets/js/snapshot-codec.js; raw bytes, the caller compresses
+//   data segments XOR-ed out (assets/js/runtime/snapshot-codec.js; raw bytes, the caller compresses
 //   them). Every check below loads the snapshot back from those bytes, as the worker does.
 //   Then it records what the standard library must hold:
 //   - "plain": every module of python_stdlib.zip the plain boot uses (Pyodide's own start,
@@ -32,7 +32,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-import { xorWasmData } from "./assets/js/snapshot-codec.js";
+import { xorWasmData } from "./assets/js/runtime/snapshot-codec.js";
 
 const [mode, pyodideDir, enginePath, probePath, ...rest] = process.argv.slice(2);
 const USAGE =

@@ -1,6 +1,6 @@
 """Material's tooltips (``content.tooltips``: the glossary's abbreviations) stay inside the
 window at every width from a phone to a wide screen (issue #30: at 375 px a tooltip reached past
-the screen's edge). site_plugins/assets/js/tooltips.js puts a tooltip above its abbreviation
+the screen's edge). site_plugins/assets/js/helpers/tooltips.js puts a tooltip above its abbreviation
 where there is no room below; Material keeps it between the left and right edges.
 
 Chromium, at 320, 375, 1366 and 1920 px: three abbreviations of the page with the most of them (read

@@ -22,7 +22,7 @@ import {
   record,
   stateOf,
   undo,
-} from "../../site_plugins/assets/js/fight-journal.js";
+} from "../../site_plugins/assets/js/fight/journal.js";
 
 const ORDER = {
   type: "order",

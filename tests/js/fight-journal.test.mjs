@@ -27,7 +27,7 @@ import {
   stateOf,
   stateOfFighter,
   undo,
-} from "../../site_plugins/assets/js/fight-journal.js";
+} from "../../site_plugins/assets/js/fight/journal.js";
 
 const ORDER = {
   type: "order",

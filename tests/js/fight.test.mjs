@@ -10,9 +10,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { changedElsewhere, dispatch, key, load, names, undo } from "../../site_plugins/assets/js/fight.js";
-import * as store from "../../site_plugins/assets/js/fight-journal.js";
-import * as storage from "../../site_plugins/assets/js/store.js";
+import { changedElsewhere, dispatch, key, load, names, undo } from "../../site_plugins/assets/js/fight/fight.js";
+import * as store from "../../site_plugins/assets/js/fight/journal.js";
+import * as storage from "../../site_plugins/assets/js/common/store.js";
 import { stored, useStorage } from "./support/storage.mjs";
 
 function bench(system = "dsa") {

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { LOG_MAX, LOG_VERSION, checkLog, entryOf, logKey, withEntry } from "../../site_plugins/assets/js/log.js";
-import * as store from "../../site_plugins/assets/js/store.js";
+import { LOG_MAX, LOG_VERSION, checkLog, entryOf, logKey, withEntry } from "../../site_plugins/assets/js/helpers/log.js";
+import * as store from "../../site_plugins/assets/js/common/store.js";
 import { useStorage } from "./support/storage.mjs";
 
 const DICE = [{ sides: 20, value: 14, kept: true }];

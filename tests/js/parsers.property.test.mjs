@@ -15,11 +15,11 @@ import { after, before, test } from "node:test";
 
 import fc from "fast-check";
 
-import * as fight from "../../site_plugins/assets/js/fight.js";
-import * as saved from "../../site_plugins/assets/js/saved.js";
-import { link, parse, readLink } from "../../site_plugins/assets/js/share.js";
-import * as store from "../../site_plugins/assets/js/store.js";
-import * as boardState from "../../site_plugins/assets/js/tickleiste-state.js";
+import * as fight from "../../site_plugins/assets/js/fight/fight.js";
+import * as saved from "../../site_plugins/assets/js/helpers/saved.js";
+import { link, parse, readLink } from "../../site_plugins/assets/js/helpers/share.js";
+import * as store from "../../site_plugins/assets/js/common/store.js";
+import * as boardState from "../../site_plugins/assets/js/fight/tickleiste-state.js";
 import { useStorage } from "./support/storage.mjs";
 
 const RUNS = 10_000;

@@ -18,8 +18,8 @@ import {
   reduced,
   toBase64url,
   unpack,
-} from "../../site_plugins/assets/js/player-link.js";
-import { VERSION_MAX, pathOf, qrOf } from "../../site_plugins/assets/js/qr.js";
+} from "../../site_plugins/assets/js/players/link.js";
+import { VERSION_MAX, pathOf, qrOf } from "../../site_plugins/assets/js/players/qr.js";
 
 const PAGE = "https://regelwerk.example.org/spieler/";
 

@@ -12,8 +12,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { keepRoll, key, restore } from "../../site_plugins/assets/js/remember.js";
-import * as store from "../../site_plugins/assets/js/store.js";
+import { keepRoll, key, restore } from "../../site_plugins/assets/js/helpers/remember.js";
+import * as store from "../../site_plugins/assets/js/common/store.js";
 import { stored, useStorage } from "./support/storage.mjs";
 
 const DISPLAY = { headline: "Treffer", sections: [{ kind: "dice", dice: [14] }] };

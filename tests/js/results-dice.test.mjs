@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { hasDice } from "../../site_plugins/assets/js/results.js";
+import { hasDice } from "../../site_plugins/assets/js/helpers/results.js";
 
 const roll = (dice) => ({ label: "Wurf", notation: "1W6", dice, modifiers: [], total: "3" });
 

@@ -11,8 +11,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import * as saved from "../../site_plugins/assets/js/saved.js";
-import * as store from "../../site_plugins/assets/js/store.js";
+import * as saved from "../../site_plugins/assets/js/helpers/saved.js";
+import * as store from "../../site_plugins/assets/js/common/store.js";
 import { stored, useStorage } from "./support/storage.mjs";
 
 const KEY = "regelwerk:werte";

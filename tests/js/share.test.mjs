@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 
-import { isLink, link, pageAddress, parse } from "../../site_plugins/assets/js/share.js";
+import { isLink, link, pageAddress, parse } from "../../site_plugins/assets/js/helpers/share.js";
 
 const RUNTIME_KEY = "a1b2c3d4e5f6";
 

@@ -11,7 +11,7 @@ import { blockStorage, noStorage, useStorage } from "./support/storage.mjs";
 let copies = 0;
 function freshStore() {
   copies += 1;
-  return import(`../../site_plugins/assets/js/store.js?visit=${copies}`);
+  return import(`../../site_plugins/assets/js/common/store.js?visit=${copies}`);
 }
 
 test("store.js: available() is true where the browser keeps what is written, and the probe leaves nothing behind", async () => {

@@ -13,8 +13,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import * as store from "../../site_plugins/assets/js/store.js";
-import { FILE_MAX_BYTES } from "../../site_plugins/assets/js/tickleiste-state.js";
+import * as store from "../../site_plugins/assets/js/common/store.js";
+import { FILE_MAX_BYTES } from "../../site_plugins/assets/js/fight/tickleiste-state.js";
 import { blockStorage, fakeFile, noStorage, stored, useStorage } from "./support/storage.mjs";
 
 const REFUSED =

@@ -16,7 +16,7 @@ import {
   key,
   normalize,
   parseFile,
-} from "../../site_plugins/assets/js/tickleiste-state.js";
+} from "../../site_plugins/assets/js/fight/tickleiste-state.js";
 
 const FIGHTER = { name: "Alrik", ini: 12, intuition: 4, modifier: 0, surprised: false, status: "aktiv", tick: 3, order: 1 };
 const STATE = { version: 1, started: true, seq: 1, log: [], fighters: [FIGHTER] };

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { germanNumber, isObject, ownValue, renameValues } from "../../site_plugins/assets/js/util.js";
+import { germanNumber, isObject, ownValue, renameValues } from "../../site_plugins/assets/js/common/util.js";
 
 test("util.js: germanNumber writes a decimal comma and a thousands point („62,5“, „1.000“) (CONTRIBUTING.md: what players see is German – numbers too)", () => {
   assert.equal(germanNumber(62.5), "62,5");

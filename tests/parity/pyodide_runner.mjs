@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 
-import { xorWasmData } from "../../site_plugins/assets/js/snapshot-codec.js";
+import { xorWasmData } from "../../site_plugins/assets/js/runtime/snapshot-codec.js";
 
 const require = createRequire(import.meta.url);
 const { loadPyodide } = require("pyodide");

@@ -7,14 +7,14 @@
 // „Wo was im Browser passiert“). Besides it: window.__regelwerk (timings, engine-client.js)
 // and, read from other scripts, window.RegelwerkTransport (the offline export's worker),
 // window.__regelwerkEarlyWorker (engine-start.js) and Material's window.document$.
-import { listenForDice } from "./dice.js";
-import { engineReady, newSeed, runEngine, startEngineClient } from "./engine-client.js";
-import { current as currentFight } from "./fight.js";
-import { collect, fill, listenForFieldHelp } from "./forms.js";
+import { listenForDice } from "./helpers/dice.js";
+import { engineReady, newSeed, runEngine, startEngineClient } from "./runtime/engine-client.js";
+import { current as currentFight } from "./fight/fight.js";
+import { collect, fill, listenForFieldHelp } from "./helpers/forms.js";
 import { initPage, registerWidget, startPages } from "./page.js";
-import { startSearchHold } from "./search-hold.js";
-import { offerSurprisedOnBoard, setupTickleiste } from "./tickleiste-ui.js";
-import { keepTooltipsInWindow } from "./tooltips.js";
+import { startSearchHold } from "./runtime/search-hold.js";
+import { offerSurprisedOnBoard, setupTickleiste } from "./fight/tickleiste-ui.js";
+import { keepTooltipsInWindow } from "./helpers/tooltips.js";
 
 window.Regelwerk = Object.freeze({
   runEngine, // (request, {raw}) → the engine's answer

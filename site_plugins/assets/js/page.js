@@ -14,9 +14,9 @@ import {
   scheduleBoot,
   showState,
   timing,
-} from "./engine-client.js";
-import { closePopover } from "./dice.js";
-import { initFightBar } from "./fight-bar.js";
+} from "./runtime/engine-client.js";
+import { closePopover } from "./helpers/dice.js";
+import { initFightBar } from "./fight/bar.js";
 import {
   addRow,
   applyConditions,
@@ -27,17 +27,17 @@ import {
   removeRow,
   renumber,
   showError,
-} from "./forms.js";
-import { keepJumpsClear } from "./jump-offset.js";
-import { logRoll, replayWith, showStoredLog } from "./log.js";
-import * as remember from "./remember.js";
-import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./results.js";
-import { setupValues } from "./saved.js";
-import { initPlayerView } from "./player-view.js";
-import { initSavedPage } from "./saved-page.js";
-import * as share from "./share.js";
-import * as store from "./store.js";
-import { el } from "./util.js";
+} from "./helpers/forms.js";
+import { keepJumpsClear } from "./helpers/jump-offset.js";
+import { logRoll, replayWith, showStoredLog } from "./helpers/log.js";
+import * as remember from "./helpers/remember.js";
+import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./helpers/results.js";
+import { setupValues } from "./helpers/saved.js";
+import { initPlayerView } from "./players/view.js";
+import { initSavedPage } from "./helpers/saved-page.js";
+import * as share from "./helpers/share.js";
+import * as store from "./common/store.js";
+import { el } from "./common/util.js";
 
 // One roll of a plain helper. options: {shared: true, note} for a roll opened from a link
 // (it is shown as replayed and does not replace the reader's remembered input); fromLog: a

@@ -7,10 +7,10 @@
 // Escape or a click outside closes it); every roll goes into the page roll log. Screen readers
 // hear the outcome once from a visually hidden live region (#rw-dice-announce).
 
-import { engineReady, newSeed, runEngine } from "./engine-client.js";
+import { engineReady, newSeed, runEngine } from "../runtime/engine-client.js";
 import { logRoll } from "./log.js";
 import { announce, outcomeText, resultNodes } from "./results.js";
-import { el } from "./util.js";
+import { el } from "../common/util.js";
 
 let popoverOwner = null;
 

@@ -10,8 +10,8 @@
 
 import { collect, fill } from "./forms.js";
 import { ask, askText, notice } from "./results.js";
-import * as store from "./store.js";
-import { isObject, versionText } from "./util.js";
+import * as store from "../common/store.js";
+import { isObject, versionText } from "../common/util.js";
 
 const KEY = "werte";
 const VERSION = 1;

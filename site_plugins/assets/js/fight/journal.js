@@ -66,7 +66,7 @@
 //                                                    stay (the Tickleiste has its own „Neu
 //                                                    beginnen“)
 
-import { isObject, ownValue, renameValues } from "./util.js";
+import { isObject, ownValue, renameValues } from "../common/util.js";
 
 export const VERSION = 2;
 export const STEPS_MAX = 100; // changes that can be taken back

@@ -10,8 +10,8 @@
 
 import { clearErrors, collect, fill, resetForm, withoutPerRoll } from "./forms.js";
 import { notice, resultNodes } from "./results.js";
-import * as store from "./store.js";
-import { el, isObject } from "./util.js";
+import * as store from "../common/store.js";
+import { el, isObject } from "../common/util.js";
 
 const VERSION = 1;
 

@@ -14,10 +14,10 @@
 // „Das bin ich“ marks the player's own fighter, remembered per system in this browser
 // (localStorage "regelwerk:spieler-ich:<system>"). Needs no engine: no Python, no network.
 
-import { CHANNEL, liveKey } from "./fight-share.js";
-import { expand, unpack } from "./player-link.js";
-import * as store from "./store.js";
-import { el, germanNumber } from "./util.js";
+import { CHANNEL, liveKey } from "./show.js";
+import { expand, unpack } from "./link.js";
+import * as store from "../common/store.js";
+import { el, germanNumber } from "../common/util.js";
 
 const STALE_MS = 5 * 60 * 1000;
 const LEVEL_TEXT = { "ohne Wirkungen": "Ohne Wirkungen", "nur Reihenfolge": "Nur die Reihenfolge", "nur Namen": "Nur die Namen in ihrer Reihenfolge" };

@@ -10,12 +10,12 @@
 // Exposes: setupTickleiste (the custom widget „tickleiste“, registered by bundle.js) and
 // offerSurprisedOnBoard (the Überraschung helper's button to mark them on the board).
 
-import { runEngine } from "./engine-client.js";
-import { ask, notice } from "./results.js";
-import * as store from "./store.js";
+import { runEngine } from "../runtime/engine-client.js";
+import { ask, notice } from "../helpers/results.js";
+import * as store from "../common/store.js";
 import * as tickleiste from "./tickleiste.js";
 import * as boardState from "./tickleiste-state.js";
-import { el } from "./util.js";
+import { el } from "../common/util.js";
 
 function fieldsOf(container) {
   const params = {};

@@ -19,12 +19,12 @@
 //   after damage) is written to the target as a step shown in the result with its own
 //   „Rückgängig“; its `follow_ups` become buttons that open the next helper filled.
 
-import { defaultValue, fill, formerNames, withoutPerRoll } from "./forms.js";
-import * as journalOf from "./fight-journal.js";
-import { notice, outcomeEnd } from "./results.js";
-import * as savedValues from "./saved.js";
-import * as store from "./store.js";
-import { el, germanNumber, isObject, ownValue } from "./util.js";
+import { defaultValue, fill, formerNames, withoutPerRoll } from "../helpers/forms.js";
+import * as journalOf from "./journal.js";
+import { notice, outcomeEnd } from "../helpers/results.js";
+import * as savedValues from "../helpers/saved.js";
+import * as store from "../common/store.js";
+import { el, germanNumber, isObject, ownValue } from "../common/util.js";
 
 export function key(system) {
   return `kampf:${system}`;

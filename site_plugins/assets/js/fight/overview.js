@@ -12,10 +12,10 @@
 // stay.
 
 import * as fight from "./fight.js";
-import { EFFECT_NAME_MAX, EFFECT_REF_MAX, STATES, boardNow, effectsOf } from "./fight-journal.js";
-import { refreshShare, setupShare } from "./fight-share.js";
-import { ask } from "./results.js";
-import { el, germanNumber, ownValue } from "./util.js";
+import { EFFECT_NAME_MAX, EFFECT_REF_MAX, STATES, boardNow, effectsOf } from "./journal.js";
+import { refreshShare, setupShare } from "../players/show.js";
+import { ask } from "../helpers/results.js";
+import { el, germanNumber, ownValue } from "../common/util.js";
 
 const STATE_TEXT = { kampffähig: "kampffähig", kampfunfähig: "kampfunfähig", tot: "tot" };
 

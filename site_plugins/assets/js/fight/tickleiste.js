@@ -14,15 +14,15 @@
 // race it, is read again before the command could overwrite it.
 // (tickleiste-ui.js), RW.runEngine.
 
-import { newSeed, runEngine } from "./engine-client.js";
-import { clearErrors, showError } from "./forms.js";
+import { newSeed, runEngine } from "../runtime/engine-client.js";
+import { clearErrors, showError } from "../helpers/forms.js";
 import * as fight from "./fight.js";
-import { effectsOf, lastStep, nextRedo, same } from "./fight-journal.js";
-import { announce, ask, notice, outcomeText, resultNodes } from "./results.js";
-import * as store from "./store.js";
+import { effectsOf, lastStep, nextRedo, same } from "./journal.js";
+import { announce, ask, notice, outcomeText, resultNodes } from "../helpers/results.js";
+import * as store from "../common/store.js";
 import * as boardState from "./tickleiste-state.js";
 import { drawTimeline } from "./timeline.js";
-import { el, ownValue } from "./util.js";
+import { el, ownValue } from "../common/util.js";
 
 export function notices(helper) {
   return helper.querySelector(".rw-tl-notices");

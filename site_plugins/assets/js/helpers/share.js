@@ -18,9 +18,9 @@
 // says so („Wurf als Text kopieren“).
 
 import { collect, fill, resetForm } from "./forms.js";
-import { runtimeKey } from "./protocol.js";
+import { runtimeKey } from "../runtime/protocol.js";
 import { hasDice } from "./results.js";
-import { el } from "./util.js";
+import { el } from "../common/util.js";
 
 const PREFIX = "#wurf=";
 const FORMAT = "1";

@@ -9,7 +9,7 @@
 // cleared after the roll, left out of what is remembered). Values under a field's former name
 // (the engine's `formerly`, data-formerly on the helper: saved before a rename) fill that field.
 
-import { el, isObject, renameValues } from "./util.js";
+import { el, isObject, renameValues } from "../common/util.js";
 
 // {old: new}: the former names of the fields of the helper's system (site_plugins/forms.py
 // former_names, from the engine's `formerly`); {} when none or unreadable.

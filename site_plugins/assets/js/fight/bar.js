@@ -10,11 +10,11 @@
 // fighters. A fight changed in another tab is read again and shown.
 
 import * as fight from "./fight.js";
-import { renderOverview, setupOverview } from "./fight-overview.js";
-import * as journalOf from "./fight-journal.js";
-import { collect, defaultValue, fill } from "./forms.js";
-import { announce, notice } from "./results.js";
-import { el, ownValue } from "./util.js";
+import { renderOverview, setupOverview } from "./overview.js";
+import * as journalOf from "./journal.js";
+import { collect, defaultValue, fill } from "../helpers/forms.js";
+import { announce, notice } from "../helpers/results.js";
+import { el, ownValue } from "../common/util.js";
 
 function turnsFrom(result) {
   if (Array.isArray(result.turns)) return result.turns.filter((t) => t && typeof t.name === "string");

@@ -7,8 +7,8 @@
 
 import { ask, askText, notice } from "./results.js";
 import * as savedValues from "./saved.js";
-import * as store from "./store.js";
-import { el } from "./util.js";
+import * as store from "../common/store.js";
+import { el } from "../common/util.js";
 
 const FILE_MAX_BYTES = 1000000;
 

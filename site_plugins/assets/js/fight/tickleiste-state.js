@@ -11,7 +11,7 @@
 // - the file a reader saves and loads: {format: "regelwerk-tickleiste", version: 1, saved,
 //   state}; loading accepts nothing else and says in German what is wrong.
 
-import { isObject, versionText } from "./util.js";
+import { isObject, versionText } from "../common/util.js";
 
 const VERSION = 2;
 const FILE_FORMAT = "regelwerk-tickleiste";

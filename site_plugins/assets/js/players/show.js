@@ -22,12 +22,12 @@
 //   ("regelwerk:spieler-live:<system>", the storage event reaches the other window) and sent on
 //   a BroadcastChannel ("regelwerk-spieler").
 
-import * as fight from "./fight.js";
-import { boardNow, boardOrder, effectsOf, stateOfFighter } from "./fight-journal.js";
-import { LEVELS, compact, fragmentOf, reduced } from "./player-link.js";
+import * as fight from "../fight/fight.js";
+import { boardNow, boardOrder, effectsOf, stateOfFighter } from "../fight/journal.js";
+import { LEVELS, compact, fragmentOf, reduced } from "./link.js";
 import { VERSION_MAX, qrOf, svgOf } from "./qr.js";
-import * as store from "./store.js";
-import { el, germanNumber, isObject, ownValue } from "./util.js";
+import * as store from "../common/store.js";
+import { el, germanNumber, isObject, ownValue } from "../common/util.js";
 
 export const CHANNEL = "regelwerk-spieler";
 const SHOW_TEXT = { werte: "Werte", grob: "grob", nichts: "nichts" };

@@ -10,7 +10,7 @@
 // „betäubt (noch 3 Ticks)“) stand under his marker and in its label. The engine's table stays
 // the textual view; the engine's state stays the only truth: this only draws it.
 
-import { el } from "./util.js";
+import { el } from "../common/util.js";
 
 const SHOWN_EMPTY = 2; // empty ticks drawn between two fields; longer gaps are folded
 

@@ -11,7 +11,7 @@
 // A table that scrolls sideways (a narrow screen) can be scrolled with the keys: while it
 // overflows, its wrapper is a focusable region named after the table.
 
-import { el } from "./util.js";
+import { el } from "../common/util.js";
 
 function markScrollable(wrap) {
   const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;

@@ -14,10 +14,10 @@
 // in its popover while the page that rolled it is open, else shown under the entry. A repeated
 // roll is not logged again. „Protokoll leeren“ asks first and can be undone.
 
-import { runEngine } from "./engine-client.js";
+import { runEngine } from "../runtime/engine-client.js";
 import { ask, hasDice, notice, resultNodes } from "./results.js";
-import * as store from "./store.js";
-import { el, isObject } from "./util.js";
+import * as store from "../common/store.js";
+import { el, isObject } from "../common/util.js";
 
 export const LOG_VERSION = 1;
 export const LOG_MAX = 50;
