@@ -199,7 +199,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             errors, self.fence_errors = self.fence_errors, []
             raise PluginError(f"{page.file.src_uri}: " + "; ".join(errors))
         section = _section(page)
-        html = _fit_helper_headings(html)
+        html = _fit_helper_headings(html) + _fight_contracts(html)
         return link_dice(html, section or "allgemein", section in self.config.vorteil_systeme)
 
     # -- files ---------------------------------------------------------------------------
@@ -415,6 +415,27 @@ def _rule_places(pages: list[File]) -> dict[tuple[str, str], tuple[File, str, st
             if key not in target and heading:
                 target[key] = place
     return special | places
+
+
+_HELPER_SYSTEM = re.compile(r'<section class="rw-helper[^"]*"[^>]*\bdata-system="([a-z0-9_]+)"')
+
+
+def _fight_contracts(html: str) -> str:
+    """A Kampfhelfer page (``rw-workbench``) carries the fight contract of each system it has
+    helpers of, as JSON the page reads (``fight/contract.js``): the overview's life values, the
+    conditions, the states with their rules – what the engine says, never decided in the page.
+    In a data attribute, not a ``<script>`` data block: Material's instant navigation recreates
+    the scripts of a page it brings in, which the Content Security Policy then refuses."""
+    if "rw-workbench" not in html:
+        return ""
+    out = []
+    for system in sorted(set(_HELPER_SYSTEM.findall(html))):
+        text = json.dumps(engine.api.fight_contract(system), ensure_ascii=False, sort_keys=True)
+        out.append(
+            f'\n<div class="rw-fight-contract" hidden data-system="{system}" '
+            f'data-contract="{escape(text, quote=True)}"></div>'
+        )
+    return "".join(out)
 
 
 def _fit_helper_headings(html: str) -> str:

@@ -214,8 +214,8 @@ def test_a_won_ambush_carries_on_to_the_tickleiste_and_the_attack(reader: Shared
     t.roll(surprise)
     surprise.get_by_role("button", name="Überraschte in der Tickleiste markieren").click()
     surprise.get_by_text("Als überrascht markiert: Räuberbaron.").wait_for()
-    stored = page.evaluate("JSON.parse(localStorage.getItem('regelwerk:tickleiste:ryssea'))")
-    assert stored["state"]["fighters"][0]["surprised"] is True
+    board = page.evaluate("window.Regelwerk.fight('ryssea').board")
+    assert board["fighters"][0]["surprised"] is True
     surprise.get_by_role("button", name="Angriff mit Taktischem Vorteil ▸").click()
     attack = page.locator("section.rw-helper[data-action='attack']")
     assert attack.locator("[data-path='taktischer_vorteil']").input_value() == "1"

@@ -175,7 +175,7 @@ def test_a_tickleiste_file_from_before_the_rename_opens(reader: SharedVisit) -> 
         ]
     )
     helper.locator(".rw-tl-notices").get_by_text("geladen").wait_for()
-    stored = json.loads(page.evaluate("localStorage.getItem('regelwerk:tickleiste:ryssea')"))
-    assert stored["state"] == saved["state"]
+    board = page.evaluate("window.Regelwerk.fight('ryssea').board")
+    assert board == saved["state"]
     for fighter in saved["state"]["fighters"]:
         assert helper.locator(f".rw-tl-marker[data-name='{fighter['name']}']").count() == 1

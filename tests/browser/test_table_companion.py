@@ -111,10 +111,8 @@ def test_the_tickleiste_adds_fighters_from_saved_values(reader: SharedVisit) -> 
     assert add.locator("[data-path='ini']").input_value() == "13"
     board.get_by_role("button", name="Kämpfer hinzufügen").click()
     board.locator(".rw-tl-marker[data-name='Bruna']").wait_for()
-    state = json.loads(page.evaluate("localStorage.getItem('regelwerk:tickleiste:ryssea')"))
-    assert (
-        state["state"]["fighters"][0] | {"ini": 13, "intuition": 5} == state["state"]["fighters"][0]
-    )
+    board = page.evaluate("window.Regelwerk.fight('ryssea').board")
+    assert board["fighters"][0] | {"ini": 13, "intuition": 5} == board["fighters"][0]
 
 
 def test_the_file_of_saved_values_is_checked_and_replaces_only_when_asked(

@@ -57,7 +57,8 @@ def replay(commands: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def stored(page: Any) -> dict[str, Any]:
-    return dict(json.loads(page.evaluate(f"localStorage.getItem('{KEY}')")))
+    """The board as the fight keeps it (the one copy: the fight store, fight/store.js)."""
+    return {"state": page.evaluate("window.Regelwerk.fight('ryssea').board || {}")}
 
 
 def open_board(page: Any) -> Any:
@@ -138,21 +139,22 @@ def test_add_roll_act_reload_keeps_the_state_and_its_undo(reader: SharedVisit) -
     table = next(s for s in expected["display"]["sections"] if s["kind"] == "table")
     assert shown == table["rows"]
     assert stored(page)["state"] == expected["state"]
-    # the stored value keeps the state once (no echo of the request); every command is a
-    # step of the fight, named by what it did (fight-journal.js: the one undo)
-    assert "params" not in json.dumps(stored(page)["shown"])
+    # the board is kept once, as the fight's (issue #48: no second stored copy); beside it only
+    # the engine's last picture of that very board, without an echo of the request
+    picture = json.loads(page.evaluate("localStorage.getItem('regelwerk:tickleiste-bild:ryssea')"))
+    assert picture["key"]["board"] == expected["state"]
+    assert "params" not in json.dumps(picture)
+    assert page.evaluate("localStorage.getItem('regelwerk:tickleiste:ryssea')") is None
+    # every command is a step of the fight, named by what it did (the one undo)
     steps = json.loads(page.evaluate("localStorage.getItem('regelwerk:kampf:ryssea')"))["steps"]
     assert [s["label"].startswith("Tickleiste: ") for s in steps] == [True] * len(commands)
     assert any("Nahkampfangriff" in s["label"] for s in steps), "the moves were made"
     # Issue 26: the roll log was „full of Tickleiste moves whose „Wiederholen“ does nothing“ –
-    # a move is not a roll: the page's roll log („Wurfprotokoll dieser Seite“) gets none
-    assert page.locator("#rw-page-log li").count() == 0
-    assert (
-        page.evaluate(
-            "Object.keys(localStorage).filter((k) => k.startsWith('regelwerk:wurfprotokoll:'))"
-        )
-        == []
-    )
+    # a move is not a roll; issue #48: the Kampfbeginn rolls the initiative (000 L17–L21), and
+    # „the roll log … includes every roll that used dice“: it is the one entry
+    entries = page.locator("#rw-page-log li").all_inner_texts()
+    assert len(entries) == 1, entries
+    assert entries[0].startswith("Tickleiste: ") and "Wurfnummer 11" in entries[0], entries
 
     page.reload()
     helper = page.locator(".rw-tickleiste")
@@ -374,7 +376,7 @@ def test_a_refused_save_says_so(reader: SharedVisit) -> None:
           const original = Storage.prototype.setItem;
           window.__rwSetItem = original;
           Storage.prototype.setItem = function (key, value) {
-            if (key.startsWith("regelwerk:tickleiste")) {
+            if (key.startsWith("regelwerk:kampf")) {
               throw new DOMException("voll", "QuotaExceededError");
             }
             return original.call(this, key, value);
@@ -387,7 +389,7 @@ def test_a_refused_save_says_so(reader: SharedVisit) -> None:
         notice = helper.locator(".rw-tl-notices .rw-notice--error")
         notice.wait_for()
         assert "Nicht gespeichert" in notice.inner_text()
-        assert page.evaluate(f"localStorage.getItem('{KEY}')") is None
+        assert page.evaluate("localStorage.getItem('regelwerk:kampf:ryssea')") is None
         # the board still works for this visit
         add(helper, FIGHTERS[1])
         assert helper.locator(".rw-tl-marker").count() == 2

@@ -57,7 +57,6 @@ checks).
 from __future__ import annotations
 
 import copy
-import json
 import random
 import re
 from collections.abc import Sequence
@@ -74,6 +73,7 @@ from tests.browser.conftest import (
     form_params,
     wait_engine_ready,
 )
+from tests.browser.fight_mirror import Mirror
 from tests.browser.test_fight import open_bench
 from tests.conftest import ROOT, rule_systems
 
@@ -98,8 +98,6 @@ TICKS = dict(zip(FIGHTERS, ("6", "7", "8", "9"), strict=True))
 WEAK = "Goblin"
 
 STATES = ("kampffähig", "kampfunfähig", "tot")
-STEPS_MAX = 100  # fight-journal.js: the changes kept (older steps are folded into the base)
-UNSET = object()
 
 
 def fight_systems() -> tuple[str, ...]:
@@ -108,237 +106,19 @@ def fight_systems() -> tuple[str, ...]:
 
 
 # ------------------------------------------------------------------ the fight the test expects
-
-
-def _checked_state(state: Any) -> dict[str, str] | None:
-    if not isinstance(state, dict) or state.get("zustand") not in STATES:
-        return None
-    if not isinstance(state.get("text"), str):
-        return None
-    return {"zustand": state["zustand"], "text": state["text"][:40]}
+# is the page's own fight run in Node (fight_mirror.Mirror): the test feeds it the steps it made
 
 
 def _down_state(state: Any) -> dict[str, str] | None:
-    known = _checked_state(state)
-    return known if known and known["zustand"] != "kampffähig" else None
-
-
-def _fighter(fighters: dict[str, Any], name: str) -> dict[str, Any]:
-    record = fighters.setdefault(name, {"actions": {}, "stats": {}, "state": None})
-    record.setdefault("actions", {})
-    record.setdefault("stats", {})
-    return record
-
-
-def _merge(into: dict[str, Any], values: Any) -> None:
-    if not isinstance(values, dict):
-        return
-    for key, value in values.items():
-        if value is None:
-            into.pop(key, None)
-        else:
-            into[key] = value
-
-
-def _choose(state: dict[str, Any], actor: Any, target: Any) -> None:
-    state["actor"] = actor if isinstance(actor, str) and actor else None
-    ok = isinstance(target, str) and target and target != state["actor"]
-    state["target"] = target if ok else None
-    if state["actor"] and state["target"]:
-        _fighter(state["fighters"], state["actor"])["lastTarget"] = state["target"]
-
-
-def _whole(value: Any, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def _effect(effect: Any) -> dict[str, Any] | None:
-    """An effect as fight-journal.js's ``checkedEffect`` keeps it (name, rule, duration)."""
-    if not isinstance(effect, dict) or not isinstance(effect.get("id"), str):
+    """A state that keeps a fighter from acting (kampfunfähig, tot), as the overview shows it."""
+    if not isinstance(state, dict) or state.get("zustand") not in STATES:
         return None
-    if not effect["id"] or len(effect["id"]) > 40:
-        return None
-    name, until = effect.get("name"), effect.get("until")
-    if not isinstance(name, str) or not name.strip() or not isinstance(until, dict):
-        return None
-    unit = until.get("unit")
-    if unit == "runden" and _whole(until.get("round"), 1, 100000):
-        if not _whole(until.get("turn"), 0, 1000):
-            return None
-        kept = {"unit": unit, "round": until["round"], "turn": until["turn"]}
-    elif unit == "ticks" and _whole(until.get("tick"), -100000, 100000):
-        kept = {"unit": unit, "tick": until["tick"]}
-    elif unit == "zuege" and isinstance(until.get("who"), str) and until["who"]:
-        if not _whole(until.get("left"), 0, 1000):
-            return None
-        kept = {"unit": unit, "who": until["who"], "left": until["left"]}
-    else:
-        return None
-    out: dict[str, Any] = {"id": effect["id"], "name": name.strip()[:40], "until": kept}
-    ref = effect.get("ref")
-    if isinstance(ref, str) and ref.strip():
-        out["ref"] = ref.strip()[:80]
-    return out
+    return None if state["zustand"] == "kampffähig" else state
 
 
-def _active(board: Any) -> list[dict[str, Any]]:
-    if not isinstance(board, dict) or not isinstance(board.get("fighters"), list):
-        return []
-    line = [
-        m
-        for m in board["fighters"]
-        if isinstance(m, dict)
-        and m.get("status") == "aktiv"
-        and _whole(m.get("tick"), -(10**9), 10**9)
-        and isinstance(m.get("name"), str)
-    ]
-    return sorted(line, key=lambda m: (m["tick"], m.get("order") or 0))
-
-
-def board_now(board: Any) -> int | None:
-    """The Tickleiste's current tick: its lowest (tickleiste_board.py ``Board.now``)."""
-    line = _active(board)
-    return line[0]["tick"] if line else None
-
-
-def _head(board: Any) -> tuple[str, str] | None:
-    line = _active(board)
-    if not line:
-        return None
-    first = line[0]
-    return first["name"], f"{first['tick']}:{first.get('order')}:{first['name']}"
-
-
-def _turn_begun(state: dict[str, Any], name: str) -> None:
-    """A turn of ``name`` begun: every „zuege“ effect waiting for him counts one down."""
-    for record in state["fighters"].values():
-        for effect in record.get("effects") or []:
-            until = effect.get("until") if isinstance(effect, dict) else None
-            if not isinstance(until, dict) or until.get("unit") != "zuege":
-                continue
-            if until.get("who") == name and _whole(until.get("left"), 1, 10**9):
-                until["left"] -= 1
-
-
-def expiring(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """The effects run out in ``state`` (fight-journal.js ``expiring``)."""
-    out = []
-    for fighter, record in state["fighters"].items():
-        for raw in record.get("effects") or []:
-            effect = _effect(raw)
-            if effect is None:
-                continue
-            until = effect["until"]
-            if until["unit"] == "runden":
-                place = (state["round"], state["turn"])
-                done = bool(state["turns"]) and place >= (until["round"], until["turn"])
-            elif until["unit"] == "ticks":
-                now = board_now(state["board"])
-                done = now is not None and now >= until["tick"]
-            else:
-                done = until["left"] <= 0
-            if done:
-                out.append({"fighter": fighter, "id": effect["id"], "name": effect["name"]})
-    return out
-
-
-def apply(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
-    """fight-journal.js's ``apply``, as its header documents each event."""
-    new = copy.deepcopy(state)
-    kind = event["type"]
-    if kind == "choose":
-        _choose(new, event.get("actor"), event.get("target"))
-    elif kind == "turn":
-        was = (new["round"], new["turn"])
-        turn = event.get("turn")
-        new["turn"] = turn if isinstance(turn, int) and 0 <= turn < len(new["turns"]) else 0
-        if _whole(event.get("round"), 1, 100000):
-            new["round"] = event["round"]
-        if (new["round"], new["turn"]) > was and new["turns"]:
-            _turn_begun(new, new["turns"][new["turn"]]["name"])
-        _choose(new, event.get("actor"), event.get("target"))
-    elif kind == "order":
-        new["turns"] = [_turn(t) for t in event["turns"] if isinstance(t.get("name"), str)]
-        new["turn"] = 0
-        new["round"] = event["round"] if _whole(event.get("round"), 1, 100000) else 1
-        if new["turns"]:
-            _turn_begun(new, new["turns"][0]["name"])
-        for name, side in (event.get("sides") or {}).items():
-            if isinstance(side, str) and side:
-                _fighter(new["fighters"], name)["side"] = side[:30]
-        _choose(new, event.get("actor"), event.get("target"))
-    elif kind == "values":
-        record = _fighter(new["fighters"], event["fighter"])
-        if event.get("action"):
-            kept = record["actions"].get(event["action"], {})
-            _merge(kept, event["values"])
-            record["actions"][event["action"]] = kept
-        else:
-            _merge(record["stats"], event["values"])
-    elif kind == "roll":
-        if event.get("actor") and isinstance(event.get("actorValues"), dict):
-            _fighter(new["fighters"], event["actor"])["actions"][event["action"]] = dict(
-                event["actorValues"]
-            )
-        if event.get("target"):
-            record = _fighter(new["fighters"], event["target"])
-            _merge(record["stats"], event.get("targetValues"))
-            if isinstance(event.get("update"), dict):
-                _merge(record["stats"], event["update"])
-                record["state"] = _down_state(event.get("state"))
-    elif kind == "correct":
-        _merge(
-            _fighter(new["fighters"], event["fighter"])["stats"], {event["field"]: event["value"]}
-        )
-    elif kind == "condition":
-        _fighter(new["fighters"], event["fighter"])["state"] = _down_state(event.get("state"))
-    elif kind == "board":
-        before = _head(new["board"])
-        board = event.get("state")
-        new["board"] = copy.deepcopy(board) if isinstance(board, dict) and board else None
-        head = _head(new["board"])
-        if head and (not before or head[1] != before[1]):
-            _turn_begun(new, head[0])
-        values = event.get("values")
-        if isinstance(event.get("fighter"), str) and event["fighter"] and isinstance(values, dict):
-            record = _fighter(new["fighters"], event["fighter"])
-            action = event.get("action") or "tickleiste"
-            kept = record["actions"].get(action, {})
-            _merge(kept, values)
-            record["actions"][action] = kept
-        following = event.get("next")
-        if isinstance(following, str) and following and following != new["actor"]:
-            record = new["fighters"].get(following)
-            last = record.get("lastTarget") if isinstance(record, dict) else None
-            _choose(new, following, last if isinstance(last, str) else None)
-    elif kind == "effect":
-        effect = _effect(event.get("effect"))
-        fighter = event.get("fighter")
-        if isinstance(fighter, str) and fighter and effect:
-            record = _fighter(new["fighters"], fighter)
-            kept = [e for e in record.get("effects") or [] if e.get("id") != effect["id"]]
-            if len(kept) < 12:
-                record["effects"] = [*kept, effect]
-    elif kind == "effect-end":
-        for end in event.get("ends") or []:
-            record = new["fighters"].get(end.get("fighter"))
-            if not isinstance(record, dict) or not isinstance(record.get("effects"), list):
-                continue
-            record["effects"] = [e for e in record["effects"] if e.get("id") != end.get("id")]
-            if not record["effects"]:
-                del record["effects"]
-    elif kind == "end":
-        for record in new["fighters"].values():
-            record["stats"], record["state"] = {}, None
-            record.pop("lastTarget", None)
-            record.pop("effects", None)
-        new.update(turns=[], turn=0, round=1, actor=None, target=None)
-    return new
-
-
-def moves_time(event: dict[str, Any]) -> bool:
-    """After these steps fight.js looks what has run out (fight-journal.js ``movesTime``)."""
-    return event["type"] in ("turn", "order", "board")
+def _is_choice(event: dict[str, Any]) -> bool:
+    """Choosing actor and target: kept as a step, but no change."""
+    return bool(event["type"] == "choose")
 
 
 def _turn(turn: dict[str, Any]) -> dict[str, Any]:
@@ -347,157 +127,6 @@ def _turn(turn: dict[str, Any]) -> dict[str, Any]:
     if isinstance(turn.get("situation"), dict):
         out["situation"] = copy.deepcopy(turn["situation"])
     return out
-
-
-def _is_choice(event: dict[str, Any]) -> bool:
-    """Choosing actor and target: kept as a step, but no change (undo passes over it)."""
-    return bool(event["type"] == "choose")
-
-
-def _continues(last: dict[str, Any] | None, event: dict[str, Any]) -> bool:
-    """Values typed for the same fighter in the same helper are one step (fight-journal.js)."""
-    return bool(
-        last
-        and event["type"] == "values"
-        and last["type"] == "values"
-        and last["fighter"] == event["fighter"]
-        and (last.get("action") or "") == (event.get("action") or "")
-    )
-
-
-class Mirror:
-    """The fight as the test expects it: the steps made (``events``, the state after each in
-    ``states``, ``states[0]`` the base) and the changes taken back; every step the test makes,
-    fed to ``apply`` as fight.js gives it, recorded as fight-journal.js's ``record`` does."""
-
-    def __init__(self) -> None:
-        self.states: list[dict[str, Any]] = [
-            {
-                "fighters": {},
-                "actor": None,
-                "target": None,
-                "turns": [],
-                "turn": 0,
-                "round": 1,
-                "board": None,
-            }
-        ]
-        self.events: list[dict[str, Any]] = []
-        self.undone: list[dict[str, Any]] = []
-        self.roster: list[str] | None = None  # the Tickleiste's fighters (None: an initiative)
-        self.places: dict[str, str] = {}  # where the Tickleiste has them („Tick 12“)
-
-    @property
-    def state(self) -> dict[str, Any]:
-        return self.states[-1]
-
-    def changes(self) -> int:
-        return sum(1 for event in self.events if not _is_choice(event))
-
-    def last_change(self) -> int:
-        """The index of the step „Rückgängig“ takes back (choices passed over), or -1."""
-        return next(
-            (i for i in reversed(range(len(self.events))) if not _is_choice(self.events[i])), -1
-        )
-
-    def record(self, event: dict[str, Any]) -> bool:
-        after = apply(self.state, event)
-        # the page compares the two states as JSON text: the same values in another order of
-        # keys (a roll's values after typed ones) are a step too
-        if json.dumps(after) == json.dumps(self.state):
-            return False
-        last = self.events[-1] if self.events else None
-        if _continues(last, event):
-            assert last is not None
-            merged = {**event, "values": {**last["values"], **event["values"]}}
-            self.events[-1] = merged
-            self.states[-1] = apply(self.states[-2], merged)
-        else:
-            self.events.append(event)
-            self.states.append(after)
-        while self.changes() > STEPS_MAX or len(self.events) > STEPS_MAX * 4:
-            self.events.pop(0)
-            self.states.pop(0)
-        if not _is_choice(event):  # a choice leaves what can be put back
-            self.undone.clear()
-        # fight.js dispatch: the effects run out by a step that moves time on end in a step
-        ends = expiring(self.state) if moves_time(event) else []
-        if ends:
-            self.events.append({"type": "effect-end", "ends": ends, "expired": True})
-            self.states.append(apply(self.state, self.events[-1]))
-        return True
-
-    def undo(self) -> None:
-        """The last change goes; the choices made after it stay (applied again)."""
-        at = self.last_change()
-        assert at >= 0, "nothing to undo"
-        self.undone.append(self.events.pop(at))
-        del self.states[at + 1 :]
-        for event in self.events[at:]:
-            self.states.append(apply(self.states[-1], event))
-
-    # what the page derives from the state (fight.js names, fight-bar.js lastTargetOf/step)
-    def names(self) -> list[str]:
-        if self.roster is not None:
-            roster = list(self.roster)
-        else:
-            roster = list(dict.fromkeys(t["name"] for t in self.state["turns"]))
-        seen = list(dict.fromkeys([*roster, *self.state["fighters"]]))
-        return [n for n in seen if not roster or n in roster]
-
-    @property
-    def positions(self) -> dict[str, str]:
-        """Each fighter's place (fight-bar.js): his first turn of the round, or his tick."""
-        if self.roster is not None:
-            return self.places
-        out: dict[str, str] = {}
-        for turn in self.state["turns"]:
-            out.setdefault(turn["name"], turn["label"])
-        return out
-
-    def down(self, name: str) -> bool:
-        record = self.state["fighters"].get(name)
-        return bool(record and _down_state(record.get("state")))
-
-    def last_target(self, actor: str | None) -> str | None:
-        record = self.state["fighters"].get(actor) if actor else None
-        last = record.get("lastTarget") if record else None
-        ok = isinstance(last, str) and last != actor and last in self.names()
-        return last if ok else None
-
-    def choose(self, actor: Any = UNSET, target: Any = UNSET) -> bool:
-        now = self.state
-        next_actor = now["actor"] if actor is UNSET else (actor or None)
-        next_target = now["target"] if target is UNSET else (target or None)
-        if actor is not UNSET and next_actor != now["actor"] and target is UNSET:
-            next_target = self.last_target(next_actor)
-        if next_target == next_actor:
-            next_target = None
-        return self.record({"type": "choose", "actor": next_actor, "target": next_target})
-
-    def step(self, by: int = 1) -> bool:
-        turns = self.state["turns"]
-        turn, passed = self.state["turn"], 0
-        for _ in turns:
-            turn = (turn + by) % len(turns)
-            if not self.down(turns[turn]["name"]):
-                break
-            passed += 1
-        if passed == len(turns):
-            turn = (self.state["turn"] + by) % len(turns)
-        actor = turns[turn]["name"]
-        same = actor == self.state["actor"]
-        target = self.state["target"] if same else self.last_target(actor)
-        # fight-bar.js: past the last turn a new round begins, „Zurück“ over the first goes back
-        was, now = self.state["round"], self.state["turn"]
-        if by > 0 and turn <= now:
-            round_ = was + 1
-        elif by < 0 and turn >= now:
-            round_ = max(1, was - 1)
-        else:
-            round_ = was
-        event = {"type": "turn", "turn": turn, "actor": actor, "target": target, "round": round_}
-        return self.record(event)
 
 
 def turns_of(result: dict[str, Any]) -> list[dict[str, str]]:
@@ -580,12 +209,17 @@ PLAN = """() => {
       .map((f) => [f.dataset.resource, f.querySelector("[data-path]").dataset.path]));
   const helpers = [...document.querySelectorAll(".rw-workbench .rw-helper:not([data-widget])")]
     .map((h) => ({ id: h.id, action: h.dataset.action, resources: resources(h) }));
+  // the overview's columns: the life values of the system's fight contract (fight/contract.js)
+  const contract = JSON.parse(document.querySelector(".rw-fight-contract").dataset.contract);
+  const values = Object.fromEntries(contract.values.map((v) => [v.title || v.name, v.name]));
   const tabs = labels.map((label, i) => {
     const helper = blocks[i].querySelector(".rw-helper");
     return { label: label.textContent.trim(), helper: helper ? helper.id : "" };
   });
-  return { board: board ? board.id : "", order: order ? order.id : "", tabs, helpers };
+  return { board: board ? board.id : "", order: order ? order.id : "", tabs, helpers, values };
 }"""
+
+HAS_BOARD = """() => !!document.querySelector(".rw-workbench .rw-tickleiste")"""
 
 # What a Tickleiste command keeps for the acting fighter (tickleiste-ui.js ownValues): on
 # „Handlung ausführen“ the fields of his own (subject actor: his Ticks) in the command's fieldset
@@ -633,9 +267,9 @@ SNAPSHOT = """(system) => {
     stateLabel: tr.querySelector("select.rw-overview-state").getAttribute("aria-label"),
   }));
   const bar = document.querySelector(".rw-fight-bar");
-  const turn = bar.querySelector(".rw-fight-turn");
+  const turn = bar.querySelector(".rw-fight-turn-text");
   return {
-    turn: turn.hidden ? null : bar.querySelector(".rw-fight-turn-text").textContent,
+    turn: turn.hidden ? null : turn.textContent,
     positions: Object.fromEntries([...document.querySelectorAll(".rw-overview-table tbody tr")]
       .map((tr) => [tr.querySelector(".rw-overview-name > span").textContent,
                     tr.querySelector(".rw-overview-position").textContent])),
@@ -770,7 +404,7 @@ class Fight:
         self.system = system
         self.checks = checks
         self.tally = Tally()
-        self.mirror = Mirror()
+        self.mirror = Mirror(system, has_board=bool(page.evaluate(HAS_BOARD)))
         self.rng = random.Random(system)
         self.typed_for: set[tuple[str, str, str]] = set()  # (fighter, helper, field) typed once
         self.log: list[str] = []
@@ -787,10 +421,8 @@ class Fight:
         assert "Angriff" in tabs, f"{system}: no tab „Angriff“ on the Kampfhelfer page"
         self.attack_id = tabs["Angriff"]
         self.attack_action = self.helpers[self.attack_id]["action"]
-        # every resource the page's helpers track: its name in the overview → its field
-        self.resources: dict[str, str] = {}
-        for helper in self.plan["helpers"]:
-            self.resources.update(helper["resources"])
+        # every life value the fight tracks: its name in the overview → its key (the contract)
+        self.resources: dict[str, str] = dict(self.plan["values"])
         self.schemas: dict[str, dict[str, dict[str, Any]]] = {}
 
     # -------------------------------------------------------------- small things
@@ -892,7 +524,7 @@ class Fight:
         assert [row["name"] for row in shown["rows"]] == names, where
         assert shown["positions"] == {n: mirror.positions.get(n, "–") for n in names}, where
         turns = state["turns"]
-        if mirror.roster is None and turns:
+        if not self.plan["board"] and turns:
             now = turns[state["turn"]]
             expected_turn = f"{now['label']} – Zug {state['turn'] + 1} von {len(turns)}"
             assert shown["turn"] == expected_turn, (where, shown["turn"])
@@ -989,18 +621,6 @@ class Fight:
         values (his Ticks, fields of ``subject: actor``) kept for him."""
         own = evaluate_one(button, OWN_VALUES)
         result = self.press(button, self.plan["board"])["detail"]["result"]
-        board = result.get("board") or {}
-        places = {}
-        for place in board.get("fields", []):
-            for marker in place["markers"]:
-                places[marker["name"]] = "Tick " + str(place["tick"]).replace("-", "−")
-        for waiting in board.get("waiting", []):
-            held = waiting["status"] == "bereithalten"
-            places[waiting["name"]] = "hält bereit" if held else "wartet ab"
-        for name in board.get("ready", []):
-            places[name] = "vor Kampfbeginn"
-        self.mirror.roster = list(places)
-        self.mirror.places = places
         event: dict[str, Any] = {
             "type": "board",
             "state": result.get("state"),
@@ -1326,12 +946,14 @@ class Fight:
     def wrong_click(self) -> None:
         """The actor's ally chosen as the target and hit (with a Wurfnummer that reaches the
         damage, found on CPython), then „↶ Rückgängig“ until every number is back: it takes
-        back the changes (the values typed, the rolls), the choice of the ally stays."""
+        back the changes (the values typed, the rolls) and, with the first of them, the choice
+        of the ally they were made with – the next „Würfeln“ does not hit him again (issue #48,
+        Deliver 4)."""
         actor = self.mirror.state["actor"]
         ally = next(n for n in (HEROES if actor in HEROES else ENEMIES) if n != actor)
         typed = set(self.typed_for)
-        self.choose_target(ally)
         snapshot, made = copy.deepcopy(self.mirror.state), self.mirror.changes()
+        self.choose_target(ally)
         self.open_tab(self.attack_id)
         self.type_values(self.attack_id, {})
         params = form_params(self.helper(self.attack_id))
@@ -1348,6 +970,7 @@ class Fight:
             self.mirror.undo()
             self.verify("Rückgängig")
         assert self.mirror.state == snapshot
+        assert self.mirror.state["target"] != ally, f"{self.system}: the ally is still the target"
         self.typed_for = typed  # what the steps taken back knew is gone with them
         if self.checks and steps:
             redo = self.bar(".rw-fight-redo").get_attribute("title") or ""

@@ -1,4 +1,4 @@
-// Covers fight-journal.js's effects: a condition on a fighter (name, optional rule reference,
+// Covers fight/effects.js (with the reducer, fight/reducer.js): a condition on a fighter (name, optional rule reference,
 // a duration in the system's own time) that runs out by itself as the fight goes on – rounds
 // of the acting order („Weiter“ past the last turn), the Tickleiste's ticks, a fighter's own
 // turns („bis … handelt“) – and fight.js's dispatch, which writes the end as a named step of
@@ -11,18 +11,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import {
-  apply,
-  boardNow,
-  checkedEffect,
-  effectsOf,
-  emptyJournal,
-  emptyState,
-  expiring,
-  record,
-  stateOf,
-  undo,
-} from "../../site_plugins/assets/js/fight/journal.js";
+import { boardNow, checkedEffect, effectsOf, expiring } from "../../site_plugins/assets/js/fight/effects.js";
+import { emptyJournal, record, stateOf, undo } from "../../site_plugins/assets/js/fight/journal.js";
+import { apply, emptyState } from "../../site_plugins/assets/js/fight/reducer.js";
 
 const ORDER = {
   type: "order",

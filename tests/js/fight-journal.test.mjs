@@ -13,11 +13,8 @@ import { test } from "node:test";
 
 import {
   STEPS_MAX,
-  apply,
-  canAct,
   check,
   emptyJournal,
-  emptyState,
   fromStored,
   lastStep,
   nextRedo,
@@ -25,9 +22,10 @@ import {
   redo,
   renamed,
   stateOf,
-  stateOfFighter,
+  stepStands,
   undo,
 } from "../../site_plugins/assets/js/fight/journal.js";
+import { apply, canAct, emptyState, stateOfFighter } from "../../site_plugins/assets/js/fight/reducer.js";
 
 const ORDER = {
   type: "order",
@@ -145,7 +143,7 @@ test("fight-journal: every change can be taken back and put back, in order, each
   assert.equal(redo(now), null);
 });
 
-test("fight-journal: choosing who acts is kept but no change – undo passes over it, the choice stays (the wrong target hit, the right one chosen: undo takes back the damage)", () => {
+test("fight-journal: choosing who acts is kept but no change – undo takes back the damage with the choice it was made with, a later choice stays (the wrong target hit, the right one chosen)", () => {
   let journal = play(ORDER, { type: "choose", actor: "Alrik", target: "Bruna" }, { ...HIT, target: "Bruna" });
   journal = record(journal, "Alrik gegen Ork", { type: "choose", actor: "Alrik", target: "Ork" }).journal;
   assert.equal(lastStep(journal).label, "Schritt 3"); // the damage, not the choice
@@ -154,7 +152,8 @@ test("fight-journal: choosing who acts is kept but no change – undo passes ove
   const state = stateOf(back);
   assert.equal(state.fighters.Bruna, undefined); // the damage on Bruna is gone (she was known by it only)
   assert.equal(state.target, "Ork"); // the later choice stays
-  assert.equal(lastStep(back).label, "Schritt 1"); // the first choice is passed over as well
+  assert.equal(back.steps.some((s) => s.label === "Schritt 2"), false); // the wrong choice went with the hit
+  assert.equal(lastStep(back).label, "Schritt 1");
   // a choice leaves what can be put back; a change clears it
   const chosen = record(back, "Bruna am Zug", { type: "choose", actor: "Bruna", target: null }).journal;
   assert.equal(nextRedo(chosen).label, "Schritt 3");
@@ -274,4 +273,58 @@ test("fight-journal.js renamed: a fight from before a rename keeps every value u
   assert.equal(journal.redo[0].event.field, "armor");
   assert.deepEqual(stored.base.fighters.Alrik.stats, { ruestung: "2" }); // the stored value is not changed
   assert.equal(renamed(journal, {}), journal);
+});
+
+// Issue #48 (Deliver 4): „undo of a step restores the choice of actor and target it was made
+// with“ – the wrong target hit and nothing chosen since: after „Rückgängig“ the next „Würfeln“
+// must not hit him again.
+test("fight-journal: undo of a hit on the wrong target puts the choice back as it was before it; redo makes both again", () => {
+  let journal = play(ORDER, { type: "choose", actor: "Alrik", target: "Ork" }, HIT);
+  journal = record(journal, "Alrik gegen Bruna", { type: "choose", actor: "Alrik", target: "Bruna" }).journal;
+  journal = record(journal, "Treffer", { ...HIT, target: "Bruna" }).journal;
+  const before = stateOf(journal);
+  assert.equal(before.target, "Bruna");
+  const { journal: back } = undo(journal);
+  const state = stateOf(back);
+  assert.equal(state.target, "Ork"); // the choice before the wrong one
+  assert.equal(state.fighters.Bruna, undefined);
+  assert.equal(nextRedo(back).label, "Treffer");
+  const again = redo(back).journal;
+  assert.deepEqual(stateOf(again), before);
+  assert.deepEqual(again.steps.map((s) => s.label).slice(-2), ["Alrik gegen Bruna", "Treffer"]);
+});
+
+test("fight-journal: every step has a number; a step taken back no longer stands, one folded into the base still does", () => {
+  let journal = play(ORDER, HIT);
+  assert.deepEqual(journal.steps.map((s) => s.n), [1, 2]);
+  assert.equal(stepStands(journal, 2), true);
+  const back = undo(journal).journal;
+  assert.equal(stepStands(back, 2), false);
+  const cleared = record(back, "Ork: LeP 9", { type: "correct", fighter: "Ork", field: "lep", value: 9 }).journal;
+  assert.equal(stepStands(cleared, 2), false); // gone with the cleared redo, still not standing
+  assert.equal(cleared.steps.at(-1).n, 3); // numbers are never given twice
+  journal = cleared;
+  for (let i = 0; i < STEPS_MAX + 5; i++) {
+    journal = record(journal, `Wert ${i}`, { type: "correct", fighter: "Ork", field: "lep", value: i }).journal;
+  }
+  assert.ok(journal.folded >= 1);
+  assert.equal(stepStands(journal, 1), true); // folded into the base: it stands
+});
+
+test("fight-journal: a journal stored without numbers gets them, after the highest it has", () => {
+  const old = { version: 2, base: emptyState(), steps: [{ label: "A", event: ORDER }, { label: "B", event: HIT, n: 7 }], redo: [{ label: "C", event: HIT }] };
+  const journal = fromStored(old);
+  assert.deepEqual(journal.steps.map((s) => s.n), [8, 7]);
+  assert.equal(journal.redo[0].n, 9);
+  assert.equal(journal.seq, 10);
+});
+
+test("fight-journal: a correction carries the state the engine gave for the value; without one the state stays", () => {
+  const down = { zustand: "kampfunfähig", text: "kampfunfähig" };
+  let state = apply(emptyState(), { type: "correct", fighter: "Alrik", field: "lep", value: 3, state: down });
+  assert.deepEqual(state.fighters.Alrik.state, down);
+  state = apply(state, { type: "correct", fighter: "Alrik", field: "wunden", value: 1 });
+  assert.deepEqual(state.fighters.Alrik.state, down);
+  state = apply(state, { type: "correct", fighter: "Alrik", field: "lep", value: 20, state: { zustand: "kampffähig", text: "kampffähig" } });
+  assert.equal(state.fighters.Alrik.state, null);
 });

@@ -15,7 +15,7 @@ import { after, before, test } from "node:test";
 
 import fc from "fast-check";
 
-import * as fight from "../../site_plugins/assets/js/fight/fight.js";
+import { openStore } from "../../site_plugins/assets/js/fight/store.js";
 import * as saved from "../../site_plugins/assets/js/helpers/saved.js";
 import { link, parse, readLink } from "../../site_plugins/assets/js/helpers/share.js";
 import * as store from "../../site_plugins/assets/js/common/store.js";
@@ -176,22 +176,22 @@ test("saved.js importText: any file gives checked sets or a German reason, never
 
 // ------------------------------------------------------------------ what the browser stored
 
-test("store.js read: whatever is stored, the Tickleiste, a fight and the saved values load or are set aside – never a throw (≥ 10,000 runs)", () => {
+test("store.js read: whatever is stored, an older page's Tickleiste, its picture, a fight and the saved values load or are set aside – never a throw (≥ 10,000 runs)", () => {
   const stored = fc.oneof(adversarialJson.map((value) => JSON.stringify(value) ?? "null"), fileText("regelwerk-tickleiste", 2), fc.string({ maxLength: 100 }));
   fc.assert(
     fc.property(stored, (raw) => {
-      useStorage({ "regelwerk:tickleiste:test": raw, "regelwerk:kampf:test": raw, "regelwerk:werte": raw });
-      const board = store.read("tickleiste:test", boardState.check);
+      useStorage({ "regelwerk:tickleiste:test": raw, "regelwerk:tickleiste-bild:test": raw, "regelwerk:kampf:test": raw, "regelwerk:werte": raw });
+      const board = store.read("tickleiste:test", boardState.checkLegacy);
       assert.ok(board.value !== null || board.problem === "" || germanProblem(board.problem));
-      const normal = boardState.normalize(board.value);
-      assert.equal(typeof normal.state, "object");
-      const bench = { system: "test", roster: [], notices: null, changed: () => {} };
-      const problem = fight.load(bench);
-      assert.ok(problem === "" || germanProblem(problem));
-      assert.equal(typeof bench.fight.fighters, "object");
-      fight.dispatch(bench, "constructor", { type: "correct", fighter: "constructor", field: "lep", value: 3 });
-      fight.dispatch(bench, "__proto__", { type: "values", fighter: "__proto__", action: "toString", values: { lep: 1 } });
-      assert.equal(fight.undo(bench, "undo").label, "__proto__");
+      if (board.value) assert.equal(typeof board.value.state, "object");
+      const picture = store.read("tickleiste-bild:test", boardState.checkPicture);
+      assert.ok(picture.value !== null || picture.problem === "" || germanProblem(picture.problem));
+      const fight = openStore("test");
+      assert.ok(fight.problem === "" || germanProblem(fight.problem));
+      assert.equal(typeof fight.state.fighters, "object");
+      fight.dispatch("constructor", { type: "correct", fighter: "constructor", field: "lep", value: 3 });
+      fight.dispatch("__proto__", { type: "values", fighter: "__proto__", action: "toString", values: { lep: 1 } });
+      assert.equal(fight.undo().label, "__proto__");
       assert.ok(Array.isArray(saved.entries()));
       return true;
     }),

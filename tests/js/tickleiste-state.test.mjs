@@ -1,8 +1,10 @@
-// Covers tickleiste-state.js: the shapes the browser keeps of a Tickleiste and its files –
-// check (the stored value, version 2, and the accepted version 1), normalize (version 1
-// taken over, missing parts filled in; the undo lists of earlier pages dropped), isEmpty, key, and the file format (fileText/parseFile round trip, every German
-// refusal of parseFile). Rules: the module's header, the „Nothing lost, nothing stuck“ issue
-// (tests/browser/test_tickleiste.py: corrupt storage set aside, undo across reloads,
+// Covers fight/tickleiste-state.js: what the browser keeps around a Tickleiste – none of it a
+// copy of the board, which is the fight's (fight/store.js): the engine's last picture of the
+// board (checkPicture: drawn only while it is the one of the fight's board), the board older
+// pages kept beside the fight (checkLegacy: read once, then set aside), isEmpty, and the file
+// format (fileText/parseFile round trip, every German refusal of parseFile). Rules: the module's
+// header; issue #48 (Deliver 2: „The Tickleiste's board is part of the fight's journal, not a
+// second stored copy“); the „Nothing lost, nothing stuck“ issue (corrupt storage set aside,
 // versioned files); the Zeitstrahl itself is the engine's (000_5fbfd0ad384a0921.txt L9–L45).
 
 import assert from "node:assert/strict";
@@ -10,12 +12,14 @@ import { test } from "node:test";
 
 import {
   FILE_MAX_BYTES,
-  check,
+  checkLegacy,
+  checkPicture,
   fileText,
   isEmpty,
-  key,
-  normalize,
+  legacyKey,
   parseFile,
+  picture,
+  pictureKey,
 } from "../../site_plugins/assets/js/fight/tickleiste-state.js";
 
 const FIGHTER = { name: "Alrik", ini: 12, intuition: 4, modifier: 0, surprised: false, status: "aktiv", tick: 3, order: 1 };
@@ -24,86 +28,64 @@ const SHOWN = {
   display: { headline: "Alrik ist am Zug", sections: [{ kind: "table", rows: [] }] },
   board: { fields: [] },
   next: "Alrik",
-  event: null,
   seed: 11,
 };
+const KEY = { board: STATE, unable: [] };
 const V2 = { version: 2, state: STATE, shown: SHOWN, undo: [{ state: {}, label: "Alrik hinzugefügt" }], redo: [] };
 
-// ------------------------------------------------------------------ the stored value
+// ------------------------------------------------------------------ the picture
 
-test("tickleiste-state.js: key names the board's storage, „ryssea“ when the page names none", () => {
-  assert.equal(key({ dataset: {} }), "tickleiste:ryssea");
-  assert.equal(key({ dataset: { storage: "probe" } }), "tickleiste:probe");
+test("tickleiste-state.js: the picture is kept per system and names the board it shows", () => {
+  assert.equal(pictureKey("ryssea"), "tickleiste-bild:ryssea");
+  assert.deepEqual(picture(KEY, SHOWN), { version: 1, key: KEY, shown: SHOWN });
+  assert.equal(checkPicture(picture(KEY, SHOWN)), "");
+  assert.equal(checkPicture(picture(KEY, { ...SHOWN, board: undefined })), ""); // no board drawn yet
 });
 
-test("tickleiste-state.js: check accepts a complete stored value of version 2 (module header: the stored value)", () => {
-  assert.equal(check(V2), "");
-  assert.equal(check({ version: 2, state: {} }), ""); // shown, undo and redo may be missing
-  assert.equal(check({ ...V2, shown: null }), "");
-  assert.equal(check({ ...V2, shown: { ...SHOWN, board: undefined } }), ""); // no board drawn yet
+const REFUSED_PICTURES = [
+  ["not a record", null, "kein Bild der Tickleiste"],
+  ["another version", { ...picture(KEY, SHOWN), version: 2 }, "kein Bild der Tickleiste"],
+  ["no key", { version: 1, shown: SHOWN }, "das Bild nennt seinen Stand nicht"],
+  ["a display that is no record", picture(KEY, "x"), "die letzte Anzeige fehlt"],
+  ["a display without headline", picture(KEY, { ...SHOWN, display: { sections: [] } }), "die letzte Anzeige ist unvollständig"],
+  ["a section without kind", picture(KEY, { ...SHOWN, display: { headline: "x", sections: [{ rows: [] }] } }), "die letzte Anzeige ist unvollständig"],
+  ["a board without fields", picture(KEY, { ...SHOWN, board: {} }), "der Zeitstrahl ist unvollständig"],
+];
+
+for (const [what, value, reason] of REFUSED_PICTURES) {
+  test(`tickleiste-state.js: checkPicture refuses ${what} in German: „${reason}“ (it is set aside, the engine draws the board)`, () => {
+    assert.equal(checkPicture(value), reason);
+  });
+}
+
+// ------------------------------------------------------------------ what older pages kept
+
+test("tickleiste-state.js: legacyKey names the board older pages kept, „ryssea“ when the page names none", () => {
+  assert.equal(legacyKey({ dataset: {} }), "tickleiste:ryssea");
+  assert.equal(legacyKey({ dataset: { storage: "probe" } }), "tickleiste:probe");
 });
 
-test("tickleiste-state.js: check accepts version 1 ({state, next, body}) – it is taken over, the engine checks the state", () => {
-  assert.equal(check({ state: STATE, next: "Alrik", body: { ok: true } }), "");
-  assert.equal(check({ state: {} }), "");
+test("tickleiste-state.js: checkLegacy reads what older pages kept (versions 1 and 2)", () => {
+  assert.equal(checkLegacy(V2), "");
+  assert.equal(checkLegacy({ state: STATE, next: "Alrik", body: { ok: true } }), ""); // version 1
+  assert.equal(checkLegacy({ version: 2, state: {} }), "");
 });
 
-const REFUSED_VALUES = [
+const REFUSED_LEGACY = [
   ["not a record", null, "kein Speicherstand der Tickleiste"],
   ["a list", [V2], "kein Speicherstand der Tickleiste"],
-  ["a number", 2, "kein Speicherstand der Tickleiste"],
   ["no state", { version: 2 }, "der Stand der Tickleiste fehlt"],
   ["a state that is a list", { version: 2, state: [] }, "der Stand der Tickleiste fehlt"],
   ["an unknown version", { ...V2, version: 3 }, "der Speicherstand hat die Version 3, erwartet ist 2"],
   ["no version at all", { ...V2, version: null }, "der Speicherstand gibt keine Version an, erwartet ist 2"],
-  ["a long version, quoted shortened", { ...V2, version: "12345678901234567890" }, "der Speicherstand hat die Version 1234567890, erwartet ist 2"],
   ["fighters that are no list", { ...V2, state: { fighters: "x" } }, "die Kämpferliste ist beschädigt"],
-  ["a last display that is no record", { ...V2, shown: "x" }, "die letzte Anzeige fehlt"],
-  ["a last display without its display (tests/browser/test_tickleiste.py „no-display“)", { ...V2, shown: { board: { fields: [] } } }, "die letzte Anzeige fehlt"],
-  ["a display without headline", { ...V2, shown: { ...SHOWN, display: { sections: [] } } }, "die letzte Anzeige ist unvollständig"],
-  ["a display without sections", { ...V2, shown: { ...SHOWN, display: { headline: "x", sections: {} } } }, "die letzte Anzeige ist unvollständig"],
-  ["a section without kind", { ...V2, shown: { ...SHOWN, display: { headline: "x", sections: [{ kind: "table" }, { rows: [] }] } } }, "die letzte Anzeige ist unvollständig"],
-  ["a section that is null", { ...V2, shown: { ...SHOWN, display: { headline: "x", sections: [null] } } }, "die letzte Anzeige ist unvollständig"],
-  ["a board without fields", { ...V2, shown: { ...SHOWN, board: {} } }, "der Zeitstrahl ist unvollständig"],
-  ["a board that is null", { ...V2, shown: { ...SHOWN, board: null } }, "der Zeitstrahl ist unvollständig"],
-  ["an undo list that is no list", { ...V2, undo: {} }, "die Liste zum Rückgängigmachen ist beschädigt"],
-  ["an undo entry without state", { ...V2, undo: [{ label: "x" }] }, "die Liste zum Rückgängigmachen ist beschädigt"],
-  ["a redo entry that is null", { ...V2, redo: [null] }, "die Liste zum Rückgängigmachen ist beschädigt"],
 ];
 
-for (const [what, value, reason] of REFUSED_VALUES) {
-  test(`tickleiste-state.js: check refuses ${what} in German: „${reason}“ (the „Nothing lost, nothing stuck“ issue: corrupt storage is set aside)`, () => {
-    assert.equal(check(value), reason);
+for (const [what, value, reason] of REFUSED_LEGACY) {
+  test(`tickleiste-state.js: checkLegacy refuses ${what} in German: „${reason}“ (set aside, never taken over)`, () => {
+    assert.equal(checkLegacy(value), reason);
   });
 }
-
-test("tickleiste-state.js: normalize of nothing is an empty board of version 2", () => {
-  assert.deepEqual(normalize(null), { version: 2, state: {}, shown: null, undo: [], redo: [] });
-  assert.deepEqual(normalize(undefined), normalize(null));
-});
-
-test("tickleiste-state.js: normalize takes over version 1 ({state, next, body}): the last answer's display is kept when complete", () => {
-  const body = { ok: true, seed: 11, result: { display: SHOWN.display, board: SHOWN.board, next: "Alrik", event: null, state: STATE } };
-  assert.deepEqual(normalize({ state: STATE, next: "Alrik", body }), {
-    version: 2,
-    state: STATE,
-    shown: { display: SHOWN.display, board: SHOWN.board, next: "Alrik", event: null, seed: 11 },
-    undo: [],
-    redo: [],
-  });
-});
-
-test("tickleiste-state.js: normalize of version 1 drops an incomplete or missing last display, keeps the state", () => {
-  for (const body of [undefined, null, "x", { seed: 1 }, { result: "x" }, { result: { display: { headline: "x" } } }, { result: { display: SHOWN.display, board: {} } }]) {
-    const value = normalize({ state: STATE, next: "Alrik", body });
-    assert.deepEqual(value, { version: 2, state: STATE, shown: null, undo: [], redo: [] }, JSON.stringify(body));
-  }
-});
-
-test("tickleiste-state.js: normalize of version 2 keeps the board and what was shown; the undo lists of earlier pages are not kept (the fight's history is the one undo, fight-journal.js)", () => {
-  assert.deepEqual(normalize(V2), { ...V2, undo: [] });
-  assert.deepEqual(normalize({ version: 2, state: STATE }), { version: 2, state: STATE, shown: null, undo: [], redo: [] });
-});
 
 test("tickleiste-state.js: isEmpty is true for a board without fighters", () => {
   assert.equal(isEmpty({}), true);

@@ -9,7 +9,7 @@
 // window.__regelwerkEarlyWorker (engine-start.js) and Material's window.document$.
 import { listenForDice } from "./helpers/dice.js";
 import { engineReady, newSeed, runEngine, startEngineClient } from "./runtime/engine-client.js";
-import { current as currentFight } from "./fight/fight.js";
+import { current as currentFight } from "./fight/store.js";
 import { collect, fill, listenForFieldHelp } from "./helpers/forms.js";
 import { initPage, registerWidget, startPages } from "./page.js";
 import { startSearchHold } from "./runtime/search-hold.js";
@@ -23,7 +23,7 @@ window.Regelwerk = Object.freeze({
   collect, // (helper) → its form's params
   fill, // (helper, values) → fields it does not know
   registerWidget, // (name, function (helper, api))
-  fight: currentFight, // (system) → the fight as it stands (a copy: fight.js is its one writer)
+  fight: currentFight, // (system) → the fight as it stands (frozen: the fight store is its one owner)
   refresh: () => initPage(),
 });
 

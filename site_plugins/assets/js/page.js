@@ -4,7 +4,8 @@
 // a custom widget or the plain form (submit → engine → result, marked table row, roll log,
 // a regelwerk:result event); the custom-widget registry (registerWidget); initPage, run for
 // every page (Material's document$ under instant navigation, else on DOM ready): helpers,
-// the fight bar, the page „Meine Werte“, a shared roll in the address.
+// the Kampfhelfer page's fight (fight/workbench.js), the page „Meine Werte“, a shared roll in
+// the address.
 
 import {
   engineReady,
@@ -16,7 +17,7 @@ import {
   timing,
 } from "./runtime/engine-client.js";
 import { closePopover } from "./helpers/dice.js";
-import { initFightBar } from "./fight/bar.js";
+import { initWorkbenches } from "./fight/workbench.js";
 import {
   addRow,
   applyConditions,
@@ -75,18 +76,20 @@ async function submit(helper, request, options = {}) {
   share.addButton(helper, request.params, body.seed, body.result.display);
   const title = helper.querySelector(".rw-title");
   const label = title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer";
-  if (!options.fromLog) logRoll(label, body, null, { request, helper: helper.id });
-  // a shared roll is shown beside the fight, never written into it (fight-bar.js offers
+  // a shared roll is shown beside the fight, never written into it (fight/rolls.js offers
   // „In den Kampf übernehmen“ with the link's values: request.params)
-  const detail = options.shared ? { ...body, shared: true, fromLog: !!options.fromLog, params: request.params } : body;
+  const detail = options.shared ? { ...body, shared: true, fromLog: !!options.fromLog, params: request.params } : { ...body };
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail, bubbles: true }));
+  // logged after the fight made its step of the roll (detail.step, fight/workbench.js), so the
+  // log can say when that step is taken back
+  if (!options.fromLog) logRoll(label, body, null, { request, helper: helper.id, step: detail.step || null });
 }
 
 // A typed Wurfnummer repeats one roll, once: the next roll – maybe another fighter's – gets
 // its own dice (the log's „Wiederholen“ and a shared link keep their number themselves).
 function clearSeed(helper) {
   const seed = helper.querySelector(".rw-form [data-type='seed']");
-  if (seed) seed.value = "";
+  if (seed) seed.value = ""; // a helper that rolls no dice has no Wurfnummer
 }
 
 // The roll log's „Wiederholen“ (also after a reload): the logged request, with its Wurfnummer,
@@ -153,7 +156,7 @@ function setup(helper) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const seedInput = form.querySelector("[data-type='seed']");
-    const seedText = seedInput.value.trim();
+    const seedText = seedInput ? seedInput.value.trim() : "";
     const request = {
       system: helper.dataset.system,
       action: helper.dataset.action,
@@ -186,7 +189,7 @@ export function initPage() {
   helpers.forEach(setup);
   sayIfNothingIsKept(helpers);
   if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
-  initFightBar();
+  initWorkbenches();
   initSavedPage();
   initPlayerView();
   showStoredLog();

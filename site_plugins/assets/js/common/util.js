@@ -13,6 +13,15 @@ export function el(tag, className, text) {
   return node;
 }
 
+// The value and everything in it made read-only (a store hands out what no view may change).
+export function deepFreeze(value) {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }

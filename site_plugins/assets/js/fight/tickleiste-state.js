@@ -1,78 +1,62 @@
-// Regelwerk – tickleiste-state.js: what the browser keeps of a Tickleiste, and its files.
+// Regelwerk – fight/tickleiste-state.js: the Tickleiste's files, its picture cache and the
+// board older pages kept (pure shapes, checked before anything is used or written).
 //
-// Owns the shapes, checked before anything is used or written:
-// - the stored value (localStorage "regelwerk:tickleiste:<name>", version 2):
-//     {version: 2, state, shown, undo: [], redo: []}
-//   the board as last shown: `state` is the engine's state, `shown` the engine's last answer
-//   as displayed ({display, board, next, event, seed}) so a reload draws the board at once.
-//   The board's truth is the fight's (fight.js: its `board`, with the fight's undo/redo); the
-//   undo/redo lists of earlier pages are read and no longer kept. The stored value of
-//   version 1 ({state, next, body}) is taken over.
+// The board itself is part of the fight (the store's journal: `board`, with the fight's undo);
+// nothing here is a second copy of it:
+// - the picture (localStorage "regelwerk:tickleiste-bild:<system>", version 1): the engine's
+//   last drawing of the board – {version, key, shown} with `key` the board and who cannot act as
+//   drawn, `shown` {display, board, next, seed} – used only while the fight's board is exactly
+//   the one it was drawn for, so a reload draws the board at once; otherwise the engine draws it.
+// - the board older pages kept beside the fight (localStorage "regelwerk:tickleiste:<name>",
+//   versions 1 and 2: {state, shown | body, undo, redo}): read once by `legacyBoard`; it becomes
+//   the fight's board only when the fight holds nothing at all (no step, none to put back, no
+//   board), then it is set aside as the backup either way – never taken over again.
 // - the file a reader saves and loads: {format: "regelwerk-tickleiste", version: 1, saved,
 //   state}; loading accepts nothing else and says in German what is wrong.
 
 import { isObject, versionText } from "../common/util.js";
 
-const VERSION = 2;
+const PICTURE_VERSION = 1;
 const FILE_FORMAT = "regelwerk-tickleiste";
 const FILE_VERSION = 1;
 export const FILE_MAX_BYTES = 200000;
 
-
-export function key(helper) {
+// The key of the board older pages kept (`data-storage` of the widget, else „ryssea“).
+export function legacyKey(helper) {
   return `tickleiste:${helper.dataset.storage || "ryssea"}`;
 }
 
+export function pictureKey(system) {
+  return `tickleiste-bild:${system}`;
+}
+
 function checkShown(shown) {
-  if (shown === null || shown === undefined) return "";
   if (!isObject(shown) || !isObject(shown.display)) return "die letzte Anzeige fehlt";
   const display = shown.display;
-  if (typeof display.headline !== "string" || !Array.isArray(display.sections)) {
-    return "die letzte Anzeige ist unvollständig";
-  }
-  if (!display.sections.every((s) => isObject(s) && typeof s.kind === "string")) {
-    return "die letzte Anzeige ist unvollständig";
-  }
-  const board = shown.board;
-  if (board !== undefined && (!isObject(board) || !Array.isArray(board.fields))) {
-    return "der Zeitstrahl ist unvollständig";
-  }
+  if (typeof display.headline !== "string" || !Array.isArray(display.sections)) return "die letzte Anzeige ist unvollständig";
+  if (!display.sections.every((s) => isObject(s) && typeof s.kind === "string")) return "die letzte Anzeige ist unvollständig";
+  if (shown.board !== undefined && (!isObject(shown.board) || !Array.isArray(shown.board.fields))) return "der Zeitstrahl ist unvollständig";
   return "";
 }
 
-function checkStack(stack) {
-  if (stack === undefined) return "";
-  if (!Array.isArray(stack) || !stack.every((e) => isObject(e) && isObject(e.state))) {
-    return "die Liste zum Rückgängigmachen ist beschädigt";
-  }
-  return "";
+// "" when a stored picture can be drawn, else a German reason (it is then set aside).
+export function checkPicture(value) {
+  if (!isObject(value) || value.version !== PICTURE_VERSION) return "kein Bild der Tickleiste";
+  if (!isObject(value.key)) return "das Bild nennt seinen Stand nicht";
+  return checkShown(value.shown);
 }
 
-// "" when `value` can be used, else a German description of what is wrong.
-export function check(value) {
+export function picture(key, shown) {
+  return { version: PICTURE_VERSION, key, shown };
+}
+
+// "" when an older page's stored board can be read, else a German reason.
+export function checkLegacy(value) {
   if (!isObject(value)) return "kein Speicherstand der Tickleiste";
   if (!isObject(value.state)) return "der Stand der Tickleiste fehlt";
-  if (value.version === undefined) return ""; // version 1: {state, next, body}; see normalize
-  if (value.version !== VERSION) return `der Speicherstand ${versionText(value.version)}, erwartet ist ${VERSION}`;
-  const fighters = value.state.fighters;
-  if (fighters !== undefined && !Array.isArray(fighters)) return "die Kämpferliste ist beschädigt";
-  return checkShown(value.shown) || checkStack(value.undo) || checkStack(value.redo);
-}
-
-function bodyShown(body) {
-  const result = isObject(body.result) ? body.result : {};
-  return { display: result.display, board: result.board, next: result.next, event: result.event, seed: body.seed };
-}
-
-export function normalize(value) {
-  if (!value) return { version: VERSION, state: {}, shown: null, undo: [], redo: [] };
-  if (value.version === undefined) {
-    // version 1 kept the whole last answer; its display is used only if it is complete
-    const shown = isObject(value.body) ? bodyShown(value.body) : null;
-    const usable = shown && checkShown(shown) === "" ? shown : null;
-    return { version: VERSION, state: value.state, shown: usable, undo: [], redo: [] };
-  }
-  return { version: VERSION, state: value.state, shown: value.shown || null, undo: [], redo: [] };
+  if (value.version !== undefined && value.version !== 2) return `der Speicherstand ${versionText(value.version)}, erwartet ist 2`;
+  if (value.state.fighters !== undefined && !Array.isArray(value.state.fighters)) return "die Kämpferliste ist beschädigt";
+  return "";
 }
 
 export function isEmpty(state) {

@@ -1,7 +1,7 @@
-// Regelwerk – tickleiste-ui.js: wires the Tickleiste's form and tools (registers the widget).
+// Regelwerk – fight/tickleiste-ui.js: wires the Tickleiste's form and tools (registers the widget).
 //
-// Owns: setting up a .rw-tickleiste once per page: the stored board is checked and shown at
-// once, then checked by the engine („anzeigen“; a refused state is set aside); the buttons
+// Owns: setting up a .rw-tickleiste once per page: the fight's board is shown (fight/
+// tickleiste.js attach: at once from its picture, else drawn by the engine); the buttons
 // (each sends the fields of its own fieldset; Enter runs the command of the fieldset in
 // focus); after every command the values that belong to one action (action, ticks, free
 // movement) and the add form go back to their defaults, the next actor is preselected;
@@ -103,7 +103,7 @@ async function removeSelected(helper) {
 export function setupTickleiste(helper) {
   const form = helper.querySelector(".rw-form");
   rememberDefaults(helper);
-  tickleiste.loadBoard(helper);
+  tickleiste.attach(helper);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const active = document.activeElement;
@@ -125,7 +125,7 @@ export function setupTickleiste(helper) {
   helper.querySelector(".rw-tl-remove").addEventListener("click", () => removeSelected(helper));
   helper.querySelector(".rw-tl-reset").addEventListener("click", () => startAnew(helper));
   helper.querySelector(".rw-tl-export").addEventListener("click", () => {
-    store.download("tickleiste.json", boardState.fileText(tickleiste.current(helper).state));
+    store.download("tickleiste.json", boardState.fileText(tickleiste.boardOf(helper)));
   });
   helper.querySelector(".rw-tl-import").addEventListener("change", (event) => {
     const file = event.target.files && event.target.files[0];
@@ -150,7 +150,7 @@ function markSurprised(event) {
   const note = el("p", "rw-fight-note");
   note.setAttribute("aria-live", "polite");
   button.addEventListener("click", async () => {
-    const known = new Set(((tickleiste.current(board).state || {}).fighters || []).map((f) => f.name));
+    const known = new Set((tickleiste.boardOf(board).fighters || []).map((f) => f.name));
     const done = [];
     for (const name of names.filter((n) => known.has(n))) {
       if (await tickleiste.send(board, "ueberraschen", { fighter: name })) done.push(name);

@@ -1,118 +1,62 @@
-// Regelwerk – tickleiste.js: the Ryssea Tickleiste widget (a custom widget, see page.js).
+// Regelwerk – fight/tickleiste.js: the Ryssea Tickleiste widget, a view of the fight store.
 //
-// Owns the one path every command takes: the engine applies the command to the board → the
-// answer's state (one the engine accepts again) is a step of the fight (fight.js, the fight's
-// one writer: {type: "board", state, next}) → shown. The board's truth is the fight's `board`;
-// the widget keeps the last answer as shown (localStorage "regelwerk:tickleiste:<name>",
-// tickleiste-state.js) so a reload draws it at once. „Rückgängig“ and „Wiederherstellen“ are
-// the fight's – the same history as the fight bar's, 100 steps, kept across reloads; a step
-// taken back that changed the board shows the board as it was. Nothing is written that the
-// engine refused; a stored board the engine refuses is set aside as a backup (downloadable)
-// with a German notice, and the board starts empty (a step too). Replacing a board with
-// fighters (loading a file, starting anew) asks first and can be undone; a refused save says
-// so; its moves are not rolls and stay out of the page's roll log (log.js); the board follows a step another tab made (the storage event) and, should a command
-// race it, is read again before the command could overwrite it.
-// (tickleiste-ui.js), RW.runEngine.
+// Owns the one path every command takes: the engine applies the command to the fight's board →
+// the answer's state (one the engine accepts again) is a step of the fight ({type: "board",
+// state, next}) → every view draws it. The board's truth is the fight's `board`; the widget
+// keeps no copy of it – only the engine's last drawing (fight/tickleiste-state.js, the
+// picture), used while the board is exactly the one drawn, so a reload shows it at once.
+// The engine draws with the names of those who cannot act (the fight's states): the board
+// marks them and its „Als Nächstes“ passes over them. „Rückgängig“ and „Wiederherstellen“ are
+// the fight's (on a Kampfhelfer page only in the fight bar). Nothing is written that the engine
+// refused; a board the engine refuses is set aside as a backup (downloadable) with a German
+// notice, and the board starts empty (a step too). A roll of the board's (Kampfbeginn: the
+// initiative) goes into the page's roll log; its other moves are not rolls. The board follows
+// a step another tab made; a command given while another tab changed it is not given.
+// The form's wiring: fight/tickleiste-ui.js.
 
+import { clearErrors, formerNames, showError } from "../helpers/forms.js";
+import { logRoll } from "../helpers/log.js";
+import { announce, ask, hasDice, notice, outcomeText, resultNodes } from "../helpers/results.js";
 import { newSeed, runEngine } from "../runtime/engine-client.js";
-import { clearErrors, showError } from "../helpers/forms.js";
-import * as fight from "./fight.js";
-import { effectsOf, lastStep, nextRedo, same } from "./journal.js";
-import { announce, ask, notice, outcomeText, resultNodes } from "../helpers/results.js";
-import * as store from "../common/store.js";
+import * as storage from "../common/store.js";
+import { el, ownValue } from "../common/util.js";
+import { effectText, effectsOf } from "./effects.js";
+import { same } from "./journal.js";
+import * as roster from "./roster.js";
+import { fightStore } from "./store.js";
 import * as boardState from "./tickleiste-state.js";
 import { drawTimeline } from "./timeline.js";
-import { el, ownValue } from "../common/util.js";
+
+const views = new WeakMap(); // helper → {store, shown: {key, shown} | null}
 
 export function notices(helper) {
   return helper.querySelector(".rw-tl-notices");
 }
 
-export function current(helper) {
-  return helper.rwSaved || boardState.normalize(null);
-}
-
-// Keeps the last answer as shown, for this visit and in the browser; a refused save is
-// reported, not hidden.
-export function persist(helper, saved) {
-  helper.rwSaved = saved;
-  const problem = store.write(boardState.key(helper), saved);
-  helper.rwSaveProblem = problem;
-  if (problem) notice(notices(helper), `Nicht gespeichert: ${problem}`, "error");
-}
-
-// The fight this board belongs to (fight.js), as this widget's view of it.
 function viewOf(helper) {
-  if (!helper.rwFight) {
-    const view = { system: helper.dataset.system, notices: notices(helper) };
-    view.connected = () => helper.isConnected;
-    view.follow = () => followFight(helper);
-    fight.load(view);
-    helper.rwFight = view;
-    fight.attach(view);
-  }
-  return helper.rwFight;
+  return views.get(helper);
 }
 
-// The fight's board, shown: after a step taken back or put back, or one from another tab.
-// Only a board different from the one shown is shown anew (the engine draws it).
-export async function followFight(helper) {
-  const view = viewOf(helper);
-  const board = view.fight.board || {};
-  if (same(board, current(helper).state || {})) {
-    if (helper.rwDraw) helper.rwDraw(); // the board stands, a fighter's effects may not
-    showSteps(helper);
-    return;
-  }
-  const body = await drawn(helper, board);
-  if (body && body.ok && helper.isConnected) showDrawn(helper, body);
+export function boardOf(helper) {
+  return viewOf(helper).store.state.board || {};
 }
 
-// The engine draws a board („anzeigen“, nothing rolled) – and checks it in full (the browser
-// only checks its outline). → its answer, or null when the engine is not reachable.
-function drawn(helper, board) {
-  return runEngine({ system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: board }, seed: 0 }).catch(() => null);
+// What the engine draws: the board and who cannot act on it.
+function wanted(view) {
+  const state = view.store.state;
+  return { board: state.board || {}, unable: roster.unable(state, roster.names(state, true)) };
 }
 
-// The engine's drawing of the board, kept and shown; the fight bar takes its fighters.
-function showDrawn(helper, body) {
-  const saved = { ...boardState.normalize(null), state: body.result.state, shown: shownOf(body) };
-  persist(helper, saved);
-  show(helper, saved);
-  helper.dispatchEvent(new CustomEvent("regelwerk:board-shown", { detail: { board: body.result.board }, bubbles: true }));
+function params(key, fields = {}) {
+  return { ...fields, state: key.board, ...(key.unable.length ? { unable: key.unable } : {}) };
 }
 
-// → true when the fight was changed in another tab and this page has not shown it yet: it is
-// read again and shown, with a notice; the command is not given (it was meant for the board
-// as it stood here).
-async function changedElsewhere(helper) {
-  const view = viewOf(helper);
-  if (!fight.changedElsewhere(view)) return false;
-  const before = view.fight.board;
-  fight.load(view);
-  if (same(before || {}, view.fight.board || {})) return false;
-  await followFight(helper);
-  notice(notices(helper), "Die Tickleiste wurde inzwischen in einem anderen Tab geändert. Hier steht jetzt ihr aktueller Stand; bitte den Befehl noch einmal geben.", "error");
-  return true;
+function fighterBox(helper) {
+  return helper.querySelector("select[data-path='fighter']");
 }
 
-export function setAsideNotice(helper, why) {
-  const key = boardState.key(helper);
-  notice(
-    notices(helper),
-    `Der gespeicherte Stand der Tickleiste ließ sich nicht verwenden (${why}). Er wurde als ` +
-      "Sicherung beiseitegelegt; die Tickleiste beginnt leer.",
-    "error",
-    [
-      { label: "Sicherung herunterladen", onClick: () => store.download("tickleiste-sicherung.json", store.backup(key) || "") },
-      { label: "Sicherung verwerfen", onClick: (box) => { store.dropBackup(key); box.remove(); } },
-    ],
-  );
-}
-
-function fillFighters(helper, shown, preferred) {
-  const select = helper.querySelector("select[data-path='fighter']");
-  const board = shown && shown.board;
+function fillFighters(helper, board, preferred) {
+  const select = fighterBox(helper);
   const options = [];
   if (board) {
     for (const field of board.fields) {
@@ -126,49 +70,18 @@ function fillFighters(helper, shown, preferred) {
   if (keep && options.some(([value]) => value === keep)) select.value = keep;
 }
 
-export function show(helper, saved, preferred) {
-  const shown = saved.shown;
-  const result = helper.querySelector(".rw-result");
-  if (shown && shown.display) {
-    result.replaceChildren(...resultNodes({ result: { display: shown.display }, seed: shown.seed }));
-  } else {
-    result.replaceChildren(el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
-  }
-  fillFighters(helper, shown, preferred);
-  const select = helper.querySelector("select[data-path='fighter']");
-  const tellFighterChosen = () => helper.dispatchEvent(new CustomEvent("regelwerk:fighter", { bubbles: true, detail: { name: select.value } }));
-  const board = helper.querySelector(".rw-tl-board");
-  const draw = () => drawTimeline(board, shown && shown.board, select.value, redraw, (name) => effectTexts(helper, name));
-  const redraw = (name) => {
-    select.value = name;
-    draw();
-    fillKept(helper);
-    tellFighterChosen();
-  };
-  select.onchange = () => {
-    draw();
-    fillKept(helper);
-    tellFighterChosen();
-  };
-  helper.rwDraw = draw;
-  draw();
-  helper.dataset.started = saved.state && saved.state.started ? "1" : "";
-  fillKept(helper);
-  showSteps(helper);
-}
-
 // The texts of a fighter's effects as the fight keeps them („betäubt (noch 3 Ticks)“).
-function effectTexts(helper, name) {
-  const state = viewOf(helper).fight;
-  return effectsOf(state, name).map((effect) => fight.effectText(state, effect));
+function effectTexts(view, name) {
+  const state = view.store.state;
+  return effectsOf(state, name).map((effect) => effectText(state, effect));
 }
 
 // The chosen fighter's own values (fields the schema marks `subject: actor`: his Ticks per
 // action, 000 L186) as the fight keeps them from his last command; else the defaults.
 export function fillKept(helper) {
   const view = viewOf(helper);
-  const name = helper.querySelector("select[data-path='fighter']").value;
-  const record = name ? ownValue(view.fight.fighters, name) : undefined;
+  const name = fighterBox(helper).value;
+  const record = name ? ownValue(view.store.state.fighters, name) : undefined;
   const kept = (record && ownValue(record.actions, helper.dataset.action)) || {};
   for (const input of helper.querySelectorAll('.rw-tl-act .rw-field[data-subject="actor"] [data-path][data-type]')) {
     const value = Object.hasOwn(kept, input.dataset.path) ? kept[input.dataset.path] : null;
@@ -177,22 +90,111 @@ export function fillKept(helper) {
   }
 }
 
+function redrawTimeline(helper) {
+  const view = viewOf(helper);
+  const shown = view.shown && view.shown.shown;
+  drawTimeline(helper.querySelector(".rw-tl-board"), shown && shown.board, fighterBox(helper).value, (name) => choose(helper, name), (name) => effectTexts(view, name));
+}
+
+function tellFighterChosen(helper) {
+  helper.dispatchEvent(new CustomEvent("regelwerk:fighter", { bubbles: true, detail: { name: fighterBox(helper).value } }));
+}
+
+function choose(helper, name) {
+  fighterBox(helper).value = name;
+  redrawTimeline(helper);
+  fillKept(helper);
+  tellFighterChosen(helper);
+}
+
+// Shows an engine drawing: the result, the fighters to choose from, the time line.
+function show(helper, key, shown, preferred) {
+  const view = viewOf(helper);
+  view.shown = { key, shown };
+  const result = helper.querySelector(".rw-result");
+  if (shown && shown.display) result.replaceChildren(...resultNodes({ result: { display: shown.display }, seed: shown.seed }));
+  else result.replaceChildren(el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
+  fillFighters(helper, shown && shown.board, preferred || (shown && shown.next));
+  helper.dataset.started = view.store.state.board && view.store.state.board.started ? "1" : "";
+  redrawTimeline(helper);
+  fillKept(helper);
+  showSteps(helper);
+}
+
+function shownOf(body) {
+  const r = body.result;
+  return { display: r.display, board: r.board, next: r.next, seed: body.seed };
+}
+
+function keepPicture(helper, key, shown) {
+  storage.write(boardState.pictureKey(helper.dataset.system), boardState.picture(key, shown));
+}
+
 // „Rückgängig“/„Wiederherstellen“ name the fight's last step and the next to put back.
 function showSteps(helper) {
   const view = viewOf(helper);
   const undo = helper.querySelector(".rw-tl-undo");
   const redo = helper.querySelector(".rw-tl-redo");
-  const last = lastStep(view.journal);
-  const next = nextRedo(view.journal);
+  const last = view.store.lastStep();
+  const next = view.store.nextRedo();
   undo.disabled = !last;
   undo.title = last ? `Rückgängig: ${last.label}` : "";
   redo.disabled = !next;
   redo.title = next ? `Wiederherstellen: ${next.label}` : "";
 }
 
-export function shownOf(body) {
-  const r = body.result;
-  return { display: r.display, board: r.board, next: r.next, event: r.event, seed: body.seed };
+// The fight's board, drawn: at once from the picture while it is the one drawn, else by the
+// engine („anzeigen“, nothing rolled – which also checks the board in full).
+async function drawBoard(helper) {
+  const view = viewOf(helper);
+  const key = wanted(view);
+  if (view.shown && same(view.shown.key, key)) {
+    redrawTimeline(helper); // the board stands; a fighter's effects may not
+    showSteps(helper);
+    return;
+  }
+  const { value } = storage.read(boardState.pictureKey(helper.dataset.system), boardState.checkPicture);
+  if (value && same(value.key, key)) {
+    show(helper, key, value.shown);
+    return;
+  }
+  if (Object.keys(key.board).length === 0) {
+    show(helper, key, null);
+    return;
+  }
+  const request = { system: helper.dataset.system, action: helper.dataset.action, params: params(key, { command: "anzeigen" }), seed: 0 };
+  const body = await runEngine(request).catch(() => null);
+  if (!body || !helper.isConnected || !same(wanted(view), key)) return;
+  if (!body.ok) {
+    refused(helper, key.board, body.error.message);
+    return;
+  }
+  keepPicture(helper, key, shownOf(body));
+  show(helper, key, shownOf(body));
+}
+
+export function setAsideNotice(helper, why) {
+  const key = boardState.legacyKey(helper);
+  notice(
+    notices(helper),
+    `Der gespeicherte Stand der Tickleiste ließ sich nicht verwenden (${why}). Er wurde als ` +
+      "Sicherung beiseitegelegt; die Tickleiste beginnt leer.",
+    "error",
+    [
+      { label: "Sicherung herunterladen", onClick: () => storage.download("tickleiste-sicherung.json", storage.backup(key) || "") },
+      { label: "Sicherung verwerfen", onClick: (box) => { storage.dropBackup(key); box.remove(); } },
+    ],
+  );
+}
+
+// A board the engine refuses (damaged, from an older page): kept as the backup, said in
+// German, and the board starts empty – as a step of the fight, so nothing goes unseen.
+function refused(helper, state, why) {
+  const key = boardState.legacyKey(helper);
+  storage.write(key, { version: 2, state });
+  storage.setAside(key);
+  viewOf(helper).store.dispatch("Tickleiste geleert (gespeicherter Stand unbrauchbar)", { type: "board", state: {} });
+  setAsideNotice(helper, why);
 }
 
 function seedOf(helper) {
@@ -208,8 +210,7 @@ export function boardIntoView(helper) {
   if (!column || column.scrollHeight <= column.clientHeight) return;
   const view = column.getBoundingClientRect();
   let shift = helper.querySelector(".rw-tl-board").getBoundingClientRect().top - view.top;
-  // the keyboard's focus stays in sight, clear of the column's scroll padding (a notice may
-  // stand there): scroll only as far as the focused control allows
+  // the keyboard's focus stays in sight, clear of the column's scroll padding
   const focus = document.activeElement;
   if (focus && focus !== column && column.contains(focus)) {
     const box = focus.getBoundingClientRect();
@@ -221,15 +222,19 @@ export function boardIntoView(helper) {
   column.scrollTop += shift;
 }
 
-// The one path of a command. options: {state, seed, label} (a replay, a file, starting anew
-// give their own), keep: {fighter, values} – the acting fighter's own values, kept for him.
+// The one path of a command. options: {state, seed, label} (a file, starting anew give their
+// own board), keep: {fighter, values} – the acting fighter's own values, kept for him.
 export async function send(helper, command, fields, options = {}) {
   clearErrors(helper);
-  if (await changedElsewhere(helper)) return null;
-  const saved = current(helper);
-  const state = options.state !== undefined ? options.state : saved.state;
-  const seed = options.seed !== undefined ? options.seed : seedOf(helper);
-  const request = { system: helper.dataset.system, action: helper.dataset.action, params: { ...fields, command, state }, seed };
+  const view = viewOf(helper);
+  const before = view.store.state.board;
+  if (view.store.refresh() && !same(before || {}, view.store.state.board || {})) {
+    notice(notices(helper), "Die Tickleiste wurde inzwischen in einem anderen Tab geändert. Hier steht jetzt ihr aktueller Stand; bitte den Befehl noch einmal geben.", "error");
+    return null;
+  }
+  const key = wanted(view);
+  const state = options.state !== undefined ? options.state : key.board;
+  const request = { system: helper.dataset.system, action: helper.dataset.action, params: { ...params(key, fields), command, state }, seed: options.seed !== undefined ? options.seed : seedOf(helper) };
   let body;
   try {
     body = await runEngine(request);
@@ -239,8 +244,7 @@ export async function send(helper, command, fields, options = {}) {
   }
   if (!helper.isConnected) return null;
   if (!body.ok && body.error.field === "state" && options.state === undefined) {
-    // the fight's board itself is refused: keep it as a backup, the board starts empty
-    refused(helper, state, body.error.message);
+    refused(helper, state, body.error.message); // the fight's board itself is refused
     return null;
   }
   if (!body.ok) {
@@ -248,84 +252,74 @@ export async function send(helper, command, fields, options = {}) {
     return null;
   }
   const shown = shownOf(body);
-  const changed = command !== "anzeigen" || options.state !== undefined;
+  const event = { type: "board", state: body.result.state, next: body.result.next || null };
+  if (options.keep) Object.assign(event, { fighter: options.keep.fighter, action: helper.dataset.action, values: options.keep.values });
+  // the drawing is the one of the board the step makes: no second drawing after the step
+  const after = { board: body.result.state, unable: key.unable };
+  view.shown = { key: after, shown };
+  keepPicture(helper, after, shown);
   const label = body.result.event || options.label || "Befehl";
-  const next = { ...saved, state: body.result.state, shown };
-  persist(helper, next);
-  if (changed) {
-    const event = { type: "board", state: body.result.state, next: body.result.next || null };
-    if (options.keep) Object.assign(event, { fighter: options.keep.fighter, action: helper.dataset.action, values: options.keep.values });
-    fight.dispatch(viewOf(helper), `Tickleiste: ${label}`, event);
-  }
-  show(helper, next, body.result.next);
+  const { step } = view.store.dispatch(`Tickleiste: ${label}`, event);
+  if (view.store.saveProblem) notice(notices(helper), `Nicht gespeichert: ${view.store.saveProblem}`, "error");
+  show(helper, after, shown, body.result.next);
   boardIntoView(helper);
   // heard once: what happened, then who is next
-  const said = [body.result.event, outcomeText(body)].filter(Boolean).join(" ");
-  announce(helper.querySelector(".rw-announce"), said);
+  announce(helper.querySelector(".rw-announce"), [body.result.event, outcomeText(body)].filter(Boolean).join(" "));
+  if (hasDice(body.result.display)) {
+    logRoll(`Tickleiste: ${label}`, body, null, { request, helper: helper.id, step: step ? { system: helper.dataset.system, n: step.n } : null });
+  }
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail: body, bubbles: true }));
   return body;
 }
 
 export async function replace(helper, question) {
-  if (boardState.isEmpty(current(helper).state)) return true;
+  if (boardState.isEmpty(boardOf(helper))) return true;
   return ask(notices(helper), question, "Ja, ersetzen");
 }
 
-// Undo/redo: the fight's step is taken back or put back; the board shows the fight's board
-// again (nothing new is rolled).
-export async function step(helper, direction) {
-  if (await changedElsewhere(helper)) return;
-  const moved = fight.undo(viewOf(helper), direction);
-  if (!moved) return;
-  await followFight(helper);
-  notice(notices(helper), `${direction === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${moved.label}`);
+// Undo/redo from the widget's own buttons (the rule page): the fight's step.
+export function step(helper, direction) {
+  const store = viewOf(helper).store;
+  const moved = direction === "undo" ? store.undo() : store.redo();
+  if (moved) notice(notices(helper), `${direction === "undo" ? "Rückgängig gemacht" : "Wiederhergestellt"}: ${moved.label}`);
 }
 
-// A board the engine refuses (damaged, from an older page): kept as the backup, said in
-// German, and the board starts empty – as a step of the fight, so nothing goes unseen.
-// `kept`: the board is the one stored for this widget (then the stored text is the backup).
-function refused(helper, state, why, kept = false) {
-  const key = boardState.key(helper);
-  if (!kept) store.write(key, { ...boardState.normalize(null), state });
-  store.setAside(key);
-  helper.rwSaved = boardState.normalize(null);
-  persist(helper, helper.rwSaved);
-  fight.dispatch(viewOf(helper), "Tickleiste geleert (gespeicherter Stand unbrauchbar)", { type: "board", state: {} });
-  show(helper, helper.rwSaved);
-  setAsideNotice(helper, why);
-}
-
-// The board as last shown, checked, drawn at once; then the fight's board (the truth), checked
-// by the engine („anzeigen“; a refused one is set aside). A board kept before the fight held
-// it (an older page) becomes the fight's board as a step of its own.
-export async function loadBoard(helper) {
-  const key = boardState.key(helper);
-  const { value, problem } = store.read(key, boardState.check);
-  let saved = boardState.normalize(value);
-  try {
-    show(helper, saved);
-  } catch (error) {
-    store.setAside(key);
-    saved = boardState.normalize(null);
-    show(helper, saved);
-    setAsideNotice(helper, "die Anzeige war beschädigt");
-  }
-  helper.rwSaved = saved;
+// A board an older page kept beside the fight becomes the fight's board only when the fight
+// holds nothing at all, and only once the engine has accepted it; it is set aside as the
+// backup either way (never read twice). One the engine refuses is said, and left as the backup.
+async function takeLegacy(helper, store) {
+  const key = boardState.legacyKey(helper);
+  const { value, problem } = storage.read(key, boardState.checkLegacy);
   if (problem) setAsideNotice(helper, problem);
-  if (saved.state.started) boardIntoView(helper);
-  const view = viewOf(helper);
-  const taken = !view.fight.board && Object.keys(saved.state).length > 0;
-  const board = taken ? saved.state : view.fight.board || {};
-  if (Object.keys(board).length === 0) {
-    if (!boardState.isEmpty(saved.state)) await followFight(helper);
-    return;
-  }
-  const body = await drawn(helper, board);
+  if (!value) return;
+  storage.setAside(key);
+  const journal = store.journal;
+  const untouched = !journal.steps.length && !journal.redo.length && !journal.base.board;
+  if (!untouched || boardState.isEmpty(value.state)) return;
+  const request = { system: helper.dataset.system, action: helper.dataset.action, params: { command: "anzeigen", state: value.state }, seed: 0 };
+  const body = await runEngine(request).catch(() => null);
   if (!body || !helper.isConnected) return;
   if (!body.ok) {
-    refused(helper, board, body.error.message, taken);
+    setAsideNotice(helper, body.error.message);
     return;
   }
-  if (taken) fight.dispatch(view, "Tickleiste übernommen", { type: "board", state: body.result.state });
-  showDrawn(helper, body); // the engine's view (a stored display may be from an older version)
+  store.dispatch("Tickleiste übernommen", { type: "board", state: body.result.state });
+}
+
+// The widget as a view of its fight: drawn now and after every step.
+export async function attach(helper) {
+  const store = fightStore(helper.dataset.system, formerNames(helper));
+  store.refresh();
+  views.set(helper, { store, shown: null });
+  store.subscribe({ alive: () => helper.isConnected, draw: () => drawBoard(helper) });
+  const select = fighterBox(helper);
+  select.addEventListener("change", () => choose(helper, select.value));
+  // on a Kampfhelfer page the fight bar has „Rückgängig“ – one pair of buttons for one journal
+  if (helper.closest(".rw-workbench")) helper.querySelectorAll(".rw-tl-undo, .rw-tl-redo").forEach((b) => { b.hidden = true; });
+  if (store.problem && !helper.closest(".rw-workbench")) {
+    notice(notices(helper), `Der gespeicherte Kampf ließ sich nicht verwenden (${store.problem}). Er wurde als Sicherung beiseitegelegt.`, "error");
+  }
+  await drawBoard(helper);
+  await takeLegacy(helper, store);
+  if (store.state.board && store.state.board.started) boardIntoView(helper);
 }

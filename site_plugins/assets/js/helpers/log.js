@@ -1,10 +1,14 @@
 // Regelwerk – log.js: the page roll log („Wurfprotokoll dieser Seite“).
 //
-// Owns: one log per page – rolls only (helpers and dice buttons; a result without dice is not
-// a roll, results.js hasDice; the Tickleiste's moves belong to the fight, not here) – newest
-// first, at most LOG_MAX, shown at the end of the article. It is kept per page in localStorage
-// ("regelwerk:wurfprotokoll:<path>", version 1: {version, entries: [{label, outcome, seed,
-// request: {system, action, params}, helper, id}]}) through store.js: checked when read (checkLog;
+// Owns: one log per page – every roll with dice (helpers, dice buttons, the Tickleiste's
+// Kampfbeginn; a result without dice is not a roll, results.js hasDice; the Tickleiste's other
+// moves belong to the fight, not here) – newest first, at most LOG_MAX (a whole evening), the
+// newest LOG_SHOWN shown at the end of the article, the rest on request. A roll that made a step
+// of the fight (a Kampfhelfer page) names it (`step`: {system, n}); when that step is taken back
+// the entry says so („rückgängig gemacht“, read from the fight store, which the log follows).
+// It is kept per page in localStorage ("regelwerk:wurfprotokoll:<path>", version 1: {version,
+// entries: [{label, outcome, seed, request: {system, action, params}, helper, id, step?}]})
+// through store.js: checked when read (checkLog;
 // a stored value of another shape is set aside as store.js's backup and the log starts empty,
 // never a crash), read again before each write (another tab of the same page may have added),
 // and shown again when the page opens (showStoredLog, from page.js).
@@ -14,13 +18,15 @@
 // in its popover while the page that rolled it is open, else shown under the entry. A repeated
 // roll is not logged again. „Protokoll leeren“ asks first and can be undone.
 
+import { fightStore } from "../fight/store.js";
 import { runEngine } from "../runtime/engine-client.js";
 import { ask, hasDice, notice, resultNodes } from "./results.js";
 import * as store from "../common/store.js";
 import { el, isObject } from "../common/util.js";
 
 export const LOG_VERSION = 1;
-export const LOG_MAX = 50;
+export const LOG_MAX = 500;
+export const LOG_SHOWN = 50;
 
 const SEED = /^[0-9]{1,16}$/;
 const SYSTEM = /^[a-z]{1,40}$/;
@@ -45,6 +51,10 @@ function entryProblem(entry, index) {
   }
   if (typeof entry.helper !== "string" || !HELPER_ID.test(entry.helper)) return `${where}: Helfer unlesbar`;
   if (typeof entry.id !== "string" || !ENTRY_ID.test(entry.id)) return `${where}: Kennung unlesbar`;
+  const step = entry.step;
+  if (step !== undefined && step !== null && (!isObject(step) || typeof step.system !== "string" || !SYSTEM.test(step.system) || !Number.isInteger(step.n))) {
+    return `${where}: Schritt des Kampfes unlesbar`;
+  }
   return "";
 }
 
@@ -67,9 +77,9 @@ export function withEntry(entries, entry) {
 
 // The entry for one roll: body is the engine's answer, request what was sent (its params are
 // what a repeat sends again; without it the answer's own), helper the rolling helper's id.
-export function entryOf(label, body, request, helper = "") {
+export function entryOf(label, body, request, helper = "", step = null) {
   const sent = request || body;
-  return {
+  const entry = {
     label: String(label).slice(0, 200),
     outcome: String((body.result.display && body.result.display.outcome) || "").slice(0, 2000),
     seed: String(body.seed),
@@ -77,6 +87,10 @@ export function entryOf(label, body, request, helper = "") {
     helper: HELPER_ID.test(helper || "") ? helper || "" : "",
     id: `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`.slice(0, 24),
   };
+  if (isObject(step) && typeof step.system === "string" && SYSTEM.test(step.system) && Number.isInteger(step.n)) {
+    entry.step = { system: step.system, n: step.n };
+  }
+  return entry;
 }
 
 // this visit's log per page (what the browser refuses to keep still counts until the page goes)
@@ -124,7 +138,8 @@ function pageLog(create) {
     "p",
     "rw-help",
     `Jeder Wurf mit seiner Wurfnummer – „Wiederholen“ würfelt ihn mit derselben Nummer noch einmal. ` +
-      `Das Protokoll bleibt in diesem Browser (höchstens ${LOG_MAX} Würfe).`,
+      `Das Protokoll bleibt in diesem Browser (höchstens ${LOG_MAX} Würfe); ein Wurf, dessen Schritt im Kampf ` +
+      "rückgängig gemacht wurde, ist markiert.",
   );
   const bar = el("div", "rw-page-log-actions");
   const clear = el("button", "md-button rw-log-clear", "Protokoll leeren");
@@ -136,18 +151,60 @@ function pageLog(create) {
   return log;
 }
 
+let showAll = false; // „Alle … Würfe zeigen“ was pressed on this page
+
 function render(entries) {
   const log = pageLog(entries.length > 0);
   if (!log) return;
   const list = log.querySelector("ol");
-  list.replaceChildren(...entries.map(entryNode));
+  const shown = showAll ? entries : entries.slice(0, LOG_SHOWN);
+  const items = shown.map(entryNode);
+  if (shown.length < entries.length) {
+    const more = el("button", "md-button rw-log-more", `Alle ${entries.length} Würfe zeigen`);
+    more.type = "button";
+    more.addEventListener("click", () => {
+      showAll = true;
+      render(load(location.pathname));
+    });
+    const li = el("li", "rw-log-more-item");
+    li.appendChild(more);
+    items.push(li);
+  }
+  list.replaceChildren(...items);
   log.querySelector(".rw-log-clear").hidden = entries.length === 0;
+  followSteps(entries, log);
+}
+
+// The fights whose steps the entries name: when one changes (a step taken back, put back), the
+// log is drawn again.
+const followed = new Set();
+
+function followSteps(entries, log) {
+  for (const entry of entries) {
+    const system = entry.step && entry.step.system;
+    if (!system || followed.has(system)) continue;
+    followed.add(system);
+    fightStore(system).subscribe({
+      alive: () => {
+        if (log.isConnected) return true;
+        followed.delete(system); // the page went (instant navigation): the next one follows anew
+        return false;
+      },
+      draw: () => render(load(location.pathname)),
+    });
+  }
+}
+
+function undoneStep(entry) {
+  return !!entry.step && !fightStore(entry.step.system).stepStands(entry.step.n);
 }
 
 function entryNode(entry) {
-  const li = el("li", "");
+  const undone = undoneStep(entry);
+  const li = el("li", undone ? "rw-log-undone" : "");
   li.appendChild(el("span", "rw-log-label", `${entry.label}: `));
   li.appendChild(el("span", "", `${entry.outcome} `));
+  if (undone) li.appendChild(el("span", "rw-log-undone-note", "(im Kampf rückgängig gemacht) "));
   li.appendChild(el("span", "rw-log-seed", `(Wurfnummer ${entry.seed}) `));
   const again = el("button", "rw-repeat md-button", "Wiederholen");
   again.type = "button";
@@ -201,12 +258,12 @@ async function clearLog(log) {
 
 // One roll into this page's log: label (the helper's title or the dice notation), body (the
 // engine's answer), replay (this visit's own repeat, e.g. a dice button's popover; optional),
-// options {request, helper}: what was sent and the helper's id. Results without dice are not
-// logged.
+// options {request, helper, step}: what was sent, the helper's id and the fight's step the roll
+// made ({system, n}). Results without dice are not logged.
 export function logRoll(label, body, replay, options = {}) {
   if (!body || !body.result || !hasDice(body.result.display)) return;
   const path = location.pathname;
-  const entry = entryOf(label, body, options.request, options.helper);
+  const entry = entryOf(label, body, options.request, options.helper, options.step);
   if (replay) liveRepeats.set(entry.id, replay);
   const entries = withEntry(load(path), entry);
   save(path, entries);
@@ -215,6 +272,7 @@ export function logRoll(label, body, replay, options = {}) {
 
 // When a page opens: its kept log, if it has one.
 export function showStoredLog() {
+  showAll = false;
   const entries = load(location.pathname);
   if (entries.length || document.getElementById("rw-page-log")) render(entries);
 }

@@ -1,4 +1,4 @@
-// Regelwerk – fight-share.js: „Für Spieler zeigen“ on a Kampfhelfer page.
+// Regelwerk – players/show.js: „Für Spieler zeigen“ on a Kampfhelfer page (a view of the fight store).
 //
 // Owns: the picture of the fight the players see (pictureOf: the order with each fighter's
 // place, who acts now and next, round or tick, per fighter what the game master chose to show,
@@ -9,8 +9,8 @@
 //   enemies) or „nichts“ (only name and place). The choice is kept per system in the browser
 //   (localStorage "regelwerk:spieler-sicht:<system>"); without a choice a fighter of the side
 //   „Helden“ shows „Werte“, everyone else „grob“.
-// - „grob“ compares the page's first resource (LeP, Trefferpunkte, Gesundheit: a pool a hit
-//   lowers) with the highest value the journal has seen for him: ≥ 100 % unverletzt, ≥ 50 %
+// - „grob“ compares the system's first life value (the fight contract's: LeP, Trefferpunkte,
+//   Gesundheit: a pool a hit lowers) with the highest value the journal has seen for him: ≥ 100 % unverletzt, ≥ 50 %
 //   angeschlagen, below schwer verletzt; kampfunfähig / tot from his state. Where the page
 //   tracks no resource (the Tickleiste alone), only „kampffähig“ or the state is said.
 // - The link (player-link.js) carries the picture in its fragment; the QR code (qr.js) holds at
@@ -22,8 +22,9 @@
 //   ("regelwerk:spieler-live:<system>", the storage event reaches the other window) and sent on
 //   a BroadcastChannel ("regelwerk-spieler").
 
-import * as fight from "../fight/fight.js";
-import { boardNow, boardOrder, effectsOf, stateOfFighter } from "../fight/journal.js";
+import { boardNow, boardOrder, effectLeft, effectsOf } from "../fight/effects.js";
+import { canAct, stateOfFighter } from "../fight/reducer.js";
+import * as roster from "../fight/roster.js";
 import { LEVELS, compact, fragmentOf, reduced } from "./link.js";
 import { VERSION_MAX, qrOf, svgOf } from "./qr.js";
 import * as store from "../common/store.js";
@@ -40,20 +41,23 @@ function showKey(system) {
   return `spieler-sicht:${system}`;
 }
 
-function shows(bench) {
-  if (!bench.playerShows) {
-    const { value } = store.read(showKey(bench.system), (v) => (isObject(v) ? "" : "keine Auswahl"));
-    bench.playerShows = isObject(value) ? value : {};
+// The game master's choices per system (read once per visit, written when he changes one).
+const chosen = new Map();
+
+function shows(system) {
+  if (!chosen.has(system)) {
+    const { value } = store.read(showKey(system), (v) => (isObject(v) ? "" : "keine Auswahl"));
+    chosen.set(system, isObject(value) ? value : {});
   }
-  return bench.playerShows;
+  return chosen.get(system);
 }
 
 // The game master's choice; without one, a fighter on the side „Helden“ (DSA's initiative
 // names the heroes' side so by default) shows his values, everyone else „grob“.
-function showOf(bench, name) {
-  const chosen = ownValue(shows(bench), name);
-  if (chosen === "werte" || chosen === "nichts" || chosen === "grob") return chosen;
-  const record = ownValue(bench.fight.fighters, name);
+function showOf(table, name) {
+  const choice = ownValue(shows(table.system), name);
+  if (choice === "werte" || choice === "nichts" || choice === "grob") return choice;
+  const record = ownValue(table.store.state.fighters, name);
   return isObject(record) && typeof record.side === "string" && /^held/i.test(record.side.trim()) ? "werte" : "grob";
 }
 
@@ -64,15 +68,15 @@ function number(value) {
 }
 
 // The highest value of a resource the fight has known for a fighter (what he started with).
-function peakOf(bench, name, key) {
+function peakOf(journal, name, key) {
   let peak = null;
   const seen = (values) => {
     const n = isObject(values) ? number(ownValue(values, key)) : null;
     if (n !== null && (peak === null || n > peak)) peak = n;
   };
-  const base = ownValue(bench.journal.base.fighters, name);
+  const base = ownValue(journal.base.fighters, name);
   if (isObject(base)) seen(base.stats);
-  for (const { event } of bench.journal.steps) {
+  for (const { event } of journal.steps) {
     if (event.type === "roll" && event.target === name) {
       seen(event.targetValues);
       seen(event.update);
@@ -85,62 +89,64 @@ function peakOf(bench, name, key) {
   return peak;
 }
 
-export function healthOf(bench, name, resources) {
-  const state = stateOfFighter(bench.fight, name);
+export function healthOf(journal, fight, name, resources) {
+  const state = stateOfFighter(fight, name);
   if (state && state.zustand !== "kampffähig") return state.zustand;
   if (!resources.length) return "kampffähig";
-  const record = ownValue(bench.fight.fighters, name);
+  const record = ownValue(fight.fighters, name);
   const now = isObject(record) ? number(ownValue(record.stats, resources[0].key)) : null;
-  const peak = peakOf(bench, name, resources[0].key);
+  const peak = peakOf(journal, name, resources[0].key);
   if (now === null || peak === null || peak <= 0 || now >= peak) return "unverletzt";
   return now / peak >= 0.5 ? "angeschlagen" : "schwer verletzt";
 }
 
 // Who acts after the actor: the next turn of someone who can act, or the Tickleiste's second.
-function nextOf(bench, names) {
-  if (bench.hasBoard) {
-    const line = boardOrder(bench.fight.board).filter((n) => fight.canAct(bench.fight, n));
+function nextOf(table, fight, names) {
+  if (table.hasBoard) {
+    const line = boardOrder(fight.board).filter((n) => canAct(fight, n));
     return line.length > 1 ? names.indexOf(line[1]) : -1;
   }
-  const turns = bench.fight.turns || [];
+  const turns = fight.turns || [];
   for (let i = 1; i <= turns.length; i++) {
-    const turn = turns[(bench.fight.turn + i) % turns.length];
-    if (fight.canAct(bench.fight, turn.name)) return names.indexOf(turn.name);
+    const turn = turns[(fight.turn + i) % turns.length];
+    if (canAct(fight, turn.name)) return names.indexOf(turn.name);
   }
   return -1;
 }
 
-function clockOf(bench) {
-  if (bench.hasBoard) {
-    const now = boardNow(bench.fight.board);
+function clockOf(table, fight) {
+  if (table.hasBoard) {
+    const now = boardNow(fight.board);
     return now === null ? "" : `Tick ${String(now).replace("-", "−")}`;
   }
-  const turns = bench.fight.turns || [];
-  const turn = turns[bench.fight.turn];
-  return turn ? `Runde ${germanNumber(bench.fight.round || 1)} · ${turn.label}` : "";
+  const turns = fight.turns || [];
+  const turn = turns[fight.turn];
+  return turn ? `Runde ${germanNumber(fight.round || 1)} · ${turn.label}` : "";
 }
 
 // The fight as the players see it (player-link.js describes the shape).
-export function pictureOf(bench, at = Date.now()) {
-  const names = fight.names(bench);
-  const resources = fight.resourcesOf(bench);
+export function pictureOf(table, at = Date.now()) {
+  const { journal, state: fight } = table.store;
+  const names = table.names();
+  const places = roster.positions(fight, table.hasBoard);
+  const resources = table.contract.values;
   const fighters = names.map((name) => {
-    const show = showOf(bench, name);
-    const out = { name, place: bench.positions.get(name) || "", show };
-    if (show === "grob") out.health = healthOf(bench, name, resources);
+    const show = showOf(table, name);
+    const out = { name, place: places.get(name) || "", show };
+    if (show === "grob") out.health = healthOf(journal, fight, name, resources);
     if (show === "werte") {
-      const record = ownValue(bench.fight.fighters, name);
+      const record = ownValue(fight.fighters, name);
       out.values = resources.map((r) => (isObject(record) ? number(ownValue(record.stats, r.key)) : null));
     }
-    out.effects = effectsOf(bench.fight, name).map((e) => ({ name: e.name, left: fight.effectLeft(bench.fight, e.until) }));
+    out.effects = effectsOf(fight, name).map((e) => ({ name: e.name, left: effectLeft(fight, e.until) }));
     return out;
   });
   return {
-    system: bench.system,
+    system: table.system,
     at: Math.floor(at / 1000) * 1000,
-    clock: clockOf(bench),
-    actor: names.indexOf(bench.fight.actor),
-    next: nextOf(bench, names),
+    clock: clockOf(table, fight),
+    actor: names.indexOf(fight.actor),
+    next: nextOf(table, fight, names),
     resources: resources.map((r) => r.name),
     level: "voll",
     fighters,
@@ -179,12 +185,12 @@ export async function linkFor(picture) {
 
 let channel = null;
 
-export function publish(bench) {
-  const picture = compact(pictureOf(bench));
-  store.write(liveKey(bench.system), picture); // the text compact() makes
+export function publish(table) {
+  const picture = compact(pictureOf(table));
+  store.write(liveKey(table.system), picture); // the text compact() makes
   try {
     if (!channel && typeof BroadcastChannel === "function") channel = new BroadcastChannel(CHANNEL);
-    if (channel) channel.postMessage({ system: bench.system, picture });
+    if (channel) channel.postMessage({ system: table.system, picture });
   } catch (error) {
     channel = null; // the storage event carries it all the same
   }
@@ -192,20 +198,20 @@ export function publish(bench) {
 
 // ------------------------------------------------------------------ the box
 
-function showChooser(bench) {
+function showChooser(table, redraw) {
   const list = el("ul", "rw-share-shows");
-  for (const name of fight.names(bench)) {
+  for (const name of table.names()) {
     const item = el("li", "");
     const box = el("select", "rw-share-show");
     box.setAttribute("aria-label", `Was die Spieler von ${name} sehen`);
     box.replaceChildren(...Object.entries(SHOW_TEXT).map(([value, text]) => new Option(text, value)));
-    box.value = showOf(bench, name);
+    box.value = showOf(table, name);
     box.addEventListener("change", () => {
-      const next = { ...shows(bench) };
+      const next = { ...shows(table.system) };
       Object.defineProperty(next, name, { value: box.value, enumerable: true, writable: true, configurable: true });
-      bench.playerShows = next;
-      store.write(showKey(bench.system), next);
-      refreshShare(bench);
+      chosen.set(table.system, next);
+      store.write(showKey(table.system), next);
+      redraw();
     });
     item.append(el("span", "rw-share-show-name", name), box);
     list.appendChild(item);
@@ -222,38 +228,38 @@ const LEVEL_TEXT = {
 
 let drawing = 0;
 
-export async function refreshShare(bench) {
-  const box = bench.shareBox;
-  publish(bench);
-  if (!box || !box.open) return;
+async function drawShare(table, parts) {
+  const { box, shows: showsBox, out } = parts;
+  publish(table);
+  if (!box.open) return;
   const ticket = ++drawing;
-  const picture = pictureOf(bench);
-  bench.shareShows.replaceChildren(showChooser(bench));
+  const picture = pictureOf(table);
+  showsBox.replaceChildren(showChooser(table, () => drawShare(table, parts)));
   if (!picture.fighters.length) {
-    bench.shareOut.replaceChildren(el("p", "rw-help", "Noch niemand im Kampf – erst die Reihenfolge würfeln bzw. Kämpfer in die Tickleiste eintragen."));
+    out.replaceChildren(el("p", "rw-help", "Noch niemand im Kampf – erst die Reihenfolge würfeln bzw. Kämpfer in die Tickleiste eintragen."));
     return;
   }
   let made;
   try {
     made = await linkFor(picture);
   } catch (error) {
-    bench.shareOut.replaceChildren(el("p", "rw-error", "Dieser Browser kann den Link nicht packen (CompressionStream fehlt) – bitte einen aktuellen Browser nehmen."));
+    out.replaceChildren(el("p", "rw-error", "Dieser Browser kann den Link nicht packen (CompressionStream fehlt) – bitte einen aktuellen Browser nehmen."));
     return;
   }
   if (ticket !== drawing) return; // a newer picture is on its way
-  const parts = [];
+  const shown = [];
   const fromFile = location.protocol === "file:";
   if (made.qr && !fromFile) {
     const figure = el("figure", "rw-share-qr");
     figure.appendChild(svgOf(made.qr, "QR-Code der Spieleransicht"));
     figure.appendChild(el("figcaption", "", `Mit der Kamera scannen – Stand ${new Date(picture.at).toLocaleTimeString("de-DE")} Uhr (QR-Version ${made.qr.version}).`));
-    parts.push(figure);
+    shown.push(figure);
   } else if (fromFile) {
-    parts.push(el("p", "rw-help", "Aus der Offline-Version zeigt der Link nur auf diesem Gerät die Spieleransicht (etwa als zweiter Bildschirm); für die Handys der Spieler den QR-Code auf der Online-Seite zeigen."));
+    shown.push(el("p", "rw-help", "Aus der Offline-Version zeigt der Link nur auf diesem Gerät die Spieleransicht (etwa als zweiter Bildschirm); für die Handys der Spieler den QR-Code auf der Online-Seite zeigen."));
   } else {
-    parts.push(el("p", "rw-help", "Zu viele Kämpfer für einen lesbaren QR-Code – bitte den Link teilen."));
+    shown.push(el("p", "rw-help", "Zu viele Kämpfer für einen lesbaren QR-Code – bitte den Link teilen."));
   }
-  if (LEVEL_TEXT[made.level]) parts.push(el("p", "rw-help rw-share-level", LEVEL_TEXT[made.level]));
+  if (LEVEL_TEXT[made.level]) shown.push(el("p", "rw-help rw-share-level", LEVEL_TEXT[made.level]));
   const link = el("input", "rw-share-link rw-player-link");
   link.type = "text";
   link.readOnly = true;
@@ -275,23 +281,24 @@ export async function refreshShare(bench) {
   open.target = "_blank";
   open.rel = "noopener";
   const live = el("a", "md-button rw-share-live", "Zweiter Bildschirm (folgt dem Kampf)");
-  live.href = `${playerPage().href}#live=${encodeURIComponent(bench.system)}`;
+  live.href = `${playerPage().href}#live=${encodeURIComponent(table.system)}`;
   live.target = "_blank";
   live.rel = "noopener";
   const row = el("p", "rw-share-actions");
   row.append(copy, open, live);
-  parts.push(link, row, el("p", "rw-help", `Link: ${germanNumber(made.link.length)} Zeichen. Der Kampf steht im Link selbst (nach „#“) und geht an keinen Server.`));
-  bench.shareOut.replaceChildren(...parts);
+  shown.push(link, row, el("p", "rw-help", `Link: ${germanNumber(made.link.length)} Zeichen. Der Kampf steht im Link selbst (nach „#“) und geht an keinen Server.`));
+  out.replaceChildren(...shown);
 }
 
-export function setupShare(bench, section) {
+// → {draw}: the box „Für Spieler zeigen“ at the end of the overview's section, and how it
+// follows the fight (the second screen's picture is published on every draw).
+export function setupShare(table, section) {
   const box = el("details", "rw-share-players");
   box.appendChild(el("summary", "", "Für Spieler zeigen"));
   box.appendChild(el("p", "rw-help", "Ein Link und QR-Code mit der Reihenfolge, wer dran ist, und was die Spieler von jedem Kämpfer sehen sollen. Die Handys der Spieler brauchen dafür kein Konto und keinen Server."));
-  bench.shareShows = el("div", "rw-share-choose");
-  bench.shareOut = el("div", "rw-share-out");
-  box.append(bench.shareShows, bench.shareOut);
-  box.addEventListener("toggle", () => refreshShare(bench));
-  bench.shareBox = box;
+  const parts = { box, shows: el("div", "rw-share-choose"), out: el("div", "rw-share-out") };
+  box.append(parts.shows, parts.out);
+  box.addEventListener("toggle", () => drawShare(table, parts));
   section.appendChild(box);
+  return { draw: () => drawShare(table, parts) };
 }

@@ -1,0 +1,181 @@
+// Regelwerk – fight/rolls.js: what a roll on a Kampfhelfer page makes of the fight.
+//
+// After a roll the values are kept for its fighters (the actor's for that helper, the target's
+// as his); a result's `target_update` (LeP after damage …) and `target_state` (the engine's
+// state for them) are written to the target – one step, named with the values before („Ork LeP
+// 30 → 24 – Ork ist jetzt kampfunfähig“), shown right below the result's outcome with its own
+// „Rückgängig“; a value of the target the fight did not know yet and the roll wrote is named
+// too („Wunden – → 0“). Then the ways on: `follow_ups` (fight/follow-ups.js) and `effect_offers`
+// (an effect the rules put on a fighter, with the durations to choose from – Güte's fall: how
+// long he lies depends on his FP(Gaukeleien), which the game master rolls at the table). A
+// shared roll (a link, the roll log's „Wiederholen“) is shown beside the fight and written only
+// with „In den Kampf übernehmen“.
+
+import { fill, withoutPerRoll } from "../helpers/forms.js";
+import { outcomeEnd } from "../helpers/results.js";
+import { el, isObject, ownValue } from "../common/util.js";
+import { effectId, effectLeft, untilFromDuration } from "./effects.js";
+import { fieldsOf, fillAll, labelOf, shown, titleOf, valuesOf } from "./fill.js";
+import { followUpBar, isForOther } from "./follow-ups.js";
+
+// What the fight makes of a result stands right below its outcome, beside „Würfeln“ – not
+// under the dice and chances a screen further down.
+function placeAfterOutcome(helper, node) {
+  const result = helper.querySelector(".rw-result");
+  const after = outcomeEnd(result);
+  if (after) after.after(node);
+  else result.appendChild(node);
+}
+
+// The name of a value of the target as the rules call it: the contract's („LeP“), else the
+// field's label – never the raw key.
+function valueName(table, helper, key) {
+  const known = table.contract.values.find((v) => v.key === key);
+  if (known) return known.name;
+  const input = helper.querySelector(`.rw-form [data-path="${CSS.escape(key)}"]`);
+  const field = input && input.closest(".rw-field");
+  if (field && field.dataset.resource) return field.dataset.resource;
+  return input ? labelOf(helper, input) : key;
+}
+
+// „LeP 30 → 24, Wunden 0 → 1“: what a result writes, with the value before.
+function changesText(table, helper, before, update) {
+  return Object.entries(update)
+    .map(([k, v]) => {
+      const was = ownValue(before, k);
+      const from = shown(was) === shown(v) ? "" : `${shown(was)} → `;
+      return `${valueName(table, helper, k)} ${from}${shown(v)}`;
+    })
+    .join(", ");
+}
+
+// The target's values this roll writes that the fight had otherwise (or not at all): „Wunden – → 0“.
+function newlyWritten(table, helper, known, values) {
+  return Object.entries(values)
+    .filter(([k, v]) => shown(ownValue(known, k)) !== shown(v))
+    .map(([k, v]) => `${valueName(table, helper, k)} ${shown(ownValue(known, k))} → ${shown(v)}`)
+    .join(", ");
+}
+
+export function undoButton(table, label) {
+  const button = el("button", "md-button rw-step-undo", "Rückgängig");
+  button.type = "button";
+  button.setAttribute("aria-label", `Rückgängig: ${label}`);
+  button.addEventListener("click", () => table.undoStep(label));
+  return button;
+}
+
+function writtenNote(table, text, label, changed) {
+  const note = el("p", "rw-fight-note rw-fight-written", `${text} `);
+  if (changed) note.appendChild(undoButton(table, label));
+  return note;
+}
+
+// → the number of the fight's step the roll made (for the roll log), or null.
+export function afterRoll(table, helper, body, how = "") {
+  const fight = table.store.state;
+  const result = body.result;
+  if (isForOther(helper)) {
+    placeAfterOutcome(helper, el("p", "rw-fight-note rw-fight-written", "Für eine Person außerhalb der Wahl gewürfelt – der Kampf bleibt, wie er ist."));
+    return null;
+  }
+  const { actor, target } = fight;
+  const update = isObject(result.target_update) ? result.target_update : null;
+  const event = {
+    type: "roll",
+    action: helper.dataset.action,
+    actor: actor && fieldsOf(helper, "actor").length ? actor : null,
+    target: target && (fieldsOf(helper, "target").length || update) ? target : null,
+    actorValues: valuesOf(helper, "actor"),
+    targetValues: valuesOf(helper, "target"),
+    update: target ? update : null,
+    state: result.target_state || null,
+  };
+  let made = null;
+  if (event.actor || event.target) {
+    const known = event.target ? { ...(ownValue(fight.fighters, target) || { stats: {} }).stats } : {};
+    const before = { ...known, ...event.targetValues };
+    const who = [event.actor, event.target].filter(Boolean).join(" und ");
+    let label = `${how}${titleOf(helper)}: Werte von ${who}`;
+    let said = "";
+    if (event.update) {
+      const changes = changesText(table, helper, before, event.update);
+      const down = isObject(event.state) && event.state.zustand !== "kampffähig" ? ` – ${target} ist jetzt ${event.state.text}` : "";
+      label = `${how}${titleOf(helper)}: ${target} ${changes}${down}`;
+      said = `Für ${target} übernommen: ${changes}.${down ? ` ${target} ist jetzt ${event.state.text}.` : ""}`;
+    } else if (event.target) {
+      const newly = newlyWritten(table, helper, known, event.targetValues);
+      if (newly) label += ` (${target}: ${newly})`;
+    }
+    const { changed, step } = table.store.dispatch(label, event);
+    made = step ? step.n : null;
+    if (said) {
+      placeAfterOutcome(helper, writtenNote(table, said, label, changed));
+      fillAll(table, { target: true });
+    }
+  }
+  const offers = effectOffers(table, result.effect_offers);
+  const follow = followUpBar(table, result.follow_ups);
+  if (follow) placeAfterOutcome(helper, follow);
+  for (const offer of offers.reverse()) placeAfterOutcome(helper, offer);
+  return made;
+}
+
+// ------------------------------------------------------------------ effects the rules offer
+
+// An engine `effect_offers` entry: {fighter: "actor"|"target", effect, ref, question, choices:
+// [{label, meaning, duration: {runden, zuege}}]} – each answer a step that puts the effect on
+// that fighter for the chosen duration, in this fight's time.
+function effectOffers(table, offers) {
+  if (!Array.isArray(offers)) return [];
+  const bars = [];
+  for (const offer of offers) {
+    const name = isObject(offer) && (offer.fighter === "actor" || offer.fighter === "target") ? table.store.state[offer.fighter] : null;
+    if (!name || typeof offer.effect !== "string" || !Array.isArray(offer.choices)) continue;
+    const bar = el("div", "rw-follow-ups rw-effect-offer");
+    bar.appendChild(el("span", "rw-follow-ups-title", typeof offer.question === "string" ? offer.question : `${name}: ${offer.effect}`));
+    for (const choice of offer.choices) {
+      if (!isObject(choice) || typeof choice.label !== "string") continue;
+      const until = untilFromDuration(table.store.state, choice.duration, name);
+      if (!until) continue;
+      const text = choice.meaning ? `${choice.label}: ${choice.meaning}` : choice.label;
+      const answer = el("button", "md-button", text);
+      answer.type = "button";
+      answer.addEventListener("click", () => {
+        const fight = table.store.state;
+        const effect = { id: effectId(), name: offer.effect, ref: `${offer.ref || ""}${offer.ref ? ", " : ""}${choice.label}`, until };
+        const left = effectLeft(fight, until);
+        const label = `${name}: ${offer.effect} (${left})`;
+        const { changed } = table.store.dispatch(label, { type: "effect", fighter: name, effect });
+        bar.replaceWith(writtenNote(table, `Für ${name} übernommen: ${offer.effect} (${left}).`, label, changed));
+      });
+      bar.appendChild(answer);
+    }
+    if (bar.children.length > 1) bars.push(bar);
+  }
+  return bars;
+}
+
+// ------------------------------------------------------------------ a shared roll
+
+// A shared roll (a link, the roll log's „Wiederholen“) is shown beside the fight: the form goes
+// back to the fighters' values at once, and only „In den Kampf übernehmen“ writes the link's
+// values for the fighters now chosen (the same step as one of their own rolls).
+export function offerSharedRoll(table, helper, detail) {
+  fillAll(table, { actor: true, target: true });
+  const { actor, target } = table.store.state;
+  if (!actor && !target) return;
+  const who = [actor && `Werte für ${actor}`, target && `Ziel ${target}`].filter(Boolean).join(", ");
+  const what = detail.fromLog ? "Wiederholter Wurf" : "Geteilter Wurf";
+  const bar = el("div", "rw-follow-ups rw-shared-take");
+  const take = el("button", "md-button", "In den Kampf übernehmen");
+  take.type = "button";
+  take.addEventListener("click", () => {
+    // the link's values of the fighters; its per-roll values were for that roll only
+    fill(helper, withoutPerRoll(helper, detail.params || {}));
+    afterRoll(table, helper, detail, `${what} – `);
+    bar.replaceChildren(el("span", "rw-fight-note", `In den Kampf übernommen (${who}).`));
+  });
+  bar.append(el("span", "rw-follow-ups-title", `${what} – der Kampf bleibt, wie er ist (${who}).`), take);
+  placeAfterOutcome(helper, bar);
+}
