@@ -75,7 +75,7 @@ async function submit(helper, request, options = {}) {
   announce(helper.querySelector(".rw-announce"), outcomeText(body, hit));
   share.addButton(helper, request.params, body.seed, body.result.display);
   const title = helper.querySelector(".rw-title");
-  const label = title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer";
+  const label = logLabel(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body);
   // a shared roll is shown beside the fight, never written into it (fight/rolls.js offers
   // „In den Kampf übernehmen“ with the link's values: request.params)
   const detail = options.shared ? { ...body, shared: true, fromLog: !!options.fromLog, params: request.params } : { ...body };
@@ -83,6 +83,13 @@ async function submit(helper, request, options = {}) {
   // logged after the fight made its step of the roll (detail.step, fight/workbench.js), so the
   // log can say when that step is taken back
   if (!options.fromLog) logRoll(label, body, null, { request, helper: helper.id, step: detail.step || null });
+}
+
+// The roll log's name of a roll: the helper's title and what the result says it was („Angriff
+// und Wunde – Festhalten gelungen“: a Kampfmanöver is not logged as a plain attack).
+function logLabel(title, body) {
+  const headline = body.result.display && typeof body.result.display.headline === "string" ? body.result.display.headline.trim() : "";
+  return headline && !headline.startsWith(title) ? `${title} – ${headline}` : title;
 }
 
 // A typed Wurfnummer repeats one roll, once: the next roll – maybe another fighter's – gets
