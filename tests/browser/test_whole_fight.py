@@ -208,7 +208,8 @@ PLAN = """() => {
     [...h.querySelectorAll(".rw-field[data-subject='target'][data-resource]")]
       .map((f) => [f.dataset.resource, f.querySelector("[data-path]").dataset.path]));
   const helpers = [...document.querySelectorAll(".rw-workbench .rw-helper:not([data-widget])")]
-    .map((h) => ({ id: h.id, action: h.dataset.action, resources: resources(h) }));
+    .map((h) => ({ id: h.id, action: h.dataset.action, resources: resources(h),
+                   targets: !!h.querySelector(".rw-field[data-subject='target']") }));
   // the overview's columns: the life values of the system's fight contract (fight/contract.js)
   const contract = JSON.parse(document.querySelector(".rw-fight-contract").dataset.contract);
   const values = Object.fromEntries(contract.values.map((v) => [v.title || v.name, v.name]));
@@ -339,7 +340,12 @@ PRESS = f"""async (button, [id, read]) => {{
   }};
   for (let waited = 0; waited < 60000; waited += 10) {{
     if (window.__rwWholeCount > before) {{
-      const head = helper.querySelector(".rw-result > .rw-headline");
+      // a one-tap follow-up's roll is read where it is shown: the chain below the result it
+      // followed (fight/rolls.js), when its own helper is in another tab
+      const links = document.querySelectorAll(`.rw-chain-step[data-from="${{id}}"]`);
+      const head = helper.offsetParent === null && links.length
+        ? links[links.length - 1].querySelector(".rw-headline")
+        : helper.querySelector(".rw-result > .rw-headline");
       const scrolls = read && head && !({SEEN})(head) ? [...far, ({NAME})(head)] : far;
       const seed = helper.querySelector(".rw-form [data-type='seed']");
       return {{ scrolls, last: window.__rwWholeLast, values: window.__rwWholeValues,
@@ -838,40 +844,71 @@ class Fight:
         self.verify(what, said if made else ())
         return result
 
-    def damage_step(self, result: dict[str, Any]) -> dict[str, Any] | None:
-        """The attack's follow-up to a helper with resource fields (the damage), if any."""
-        for item in result.get("follow_ups") or []:
-            for helper in self.plan["helpers"]:
-                if helper["action"] == item.get("action") and helper["resources"]:
-                    return {"item": item, "helper": helper["id"]}
+    def damage_step(self, result: dict[str, Any], direct: bool = False) -> dict[str, Any] | None:
+        """The next roll the rules ask for on the way to the target's life values: among the
+        result's follow-ups, up to the first one to a helper with resource fields (the damage),
+        the first whose helper has fields of the target – DSA's attack offers the parade before
+        the damage („Abwehr des Ziels würfeln“, 001 „Abwehraktionen“), and only its failure goes
+        on to the damage; a result with no follow-up to the damage leaves the chain. ``direct``:
+        the damage itself (the parade failed at the table)."""
+        by_action = {h["action"]: h for h in self.plan["helpers"]}
+        items = [
+            i
+            for i in result.get("follow_ups") or []
+            if not i.get("fighter") and not i.get("other_target") and i.get("action") in by_action
+        ]
+        last = next((n for n, i in enumerate(items) if by_action[i["action"]]["resources"]), None)
+        if last is None:
+            return None
+        for item in items[last:] if direct else items[: last + 1]:
+            helper = by_action[item["action"]]
+            if helper["resources"] or helper["targets"]:
+                return {"item": item, "helper": helper["id"]}
         return None
 
-    def attack(self, target: str, what: str, seed: int | None = None) -> None:
-        """An attack on ``target`` and, where it goes on to the damage, the damage."""
+    def attack(self, target: str, what: str, seed: int | None = None, direct: bool = False) -> None:
+        """An attack on ``target`` and the rolls that follow it by the rules (the parade, the
+        damage), each in one click where the fight knows every value it needs (``direct``: on
+        to the damage at once)."""
         self.where = what
         self.choose_target(target)
         self.open_tab(self.attack_id)
         self.type_values(self.attack_id, {})
         result = self.roll(self.attack_id, f"{what}: Angriff", seed)
-        follow = self.damage_step(result)
-        if not follow:
-            return
+        shown = self.helper(self.attack_id)
+        for _ in range(3):
+            follow = self.damage_step(result, direct)
+            if not follow:
+                return
+            result = self.follow(shown, follow, what)
+            shown = self.shown(follow["helper"])
+
+    def shown(self, helper_id: str) -> Any:
+        """Where the game master sees the last roll of a helper: the helper, or – rolled by a
+        one-tap follow-up while its helper is in another tab – the last link of the chain below
+        the result it followed (fight/rolls.js)."""
+        helper = self.helper(helper_id)
+        if evaluate_one(helper, "(h) => h.offsetParent !== null"):
+            return helper
+        return self.page.locator(f".rw-chain-step[data-from='{helper_id}']").last
+
+    def follow(self, shown: Any, follow: dict[str, Any], what: str) -> dict[str, Any]:
+        """A follow-up of the result ``shown`` rolled: „…: würfeln ⚄“ where offered (every value
+        known: one click), else „… ▸“, the values typed and „Würfeln“."""
         item = follow["item"]
-        # every value of the target known: one click fills and rolls the damage (fight.js)
-        quick = self.helper(self.attack_id).get_by_role(
-            "button", name=f"{item['title']}: würfeln ⚄", exact=True
-        )
+        quick = shown.get_by_role("button", name=f"{item['title']}: würfeln ⚄", exact=True)
         if quick.count():
-            self.roll(follow["helper"], f"{what}: {item['title']} (gleich gewürfelt)", button=quick)
-            return
-        self.click(self.helper(self.attack_id).get_by_role("button", name=f"{item['title']} ▸"))
+            return self.roll(
+                follow["helper"], f"{what}: {item['title']} (gleich gewürfelt)", button=quick
+            )
+        self.click(shown.get_by_role("button", name=f"{item['title']} ▸"))
         self.helper(follow["helper"]).locator(".rw-submit").wait_for()
         # the follow-up fills the next helper; the fight itself is not changed by it (no step)
         self.verify(f"{what}: {item['title']} geöffnet")
         if self.check_follow_ups:
             self.check_carried(follow["helper"], item)
         self.type_values(follow["helper"], item.get("params") or {})
-        self.roll(follow["helper"], f"{what}: {item['title']}")
+        return self.roll(follow["helper"], f"{what}: {item['title']}")
 
     def check_carried(self, helper_id: str, item: dict[str, Any]) -> None:
         """The follow-up brings the rolled values on (the TP of this attack), except where the
@@ -959,7 +996,7 @@ class Fight:
         self.type_values(self.attack_id, {})
         params = form_params(self.helper(self.attack_id))
         seed = next(s for s in range(1, 1000) if self.reaches_damage(params, s))
-        self.attack(ally, f"falscher Klick {actor} → {ally}", seed)
+        self.attack(ally, f"falscher Klick {actor} → {ally}", seed, direct=True)
         steps = self.mirror.changes() - made
         hit = self.mirror.state["fighters"].get(ally, {}).get("stats", {})
         was = snapshot["fighters"].get(ally, {}).get("stats", {})
@@ -983,7 +1020,7 @@ class Fight:
     def damage_follow_up_of(self, params: dict[str, Any], seed: int) -> dict[str, Any]:
         """What the damage follow-up of the attack with this Wurfnummer carries ({} if none)."""
         result = api.run(self.system, self.attack_action, params, seed=seed)["result"]
-        follow = self.damage_step(result)
+        follow = self.damage_step(result, direct=True)
         return dict(follow["item"].get("params") or {}) if follow else {}
 
     def carried_differs(self, params: dict[str, Any], seed: int, earlier: dict[str, Any]) -> bool:
@@ -1025,7 +1062,7 @@ class Fight:
         result = api.run(self.system, self.attack_action, params, seed=seed)["result"]
         update = result.get("target_update") or {}
         hurt = any(str(v) != str(params.get(k)) for k, v in update.items())
-        return bool(hurt or self.damage_step(result))
+        return bool(hurt or self.damage_step(result, direct=True))
 
     # -------------------------------------------------------------- the whole fight
 
@@ -1122,5 +1159,5 @@ def test_a_follow_up_carries_what_this_attack_rolled(reader: SharedVisit, system
         params = form_params(fight.helper(fight.attack_id))
         seed = next(s for s in range(1, 2000) if fight.carried_differs(params, s, first))
         first = fight.damage_follow_up_of(params, seed)
-        fight.attack(target, what, seed)
+        fight.attack(target, what, seed, direct=True)
     assert not fight.carried, "\n".join(fight.carried)

@@ -2,7 +2,11 @@
 //
 // Each follow-up becomes a button that opens the next helper filled („Abwehr des Ziels würfeln
 // ▸“) and, when the fight knows every value of a fighter that helper needs, a second one that
-// fills and rolls it in one tap („Abwehr des Ziels würfeln: würfeln ⚄“). A follow-up carries the
+// fills and rolls it in one tap („Abwehr des Ziels würfeln: würfeln ⚄“) – without leaving the
+// helper the game master is in: the next helper rolls where it stands (its own result is there
+// in full), and its headline, outcome, dice and what it wrote to the fight are shown as the next
+// link of a chain below this result (fight/rolls.js), with its own follow-ups – the parade and
+// the damage follow the attack on one screen, in the tab of the attack. A follow-up carries the
 // rolling helper's values on (the rolled TP …); where the next helper's field belongs to a
 // fighter whose value the fight knows (the target's RS), the fighter's value stays. Two kinds
 // are special:
@@ -72,6 +76,17 @@ export function isForOther(helper) {
   return forOther.has(helper);
 }
 
+// ------------------------------------------------------------------ a chain of rolls in one place
+
+const chainHost = new WeakMap(); // helper rolled by a one-tap follow-up → the helper showing the chain
+
+// The helper in which the roll of `helper` is shown as a link of a chain (once), or null.
+export function takeChainHost(helper) {
+  const host = chainHost.get(helper) || null;
+  chainHost.delete(helper);
+  return host;
+}
+
 // The fight's choice changed (the helpers are filled again): no helper holds another person's roll.
 export function forgetOther(helper) {
   forOther.delete(helper);
@@ -117,8 +132,10 @@ function button(text, css, onClick) {
   return b;
 }
 
-// → the follow-ups' bar for a result (null when none applies on this page).
-export function followUpBar(table, items) {
+// → the follow-ups' bar for a result (null when none applies on this page); `host`: the helper
+// whose result shows the chain of one-tap rolls (the rolling helper itself, or where its own
+// roll was shown).
+export function followUpBar(table, items, host) {
   if (!Array.isArray(items) || !items.length) return null;
   const bar = el("div", "rw-follow-ups");
   bar.appendChild(el("span", "rw-follow-ups-title", "Weiter nach den Regeln:"));
@@ -149,7 +166,9 @@ export function followUpBar(table, items) {
     if (target && !missingValues(table, next, params).length) {
       const roll = button(`${item.title}: würfeln ⚄`, "md-button md-button--primary rw-follow-roll", () => {
         roll.disabled = true;
-        open();
+        forOther.delete(next);
+        fill(next, knownValuesWin(table, next, params));
+        if (host && host !== next) chainHost.set(next, host);
         next.querySelector(".rw-form").requestSubmit();
       });
       roll.title = `Mit den bekannten Werten von ${target} gleich würfeln`;

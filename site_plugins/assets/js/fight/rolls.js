@@ -12,11 +12,11 @@
 // with „In den Kampf übernehmen“.
 
 import { fill, withoutPerRoll } from "../helpers/forms.js";
-import { outcomeEnd } from "../helpers/results.js";
+import { outcomeEnd, resultNodes } from "../helpers/results.js";
 import { el, isObject, ownValue } from "../common/util.js";
 import { effectId, effectLeft, untilFromDuration } from "./effects.js";
 import { fieldsOf, fillAll, labelOf, shown, titleOf, valuesOf } from "./fill.js";
-import { followUpBar, isForOther } from "./follow-ups.js";
+import { followUpBar, isForOther, openHelper, takeChainHost } from "./follow-ups.js";
 
 // What the fight makes of a result stands right below its outcome, beside „Würfeln“ – not
 // under the dice and chances a screen further down.
@@ -71,10 +71,31 @@ function writtenNote(table, text, label, changed) {
   return note;
 }
 
+// A roll made by a one-tap follow-up, shown as the next link of the chain in the helper the game
+// master is in: its headline, outcome and dice (the rest stands in its own helper, one click
+// away), then what it wrote and where the rules go on. → the element the fight's lines go into.
+function chainLink(host, helper, body) {
+  const link = el("div", "rw-chain-step");
+  link.dataset.from = helper.id;
+  link.setAttribute("role", "group");
+  link.setAttribute("aria-label", titleOf(helper));
+  const shown = resultNodes(body).filter((node) => node.matches(".rw-headline, .rw-outcome, .rw-rolls, .rw-seed"));
+  const whole = el("button", "md-button rw-chain-open", `${titleOf(helper)}: alles zum Wurf ▸`);
+  whole.type = "button";
+  whole.addEventListener("click", () => openHelper(helper));
+  link.append(...shown, whole);
+  placeAfterOutcome(host, link);
+  requestAnimationFrame(() => link.scrollIntoView({ block: "nearest" }));
+  return link;
+}
+
 // → the number of the fight's step the roll made (for the roll log), or null.
 export function afterRoll(table, helper, body, how = "") {
   const fight = table.store.state;
   const result = body.result;
+  const host = takeChainHost(helper);
+  // the fight's lines of this roll go below its outcome, and into the chain where it is shown
+  const link = host ? chainLink(host, helper, body) : null;
   if (isForOther(helper)) {
     placeAfterOutcome(helper, el("p", "rw-fight-note rw-fight-written", "Für eine Person außerhalb der Wahl gewürfelt – der Kampf bleibt, wie er ist."));
     return null;
@@ -110,13 +131,18 @@ export function afterRoll(table, helper, body, how = "") {
     const { changed, step } = table.store.dispatch(label, event);
     made = step ? step.n : null;
     if (said) {
+      if (link) link.insertBefore(writtenNote(table, said, label, changed), link.lastElementChild);
       placeAfterOutcome(helper, writtenNote(table, said, label, changed));
       fillAll(table, { target: true });
     }
   }
   const offers = effectOffers(table, result.effect_offers);
-  const follow = followUpBar(table, result.follow_ups);
+  const follow = followUpBar(table, result.follow_ups, helper);
   if (follow) placeAfterOutcome(helper, follow);
+  if (link) {
+    const onward = followUpBar(table, result.follow_ups, host);
+    if (onward) link.insertBefore(onward, link.lastElementChild);
+  }
   for (const offer of offers.reverse()) placeAfterOutcome(helper, offer);
   return made;
 }

@@ -302,10 +302,11 @@ function scrollerOf(node) {
 }
 
 // The last line of a result's outcome: the outcome itself, or the fight's lines right below
-// it (.rw-fight-written, .rw-follow-ups: fight.js puts them there); null without an outcome.
+// it (.rw-fight-written, .rw-follow-ups, the chain of rolls that followed: fight/rolls.js puts
+// them there); null without an outcome.
 export function outcomeEnd(result) {
   let last = result.querySelector(":scope > .rw-outcome");
-  while (last && last.nextElementSibling && last.nextElementSibling.matches(".rw-fight-written, .rw-follow-ups")) {
+  while (last && last.nextElementSibling && last.nextElementSibling.matches(".rw-fight-written, .rw-follow-ups, .rw-chain-step")) {
     last = last.nextElementSibling;
   }
   return last;
