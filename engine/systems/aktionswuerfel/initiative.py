@@ -56,10 +56,18 @@ def _reroll_die() -> dice.Expression:
     return DATA.dice("initiative.stechen", "Wiederholungswurf")
 
 
-def _resolve(group: list[Fighter], rng: random.Random, notes: list[str]) -> list[Fighter]:
-    """L38: the tied re-roll among themselves, higher first, until the order is clear."""
+def _resolve(
+    group: list[Fighter],
+    rng: random.Random,
+    notes: list[str],
+    rolls: list[tuple[Fighter, dice.RollResult]],
+) -> list[Fighter]:
+    """L38: the tied re-roll among themselves, higher first, until the order is clear; each
+    die goes to ``rolls`` (they are the only dice of the result: shown as rolls)."""
     limit = DATA.integer("initiative.stechen_hoechstens", 1, 1000)
-    ordered, unresolved = roll_off(group, _reroll_die(), rng, limit)
+    ordered, unresolved = roll_off(
+        group, _reroll_die(), rng, limit, lambda f, roll: rolls.append((f, roll))
+    )
     for still in unresolved:  # extremely unlikely: keep the entry order, and say so
         notes.append(
             f"Nach {limit} Wiederholungen noch gleich: Reihenfolge der Eingabe für "
@@ -130,10 +138,11 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     reroll = p["gleichstand"] == "wiederholen"
     fighters = [Fighter(i, r["name"], r["willenswurf"], r["zuerst"]) for i, r in enumerate(rows)]
     notes: list[str] = []
+    rolls: list[tuple[Fighter, dice.RollResult]] = []
     order, tied = order_groups(
         fighters,
         lambda f: (f.zuerst, f.willenswurf),
-        lambda group: _resolve(group, rng, notes) if reroll else group,
+        lambda group: _resolve(group, rng, notes, rolls) if reroll else group,
         descending=True,
     )
     ties = [
@@ -163,6 +172,10 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             for place, f in enumerate(order, start=1)
         ],
     )
+    rounds: dict[int, int] = {}
+    for fighter, roll in rolls:  # the re-roll's dice, in the order rolled
+        rounds[fighter.index] = rounds.get(fighter.index, 0) + 1
+        display.roll(f"{fighter.name}: Wiederholung {rounds[fighter.index]}", roll)
     for tie in ties:
         names = ", ".join(tie["names"])
         how = (

@@ -59,6 +59,33 @@ def test_tie_reroll_seeded() -> None:
     assert r["ties"][0]["names"] == expected
 
 
+def test_the_re_roll_shows_its_dice() -> None:
+    """003_3ac4060591b07c19.txt L38: the re-roll among those tied is rolled here, so every die of
+    it stands in the result as a roll (CONTRIBUTING: the page recognises a result with dice by
+    them – Wurfnummer, link, Wurfprotokoll); an order without a re-roll has no dice."""
+    r = run("initiative", {"fighters": fighters(5, 5, 9)}, 3)
+    rolls = [
+        item
+        for section in r["display"]["sections"]
+        if section["kind"] == "rolls"
+        for item in section["items"]
+    ]
+    shown: dict[str, list[int]] = {}
+    for item in rolls:
+        name, label = item["label"].split(": ")
+        assert label == f"Wiederholung {len(shown.get(name, [])) + 1}"
+        assert item["notation"] == "1W6" and len(item["dice"]) == 1
+        shown.setdefault(name, []).append(item["dice"][0]["value"])
+    assert shown == {o["name"]: o["rerolls"] for o in r["order"] if o["rerolls"]}
+    assert shown and set(shown) == {"K0", "K1"}
+    for params in (
+        {"fighters": fighters(5, 6)},
+        {"fighters": fighters(5, 5), "gleichstand": "spielleiter"},
+    ):
+        plain = run("initiative", params, 3)
+        assert not any(s["kind"] == "rolls" for s in plain["display"]["sections"])
+
+
 def test_tie_spielleiter_keeps_entry_order() -> None:
     """003_3ac4060591b07c19.txt L38: „oder der Spielleiter legt schließlich die Reihenfolge
     fest“ – no dice rolled, input order until the Spielleiter decides."""
