@@ -8,7 +8,9 @@ wer, pro_wurf, ressource, gruppe, erweitert}``) into the very ``Param`` objects 
 declares, so ``describe``, the forms and the command line cannot tell the two apart.
 
 A value the text leaves open is written as an Annahme (``{wert: …, annahme: true, text: …,
-quelle: …}``); :meth:`Spec.use` names it in the result that relied on it.
+quelle: …}``, or a mapping with ``annahme: true, text, quelle`` beside its own keys);
+:meth:`Spec.use` names it in the result that relied on it – and every Annahme on the way to
+the key used (``use("kritisch.verdoppeln")`` names one written at ``kritisch`` too).
 """
 
 from __future__ import annotations
@@ -43,9 +45,12 @@ NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 def _unwrap(node: Any, texts: list[str]) -> Any:
+    """An Annahme's value, its text added to ``texts``: ``{wert, annahme: true, text}`` stands
+    for its ``wert``; a mapping that is itself the Annahme (``{verdoppeln: true, annahme: true,
+    text}``, as ``Spec.mapping`` allows) stands for itself."""
+    if isinstance(node, dict) and node.get("annahme") is True and isinstance(node.get("text"), str):
+        texts.append(node["text"])
     if isinstance(node, dict) and "annahme" in node and "wert" in node:
-        if node.get("annahme") is True and isinstance(node.get("text"), str):
-            texts.append(node["text"])
         return node["wert"]
     return node
 

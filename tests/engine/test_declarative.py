@@ -22,7 +22,7 @@ from engine.data_files import DataError, RuleData
 from engine.params import DiceParam, IntParam
 from engine.registry import SYSTEMS, System
 from tests.engine import brute
-from tests.engine.support import SystemTests
+from tests.engine.support import SystemTests, assumed
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "klingenspiel" / "klingenspiel.yaml"
 NAME = "klingenspiel_test"
@@ -426,6 +426,48 @@ def test_an_assumption_is_listed_and_named_only_where_used() -> None:
         assert all(named.values())
     finally:
         del SYSTEMS["assumed_test"]
+
+
+CRITICAL_TEXT = "Der Text sagt nicht, ob vor oder nach der Rüstung verdoppelt wird; hier davor."
+
+
+@pytest.mark.parametrize(
+    "kritisch",
+    [
+        {"verdoppeln": True, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"},
+        {"wert": {"verdoppeln": True}, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"},
+        {"verdoppeln": {"wert": True, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"}},
+        {"zusatzwurf": "1W4", "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"},
+    ],
+    ids=["an-annahme", "wert", "verdoppeln-wert", "zusatzwurf"],
+)
+def test_a_critical_names_the_annahme_it_rests_on(kritisch: dict[str, Any]) -> None:
+    """``kritisch`` of a declared damage doubles dice and bonus before the armour (or adds its
+    dice): where the text does not say how, the declaration makes it an Annahme – in any of its
+    shapes. The helper lists it; a result names it when a critical applied it, never a plain
+    hit."""
+    system = declare(changed(schaden={"kritisch": kritisch}), "critical_test")
+    SYSTEMS["critical_test"] = system
+    try:
+        assert api.describe("critical_test", "schaden")["assumptions"] == [CRITICAL_TEXT]
+        hit = {"waffe": "1W6", "staerke": 1, "armor": 2, "lebenspunkte": 12}
+        critical = api.run("critical_test", "schaden", {**hit, "kritisch": True}, 1)["result"]
+        doubled = "zusatzwurf" not in kritisch
+        assert ("verdoppelt" in critical["display"]["outcome"]) == doubled
+        assert assumed(critical) == [CRITICAL_TEXT]
+        plain = api.run("critical_test", "schaden", {**hit, "kritisch": False}, 1)["result"]
+        assert assumed(plain) == []
+    finally:
+        del SYSTEMS["critical_test"]
+
+
+def test_a_critical_declared_not_to_double_does_not() -> None:
+    """``verdoppeln`` written as an Annahme with the value false is false: no doubling (and the
+    declaration must then say what a critical does instead – here nothing, a mistake)."""
+    off = {"verdoppeln": {"wert": False, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"}}
+    with pytest.raises(DataError) as caught:
+        declare(changed(schaden={"kritisch": off}), "critical_off_test")
+    assert caught.value.key == "aktionen.schaden.kritisch"
 
 
 @pytest.mark.parametrize(
