@@ -292,7 +292,8 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
 
 
 TOTAL_WORK = 2_000
-"""Work units of :func:`_expected_damages` per possible TP total (its SP, plain and doubled)."""
+"""Work units of :func:`_expected_damages` per possible TP total (its SP, plain and doubled; in
+a Kampfgetümmel also its TP on another person, a third big-integer sum: ``big_ops``)."""
 
 
 def _expected_damages(setup: AttackSetup) -> tuple[Fraction, Fraction, Fraction]:
