@@ -67,16 +67,16 @@ class RuleData:
 
     def assume(self, key: str) -> None:
         """Name the Annahme at ``key`` in this result without reading its value: the rule code
-        has just relied on it (how a tie was broken, how a 20 is confirmed). ``key`` must be an
-        Annahme ({wert, annahme: true, text}) – a plain value here would be a silent no-op."""
+        has just relied on it (how a tie was broken, how a 20 is confirmed, a table row marked as
+        one that was rolled). ``key`` must be an Annahme ({wert, annahme: true, text}, or a row
+        or mapping with annahme: true and text) – a plain value here would be a silent no-op."""
         node = self._node(key)
         if not (
             isinstance(node, dict)
             and node.get("annahme") is True
-            and "wert" in node
             and isinstance(node.get("text"), str)
         ):
-            raise DataError(self.file, key, "ist keine Annahme (wert, annahme: true, text)")
+            raise DataError(self.file, key, "ist keine Annahme (annahme: true, text)")
         note_assumption(node["text"])
 
     def integer(self, key: str, minimum: int | None = None, maximum: int | None = None) -> int:

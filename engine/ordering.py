@@ -76,14 +76,19 @@ def check_unique_names(
 
 
 def roll_off(
-    group: list[F], die: dice.Expression, rng: random.Random, rounds: int
+    group: list[F],
+    die: dice.Expression,
+    rng: random.Random,
+    rounds: int,
+    rolled: Callable[[F, dice.RollResult], None] | None = None,
 ) -> tuple[list[F], list[list[F]]]:
     """Order a tied group: each rolls ``die``, higher first; those still equal roll again
     among themselves, depth first, until the order is clear or ``rounds`` rolls were used.
 
-    Every roll is recorded on its fighter (``Fighter.record_rolloff``, for the explanation).
-    Returns the order and the groups still tied when the rounds ran out; those stay in the
-    order given.
+    Every roll is recorded on its fighter (``Fighter.record_rolloff``, for the explanation) and
+    handed to ``rolled`` (a system whose roll-off dice are the only dice of its result shows
+    them as rolls). Returns the order and the groups still tied when the rounds ran out; those
+    stay in the order given.
     """
     pending = [group]
     ordered: list[F] = []
@@ -101,9 +106,11 @@ def roll_off(
             continue
         results: dict[int, list[F]] = {}
         for member in current:
-            value = dice.roll(die, rng).total
-            member.record_rolloff(value)
-            results.setdefault(value, []).append(member)
+            roll = dice.roll(die, rng)
+            member.record_rolloff(roll.total)
+            if rolled is not None:
+                rolled(member, roll)
+            results.setdefault(roll.total, []).append(member)
         pending = [results[v] for v in sorted(results, reverse=True)] + pending
     return ordered, unresolved
 

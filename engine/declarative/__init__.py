@@ -114,7 +114,7 @@ def register(system: System, data: RuleData, name: str) -> None:
     source = lines if ".txt" in lines else f"{system.source} {lines}"
     free = _free_assumptions(spec)
     prefix = f"{spec.prefix}."
-    texts = data.assumptions_for(prefix)
+    texts = data.assumptions_for(prefix, *spec.listed)
 
     def run(values: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         for text in free:

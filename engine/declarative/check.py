@@ -29,6 +29,10 @@ fumble if it fails; unconfirmed, the roll stays an ordinary success or failure.
 Exact odds: over the faces of ``wurf`` (with the share of doubles per total), the confirmation
 independent of the first roll. Follow-ups: a success offers ``folgen.erfolg`` (with this hit's
 ``kritisch``, true or false, when that helper has the field), a fumble ``folgen.patzer``.
+
+Annahmen: ``wurf``, ``wert`` and ``ziel`` or ``zielwert`` decide every result, a modifier one in
+which it is not 0, ``gelingt`` one whose total equals the target (only there ≥ and > differ),
+``kritisch`` / ``patzer`` one that is critical / a fumble.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import forecast
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.formatting import number
@@ -149,7 +154,10 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     params = (value, *modifiers, *((target,) if target else ()))
 
     def succeeds(total: int, goal: int) -> bool:
-        return total > goal if over == "ueber" else total >= goal
+        if total != goal:
+            return total > goal
+        spec.use("gelingt")  # only an equal total depends on ab (≥) or ueber (>)
+        return over != "ueber"
 
     def outcome(natural: int, double: bool, bonus: int, goal: int) -> tuple[bool, bool, bool]:
         """(success, critical chance, fumble chance) of one first roll."""
@@ -191,8 +199,14 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         bonus = sum(v for _, v in parts)
         goal = params_in[target.name] if target else fixed_target
         goal_label = target.label if target else "Zielwert"
-        odds = chances(bonus, goal)
+        with forecast():
+            odds = chances(bonus, goal)
         spec.use("wurf")
+        spec.use("wert")
+        spec.use("ziel" if target else "zielwert")
+        for index, modifier in enumerate(modifiers):
+            if params_in[modifier.name]:
+                spec.use(f"modifikatoren.{index}")
         rolled = dice.roll(expression, rng)
         double = len({d.value for d in rolled.dice}) == 1 and len(rolled.dice) > 1
         hit, crit, fum = outcome(rolled.total, double, bonus, goal)

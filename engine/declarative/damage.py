@@ -19,7 +19,11 @@ schaden:
 ```
 
 ``verdoppeln`` doubles dice and bonus before the armour; ``zusatzwurf`` adds its dice. A
-critical is the per-roll field ``kritisch`` (a check's follow-up fills it). The resource is the
+critical is the per-roll field ``kritisch`` (a check's follow-up fills it); where the text
+leaves open how a critical works, ``kritisch`` (or ``verdoppeln`` / ``zusatzwurf``) is an
+Annahme, named in a result that applied it. The other Annahmen: ``wurf`` decides every result,
+a bonus and ``ruestung`` one in which they are not 0, ``minimum`` one it raised, ``ressource``
+and ``zustand`` every one that changes the resource. The resource is the
 target's (``subject: target``, ``resource``): the result gives its new value
 (``target_update``) and, with ``zustand``, the ``target_state`` (first entry whose ``bis`` the
 new value does not exceed; kampffähig otherwise). Exact odds: the damage distribution from the
@@ -56,14 +60,18 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     bonuses = spec.fields("bonus")
     armour = spec.field("ruestung") if spec.has("ruestung") else None
     minimum = spec.integer("minimum", 0)
-    double = extra = None
+    double = False
+    extra = None
     if spec.has("kritisch"):
         crit = spec.mapping("kritisch", {"verdoppeln", "zusatzwurf"})
-        if ("verdoppeln" in crit) == ("zusatzwurf" in crit):
+        if ("verdoppeln" in crit) == ("zusatzwurf" in crit) or (
+            "verdoppeln" in crit and not spec.flag("kritisch.verdoppeln")
+        ):
             raise spec.error("kritisch", "entweder verdoppeln: true oder zusatzwurf: <Würfel>")
-        double = bool(crit.get("verdoppeln"))
+        double = "verdoppeln" in crit
         if "zusatzwurf" in crit:
             extra = spec.dice("kritisch.zusatzwurf", "Zusatzwurf")
+    critical_key = "kritisch.verdoppeln" if double else "kritisch.zusatzwurf"
     resource = None
     if spec.has("ressource"):
         resource = spec.field("ressource", subject="target", resource=True)
@@ -125,6 +133,13 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             spread[hurt] = spread.get(hurt, Fraction(0)) + Fraction(ways, counts.outcomes)
         mean = sum((d * p for d, p in spread.items()), Fraction(0))
         spec.use("wurf")
+        if critical and (double or extra is not None):
+            spec.use(critical_key)  # how a critical works: an Annahme where the text is silent
+        for index, field in enumerate(bonuses):
+            if values[field.name]:
+                spec.use(f"bonus.{index}")
+        if reduce:
+            spec.use("ruestung")
         rolled = dice.roll(expression, rng)
         extra_roll = dice.roll(extra, rng) if critical and extra is not None else None
         rolled_total = rolled.total + (extra_roll.total if extra_roll else 0)
@@ -154,10 +169,12 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         }
         chance_items = [(f"höchstens {number(minimum)} Schaden", spread.get(minimum, Fraction(0)))]
         if resource:
+            spec.use("ressource")
             before = values[resource.name]
             after = before - hurt
             out["target_update"] = {resource.name: after}
             if states:
+                spec.use("zustand")
                 zustand, text = _state_of(states, after)
                 out["target_state"] = target_state(zustand, text)
                 for bound, state_text in ((b, t) for b, _, t in states):

@@ -22,6 +22,10 @@ and the exact chance of each fighter to act first: over the faces of one fighter
 others are beaten, lose or stay tied by the rules above; a roll-off gives each of k tied
 fighters 1/k (it is symmetric: a roll-off still open after ``stechen_hoechstens`` rounds, 100
 unless declared, is settled by lot), „gleichzeitig“ counts a shared first place as first.
+
+Annahmen: ``wurf`` and ``wert`` decide every result, ``gleichstand`` one with equal totals,
+``stechen_wurf`` one with a roll-off, ``stechen_hoechstens`` one whose roll-off was settled by
+lot.
 """
 
 from __future__ import annotations
@@ -131,9 +135,11 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                 continue
             rounds += 1
             if rounds > limit:  # settled by lot: the roll-off stays fair
+                spec.use("stechen_hoechstens")
                 rng.shuffle(current)
                 ordered.extend(current)
                 continue
+            spec.use("stechen_wurf")
             by_total: dict[int, list[Fighter]] = {}
             for fighter in current:
                 rolled = dice.roll(rolloff_die, rng)
@@ -148,6 +154,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         check_unique_names(rows, "fighters", "Kämpfer")
         chances = first_chances(rows)
         spec.use("wurf")
+        spec.use("wert")
         fighters = []
         for index, row in enumerate(rows):
             rolled = dice.roll(expression, rng)

@@ -8,7 +8,9 @@ wer, pro_wurf, ressource, gruppe, erweitert}``) into the very ``Param`` objects 
 declares, so ``describe``, the forms and the command line cannot tell the two apart.
 
 A value the text leaves open is written as an Annahme (``{wert: …, annahme: true, text: …,
-quelle: …}``); :meth:`Spec.use` names it in the result that relied on it.
+quelle: …}``, or a mapping with ``annahme: true, text, quelle`` beside its own keys);
+:meth:`Spec.use` names it in the result that relied on it – and every Annahme on the way to
+the key used (``use("kritisch.verdoppeln")`` names one written at ``kritisch`` too).
 """
 
 from __future__ import annotations
@@ -43,16 +45,40 @@ NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 def _unwrap(node: Any, texts: list[str]) -> Any:
+    """An Annahme's value, its text added to ``texts``: ``{wert, annahme: true, text}`` stands
+    for its ``wert``; a mapping that is itself the Annahme (``{verdoppeln: true, annahme: true,
+    text}``, as ``Spec.mapping`` allows) stands for itself."""
+    if isinstance(node, dict) and node.get("annahme") is True and isinstance(node.get("text"), str):
+        texts.append(node["text"])
     if isinstance(node, dict) and "annahme" in node and "wert" in node:
-        if node.get("annahme") is True and isinstance(node.get("text"), str):
-            texts.append(node["text"])
         return node["wert"]
     return node
+
+
+def _within(node: Any, texts: list[str]) -> None:
+    """The texts of the Annahmen inside ``node`` (itself already counted), in file order."""
+    children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    for child in children:
+        if (
+            isinstance(child, dict)
+            and child.get("annahme") is True
+            and isinstance(child.get("text"), str)
+        ):
+            texts.append(child["text"])
+        _within(child, texts)
 
 
 # The keys every declared action has (its kind, title, summary, source lines, dice, Annahmen);
 # each kind adds its own (``ALLOWED`` in table.py, initiative.py, check.py, damage.py).
 COMMON_KEYS = frozenset({"art", "titel", "zusammenfassung", "quelle", "wurf", "annahmen"})
+# The keys that never decide how a roll comes out: what the helper is and says (kind, title,
+# summary, source lines, its words), its sample fighters, the helpers it continues with – and
+# the free ``annahmen``, named in every result anyway. Every other key of a kind is a rule value:
+# written as an Annahme, a result names it where it decided (tests/engine/
+# test_assumptions_named.py checks that each one does in some result).
+NOT_DECIDING = frozenset(
+    {"art", "titel", "zusammenfassung", "quelle", "annahmen", "worte", "beispiel", "folgen"}
+)
 
 
 class Spec:
@@ -63,6 +89,8 @@ class Spec:
         self.name = name
         self.system = system
         self.prefix = f"aktionen.{name}"
+        # keys of the data outside the action whose Annahmen its helper lists too (a table's)
+        self.listed: list[str] = []
 
     def key(self, key: str) -> str:
         return f"{self.prefix}.{key}" if key else self.prefix
@@ -99,9 +127,13 @@ class Spec:
         return value
 
     def use(self, key: str) -> None:
-        """The rule code relied on ``key``: an Annahme there (or around it) is named in this
-        result."""
-        for text in self._walk(key)[2]:
+        """The rule code relied on the value at ``key``: every Annahme on the way to it, at it
+        and within it (``use("kritisch")`` names one at ``kritisch.bestaetigen``) is named in
+        this result."""
+        found, value, texts = self._walk(key)
+        if found:
+            _within(value, texts)
+        for text in texts:
             note_assumption(text)
 
     def text(self, key: str, default: str | None = None) -> str:

@@ -15,6 +15,10 @@ The rows are those of ``tabellen.<tabelle>`` – the page shows the same rows (`
 block) and marks the rolled one (the result's ``row`` carries ``von``/``bis``). Every total the
 dice can show must fall into exactly one row (checked at import). Exact odds: the chance of
 every row from the dice's exact distribution.
+
+Annahmen: ``wurf`` and ``tabelle`` decide every result, ``folgewurf`` one that rolls a row's
+dice; a row marked as an Annahme (``annahme: true, text, quelle`` beside its cells – the
+helper lists it) is named when it is rolled.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ ALLOWED = COMMON_KEYS | {"tabelle", "folgewurf"}
 def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     name = spec.text("tabelle")
     key = f"tabellen.{name}"
+    spec.listed.append(f"{key}.")
     columns = spec.data.table(f"{key}.spalten", ("feld", "titel"))
     fields = [str(c["feld"]) for c in columns]
     rows = spec.data.table(f"{key}.zeilen", (*fields, "von", "bis"))
@@ -62,8 +67,13 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     def run(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         row_chances = chances()
         spec.use("wurf")
+        spec.use("tabelle")
         rolled = dice.roll(expression, rng)
-        chosen = next(r for r in rows if r["von"] <= rolled.total <= r["bis"])
+        index, chosen = next(
+            (i, r) for i, r in enumerate(rows) if r["von"] <= rolled.total <= r["bis"]
+        )
+        if chosen.get("annahme") is True:
+            spec.data.assume(f"{key}.zeilen.{index}")
         cells = [str(chosen[f]) for f in fields]
         display = Display(headline=title, outcome=" – ".join(cells))
         display.roll(title, rolled)
@@ -76,6 +86,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             cell = str(chosen.get(follow_column, "")).strip()
             follow_up = _dice_or_none(cell)
             if follow_up is not None:
+                spec.use("folgewurf")
                 follow_roll = dice.roll(follow_up, rng)
                 display.roll(follow_title, follow_roll)
                 out["follow_roll"] = follow_roll.to_dict()

@@ -19,10 +19,11 @@ import yaml
 
 from engine import api, declarative
 from engine.data_files import DataError, RuleData
+from engine.declarative.spec import NOT_DECIDING
 from engine.params import DiceParam, IntParam
 from engine.registry import SYSTEMS, System
 from tests.engine import brute
-from tests.engine.support import SystemTests
+from tests.engine.support import SystemTests, assumed
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "klingenspiel" / "klingenspiel.yaml"
 NAME = "klingenspiel_test"
@@ -426,6 +427,125 @@ def test_an_assumption_is_listed_and_named_only_where_used() -> None:
         assert all(named.values())
     finally:
         del SYSTEMS["assumed_test"]
+
+
+def opened(content: dict[str, Any]) -> dict[str, Any]:
+    """Every rule value of every action an Annahme named „<action>.<key>“, every table row one
+    named „Zeile <von>“."""
+    out = copy.deepcopy(content)
+    for name, action in out["aktionen"].items():
+        for key in list(action):
+            if key not in NOT_DECIDING:
+                action[key] = {"wert": action[key], "annahme": True, "text": f"{name}.{key}"}
+    for row in out["tabellen"]["patzertabelle"]["zeilen"]:
+        row.update(annahme=True, text=f"Zeile {row['von']}")
+    return out
+
+
+def test_each_rule_value_is_named_exactly_where_it_decides() -> None:
+    """With every rule value an Annahme (the text left all open), a result names those that
+    decided it, and only those: the dice and the value always; ≥ or > only for a total equal
+    to the Verteidigung (L8: „Erreicht oder übertrifft“ – there the two differ); a modifier, a
+    bonus, the armour only when not 0; the minimum only when it raised the damage; a critical
+    only on a critical hit; the tie rules only for equal totals, the roll-off die only when
+    rolled; a table row when it is rolled, its follow-up die when there is one."""
+    content = opened(declaration())
+    SYSTEMS["opened_test"] = declare(content, "opened_test")
+    try:
+        assert api.describe("opened_test", "patzer")["assumptions"] == [  # in file order
+            *(f"Zeile {r['von']}" for r in content["tabellen"]["patzertabelle"]["zeilen"]),
+            "patzer.tabelle",
+            "patzer.wurf",
+            "patzer.folgewurf",
+        ]
+        seen: set[str] = set()
+        for seed in range(40):
+            for modifier in (0, 2):
+                params = {"angriffswert": 4, "modifier": modifier, "verteidigung": 11}
+                r = api.run("opened_test", "angriff", params, seed)["result"]
+                named = set(assumed(r))
+                expected = {"angriff.wurf", "angriff.wert", "angriff.ziel"}
+                expected |= {"angriff.modifikatoren"} if modifier else set()
+                expected |= {"angriff.gelingt"} if r["total"] == r["target"] else set()
+                expected |= {"angriff.kritisch"} if r["critical"] else set()
+                expected |= {"angriff.patzer"} if r["fumble"] else set()
+                assert named == expected, (params, seed)
+                seen |= named
+            for strength, armour, critical in ((0, 0, False), (2, 9, True)):
+                params = {
+                    "waffe": "1W6",
+                    "staerke": strength,
+                    "armor": armour,
+                    "kritisch": critical,
+                    "lebenspunkte": 6,
+                }
+                r = api.run("opened_test", "schaden", params, seed)["result"]
+                raw = (r["roll"]["total"] + strength) * (2 if critical else 1)
+                expected = {"schaden.wurf", "schaden.ressource", "schaden.zustand"}
+                expected |= {"schaden.bonus"} if strength else set()
+                expected |= {"schaden.ruestung"} if armour else set()
+                expected |= {"schaden.kritisch"} if critical else set()
+                expected |= {"schaden.minimum"} if raw - armour < 0 else set()
+                assert set(assumed(r)) == expected, (params, seed)
+                seen |= expected
+            rows = [{"name": "A", "gewandtheit": 2}, {"name": "B", "gewandtheit": 2}]
+            r = api.run("opened_test", "initiative", {"fighters": rows}, seed)["result"]
+            tied = r["order"][0]["initiative"] == r["order"][1]["initiative"]
+            expected = {"initiative.wurf", "initiative.wert"}
+            expected |= {"initiative.gleichstand", "initiative.stechen_wurf"} if tied else set()
+            assert set(assumed(r)) == expected, seed
+            seen |= expected
+            r = api.run("opened_test", "patzer", {}, seed)["result"]
+            expected = {"patzer.wurf", "patzer.tabelle", f"Zeile {r['row']['von']}"}
+            expected |= {"patzer.folgewurf"} if "follow_total" in r else set()
+            assert set(assumed(r)) == expected, seed
+            seen |= expected
+        assert {"angriff.gelingt", "angriff.kritisch", "angriff.patzer"} <= seen
+        assert {"schaden.minimum", "initiative.gleichstand", "patzer.folgewurf"} <= seen
+    finally:
+        del SYSTEMS["opened_test"]
+
+
+CRITICAL_TEXT = "Der Text sagt nicht, ob vor oder nach der Rüstung verdoppelt wird; hier davor."
+
+
+@pytest.mark.parametrize(
+    "kritisch",
+    [
+        {"verdoppeln": True, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"},
+        {"wert": {"verdoppeln": True}, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"},
+        {"verdoppeln": {"wert": True, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"}},
+        {"zusatzwurf": "1W4", "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"},
+    ],
+    ids=["an-annahme", "wert", "verdoppeln-wert", "zusatzwurf"],
+)
+def test_a_critical_names_the_annahme_it_rests_on(kritisch: dict[str, Any]) -> None:
+    """``kritisch`` of a declared damage doubles dice and bonus before the armour (or adds its
+    dice): where the text does not say how, the declaration makes it an Annahme – in any of its
+    shapes. The helper lists it; a result names it when a critical applied it, never a plain
+    hit."""
+    system = declare(changed(schaden={"kritisch": kritisch}), "critical_test")
+    SYSTEMS["critical_test"] = system
+    try:
+        assert api.describe("critical_test", "schaden")["assumptions"] == [CRITICAL_TEXT]
+        hit = {"waffe": "1W6", "staerke": 1, "armor": 2, "lebenspunkte": 12}
+        critical = api.run("critical_test", "schaden", {**hit, "kritisch": True}, 1)["result"]
+        doubled = "zusatzwurf" not in kritisch
+        assert ("verdoppelt" in critical["display"]["outcome"]) == doubled
+        assert assumed(critical) == [CRITICAL_TEXT]
+        plain = api.run("critical_test", "schaden", {**hit, "kritisch": False}, 1)["result"]
+        assert assumed(plain) == []
+    finally:
+        del SYSTEMS["critical_test"]
+
+
+def test_a_critical_declared_not_to_double_does_not() -> None:
+    """``verdoppeln`` written as an Annahme with the value false is false: no doubling (and the
+    declaration must then say what a critical does instead – here nothing, a mistake)."""
+    off = {"verdoppeln": {"wert": False, "annahme": True, "text": CRITICAL_TEXT, "quelle": "L12"}}
+    with pytest.raises(DataError) as caught:
+        declare(changed(schaden={"kritisch": off}), "critical_off_test")
+    assert caught.value.key == "aktionen.schaden.kritisch"
 
 
 @pytest.mark.parametrize(

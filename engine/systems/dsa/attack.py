@@ -19,7 +19,15 @@ Kampfgetümmel only for a Schuss); the checks still refuse such a value from the
 the target continues (``follow_ups``) with the target's defense (halved after a glücklicher or
 kritischer Angriff, + X after a Finte, carrying the hit on to the damage should it fail) and
 with „Schaden und Wunden“ (the rolled TP as a constant, the bonus TP, ``kritisch`` after a
-confirmed 1). A Patzer has no follow-up: the
+confirmed 1). A shot into the Kampfgetümmel that hits another person instead (Abschnitt
+"Fernkampfattacken ins Kampfgetümmel": „trifft er eine andere zufällige Person im
+Kampfgetümmel“) does the weapon's TP to him; his RS the text cannot know, and the RS given is the
+aimed target's: the damage line shows his TP (``damage_roll`` with ``damage_bonus``) and
+``expected_damage_other`` is their mean, weighted with the chance of such a hit, before his RS
+(until issue #43 it was SP after the target's RS); the result says that his RS still comes
+off, ``sp`` stays the target's (None: the target took nothing), and „Schaden und Wunden“ is
+offered for him with the TP and no RS (``"other_target": true`` – the page fills no fighter's
+values into it). A Patzer has no follow-up: the
 confirmation is rolled here already, and the house rules have no Patzer table to roll on (the
 „Patzer“ helper *is* that confirmation, for a 20 rolled at the table).
 """
@@ -184,18 +192,21 @@ class AttackSetup:
 
 @dataclass
 class AttackRolls:
-    """What the dice decided: the probe, whom a stray shot hits, the damage."""
+    """What the dice decided: the probe, whom a stray shot hits, the damage – the target's SP
+    or the other person's TP (his RS unknown)."""
 
     probe: ProbeRoll
     other: dict[str, Any] | None
     other_roll: dice.RollResult | None
     damage_roll: dice.RollResult | None
     sp: int | None
+    damage_other: int | None
 
 
 @dataclass
 class AttackOdds:
-    """Before the roll: every outcome's chance, the chance to hit, the expected SP."""
+    """Before the roll: every outcome's chance, the chance to hit, the expected SP on the
+    target and the expected TP on another person in the Kampfgetümmel (before his RS)."""
 
     chances: dict[str, Fraction]
     hit: Fraction
@@ -281,21 +292,27 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
 
 
 TOTAL_WORK = 2_000
-"""Work units of :func:`_expected_damages` per possible TP total (its SP, plain and doubled)."""
+"""Work units of :func:`_expected_damages` per possible TP total (its SP, plain and doubled; in
+a Kampfgetümmel also its TP on another person, a third big-integer sum: ``big_ops``)."""
 
 
-def _expected_damages(setup: AttackSetup) -> tuple[Fraction, Fraction]:
-    """Mean SP over the TP distribution, plain and for a critical hit (doubled), summed in
+def _expected_damages(setup: AttackSetup) -> tuple[Fraction, Fraction, Fraction]:
+    """Mean SP over the TP distribution, plain and for a critical hit (doubled), and – in a
+    Kampfgetümmel – the mean TP on another person before his own RS (never below 0), summed in
     integers in one pass (one Fraction each at the end)."""
     bonus = sum(v for _, v in setup.bonus_damage)
-    use = dice.Use(per_total=TOTAL_WORK, big_ops=2)
+    crowd = setup.melee_free is not None
+    use = dice.Use(per_total=TOTAL_WORK, big_ops=3 if crowd else 2)
     exact = dice.counts(setup.damage, field="damage", label="Trefferpunkte (TP)", use=use)
     normal = 0
     doubled = 0
+    other = 0
     for tp, count in exact.items():
         normal += count * damage_points(tp, bonus, False, setup.rs)
         doubled += count * damage_points(tp, bonus, True, setup.rs)
-    return exact.fraction(normal), exact.fraction(doubled)
+        if crowd:
+            other += count * damage_points(tp, bonus, False, 0)
+    return exact.fraction(normal), exact.fraction(doubled), exact.fraction(other)
 
 
 ATTACK_TEXT = {
@@ -332,22 +349,28 @@ def _roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
         other, other_roll = roll_other_person(setup.others, rng)
     damage_roll: dice.RollResult | None = None
     sp: int | None = None
+    damage_other: int | None = None
     bonus = sum(v for _, v in setup.bonus_damage)
-    if outcome in HITS_TARGET or outcome == ANDERE_PERSON:
+    if outcome in HITS_TARGET:
         damage_roll = dice.roll(setup.damage, rng)
         sp = damage_points(damage_roll.total, bonus, outcome == KRITISCH, setup.rs)
-    return AttackRolls(probe, other, other_roll, damage_roll, sp)
+    elif outcome == ANDERE_PERSON:
+        # the target's RS is the target's: his own RS, which the text cannot know, comes off
+        # in „Schaden und Wunden“
+        damage_roll = dice.roll(setup.damage, rng)
+        damage_other = damage_points(damage_roll.total, bonus, False, 0)
+    return AttackRolls(probe, other, other_roll, damage_roll, sp, damage_other)
 
 
 def _attack_odds(setup: AttackSetup) -> AttackOdds:
     chances = probe_chances(setup.target, setup.melee_free)
     hit = sum((chances[k] for k in HITS_TARGET), Fraction(0))
     with forecast():
-        normal, doubled = _expected_damages(setup)
+        normal, doubled, other = _expected_damages(setup)
     expected_target = (chances[GLUECKLICH] + chances[GELUNGEN]) * normal + chances[
         KRITISCH
     ] * doubled
-    expected_other = chances[ANDERE_PERSON] * normal
+    expected_other = chances[ANDERE_PERSON] * other
     return AttackOdds(chances, hit, expected_target, expected_other)
 
 
@@ -361,7 +384,15 @@ def _value_table(
 
 
 def _damage_roll_display(display: Display, setup: AttackSetup, rolls: AttackRolls) -> None:
-    """The damage roll with bonus TP, the crit factor and the target's RS."""
+    """The damage roll with bonus TP, the crit factor and the target's RS – or, on another
+    person in the Kampfgetümmel, his TP with the bonus TP (his RS is not known here)."""
+    if rolls.damage_roll is not None and rolls.damage_other is not None and rolls.other:
+        display.roll(
+            f"Trefferpunkte (TP) an {rolls.other['name']}",
+            rolls.damage_roll,
+            list(setup.bonus_damage),
+            total=rolls.damage_other,
+        )
     if rolls.damage_roll is not None and rolls.sp is not None:
         bonus = sum(v for _, v in setup.bonus_damage)
         mods = list(setup.bonus_damage)
@@ -386,8 +417,9 @@ def _second_attack_note(staff_fighter: bool) -> str:
 
 
 def _attack_notes(
-    params: dict[str, Any], setup: AttackSetup, outcome: str, next_penalty: int
+    params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls, next_penalty: int
 ) -> list[str]:
+    outcome = rolls.probe.outcome
     missed = outcome not in HITS_TARGET
     notes = []
     if params["zweite_angriffsaktion"]:
@@ -399,8 +431,12 @@ def _attack_notes(
             f"andere Person, darüber nichts (eine 20 trifft nie)."
         )
     notes += manoeuvre_notes(setup.manoeuvre, next_penalty, missed, params["manoever_x"])
-    if outcome == ANDERE_PERSON and setup.rs:
-        notes.append("Für die andere Person gilt deren eigener RS (hier der des Ziels angesetzt).")
+    if rolls.damage_other is not None and rolls.other:
+        notes.append(
+            f"Von den {number(rolls.damage_other)} TP geht noch der RS von "
+            f"{rolls.other['name']} ab. Den kennt dieser Helfer nicht; „{OTHER_DAMAGE_TITLE}“ "
+            "zieht ihn ab."
+        )
     return notes
 
 
@@ -443,14 +479,17 @@ def _attack_display(
             rolls.other_roll,
         )
     _damage_roll_display(display, setup, rolls)
-    display.notes("Hinweise", _attack_notes(params, setup, outcome, next_penalty))
+    display.notes("Hinweise", _attack_notes(params, setup, rolls, next_penalty))
     display.chances("Wahrscheinlichkeiten", _chance_items(setup, odds))
     display.notes(
         "Erwarteter Schaden (ohne Abwehr)",
         [
             f"am Ziel: {decimal(odds.expected_target)} SP",
             *(
-                [f"an einer anderen Person: {decimal(odds.expected_other)} SP"]
+                [
+                    f"an einer anderen Person: {decimal(odds.expected_other)} TP – davon geht "
+                    "noch ihr RS ab"
+                ]
                 if setup.melee_free is not None
                 else []
             ),
@@ -459,13 +498,18 @@ def _attack_display(
     return display
 
 
+OTHER_DAMAGE_TITLE = "Schaden an der anderen Person"
+
+
 def follow_ups(
     params: dict[str, Any], setup: AttackSetup, rolls: AttackRolls
 ) -> list[dict[str, Any]]:
     """A hit on the target: its defense (halved after a glücklicher/kritischer Angriff, the
-    Finte's X) and the damage (the rolled TP as a constant, bonus TP, crit, Gezielter Stich)."""
+    Finte's X) and the damage (the rolled TP as a constant, bonus TP, crit, Gezielter Stich).
+    A hit on another person in the Kampfgetümmel: his damage, with the TP and no RS – the page
+    fills in no fighter of the fight and leaves his RS empty (``other_target``)."""
     outcome = rolls.probe.outcome
-    if outcome not in HITS_TARGET or rolls.damage_roll is None:
+    if rolls.damage_roll is None:
         return []
     hit = {
         "damage": str(rolls.damage_roll.total),
@@ -473,6 +517,12 @@ def follow_ups(
         "kritisch": outcome == KRITISCH,
         "gezielter_stich": setup.manoeuvre == "gezielter_stich",
     }
+    if rolls.damage_other is not None:
+        return [
+            {"action": "damage", "title": OTHER_DAMAGE_TITLE, "params": hit, "other_target": True}
+        ]
+    if outcome not in HITS_TARGET:
+        return []
     # the defense carries the hit on: a failed defense continues with this very damage
     defense = {
         "halbe_abwehr": outcome in (KRITISCH, GLUECKLICH),

@@ -10,10 +10,12 @@ from tests.engine.support import NOT_FOR_PLAYERS, player_texts
 
 
 def test_assumptions_in_data() -> None:
-    """The die of a Wurf (L22–L23, L38, L54) and the tie rule are Annahmen in the data."""
+    """The die of a Wurf (L22–L23, L38, L54), the tie rule and the order of several who begin
+    (L34) are Annahmen in the data."""
     keys = {a["key"] for a in load("aktionswuerfel").assumptions()}
-    assert {"wurf", "initiative.stechen", "angriff.erfolg_ab_gleichstand"} <= keys
-    assert len(api.describe("aktionswuerfel", "initiative")["assumptions"]) == 2
+    expected = {"wurf", "initiative.stechen", "initiative.mehrere_zuerst"}
+    assert expected | {"angriff.erfolg_ab_gleichstand"} <= keys
+    assert len(api.describe("aktionswuerfel", "initiative")["assumptions"]) == len(expected)
     assert load("aktionswuerfel").integer("zug.aktionswuerfel") == 2  # L18
 
 

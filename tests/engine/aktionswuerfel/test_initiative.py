@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.engine.aktionswuerfel.helpers import annahme, error, run
-from tests.engine.support import assumed
+from engine.data_files import load
+from tests.engine.aktionswuerfel.helpers import annahme, error, fields, run
+from tests.engine.support import assumed, notes
 
 
 def fighters(*values: int, first: tuple[int, ...] = ()) -> list[dict[str, Any]]:
@@ -59,6 +60,33 @@ def test_tie_reroll_seeded() -> None:
     assert r["ties"][0]["names"] == expected
 
 
+def test_the_re_roll_shows_its_dice() -> None:
+    """003_3ac4060591b07c19.txt L38: the re-roll among those tied is rolled here, so every die of
+    it stands in the result as a roll (CONTRIBUTING: the page recognises a result with dice by
+    them – Wurfnummer, link, Wurfprotokoll); an order without a re-roll has no dice."""
+    r = run("initiative", {"fighters": fighters(5, 5, 9)}, 3)
+    rolls = [
+        item
+        for section in r["display"]["sections"]
+        if section["kind"] == "rolls"
+        for item in section["items"]
+    ]
+    shown: dict[str, list[int]] = {}
+    for item in rolls:
+        name, label = item["label"].split(": ")
+        assert label == f"Wiederholung {len(shown.get(name, [])) + 1}"
+        assert item["notation"] == "1W6" and len(item["dice"]) == 1
+        shown.setdefault(name, []).append(item["dice"][0]["value"])
+    assert shown == {o["name"]: o["rerolls"] for o in r["order"] if o["rerolls"]}
+    assert shown and set(shown) == {"K0", "K1"}
+    for params in (
+        {"fighters": fighters(5, 6)},
+        {"fighters": fighters(5, 5), "gleichstand": "spielleiter"},
+    ):
+        plain = run("initiative", params, 3)
+        assert not any(s["kind"] == "rolls" for s in plain["display"]["sections"])
+
+
 def test_tie_spielleiter_keeps_entry_order() -> None:
     """003_3ac4060591b07c19.txt L38: „oder der Spielleiter legt schließlich die Reihenfolge
     fest“ – no dice rolled, input order until the Spielleiter decides."""
@@ -68,35 +96,97 @@ def test_tie_spielleiter_keeps_entry_order() -> None:
     assert r["first_chances"]["K0"] == "1"
 
 
+_FIRST: dict[int, Fraction] = {1: Fraction(1)}
+
+
+def first_of_reroll(n: int) -> Fraction:
+    """The exact chance that one given fighter wins a re-roll with 1W6 among ``n`` (Annahme
+    initiative.stechen): one round enumerated, higher first, those still equal roll again
+    among themselves, a round in which all ``n`` tie again solved as a repeat."""
+    if n in _FIRST:
+        return _FIRST[n]
+    win = Fraction(0)
+    same = Fraction(0)  # all n tie again → the same state
+    for faces in itertools.product(range(1, 7), repeat=n):
+        top = max(faces)
+        tied = [i for i, f in enumerate(faces) if f == top]
+        if 0 not in tied:
+            continue
+        if len(tied) == n:
+            same += Fraction(1, 6**n)
+        else:
+            win += Fraction(1, 6**n) * first_of_reroll(len(tied))
+    _FIRST[n] = win / (1 - same)
+    return _FIRST[n]
+
+
 @pytest.mark.parametrize("k", [2, 3, 4])
 def test_first_chance_among_tied_brute_force(k: int) -> None:
     """003_3ac4060591b07c19.txt L38: the reported chance to act first equals the exact
     re-roll process (one round enumerated, repeated rounds solved): 1/k for k tied."""
     r = run("initiative", {"fighters": fighters(*([6] * k), 2)})
     reported = [Fraction(r["first_chances"][f"K{i}"]) for i in range(k)]
-
-    # P_first(n): probability that fighter 0 wins the re-roll among n; one round enumerated
-    memo: dict[int, Fraction] = {1: Fraction(1)}
-
-    def first(n: int) -> Fraction:
-        if n in memo:
-            return memo[n]
-        win = Fraction(0)
-        same = Fraction(0)  # all n tie again → the same state
-        for faces in itertools.product(range(1, 7), repeat=n):
-            top = max(faces)
-            tied = [i for i, f in enumerate(faces) if f == top]
-            if 0 not in tied:
-                continue
-            if len(tied) == n:
-                same += Fraction(1, 6**n)
-            else:
-                win += Fraction(1, 6**n) * first(len(tied))
-        memo[n] = win / (1 - same)
-        return memo[n]
-
-    assert reported == [first(k)] * k
+    assert reported == [first_of_reroll(k)] * k
     assert Fraction(r["first_chances"][f"K{k}"]) == 0
+
+
+# --- several who begin (L34) ------------------------------------------------------------------
+
+
+def test_several_who_begin_follow_their_willens_wurf_an_annahme() -> None:
+    """003_3ac4060591b07c19.txt L34: who sneaked up or strikes unprovoked „hat … grundsätzlich
+    zuerst die Initiative“ – how several of them follow one another the line does not say.
+    Annahme initiative.mehrere_zuerst (L34): by their Willens-Wurf, as everyone else (L38). It
+    is the default of the field that chooses the reading, and a result names it only when it
+    decided something: two or more who begin."""
+    text = annahme("initiative.mehrere_zuerst")
+    assert "L34" in load("aktionswuerfel").content["initiative"]["mehrere_zuerst"]["quelle"]
+    assert text in api.describe("aktionswuerfel", "initiative")["assumptions"]
+    assert fields("initiative")["zuerst_order"]["default"] == "willenswurf"
+    r = run("initiative", {"fighters": fighters(4, 11, 7, first=(0, 2))})
+    assert [o["name"] for o in r["order"]] == ["K2", "K0", "K1"]
+    assert r["first_chances"] == {"K0": "0", "K1": "0", "K2": "1"}
+    assert text in assumed(r)
+    alone = run("initiative", {"fighters": fighters(4, 11, 7, first=(0,))})
+    assert text not in assumed(alone)
+    # equal pips among those who begin: the tie rule of L38, as for everyone
+    tied = run("initiative", {"fighters": fighters(6, 6, 3, 9, first=(0, 1, 2))})
+    chances = [Fraction(tied["first_chances"][f"K{i}"]) for i in range(4)]
+    assert chances == [first_of_reroll(2), first_of_reroll(2), 0, 0]
+    assert [o["name"] for o in tied["order"][2:]] == ["K2", "K3"]
+
+
+def test_the_other_reading_rerolls_among_those_who_begin() -> None:
+    """003_3ac4060591b07c19.txt L34 (silent on several) with the other reading chosen: those who
+    begin re-roll among themselves, as L38 does for equal pips (die: Annahme 1W6,
+    initiative.stechen), higher first – their Willens-Wurf no longer counts; the others follow
+    by theirs. The result says which reading was chosen and names the die, not the Annahme of
+    the default reading."""
+    seed = 5
+    rows = fighters(4, 11, 7, 9, first=(0, 2))
+    r = run("initiative", {"fighters": rows, "zuerst_order": "wiederholen"}, seed)
+    rng = random.Random(seed)
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    while a == b:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+    first = ["K0", "K2"] if a > b else ["K2", "K0"]
+    assert [o["name"] for o in r["order"]] == [*first, "K1", "K3"]
+    assert r["order"][0]["rerolls"][-1] == max(a, b)
+    assert assumed(r) == [annahme("wurf"), annahme("initiative.stechen")]
+    assert any("Gewählte Lesart" in n for n in notes(r))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_first_chance_of_those_who_begin_by_the_other_reading_brute_force(k: int) -> None:
+    """L34 with the other reading, L38's re-roll: each of k who begin acts first with the
+    chance of winning the re-roll among k (enumerated), whatever their Willens-Würfe; a higher
+    Willens-Wurf without beginning never does."""
+    rows = fighters(*range(3, 3 + k), 12, first=tuple(range(k)))
+    for tie_rule in ("wiederholen", "spielleiter"):
+        params = {"fighters": rows, "zuerst_order": "wiederholen", "gleichstand": tie_rule}
+        r = run("initiative", params)
+        reported = [Fraction(r["first_chances"][f"K{i}"]) for i in range(k + 1)]
+        assert reported == [first_of_reroll(k)] * k + [Fraction(0)]
 
 
 def test_initiative_duplicate_name() -> None:

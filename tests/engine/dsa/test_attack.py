@@ -108,8 +108,11 @@ def test_wounds_make_every_probe_harder_by_2() -> None:
     assert run("defense", {"pa_basis": 10, "wunden": 2})["target"] == 6
 
 
-def brute_attack(target: int, free: int | None, sides: list[int], dmg: Any) -> dict[str, Fraction]:
-    """Enumerate first W20, confirmation W20 and the damage dice; SP on the target / others."""
+def brute_attack(
+    target: int, free: int | None, sides: list[int], dmg: Any, tp: Any
+) -> dict[str, Fraction]:
+    """Enumerate first W20, confirmation W20 and the damage dice: SP on the target, TP on
+    another person in the Kampfgetümmel (before his own RS, which the text does not know)."""
 
     def hit_target(f: tuple[int, ...]) -> Fraction:
         o = model_outcome(f[0], f[1], target, free)
@@ -119,7 +122,7 @@ def brute_attack(target: int, free: int | None, sides: list[int], dmg: Any) -> d
 
     def hit_other(f: tuple[int, ...]) -> Fraction:
         o = model_outcome(f[0], f[1], target, free)
-        return Fraction(dmg(f[2:], False)) if o == "andere_person" else Fraction(0)
+        return Fraction(tp(f[2:])) if o == "andere_person" else Fraction(0)
 
     return {
         "target": expectation([20, 20, *sides], hit_target),
@@ -145,12 +148,15 @@ def brute_attack(target: int, free: int | None, sides: list[int], dmg: Any) -> d
             "zielen": 20,
         },
         {"kind": "fernkampf", "wert": 1, "distance": "sehr_nah", "getuemmel": 3},
+        {"kind": "fernkampf", "wert": 18, "getuemmel": 4, "damage": "1W6-2", "ziel_rs": 4},
     ],
 )
 def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) -> None:
     """001_240b8e52c108db7c.txt, Abschnitte "Crits und Patzer", "Fernkampfattacken ins
     Kampfgetümmel" and the SF sections: every reported chance and the expected SP (crit doubles
-    the TP incl. bonuses, then − RS, never below 0 – Annahme) by enumerating all dice."""
+    the TP incl. bonuses, then − RS, never below 0 – Annahme) by enumerating all dice; for
+    another person hit in the Kampfgetümmel the expected TP, never below 0, before his own RS
+    (the target's RS is the target's)."""
     r = attack(params)
     target, free = r["target"], r["target_without_melee"]
     for key in KEYS:
@@ -162,11 +168,13 @@ def test_attack_chances_and_expected_damage_brute_force(params: dict[str, Any]) 
     bonus = sum(m["value"] for m in r["damage_bonus"])
     rs = 0 if params.get("manoever") == "gezielter_stich" else params.get("ziel_rs", 0)
 
-    def dmg(faces: tuple[int, ...], crit: bool) -> int:
-        tp = expr.constant + sum(s * f for s, f in zip(signs, faces, strict=True)) + bonus
-        return max(0, (2 * tp if crit else tp) - rs)
+    def tp(faces: tuple[int, ...]) -> int:
+        return expr.constant + sum(s * f for s, f in zip(signs, faces, strict=True)) + bonus
 
-    brute = brute_attack(target, free, sides, dmg)
+    def dmg(faces: tuple[int, ...], crit: bool) -> int:
+        return max(0, (2 * tp(faces) if crit else tp(faces)) - rs)
+
+    brute = brute_attack(target, free, sides, dmg, lambda faces: max(0, tp(faces)))
     assert Fraction(r["expected_damage"]) == brute["target"]
     assert Fraction(r["expected_damage_other"]) == brute["other"]
 
@@ -338,10 +346,12 @@ def test_a_plain_hit_clears_a_leftover_halved_defense() -> None:
     assert (defense["halbe_abwehr"], defense["finte"], defense["kritisch"]) == (False, 0, False)
 
 
-def test_no_follow_up_after_a_miss_a_stray_shot_or_a_patzer() -> None:
+def test_no_follow_up_for_the_target_after_a_miss_a_stray_shot_or_a_patzer() -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer": a Patzer is „ein Missgeschick nach
     Meisterentscheid“ with no table, and its confirmation is rolled here already – nothing to
-    continue with; neither after a miss or a shot that hits someone else in the Kampfgetümmel."""
+    continue with; neither after a miss. A shot that hits someone else in the Kampfgetümmel
+    continues only with that person's damage (``other_target``: not the fight's target, see
+    test_ranged.py), never with the target's defense."""
     seed = seed_where(lambda g: g.randint(1, 20) == 20 and 10 < g.randint(1, 20) < 20)
     assert attack({"wert": 10}, seed)["outcome"] == "patzer"
     assert attack({"wert": 10}, seed)["follow_ups"] == []
@@ -349,7 +359,8 @@ def test_no_follow_up_after_a_miss_a_stray_shot_or_a_patzer() -> None:
     assert attack({"wert": 10}, seed)["follow_ups"] == []
     seed = seed_where(lambda g: 9 <= g.randint(1, 20) <= 14)
     stray = attack({"kind": "fernkampf", "wert": 14, "getuemmel": 3}, seed)
-    assert stray["outcome"] == "andere_person" and stray["follow_ups"] == []
+    assert stray["outcome"] == "andere_person"
+    assert [(f["action"], f.get("other_target")) for f in stray["follow_ups"]] == [("damage", True)]
 
 
 def test_attack_names_only_the_assumptions_its_roll_rests_on() -> None:

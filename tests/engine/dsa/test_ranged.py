@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 
 from engine.systems.dsa import common
-from tests.engine.dsa.helpers import attack
-from tests.engine.support import draws, seed_where
+from tests.engine.brute import expectation
+from tests.engine.dsa.helpers import annahme, attack, model_outcome, run
+from tests.engine.support import assumed, draws, notes, seed_where
 
 
 @pytest.mark.parametrize(
@@ -58,7 +59,7 @@ def test_kampfgetuemmel_worked_example() -> None:
     r = attack(base, seed)
     assert r["outcome"] == "andere_person"
     assert r["other_person"] == {"index": which, "name": names[which - 1]}
-    assert r["sp"] == d6 + 4
+    assert r["damage_roll"]["total"] == d6 + 4 and r["sp"] is None
     assert names[which - 1] in r["display"]["outcome"]
 
 
@@ -69,4 +70,97 @@ def test_kampfgetuemmel_two_people_needs_no_roll() -> None:
     _, d6 = draws(seed, [20, 6])
     r = attack({"kind": "fernkampf", "wert": 12, "getuemmel": 2}, seed)
     assert r["outcome"] == "andere_person" and r["other_roll"] is None
-    assert r["other_person"]["name"] == "Person 1" and r["sp"] == d6 + 4
+    assert r["other_person"]["name"] == "Person 1" and r["damage_roll"]["total"] == d6 + 4
+
+
+def _other_tp(faces: tuple[int, ...]) -> int:
+    """A shot's TP 1W6+4 on whoever it hits, before that person's RS (never below 0)."""
+    return max(0, faces[-1] + 4)
+
+
+def test_the_other_persons_expected_damage_is_the_weapons_tp_before_his_rs() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Fernkampfattacken ins Kampfgetümmel": „Schlägt der
+    Angriff nur durch diese Erschwernis fehl, trifft er eine andere zufällige Person im
+    Kampfgetümmel“ – whose armour the text does not know. The aimed target's RS is the
+    target's: the other person's expected damage is the weapon's TP before his own RS (by
+    enumeration of both W20 and the 1W6), the target's expected SP keep the target's RS."""
+    base = {"kind": "fernkampf", "wert": 15, "getuemmel": 5, "damage": "1W6+4", "ziel_rs": 3}
+    r = attack(base)
+    target, free = r["target"], r["target_without_melee"]
+
+    def outcome(f: tuple[int, ...]) -> str:
+        return model_outcome(f[0], f[1], target, free)
+
+    other = expectation([20, 20, 6], lambda f: _other_tp(f) if outcome(f) == "andere_person" else 0)
+    assert Fraction(r["expected_damage_other"]) == other == Fraction(15, 4)
+    on_target = expectation(
+        [20, 20, 6],
+        lambda f: (
+            max(0, (2 if outcome(f) == "kritisch" else 1) * (f[2] + 4) - 3)
+            if outcome(f) in ("kritisch", "gluecklich", "gelungen")
+            else 0
+        ),
+    )
+    assert Fraction(r["expected_damage"]) == on_target
+    expected = notes(r, "Erwarteter Schaden (ohne Abwehr)")
+    assert expected[1] == "an einer anderen Person: 3,75 TP – davon geht noch ihr RS ab"
+
+
+def test_a_stray_shot_gives_the_tp_and_leaves_the_rs_to_the_person_hit() -> None:
+    """001_240b8e52c108db7c.txt, Abschnitt "Fernkampfattacken ins Kampfgetümmel": the shot hits
+    a random other person. The rolled TP are his before his own RS (the aimed target's RS 3
+    does not come off), the result says his RS still comes off, and „Schaden und Wunden“ is
+    offered for him with the TP and no RS – the page leaves his RS to be entered
+    (``other_target``). The target takes no SP (``sp`` is the target's)."""
+    names = ["Arjena", "Rosarion", "Ork B", "Ork C"]
+    base = {
+        "kind": "fernkampf",
+        "wert": 15,
+        "getuemmel": 5,
+        "getuemmel_namen": ", ".join(names),
+        "ziel_rs": 3,
+    }
+    seed = seed_where(lambda g: 6 <= g.randint(1, 20) <= 15)
+    _, which, d6 = draws(seed, [20, 4, 6])
+    r = attack(base, seed)
+    assert r["outcome"] == "andere_person" and r["other_person"]["name"] == names[which - 1]
+    assert r["sp"] is None and r["damage_roll"]["total"] == d6 + 4
+    line = next(
+        item
+        for section in r["display"]["sections"]
+        if section["kind"] == "rolls"
+        for item in section["items"]
+        if item["label"].startswith("Trefferpunkte (TP)")
+    )
+    assert line["total"] == str(d6 + 4)
+    assert not any("RS" in str(m) for m in line.get("modifiers", []))
+    said = notes(r)
+    assert f"Von den {d6 + 4} TP geht noch der RS von {names[which - 1]} ab." in said[-1]
+    assert annahme("angriff.ruestungsschutz") not in assumed(r)
+    assert r["follow_ups"] == [
+        {
+            "action": "damage",
+            "title": "Schaden an der anderen Person",
+            "params": {
+                "damage": str(d6 + 4),
+                "zusatz": 0,
+                "kritisch": False,
+                "gezielter_stich": False,
+            },
+            "other_target": True,
+        }
+    ]
+    # his own RS entered in the damage helper is what comes off
+    hurt = run("damage", {**r["follow_ups"][0]["params"], "rs": 2, "ko": 12, "lep": 30})
+    assert hurt["sp"] == d6 + 4 - 2
+
+
+def test_no_damage_helper_for_another_person_without_a_stray_hit() -> None:
+    """A shot into the Kampfgetümmel that hits its target or misses offers no helper for
+    another person: only a shot that hit one does (``other_target``)."""
+    base = {"kind": "fernkampf", "wert": 15, "getuemmel": 5}
+    hit = attack(base, seed_where(lambda g: 2 <= g.randint(1, 20) <= 5))
+    assert hit["outcome"] == "gelungen"
+    assert not any(f.get("other_target") for f in hit["follow_ups"])
+    miss = attack(base, seed_where(lambda g: 16 <= g.randint(1, 20) <= 19))
+    assert miss["outcome"] == "misslungen" and miss["follow_ups"] == []
