@@ -150,26 +150,28 @@ def turns_of(result: dict[str, Any]) -> list[dict[str, str]]:
 
 # ------------------------------------------------------------------ what the page shows
 
-# The last answer of a helper, and the fighters' values its form holds when the fight reads them
-# (fight.js afterRoll, on the way up: after page.js has put the values of one roll back to their
-# defaults, so the fields only they opened are closed) – read on the way down (capture).
+# Every answer of a helper, in order, with the fighters' values its form holds when the fight
+# reads them (fight/rolls.js afterRoll, on the way up: after page.js has put the values of one
+# roll back to their defaults, so the fields only they opened are closed) – read on the way down
+# (capture). In order, because one tap may make two answers (a follow-up the rules make follow,
+# `then`: the damage after a failed parade).
 HOOK = """() => {
-  window.__rwWholeCount = 0;
+  window.__rwWholeResults = [];
   if (window.__rwWholeHooked) return;
   window.__rwWholeHooked = true;
+  let values = null;
   document.addEventListener("regelwerk:result", (event) => {
     const helper = event.target.closest(".rw-helper");
     const of = (subject) => Object.fromEntries([...helper.querySelectorAll(
       `.rw-form .rw-field[data-subject="${subject}"] [data-path][data-type]`)]
       .filter((i) => !i.disabled)
       .map((i) => [i.dataset.path, i.dataset.type === "bool" ? i.checked : i.value]));
-    window.__rwWholeValues = helper ? { actor: of("actor"), target: of("target") } : null;
+    values = helper ? { actor: of("actor"), target: of("target") } : null;
   }, true);
   document.addEventListener("regelwerk:result", (event) => {
     const helper = event.target.closest(".rw-helper");
     const detail = JSON.parse(JSON.stringify(event.detail));
-    window.__rwWholeLast = { id: helper ? helper.id : "", detail };
-    window.__rwWholeCount += 1;
+    window.__rwWholeResults.push({ id: helper ? helper.id : "", detail, values });
   });
 }"""
 
@@ -326,20 +328,17 @@ ACT = f"""(el, [kind, value]) => {{
   }}
   return far;
 }}"""
-# A button that makes the helper `id` answer („Würfeln“, a Tickleiste command), pressed as in
-# ACT; then the answer (the regelwerk:result event, or the error shown) and its headline read.
-PRESS = f"""async (button, [id, read]) => {{
-  const far = ({SEEN})(button) ? [] : [({NAME})(button)];
-  const before = window.__rwWholeCount;
-  button.focus({{ preventScroll: true }});
-  button.click();
+# The answer number `index` of the page (HOOK) once it has come, from the helper `id` (or the
+# error it shows), and its headline read where the game master sees it.
+ANSWER = f"""async (id, index, read, far) => {{
   const helper = document.getElementById(id);
   const text = (css) => {{
     const node = helper.querySelector(css);
     return node ? node.textContent : "";
   }};
   for (let waited = 0; waited < 60000; waited += 10) {{
-    if (window.__rwWholeCount > before) {{
+    if (window.__rwWholeResults.length > index) {{
+      const answer = window.__rwWholeResults[index];
       // a one-tap follow-up's roll is read where it is shown: the chain below the result it
       // followed (fight/rolls.js), when its own helper is in another tab
       const links = document.querySelectorAll(`.rw-chain-step[data-from="${{id}}"]`);
@@ -348,7 +347,7 @@ PRESS = f"""async (button, [id, read]) => {{
         : helper.querySelector(".rw-result > .rw-headline");
       const scrolls = read && head && !({SEEN})(head) ? [...far, ({NAME})(head)] : far;
       const seed = helper.querySelector(".rw-form [data-type='seed']");
-      return {{ scrolls, last: window.__rwWholeLast, values: window.__rwWholeValues,
+      return {{ scrolls, last: answer, values: answer.values, index,
                seedShown: text(".rw-result > .rw-seed"),
                seedLeft: seed ? seed.value : "", written: text(".rw-fight-written") }};
     }}
@@ -359,6 +358,17 @@ PRESS = f"""async (button, [id, read]) => {{
   }}
   return {{ error: "keine Antwort nach 60 s" }};
 }}"""
+# A button that makes the helper `id` answer („Würfeln“, a Tickleiste command), pressed as in
+# ACT; then the answer it made.
+PRESS = f"""async (button, [id, read]) => {{
+  const far = ({SEEN})(button) ? [] : [({NAME})(button)];
+  const index = window.__rwWholeResults.length;
+  button.focus({{ preventScroll: true }});
+  button.click();
+  return ({ANSWER})(id, index, read, far);
+}}"""
+# An answer the page made by itself (a `then` follow-up after a one-tap roll): no click.
+AWAIT = f"""([id, index]) => ({ANSWER})(id, index, true, [])"""
 
 
 @dataclass
@@ -419,6 +429,7 @@ class Fight:
         self.check_follow_ups = False
         self.entered: set[str] = set()  # helpers whose values of one roll are in for their roll
         self.where = "Aufbau"
+        self.answered = -1  # the number of the page's last answer (HOOK)
         page.evaluate(HOOK)
         page.evaluate(DICE, sum(system.encode()) * 7919)
         self.plan = page.evaluate(PLAN)
@@ -480,12 +491,18 @@ class Fight:
             self.page.locator(".rw-workbench-tools .tabbed-set > .tabbed-labels > label").nth(index)
         )
 
-    def press(self, button: Any, helper_id: str, read: bool = False) -> dict[str, Any]:
+    def press(
+        self, button: Any, helper_id: str, read: bool = False, index: int | None = None
+    ) -> dict[str, Any]:
         """Press a button that makes the helper answer (``read``: and read its headline, the
         result of a roll); → what the page shows of the answer (``detail``: the
-        regelwerk:result event's)."""
-        answer = evaluate_one(button, PRESS, [helper_id, read])
-        self.tally.add("clicks")
+        regelwerk:result event's). ``index``: no button – the page's answer of that number,
+        which it made by itself (a `then` follow-up), waited for."""
+        if index is None:
+            answer = evaluate_one(button, PRESS, [helper_id, read])
+            self.tally.add("clicks")
+        else:
+            answer = self.page.evaluate(AWAIT, [helper_id, index])
         assert "error" not in answer, f"{self.system} {helper_id}: no result – {answer['error']}"
         for far in answer["scrolls"]:
             self.tally.add("scrolls", far)
@@ -763,7 +780,12 @@ class Fight:
         self.mirror.record(event)
 
     def roll(
-        self, helper_id: str, what: str, seed: int | None = None, button: Any = None
+        self,
+        helper_id: str,
+        what: str,
+        seed: int | None = None,
+        button: Any = None,
+        awaited: int | None = None,
     ) -> dict[str, Any]:
         """„Würfeln“ (or ``button``: a follow-up's „…: würfeln“ that fills and rolls in one
         click): the roll's consequence for the fight, as CPython's engine answers the same
@@ -777,8 +799,12 @@ class Fight:
             self.type(helper.locator("[data-type='seed']"), str(seed))
         form = evaluate_one(helper, FORM)
         pressed = self.press(
-            button if button is not None else helper.locator(".rw-submit"), helper_id, read=True
+            button if button is not None else helper.locator(".rw-submit"),
+            helper_id,
+            read=True,
+            index=awaited,
         )
+        self.answered = pressed["index"]
         self.entered.discard(helper_id)  # the page puts them back to their defaults
         detail = pressed["detail"]
         # a result without dice shows no Wurfnummer (results.js hasDice)
@@ -793,7 +819,7 @@ class Fight:
         kept = pressed["values"]  # the fighters' values the fight keeps from this roll
         if seed is not None:
             assert str(detail["seed"]) == str(seed)
-        if button is not None:
+        if button is not None or awaited is not None:
             form = {**form, "params": detail["params"]}
         answer = api.run(self.system, action, form["params"], seed=detail["seed"])
         assert answer["ok"], answer
@@ -841,6 +867,9 @@ class Fight:
                     written,
                 )
         self.log.append(f"{what}: {helper_id} Wurfnummer {detail['seed']}")
+        then = next((i for i in result.get("follow_ups") or [] if i.get("then")), None)
+        if then and self.rolled_by_itself(self.shown(helper_id), {"item": then}):
+            return result  # the page goes on by itself: checked after that roll
         self.verify(what, said if made else ())
         return result
 
@@ -880,8 +909,22 @@ class Fight:
             follow = self.damage_step(result, direct)
             if not follow:
                 return
-            result = self.follow(shown, follow, what)
+            if follow["item"].get("then") and self.rolled_by_itself(shown, follow):
+                # the rules leave nothing to decide: the page rolled it right after (no click)
+                result = self.roll(
+                    follow["helper"],
+                    f"{what}: {follow['item']['title']} (von selbst)",
+                    awaited=self.answered + 1,
+                )
+            else:
+                result = self.follow(shown, follow, what)
             shown = self.shown(follow["helper"])
+
+    def rolled_by_itself(self, shown: Any, follow: dict[str, Any]) -> bool:
+        """Did the page roll a `then` follow-up by itself (fight/follow-ups.js rollThen: after a
+        one-tap roll, every value known)? Its chain says so instead of offering buttons."""
+        note = f"{follow['item']['title']} – gleich gewürfelt."
+        return bool(shown.get_by_text(note, exact=False).count())
 
     def shown(self, helper_id: str) -> Any:
         """Where the game master sees the last roll of a helper: the helper, or – rolled by a

@@ -358,11 +358,13 @@ def follow_ups(params: dict[str, Any], success: bool) -> list[dict[str, Any]]:
     """A failed defense: the hit lands on the defender – „Schaden und Wunden“ with the hit this
     defense carried (the attack's TP, bonus TP, crit, Gezielter Stich). The defender stays the
     target there (a defense is a reaction in the attacker's phase); his RS, KO, LeP and wounds
-    are the fight's, so none of them is passed on."""
+    are the fight's, so none of them is passed on. Nothing is left to decide – the hit that was
+    not parried does its damage – so the follow-up is ``then``: a page that rolled this defense
+    in one tap rolls the damage right after it, when it knows every value."""
     if success:
         return []
     hit = {key: params[key] for key in ("damage", "zusatz", "kritisch", "gezielter_stich")}
-    return [{"action": "damage", "title": "Schaden am Verteidiger", "params": hit}]
+    return [{"action": "damage", "title": "Schaden am Verteidiger", "params": hit, "then": True}]
 
 
 @SYSTEM.action(

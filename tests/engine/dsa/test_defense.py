@@ -187,13 +187,15 @@ def test_a_failed_defense_goes_on_to_the_defenders_damage() -> None:
     the hit it carried (the attack's rolled TP, bonus TP, crit, Gezielter Stich). The defender
     is the target of both rolls (Abschnitt "Ablauf einer Kampfrunde": Paraden „immer als
     Reaktion“), so the damage lands on him; his RS, KO and LeP are the fight's, not passed on.
-    A defense that holds offers nothing."""
+    A defense that holds offers nothing. Nothing is left to decide once the defense failed: the
+    follow-up is ``then`` (a page that rolled the defense in one tap rolls the damage after it,
+    issue #48 „DSA attack + parade + damage ≤ 3 clicks“)."""
     hit = {"damage": "11", "zusatz": 3, "kritisch": True, "gezielter_stich": False}
     fails = seed_where(lambda g: 11 <= g.randint(1, 20) <= 19)
     r = run("defense", {"pa_basis": 10, "halbe_abwehr": True, **hit}, fails)
     assert r["outcome"] == "misslungen" and not r["success"]
     assert r["follow_ups"] == [
-        {"action": "damage", "title": "Schaden am Verteidiger", "params": hit}
+        {"action": "damage", "title": "Schaden am Verteidiger", "params": hit, "then": True}
     ]
     after = run("damage", {**r["follow_ups"][0]["params"], "ko": 12, "lep": 40})
     assert after["sp"] == 2 * (11 + 3)  # doubled by the crit, RS 0

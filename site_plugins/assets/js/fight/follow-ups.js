@@ -13,6 +13,9 @@
 // - `fighter: "actor" | "target"`: a proposed step for a fighter of the fight in a widget (the
 //   Tickleiste: the defender's Aktive Abwehr costs him 4 Ticks) – its button names him, and only
 //   a click gives the widget the command (regelwerk:follow-up), as its own step;
+// - `then: true`: the rules leave nothing to decide (DSA: a failed defense takes the hit) – when
+//   the result was itself rolled in one tap, the page rolls this one right after it, if it
+//   knows every value (`rollThen`): attack, parade and damage are two taps;
 // - `other_target: true`: a roll for someone who is not in the fight's choice (DSA: the random
 //   other person a shot into a Kampfgetümmel hits) – the helper opens with the follow-up's
 //   values and the target's fields empty (his armour is not the aimed target's), and its roll
@@ -130,6 +133,20 @@ function button(text, css, onClick) {
   b.type = "button";
   b.addEventListener("click", onClick);
   return b;
+}
+
+// A `then` follow-up of a result rolled in one tap: rolled at once into the same chain, when the
+// fight knows every value it needs (else its buttons wait for the game master). → its title, or "".
+export function rollThen(table, items, host) {
+  const item = (Array.isArray(items) ? items : []).find((i) => isObject(i) && i.then === true && !i.fighter && !i.other_target);
+  const next = item && table.helpers().find((h) => h.dataset.action === item.action);
+  const params = (item && item.params) || {};
+  if (!next || !table.store.state.target || missingValues(table, next, params).length) return "";
+  forOther.delete(next);
+  fill(next, knownValuesWin(table, next, params));
+  if (host && host !== next) chainHost.set(next, host);
+  next.querySelector(".rw-form").requestSubmit();
+  return item.title;
 }
 
 // → the follow-ups' bar for a result (null when none applies on this page); `host`: the helper

@@ -16,7 +16,7 @@ import { outcomeEnd, resultNodes } from "../helpers/results.js";
 import { el, isObject, ownValue } from "../common/util.js";
 import { effectId, effectLeft, untilFromDuration } from "./effects.js";
 import { fieldsOf, fillAll, labelOf, shown, titleOf, valuesOf } from "./fill.js";
-import { followUpBar, isForOther, openHelper, takeChainHost } from "./follow-ups.js";
+import { followUpBar, isForOther, openHelper, rollThen, takeChainHost } from "./follow-ups.js";
 
 // What the fight makes of a result stands right below its outcome, beside „Würfeln“ – not
 // under the dice and chances a screen further down.
@@ -140,7 +140,9 @@ export function afterRoll(table, helper, body, how = "") {
   const follow = followUpBar(table, result.follow_ups, helper);
   if (follow) placeAfterOutcome(helper, follow);
   if (link) {
-    const onward = followUpBar(table, result.follow_ups, host);
+    // what the rules make follow is rolled at once; the rest waits for the game master's tap
+    const then = rollThen(table, result.follow_ups, host);
+    const onward = then ? el("p", "rw-fight-note", `Weiter nach den Regeln: ${then} – gleich gewürfelt.`) : followUpBar(table, result.follow_ups, host);
     if (onward) link.insertBefore(onward, link.lastElementChild);
   }
   for (const offer of offers.reverse()) placeAfterOutcome(helper, offer);
