@@ -15,10 +15,11 @@ per system, not two):
 - 1366 × 768: actor, target, the open helper's „Würfeln“ and, after the roll, the result's
   headline are on screen together, uncovered – before the roll and after it, for two turns:
   no scroll between choosing and reading.
-- 375 × 667: what sticks to the top of the window is one line (the fight bar: actor, target,
-  „Weiter“; the rest of the bar scrolls sideways), the form's action row sticks to the bottom
-  as the one other line; the page's scroll padding is exactly the height of what sticks at the
-  top; „Zum Würfeln“ lands with „Würfeln“ uncovered and the result's headline comes into view
+- 375 × 667: what sticks to the top of the window is the fight bar in two rows (actor, target,
+  „Zurück“, „Weiter“; undo, redo and the jumps – every control within the screen, issue #48:
+  „the fight bar is a 1,000 px strip in 338 px“ before), the form's action row sticks to the
+  bottom as the one other line; the page's scroll padding is exactly the height of what sticks
+  at the top; „Zum Würfeln“ lands with „Würfeln“ uncovered and the result's headline comes into view
   after the roll; every control of the bar and of the open helper is at least 44 × 44 px.
 - The web app's notice („Offline bereit“, pwa.js, made from the service worker's status
   message) covers no control at either width and moves none: it stands in the page's flow.
@@ -80,15 +81,23 @@ STICKY = """
   const controls = [...bar.querySelectorAll("button, select")]
     .filter((n) => n.getClientRects().length && !n.closest("[hidden]"))
     .map((n) => n.getBoundingClientRect());
-  const tops = controls.map((r) => r.top);
-  const bottoms = controls.map((r) => r.bottom);
-  const band = [Math.max(...tops), Math.min(...bottoms)];
+  // rows: the horizontal bands the controls stand in (a control joins the band it overlaps)
+  const bands = [];
+  for (const r of [...controls].sort((a, b) => a.top - b.top)) {
+    const band = bands.find((b) => r.top < b.bottom && r.bottom > b.top);
+    if (!band) bands.push({ top: r.top, bottom: r.bottom });
+    else {
+      band.top = Math.min(band.top, r.top);
+      band.bottom = Math.max(band.bottom, r.bottom);
+    }
+  }
   return {
     top: Math.max(0, ...stuckTop.map((r) => r.bottom)),
     bottom: stuckBottom.length ? innerHeight - Math.min(...stuckBottom.map((r) => r.top)) : 0,
     padding: parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop),
-    // one line: every control of the bar crosses one horizontal band
-    rows: controls.length && band[0] < band[1] ? 1 : 2,
+    rows: bands.length,
+    // a control of the bar that does not stand wholly within the window's width
+    outside: controls.filter((r) => r.left < 0 || r.right > innerWidth).length,
     window: innerHeight,
   };
 }
@@ -268,9 +277,11 @@ def test_a_fight_fits_one_screen_on_a_laptop_and_on_a_phone(
     page.wait_for_function("() => document.activeElement.classList.contains('rw-submit')")
     assert unseen(submit) == ""
     sticky = page.evaluate(STICKY)
-    # one line of 44 px controls at the top (less than two lines' height), one at the bottom
-    assert sticky["rows"] == 1, sticky
-    assert 0 < sticky["top"] < 2 * TOUCH_PX, sticky
+    # issue #48: every control of the fight bar on the screen – two rows of 44 px controls at
+    # the top (the turn's words in a small line below them), undo always reachable; one row
+    # at the bottom
+    assert sticky["rows"] <= 2 and sticky["outside"] == 0, sticky
+    assert 0 < sticky["top"] < 3 * TOUCH_PX, sticky
     assert 0 < sticky["bottom"] < 2 * TOUCH_PX, sticky
     # a jump lands exactly below what sticks (jump-offset.js measures it)
     assert abs(sticky["padding"] - sticky["top"]) <= 1, sticky
@@ -283,3 +294,30 @@ def test_a_fight_fits_one_screen_on_a_laptop_and_on_a_phone(
     assert small == [], (system, small)
     bar.get_by_role("button", name="Zum Würfeln").click()
     assert_notice_covers_nothing(page, submit)
+    # issue #48: „Übersprungen: Alrik (kampfunfähig).“ stood ~5,000 px above the form in use –
+    # the notice of a fighter passed over stands in the sticky bar, on screen, where the game
+    # master looks after „Weiter“ (systems with an acting order; the Tickleiste says it on its
+    # board)
+    following = bar.get_by_role("button", name="Weiter ▶")
+    if not following.is_visible():
+        return
+    coming = page.evaluate(NEXT_IN_ORDER, system)
+    page.evaluate(DOWN_BY_HAND, coming)
+    following.click()
+    notice = bar.locator(".rw-fight-notices").get_by_text(f"Übersprungen: {coming}")
+    notice.wait_for()
+    assert unseen(notice) == "", (system, unseen(notice))
+
+
+# the fighter whose turn comes next in the order (the state the fight keeps)
+NEXT_IN_ORDER = """(system) => {
+  const fight = window.Regelwerk.fight(system);
+  const turn = fight.turns[(fight.turn + 1) % fight.turns.length];
+  return turn.name;
+}"""
+# the game master puts him down in the overview (its „Zustand von …“), as by hand
+DOWN_BY_HAND = """(name) => {
+  const box = document.querySelector(`select[aria-label="Zustand von ${name}"]`);
+  box.value = "kampfunfähig";
+  box.dispatchEvent(new Event("change", { bubbles: true }));
+}"""
