@@ -112,19 +112,32 @@ class Param:
 
 @dataclass(frozen=True)
 class IntParam(Param):
-    default: int = 0
+    """An integer within ``minimum`` … ``maximum``. A ``blank`` one may stay empty: ``""`` or
+    ``null`` is ``None`` – a value nobody knows (a fighter's LE the fight has not been told),
+    never 0 –, its default is ``None`` and its form field starts empty."""
+
+    default: int | None = 0
     minimum: int = -999
     maximum: int = 999
+    blank: bool = False
 
     kind = "int"
     missing_hint = "bitte eine ganze Zahl eintragen"
 
+    def __post_init__(self) -> None:
+        if self.blank and self.required:
+            raise ValueError(f"{self.name}: a blank field is never required")
+        if self.default is None and not self.blank:
+            raise ValueError(f"{self.name}: only a blank field has no default")
+
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()
         out.update(default=self.default, min=self.minimum, max=self.maximum)
+        if self.blank:
+            out["blank"] = True
         return out
 
-    def default_value(self) -> int:
+    def default_value(self) -> int | None:
         return self.default
 
     def _out_of_range(self, shown: str, path: str, label: str) -> EngineError:
@@ -134,7 +147,9 @@ class IntParam(Param):
             path,
         )
 
-    def validate(self, value: JSONValue, path: str, label: str) -> int:
+    def validate(self, value: JSONValue, path: str, label: str) -> int | None:
+        if self.blank and (value is None or (isinstance(value, str) and not value.strip())):
+            return None
         if isinstance(value, bool):
             raise EngineError(f"{label}: muss eine ganze Zahl sein, nicht ja/nein.", path)
         if isinstance(value, float):

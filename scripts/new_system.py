@@ -75,6 +75,18 @@ tabellen:
       - {{wurf: "6", von: 6, bis: 6, schaden: 1W6,
          wirkung: "Der Angreifer verletzt sich selbst (1W6 Schaden)."}}
 
+# Der Kampf (CONTRIBUTING.md „Der Kampf“): die Lebenswerte, die der Überblick des Kampfes
+# führt, die Zustände, zu denen sie führen (die erste Regel, die zutrifft, gilt; bis = höchstens,
+# ab = mindestens), und die Bedingungen, die der Text nennt (liegend, betäubt …).
+kampf:
+  werte:
+    - {{name: lebenspunkte, titel: LeP, label: Lebenspunkte, min: -99, max: 999,
+       quelle: "{source} {whole}"}}
+  zustaende:
+    - {{id: kampfunfaehig, wert: lebenspunkte, bis: 0, zustand: kampfunfähig, text: kampfunfähig,
+       quelle: "{source} {whole}"}}
+  bedingungen: []
+
 aktionen:
   initiative:
     art: initiative
@@ -119,8 +131,6 @@ aktionen:
     kritisch: {{verdoppeln: true}}
     ressource: {{name: lebenspunkte, label: Lebenspunkte vor dem Treffer, ressource: LeP,
                 vorgabe: 12, min: -99, max: 999}}
-    zustand:
-      - {{bis: 0, zustand: kampfunfähig, text: kampfunfähig}}
 
   patzer:
     art: tabelle
@@ -433,6 +443,10 @@ def search_word(root: Path, text: str) -> str:
 def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
     if not NAME.fullmatch(name):
         raise ScaffoldError(f"NAME: „{name}“ – nur a–z, 0–9 und _, mit einem Buchstaben vorn")
+    from engine.cli import OWN_COMMANDS  # the command line's own commands (python -m engine …)
+
+    if name in OWN_COMMANDS:
+        raise ScaffoldError(f"NAME: „{name}“ ist ein Befehl der Kommandozeile, kein Systemname")
     raw = source.read_bytes()
     try:
         text = raw.decode("utf-8")

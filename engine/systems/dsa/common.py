@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine import dice
+from engine import dice, fight_contract
 from engine.data_files import DataError, forecast, load
 from engine.display import Display
 from engine.formatting import number
@@ -32,6 +32,7 @@ from engine.registry import new_system
 SOURCE = "001_240b8e52c108db7c.txt"
 SYSTEM = new_system("dsa", "DSA 4.1 Hausregeln", SOURCE)
 DATA = load("dsa")
+CONTRACT = fight_contract.declare("dsa", DATA)  # the fight: life values, states, conditions
 
 
 def _cite(section: str, page: str) -> str:
