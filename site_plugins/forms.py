@@ -95,9 +95,11 @@ def _input(helper_id: str, field: dict[str, Any], path: str, value: Any) -> str:
     else:
         label_html = f'<label for="{_attr(fid)}">{label_text(field["label"])}</label>'
         if kind == "int":
+            # a blank-able field (``blank``) starts empty when nobody knows its value
+            shown = "" if value is None else value
             control = (
                 f'<input type="text" inputmode="numeric" autocomplete="off" {common} '
-                f'value="{_attr(value)}" size="4">'
+                f'value="{_attr(shown)}" size="4">'
             )
         elif kind == "choice":
             options = "".join(
@@ -137,8 +139,9 @@ def _hints(field: dict[str, Any]) -> str:
     """The schema's hints for the browser: whose value a field is (``subject``: the acting
     fighter or the target, for connected helpers), whether it belongs to one roll only
     (``per_roll``: page.js puts it back to its default after the roll, remember.js does not
-    keep it), when it applies (``when``: the form hides and does not send it otherwise) and
-    whether a result changes it (``resource``)."""
+    keep it), when it applies (``when``: the form hides and does not send it otherwise),
+    whether a result changes it (``resource``) and whether it may stay empty (``blank``: an
+    unknown value, sent as empty, never 0)."""
     out = ""
     if field.get("subject"):
         out += f' data-subject="{_attr(field["subject"])}"'
@@ -148,6 +151,8 @@ def _hints(field: dict[str, Any]) -> str:
         out += f' data-when="{_attr(json.dumps(field["when"], ensure_ascii=False))}"'
     if field.get("resource"):
         out += f' data-resource="{_attr(field.get("resource_name", ""))}"'
+    if field.get("blank"):
+        out += " data-blank"
     return out
 
 

@@ -32,6 +32,10 @@ def _value(field: dict[str, Any], rng: random.Random, row: int = 0) -> Any:
     kind = field["type"]
     if kind == "int":
         low, high, default = field["min"], field["max"], field["default"]
+        if default is None:  # a blank-able field: unknown, or a value near 0
+            if rng.random() < 0.3:
+                return None
+            default = max(low, min(high, 0)) + 20
         if rng.random() < 0.2:
             return rng.randint(low, high)
         return max(low, min(high, default + rng.randint(-8, 8)))

@@ -149,3 +149,33 @@ def test_a_fighters_value_of_one_name_is_one_kind_of_value_in_every_helper() -> 
                 where = f"{system['name']}.{action['name']}.{field['name']}"
                 first = seen.setdefault(field["name"], (where, field["type"], kind))
                 assert first[2] == kind, (first[0], where)
+
+
+def test_a_blank_field_is_unknown_never_zero() -> None:
+    """A value nobody knows (Güte: the target's LE the fight was not told, 002 L21) is a
+    ``blank`` field: ``""`` or null are ``None``, not 0; a number is checked as always; the
+    schema says ``"blank": true`` with the default null; the form starts it empty and marks it
+    ``data-blank``. A blank field is never required, and only a blank one has no default."""
+    from engine.params import validate_record
+    from site_plugins.forms import render_helper
+
+    le = IntParam("le", "LE", default=None, minimum=-9, maximum=9, blank=True)
+    assert validate_record((le,), {}) == {"le": None}
+    assert validate_record((le,), {"le": ""}) == {"le": None}
+    assert validate_record((le,), {"le": "  "}) == {"le": None}
+    assert validate_record((le,), {"le": None}) == {"le": None}
+    assert validate_record((le,), {"le": "−3"}) == {"le": -3}
+    with pytest.raises(api.EngineError, match="außerhalb"):
+        validate_record((le,), {"le": 10})
+    with pytest.raises(api.EngineError, match="ist keine ganze Zahl"):
+        validate_record((le,), {"le": "viel"})
+    assert le.schema()["blank"] is True and le.schema()["default"] is None
+    assert "blank" not in IntParam("x", "X").schema()
+    with pytest.raises(ValueError, match="never required"):
+        IntParam("x", "X", default=None, blank=True, required=True)
+    with pytest.raises(ValueError, match="no default"):
+        IntParam("x", "X", default=None)
+    html = render_helper("guete", "attack", "h", {})
+    field = re.search(r'<div class="rw-field ([^>]*)>(?:(?!</div>).)*?data-path="le"[^>]*>', html)
+    assert field is not None
+    assert "data-blank" in field.group(1) and 'value=""' in field.group(0)

@@ -29,6 +29,10 @@ MAX_LISTED = 40  # most damage totals listed one by one in the display
 
 RESOURCES = ("LE", "KE", "AUS")
 RESOURCE_NAMES = {"LE": "Lebensenergie", "KE": "körperliche Energie", "AUS": "Ausdauer"}
+# each resource's life value in the fight contract (kampf.werte): its name and title
+LIFE_VALUES = tuple(
+    (CONTRACT.value(r.lower()).name, CONTRACT.value(r.lower()).title) for r in RESOURCES
+)
 SUITED_FOR_STUN = {"hammer", "faustkampf", "stab"}  # L125
 
 
