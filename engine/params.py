@@ -65,6 +65,13 @@ class Param:
     # „seine nächste Probe“). It belongs to no fighter (never with ``subject``): the page puts
     # it back to its default after every roll and does not bring it back on a reload.
     per_roll: bool = False
+    # A field of the situation (no ``subject``) that stands for a condition of the acting
+    # fighter ("actor") or of the target ("target"): ``("actor", "betäubt")`` on a yes/no field
+    # – an effect of that name on that fighter of the fight ticks it (the page, fight.js); on a
+    # choice the name is "" and ``ChoiceParam.condition_values`` maps choice values to
+    # conditions. The names are conditions of the system's fight contract (``kampf.
+    # bedingungen``, engine/fight_contract.py).
+    condition: tuple[str, str] | tuple[()] = ()
     # The names this field had before (the public vocabulary, CONTRIBUTING.md „Namen“): a
     # request, a saved value, a share link, a Tickleiste file or a stored fight that uses one
     # is read as this field; giving both names at once is an error naming the field.
@@ -97,6 +104,8 @@ class Param:
             out["per_roll"] = True
         if self.formerly:
             out["formerly"] = list(self.formerly)
+        if self.condition:
+            out["condition"] = {"of": self.condition[0], "name": self.condition[1]}
         return out
 
     def default_value(self) -> JSONValue:
@@ -250,6 +259,9 @@ class ChoiceParam(Param):
 
     choices: tuple[tuple[str, str], ...] = ()
     default: str = ""
+    # with ``condition`` ("actor"/"target", ""): the choice values that are conditions of that
+    # fighter, each with its condition's name (Ryssea: the Kampfposition „liegend“)
+    condition_values: tuple[tuple[str, str], ...] = ()
 
     kind = "choice"
 
@@ -261,6 +273,8 @@ class ChoiceParam(Param):
         out = super().schema()
         out["default"] = self.default or self.choices[0][0]
         out["choices"] = [{"value": v, "label": lab} for v, lab in self.choices]
+        if self.condition:
+            out["condition"] = {"of": self.condition[0], "choices": dict(self.condition_values)}
         return out
 
     def default_value(self) -> str:

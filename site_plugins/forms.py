@@ -140,8 +140,10 @@ def _hints(field: dict[str, Any]) -> str:
     fighter or the target, for connected helpers), whether it belongs to one roll only
     (``per_roll``: page.js puts it back to its default after the roll, remember.js does not
     keep it), when it applies (``when``: the form hides and does not send it otherwise),
-    whether a result changes it (``resource``) and whether it may stay empty (``blank``: an
-    unknown value, sent as empty, never 0)."""
+    whether a result changes it (``resource``), whether it may stay empty (``blank``: an
+    unknown value, sent as empty, never 0) and which condition of the actor or the target it
+    stands for (``condition``: ``data-condition`` with ``data-condition-of``; a choice maps its
+    values in ``data-condition-choices``)."""
     out = ""
     if field.get("subject"):
         out += f' data-subject="{_attr(field["subject"])}"'
@@ -153,6 +155,14 @@ def _hints(field: dict[str, Any]) -> str:
         out += f' data-resource="{_attr(field.get("resource_name", ""))}"'
     if field.get("blank"):
         out += " data-blank"
+    condition = field.get("condition")
+    if condition:  # the condition of the actor or target this field of the situation stands for
+        if "name" in condition:
+            out += f' data-condition="{_attr(condition["name"])}"'
+        else:
+            choices = json.dumps(condition["choices"], ensure_ascii=False)
+            out += f' data-condition-choices="{_attr(choices)}"'
+        out += f' data-condition-of="{_attr(condition["of"])}"'
     return out
 
 

@@ -602,3 +602,48 @@ def test_every_state_of_the_contract_is_reachable_through_the_action(
         if seen >= wanted:
             break
     assert seen >= wanted, (system, action, wanted - seen)
+
+
+# ------------------------------------------------------------------ conditions on fields
+
+
+def condition_fields() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for system in api.catalog()["systems"]:
+        for action in system["actions"]:
+            for field in api.describe(system["name"], action["name"])["params"]:
+                if "condition" in field:
+                    yield system["name"], action["name"], field
+
+
+def test_every_condition_field_names_a_condition_of_its_systems_fight() -> None:
+    """A field of the situation that stands for a condition of the actor or the target names
+    one the system's contract lists (its text's word); a choice maps its values to them."""
+    found = 0
+    for system, action, field in condition_fields():
+        names = contract_of(system).condition_names()
+        condition = field["condition"]
+        assert condition["of"] in ("actor", "target") and "subject" not in field
+        wanted = [condition["name"]] if "name" in condition else condition["choices"].values()
+        for name in wanted:
+            assert name in names, (system, action, field["name"], name)
+        found += 1
+    assert found >= 10
+
+
+# the labels the page used to read as conditions (fight.js, before the hint): „Angreifer ist
+# betäubt“, „Ziel liegt“ …; these are not a condition of one fighter but a relation or a
+# property: the attacker as part of the Übermacht (002 L55), fire sensitivity (a target value)
+BROWSER_GUESS = re.compile(r"^(Angreifer|Ziel) (?:ist (.+)|(liegt|kniet))$")
+NOT_A_CONDITION = {("guete", "attack", "uebermacht"), ("guete", "attack", "feuerempfindlich")}
+NOT_A_CONDITION |= {("guete", "feuerschaden", "feuerempfindlich")}
+
+
+def test_every_field_the_page_guessed_from_its_label_has_the_hint() -> None:
+    for system in api.catalog()["systems"]:
+        for action in system["actions"]:
+            for field in api.describe(system["name"], action["name"])["params"]:
+                key = (system["name"], action["name"], field["name"])
+                if BROWSER_GUESS.match(field["label"]) and key not in NOT_A_CONDITION:
+                    assert "condition" in field, key
+                    of = "actor" if field["label"].startswith("Angreifer") else "target"
+                    assert field["condition"]["of"] == of, key

@@ -179,3 +179,56 @@ def test_a_blank_field_is_unknown_never_zero() -> None:
     field = re.search(r'<div class="rw-field ([^>]*)>(?:(?!</div>).)*?data-path="le"[^>]*>', html)
     assert field is not None
     assert "data-blank" in field.group(1) and 'value=""' in field.group(0)
+
+
+@pytest.mark.parametrize(
+    ("param", "problem"),
+    [
+        (BoolParam("x", "X", condition=("gegner", "betäubt")), "not actor or target"),
+        (BoolParam("x", "X", subject="target", condition=("target", "betäubt")), "situation"),
+        (BoolParam("x", "X", per_roll=True, condition=("actor", "betäubt")), "situation"),
+        (BoolParam("x", "X", condition=("actor", "")), "needs a yes/no field with a name"),
+        (IntParam("x", "X", condition=("actor", "betäubt")), "needs a yes/no field"),
+        (
+            ChoiceParam("x", "X", choices=(("a", "A"),), condition=("actor", "")),
+            "condition_values",
+        ),
+        (
+            ChoiceParam(
+                "x",
+                "X",
+                choices=(("a", "A"),),
+                condition=("actor", ""),
+                condition_values=(("b", "liegend"),),
+            ),
+            "no choices",
+        ),
+    ],
+)
+def test_a_slip_in_a_condition_fails_at_registration(param: Param, problem: str) -> None:
+    system = System("probe-hints-5", "Probe", "keine Quelle")
+    with pytest.raises(ValueError, match=problem):
+        system.action("a", title="A", summary="", source="", params=(param,))(lambda p, r: {})
+
+
+def test_the_form_says_which_condition_a_field_stands_for() -> None:
+    """„Angreifer ist betäubt“ (Güte, 002 L129) stands for the condition betäubt of the actor:
+    ``data-condition`` and ``data-condition-of`` on its ``.rw-field`` – the page no longer reads
+    the label. A Kampfposition (Ryssea, 000 L335–L340) maps its values."""
+    from site_plugins.forms import render_helper
+
+    def field_tag(html: str, path: str) -> str:
+        found = re.search(
+            rf'<div class="rw-field ([^>]*)>(?:(?!</div>).)*?data-path="{path}"', html
+        )
+        assert found is not None, path
+        return found.group(1)
+
+    guete = render_helper("guete", "attack", "h", {})
+    tag = field_tag(guete, "angreifer_betaeubt")
+    assert 'data-condition="betäubt"' in tag and 'data-condition-of="actor"' in tag
+    assert 'data-condition-of="target"' in field_tag(guete, "ziel_liegend")
+    assert "data-condition" not in field_tag(guete, "uebermacht")
+    ryssea = field_tag(render_helper("ryssea", "attack", "h", {}), "position_ziel")
+    assert 'data-condition-of="target"' in ryssea
+    assert "data-condition-choices=" in ryssea and "&quot;liegend&quot;" in ryssea
