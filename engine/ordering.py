@@ -33,10 +33,14 @@ class Fighter:
     name: str
     rolloff: list[int] = field(default_factory=list, kw_only=True)
     tie_note: str = field(default="", kw_only=True)
+    # the roll-off dice as rolled (``roll_off``), for a result that shows each die
+    rolloff_dice: list[dice.RollResult] = field(default_factory=list, kw_only=True, repr=False)
 
-    def record_rolloff(self, value: int) -> None:
+    def record_rolloff(self, value: int, rolled: dice.RollResult | None = None) -> None:
         """One roll-off die: kept, and the tie note says „Stechen 4 · 2“."""
         self.rolloff.append(value)
+        if rolled is not None:
+            self.rolloff_dice.append(rolled)
         self.tie_note = f"Stechen {self.rolloff_text()}"
 
     def rolloff_text(self) -> str:
@@ -101,9 +105,9 @@ def roll_off(
             continue
         results: dict[int, list[F]] = {}
         for member in current:
-            value = dice.roll(die, rng).total
-            member.record_rolloff(value)
-            results.setdefault(value, []).append(member)
+            rolled = dice.roll(die, rng)
+            member.record_rolloff(rolled.total, rolled)
+            results.setdefault(rolled.total, []).append(member)
         pending = [results[v] for v in sorted(results, reverse=True)] + pending
     return ordered, unresolved
 

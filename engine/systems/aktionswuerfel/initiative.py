@@ -163,6 +163,9 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             for place, f in enumerate(order, start=1)
         ],
     )
+    for fighter in order:  # every repeated Willens-Wurf the engine rolled (L38), as dice
+        for count, rolled in enumerate(fighter.rolloff_dice, start=1):
+            display.roll(f"{fighter.name}: Wiederholung {count}", rolled)
     for tie in ties:
         names = ", ".join(tie["names"])
         how = (

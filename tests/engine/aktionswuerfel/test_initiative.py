@@ -59,6 +59,28 @@ def test_tie_reroll_seeded() -> None:
     assert r["ties"][0]["names"] == expected
 
 
+def test_the_repeated_rolls_are_shown_as_dice() -> None:
+    """003_3ac4060591b07c19.txt L38: „kann der Wurf unter den Betroffenen wiederholt werden“ –
+    the engine rolls those dice (1W6, Annahme), so the result shows each as a roll: the page
+    offers the Wurfnummer only for a result with dice (results.js hasDice), and before, a tie's
+    order depended on the Wurfnummer while the result showed no die."""
+    r = run("initiative", {"fighters": fighters(5, 5, 9)}, 3)
+    rolls = [
+        item
+        for section in r["display"]["sections"]
+        if section["kind"] == "rolls"
+        for item in section["items"]
+    ]
+    shown = {
+        name: [int(i["total"]) for i in rolls if i["label"].startswith(f"{name}:")]
+        for name in ("K0", "K1")
+    }
+    assert shown == {o["name"]: o["rerolls"] for o in r["order"] if o["rerolls"]}
+    assert all(i["notation"] == "1W6" for i in rolls)
+    untied = run("initiative", {"fighters": fighters(4, 5, 9)}, 3)
+    assert not [s for s in untied["display"]["sections"] if s["kind"] == "rolls"]
+
+
 def test_tie_spielleiter_keeps_entry_order() -> None:
     """003_3ac4060591b07c19.txt L38: „oder der Spielleiter legt schließlich die Reihenfolge
     fest“ – no dice rolled, input order until the Spielleiter decides."""
