@@ -28,6 +28,9 @@ class Action:
     # Keys of the result renamed to the public vocabulary (CONTRIBUTING.md „Namen“): each new
     # key with the names it had before, wherever it occurs in the result.
     result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # False for an action that never rolls a die (it looks up or reckons what was entered):
+    # its form has no Wurfnummer, and no result of it shows a die
+    rolls_dice: bool = True
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -39,6 +42,7 @@ class Action:
             "source": self.source,
             "params": [p.schema() for p in self.params],
             "assumptions": list(self.assumptions),
+            "rolls_dice": self.rolls_dice,
         }
         if self.result_formerly:
             out["result_formerly"] = {new: list(old) for new, old in self.result_formerly}
@@ -63,6 +67,7 @@ class System:
         assumptions: tuple[str, ...] = (),
         widget: str = "",
         result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        rolls_dice: bool = True,
     ) -> Callable[[ActionFunc], ActionFunc]:
         """Decorator: register ``func(params, rng) -> result`` as an action of this system."""
 
@@ -82,6 +87,7 @@ class System:
                 assumptions,
                 widget,
                 result_formerly,
+                rolls_dice,
             )
             return func
 

@@ -263,10 +263,12 @@ def _form_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, Any]) -
             '<details class="rw-more"><summary>Weitere Angaben und Modifikatoren</summary>'
             f"{_fields(helper_id, advanced, defaults)}</details>"
         )
+    # an action that never rolls a die has no Wurfnummer to repeat (``rolls_dice``)
+    seed = _seed_field(helper_id) if spec.get("rolls_dice", True) else ""
     return (
         _values_bar(helper_id)
         + "".join(parts)
-        + _seed_field(helper_id)
+        + seed
         + '<div class="rw-actions"><button type="submit" class="md-button md-button--primary '
         'rw-submit">Würfeln</button><button type="button" class="md-button rw-reset">'
         f"Zurücksetzen</button>{_status()}</div>"

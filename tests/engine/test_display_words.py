@@ -132,3 +132,43 @@ def test_a_result_without_dice_does_not_depend_on_the_seed(system: str, action: 
     for runs in answers(system, action):
         if not has_dice(runs[0]):
             assert all(run == runs[0] for run in runs[1:]), (system, action, runs[0]["display"])
+
+
+def rolling_examples(system: str, action: str) -> list[dict[str, Any]]:
+    """Requests that roll where a sweep of random values rarely does: a tie of the entered
+    Willens-Würfe is re-rolled (003 L38); the Tickleiste rolls the initiative on „Kampf
+    beginnen“ of a board with fighters (000 L19)."""
+    if (system, action) == ("aktionswuerfel", "initiative"):
+        tied = [{"name": "Alrik", "willenswurf": 5}, {"name": "Bruna", "willenswurf": 5}]
+        return [{"fighters": tied}]
+    if (system, action) == ("ryssea", "tickleiste"):
+        new = {"command": "hinzufuegen", "name": "Alrik", "ini": 8, "intuition": 3}
+        added = api.run(system, action, new, 1)
+        return [{"command": "start", "state": added["result"]["state"]}]
+    return []
+
+
+@pytest.mark.parametrize(("system", "action"), ACTIONS)
+def test_an_action_that_never_rolls_is_registered_so(system: str, action: str) -> None:
+    """``rolls_dice=False`` (no Wurfnummer in its form, site_plugins/forms.py) only for an
+    action that shows no die for any choice of its fields; an action whose results show no die
+    across the sweep (and its examples) is flagged: it should say ``rolls_dice=False`` – or it
+    rolls a die it does not show."""
+    spec = api.describe(system, action)
+    results = [result for runs in answers(system, action) for result in runs]
+    if not spec["rolls_dice"]:
+        assert results and not any(has_dice(result) for result in results)
+        sample = requests(system, action)[0]
+        for field in spec["params"]:
+            for choice in field.get("choices", []):
+                answer = api.run(system, action, {**sample, field["name"]: choice["value"]}, 1)
+                assert not answer["ok"] or not has_dice(answer["result"]), (field, choice)
+        return
+    examples = [
+        api.run(system, action, params, seed)["result"]
+        for params in rolling_examples(system, action)
+        for seed in (1, 2)
+    ]
+    assert any(has_dice(result) for result in results + examples), (
+        f"{system}.{action}: no result shows a die – rolls_dice=False?"
+    )

@@ -232,3 +232,14 @@ def test_the_form_says_which_condition_a_field_stands_for() -> None:
     ryssea = field_tag(render_helper("ryssea", "attack", "h", {}), "position_ziel")
     assert 'data-condition-of="target"' in ryssea
     assert "data-condition-choices=" in ryssea and "&quot;liegend&quot;" in ryssea
+
+
+def test_a_helper_that_never_rolls_has_no_wurfnummer() -> None:
+    """Pathfinder's RK (004 L33) reckons what is entered: ``rolls_dice`` false in describe, and
+    its form has no Wurfnummer (seed) field; a helper that rolls keeps it."""
+    from site_plugins.forms import render_helper
+
+    assert api.describe("pathfinder", "armor_class")["rolls_dice"] is False
+    assert api.describe("pathfinder", "attack")["rolls_dice"] is True
+    assert 'data-path="seed"' not in render_helper("pathfinder", "armor_class", "h", {})
+    assert 'data-path="seed"' in render_helper("pathfinder", "attack", "h", {})
