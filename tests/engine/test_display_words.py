@@ -172,3 +172,19 @@ def test_an_action_that_never_rolls_is_registered_so(system: str, action: str) -
     assert any(has_dice(result) for result in results + examples), (
         f"{system}.{action}: no result shows a die – rolls_dice=False?"
     )
+
+
+@pytest.mark.parametrize(("system", "action"), ACTIONS)
+def test_an_offered_effect_is_a_condition_of_the_fight(system: str, action: str) -> None:
+    """``effect_offers`` (what the fight may put on a fighter, with its duration per answer)
+    name a condition of the system's fight contract, for the actor or the target."""
+    from engine.fight_contract import contract_of
+
+    names = contract_of(system).condition_names()
+    for runs in answers(system, action):
+        for offer in runs[0].get("effect_offers", []):
+            assert offer["effect"] in names and offer["fighter"] in ("actor", "target")
+            assert offer["question"] and offer["ref"] and offer["choices"]
+            for choice in offer["choices"]:
+                assert set(choice) == {"label", "meaning", "duration"}
+                assert set(choice["duration"]) == {"runden", "zuege"}

@@ -10,6 +10,8 @@ effects in ``damage.py``. The target's LE, KE and AUS are fields of their own (b
 unknown): a hit on the target gives its known values after it (``target_update``) and the state
 the fight contract gives for them (``target_state``; Güte has no rule: null); ``loss_of`` says
 whose values ``verlust`` is – the target's, or the attacker's when the counter-attack hits.
+``effect_offers``: what the fight may put on a fighter – who falls (a Rundumschlag failing
+critically, L289; Zu Fall bringen, L343) lies, for as long as his FP(Gaukeleien) says (L79–L83).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import DataError
 from engine.display import Display
 from engine.formatting import decimal, number, signed
 from engine.systems.guete.attack_fields import ATTACK_PARAMS, check_attack
@@ -37,7 +40,12 @@ from engine.systems.guete.common import (
     table_row,
     table_rows,
 )
-from engine.systems.guete.damage import NO_DAMAGE_OPTIONS, damage_and_effects, expected_losses
+from engine.systems.guete.damage import (
+    NO_DAMAGE_OPTIONS,
+    damage_and_effects,
+    expected_losses,
+    target_falls,
+)
 from engine.systems.guete.modifiers import (
     ATTACK,
     COUNTER,
@@ -183,6 +191,13 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         },
         "display": display.to_dict(),
     }
+    # what the fight may put on a fighter: the one who falls lies (L79–L83)
+    offers = []
+    if fall:
+        offers.append(fall_offer("actor", attacker, "L289"))
+    if target_falls(p, active, defense, hitter):
+        offers.append(fall_offer("target", target, "L343"))
+    result["effect_offers"] = offers
     result["loss_of"] = loss_of  # whose LE, KE and AUS ``verlust`` is: "target", "actor", ""
     if update:  # the target was hit and lost something: its known values after the hit
         result["target_update"] = update
@@ -227,6 +242,36 @@ def _target_update(
     if shown:
         notes.append(f"{p['ziel']}: {', '.join(shown)}.")
     return update
+
+
+def fall_offer(fighter: str, name: str, line: str) -> dict[str, Any]:
+    """A fall (L77–L83) as an offer to the fight: the effect (``sturz.wirkung``, a condition of
+    the contract) for the fighter who falls, one choice per outcome of his FP(Gaukeleien) with
+    its duration – ``runden``: with an acting order the effect ends when round (now + N)
+    begins; ``zuege``: without one, after N turns of that fighter (``sturz.ausgaenge``)."""
+    effect = DATA.text("sturz.wirkung")
+    if effect not in CONTRACT.condition_names():
+        raise DataError(DATA.file, "sturz.wirkung", "ist keine Bedingung unter kampf.bedingungen")
+    choices = []
+    for index in range(len(DATA.table("sturz.ausgaenge", ("label", "bedeutung")))):
+        key = f"sturz.ausgaenge.{index}"
+        choices.append(
+            {
+                "label": DATA.text(f"{key}.label"),
+                "meaning": DATA.text(f"{key}.bedeutung"),
+                "duration": {
+                    "runden": DATA.integer(f"{key}.runden", 1, 100),
+                    "zuege": DATA.integer(f"{key}.zuege", 1, 100),
+                },
+            }
+        )
+    return {
+        "fighter": fighter,
+        "effect": effect,
+        "ref": f"Sturz ({line})",
+        "question": f"{name} stürzt – seine {DATA.text('sturz.probe')}:",
+        "choices": choices,
+    }
 
 
 def _who_hits(p: dict[str, Any], notes: list[str]) -> str:
