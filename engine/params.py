@@ -262,6 +262,9 @@ class ChoiceParam(Param):
     # with ``condition`` ("actor"/"target", ""): the choice values that are conditions of that
     # fighter, each with its condition's name (Ryssea: the Kampfposition „liegend“)
     condition_values: tuple[tuple[str, str], ...] = ()
+    # values that were choices once, each with the German reason it is none any more: a saved
+    # value, a link or a script that sends one hears why, not just „keine der Möglichkeiten“
+    withdrawn: tuple[tuple[str, str], ...] = ()
 
     kind = "choice"
 
@@ -287,6 +290,8 @@ class ChoiceParam(Param):
             raise EngineError(
                 f"{label}: muss eine der Möglichkeiten sein ({names}), nicht {echo(value)}.", path
             )
+        if value in dict(self.withdrawn):
+            raise EngineError(f"{label}: {dict(self.withdrawn)[value]}", path)
         if value not in allowed:
             raise EngineError(
                 f"{label}: „{echo(value)}“ ist keine der Möglichkeiten ({names}).", path
