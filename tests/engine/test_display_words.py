@@ -188,3 +188,20 @@ def test_an_offered_effect_is_a_condition_of_the_fight(system: str, action: str)
             for choice in offer["choices"]:
                 assert set(choice) == {"label", "meaning", "duration"}
                 assert set(choice["duration"]) == {"runden", "zuege"}
+
+
+QUOTED = re.compile(r"„[^“]*“")
+
+
+@pytest.mark.parametrize(("system", "action"), ACTIONS)
+def test_a_fighter_is_called_kaempfer_in_the_engines_own_words(system: str, action: str) -> None:
+    """One word for one idea in every system (CONTRIBUTING.md „Namen“): the engine's labels,
+    helps and outcomes say „Kämpfer“ (issue 48: the Aktionswürfel helpers said „Charakter“);
+    what a text says is quoted verbatim in „…“ and keeps its word."""
+    from tests.engine.support import player_texts
+
+    texts = player_texts(api.describe(system, action))
+    for runs in answers(system, action):
+        texts += player_texts(runs[0]["display"])
+    said = [t for t in texts if "Charakter" in QUOTED.sub("„…“", t)]
+    assert not said, said[:3]

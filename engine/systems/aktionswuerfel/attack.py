@@ -451,7 +451,7 @@ def _hit_text(p: dict[str, Any], result: WoundResult) -> tuple[str, str]:
         if result.incapacitated:
             outcome += " Zwei kritische Wunden: kampfunfähig."
         if result.dies:
-            outcome += " Gesundheit 0: der Charakter stirbt, wenn kein Schicksalswürfel ihn rettet."
+            outcome += " Gesundheit 0: der Kämpfer stirbt, wenn kein Schicksalswürfel ihn rettet."
     return headline, outcome
 
 
@@ -483,7 +483,7 @@ def _show_wound(
     )
     if result.critical:
         notes.append(
-            "Mit einer kritischen Wunde muss der Charakter je Zug einen Aktionswürfel "
+            "Mit einer kritischen Wunde muss der Kämpfer je Zug einen Aktionswürfel "
             "opfern, um irgendeine körperliche Aktivität durchzuführen."
         )
 

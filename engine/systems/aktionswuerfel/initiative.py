@@ -102,9 +102,9 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool) -> list[Fraction]:
     params=(
         ListParam(
             "fighters",
-            "Charaktere",
+            "Kämpfer",
             item=FIGHTER_FIELDS,
-            item_label="Charakter",
+            item_label="Kämpfer",
             max_items=20,
             default_items=(
                 {"name": "Alrik", "willenswurf": 9},
@@ -125,7 +125,7 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool) -> list[Fraction]:
 )
 def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = p["fighters"]
-    check_unique_names(rows, "fighters", "Charakter")
+    check_unique_names(rows, "fighters", "Kämpfer")
     entered_roll()  # the order rests on the entered Willens-Würfe
     reroll = p["gleichstand"] == "wiederholen"
     fighters = [Fighter(i, r["name"], r["willenswurf"], r["zuerst"]) for i, r in enumerate(rows)]
@@ -151,7 +151,7 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     display.table(
         "Zugreihenfolge (höchste Augenzahl zuerst)",
-        ["Platz", "Charakter", "Willens-Wurf", "Beginnt", "Wiederholung"],
+        ["Platz", "Kämpfer", "Willens-Wurf", "Beginnt", "Wiederholung"],
         [
             [
                 str(place),
