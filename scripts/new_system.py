@@ -9,7 +9,8 @@ the source text (UTF-8). Writes – and refuses to overwrite anything that is th
 - ``quellen/NNN_<16 hex>.txt``: the text byte for byte under its canonical name (the next free
   number, the first 16 hex digits of its SHA-256), its line in ``quellen/SHA256SUMS`` and a row
   in ``quellen/README.md``;
-- ``engine/data/NAME.yaml`` (+ ``.json``): the system and one declared action of each kind –
+- ``engine/data/NAME.yaml`` (+ ``.json``): the system, its fight (``kampf:`` – a life value, a
+  state rule, the conditions; engine/fight_contract.py) and one declared action of each kind –
   ``initiative``, ``angriff`` (a check against a target), ``schaden``, ``patzer`` (a table roll)
   – with sample rules to replace by the text's own (engine/declarative);
 - ``docs/NAME/``: ``index.md`` (Quelle & Stand), ``regeln.md`` (the text, one paragraph per
