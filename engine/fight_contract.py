@@ -323,19 +323,23 @@ class Contract:
             return False, []
         if not surely:
             return None, unknown
-        # known on both sides from here (a sure verdict with an unknown side needs no Annahme)
-        if v is not None and b_low == b_high:
-            self._name_assumptions(rule, v, b_low)
+        if v is not None and b_low == b_high:  # both known
+            self._name_assumptions(rule, v == b_low)
             if rule.beyond and v != b_low and not self._flag(rule.beyond):
                 return False, []
-        elif rule.assumed:
-            note_assumption(rule.assumed)
+            return True, []
+        # sure for every value of the unknown side: it may sit on the bound (the far end of
+        # both ranges) or beyond it – the Annahmen of either are read as for a known value
+        on_edge = v_high == b_low if rule.at_most else v_low == b_high
+        self._name_assumptions(rule, on_edge)
+        if rule.beyond and not self._flag(rule.beyond):
+            return None, unknown  # only on the bound itself, and that is not known
         return True, []
 
-    def _name_assumptions(self, rule: Rule, v: int, bound: int) -> None:
+    def _name_assumptions(self, rule: Rule, on_bound: bool) -> None:
         if rule.assumed:
             note_assumption(rule.assumed)
-        if rule.on_bound and v == bound and self.data is not None:
+        if rule.on_bound and on_bound and self.data is not None:
             self.data.assume(rule.on_bound)
 
     def _flag(self, key: str) -> bool:

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from engine import api, cli, declarative, fight_contract
-from engine.data_files import DataError, RuleData
+from engine.data_files import DataError, RuleData, assumptions_used
 from engine.fight_contract import contract_of, state_of
 from engine.registry import SYSTEMS, System
 from tests.conftest import ROOT
@@ -300,6 +300,37 @@ def test_an_unknown_value_is_never_zero(
     assert state_of(system, {names[0]: None, names[1]: ""}) is None
 
 
+def annahme(system: str, key: str) -> str:
+    node: Any = contract_of(system).data.content  # type: ignore[union-attr]
+    for part in key.split("."):
+        node = node[part]
+    return " ".join(str(node["text"]).split())
+
+
+@pytest.mark.parametrize(
+    ("system", "values", "key"),
+    [
+        ("dsa", {"lep": 5, "ko": 12}, "wunden.schwellen"),  # „Ab 5 LeP“ read as ≤ 5
+        ("dsa", {"lep": 6, "ko": 12}, None),
+        ("dsa", {"lep": -12, "ko": 12}, "wunden.schwellen"),  # on −KO
+        ("dsa", {"lep": -30}, "wunden.schwellen"),  # tot for any KO – on the bound at KO 30
+        ("dsa", {"lep": -31}, None),
+        ("pathfinder", {"hp": -13, "konstitution": 12}, "trefferpunkte.tot_darunter"),
+        ("pathfinder", {"hp": -12, "konstitution": 12}, None),  # L95 names −KO itself
+        ("pathfinder", {"hp": -1, "konstitution": 12}, None),
+    ],
+)
+def test_a_rule_names_its_assumption_only_where_it_decides(
+    system: str, values: dict[str, Any], key: str | None
+) -> None:
+    """DSA („Ab 5 LeP“, „Ab (KO*-1) LeP“: „ab“ as at or below, an Annahme) names it when the
+    LeP sit on a bound; Pathfinder (004 L95: dead „auf einen Wert in Höhe deines negativen
+    Konstitutionswerts“; below it an Annahme) when the hit points lie below it."""
+    with assumptions_used() as used:
+        assert state_of(system, values) is not None
+    assert used == ([annahme(system, key)] if key else [])
+
+
 def test_an_assumption_beyond_the_bound_may_say_no(monkeypatch: pytest.MonkeyPatch) -> None:
     """004 L95 names the negative Konstitutionswert itself; „below it too“ is an Annahme
     (``annahme_jenseits: trefferpunkte.tot_darunter``): set to false, −20 at KO 12 is
@@ -310,6 +341,8 @@ def test_an_assumption_beyond_the_bound_may_say_no(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(node, "wert", False)
     assert state_of("pathfinder", {"hp": -20, "konstitution": 12})["id"] == "sterbend"  # type: ignore[index]
     assert state_of("pathfinder", {"hp": -12, "konstitution": 12})["id"] == "tot"  # type: ignore[index]
+    unknown = state_of("pathfinder", {"hp": -50})  # dead only on −KO itself: KO decides
+    assert unknown is not None and unknown["missing"] == ["Konstitutionswert"]
 
 
 # ------------------------------------------------------------------ the JSON boundary
