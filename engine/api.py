@@ -4,7 +4,11 @@
   ``{"ok": true, ...}`` or ``{"ok": false, "error": {"field", "message"}}`` for bad input.
 - ``describe(system, action)`` returns the parameter schema the forms are generated from.
 - ``catalog()`` lists every system and action.
-- ``run_json(request)`` is the string-in, string-out form the browser worker uses.
+- ``fight_contract(system)`` is the system's fight: the life values, the states they lead to
+  and the conditions (:mod:`engine.fight_contract`); ``fight_state(system, values)`` the state
+  of a fighter with these values – the one state function every result uses.
+- ``run_json(request)`` is the string-in, string-out form the browser worker uses (also with
+  ``"type": "describe"``, ``"fight"`` and ``"state"``).
 
 Neither ``run`` nor ``run_json`` lets an exception escape: bad input gets a German message
 naming the field; a request whose exact odds would be too expensive is refused within its
@@ -19,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
 
@@ -26,6 +31,7 @@ import engine.systems  # noqa: F401  (registers every system's actions)
 from engine.budget import request_budget
 from engine.data_files import assumptions_used
 from engine.errors import EngineError, echo
+from engine.fight_contract import contract_of, state_of
 from engine.formatting import number
 from engine.params import validate_record
 from engine.registry import SYSTEMS, Action
@@ -45,12 +51,17 @@ def _name(value: Any, what: str, field: str) -> str:
     return value
 
 
-def _action(system: Any, action: Any) -> Action:
-    system = _name(system, "System", "system")
-    action = _name(action, "Aktion", "action")
-    if system not in SYSTEMS:
+def _system(system: Any) -> str:
+    name = _name(system, "System", "system")
+    if name not in SYSTEMS:
         names = ", ".join(sorted(SYSTEMS))
-        raise EngineError(f"System: „{echo(system)}“ ist unbekannt (bekannt: {names}).", "system")
+        raise EngineError(f"System: „{echo(name)}“ ist unbekannt (bekannt: {names}).", "system")
+    return name
+
+
+def _action(system: Any, action: Any) -> Action:
+    system = _system(system)
+    action = _name(action, "Aktion", "action")
     actions = SYSTEMS[system].actions
     if action not in actions:
         names = ", ".join(sorted(actions))
@@ -75,6 +86,30 @@ def _seed(seed: Any) -> int:
 def describe(system: str, action: str) -> dict[str, Any]:
     """Parameter schema of one action (raises EngineError for an unknown system/action)."""
     return _action(system, action).describe()
+
+
+def fight_contract(system: Any) -> dict[str, Any]:
+    """The fight contract of a system: ``{"system", "values", "reads", "states", "fit",
+    "conditions", "note"}`` (:mod:`engine.fight_contract`; raises EngineError for an unknown
+    system). Every system has one – without a fight, its lists are empty."""
+    return contract_of(_system(system)).to_dict()
+
+
+def fight_state(system: Any, values: Any) -> dict[str, Any] | None:
+    """The state of a fighter with these ``values`` (the contract's names: life values and
+    Kennwerte; a value left out, ``null`` or ``""`` is unknown, never 0), by the one state
+    function :func:`engine.fight_contract.state_of`; ``None`` when nothing decides. Bad input
+    raises EngineError naming the field (``values.lep``)."""
+    name = _system(system)
+    contract = contract_of(name)
+    if values is None:
+        values = {}
+    if not isinstance(values, Mapping):
+        raise EngineError(
+            f"Werte: müssen ein Objekt sein (Name: Zahl), nicht {echo(values)}.", "values"
+        )
+    checked = validate_record(contract.params(), values, "values")
+    return state_of(name, checked)
 
 
 def catalog() -> dict[str, Any]:
@@ -204,18 +239,27 @@ def _parse(request: Any) -> dict[str, Any]:
 
 
 def run_json(request: str) -> str:
-    """String form of :func:`run` for the browser: ``{"system","action","params","seed"}``.
+    """String form of :func:`run` for the browser: ``{"system","action","params","seed"}``;
+    with ``"type"``: ``"describe"`` (``{"system","action"}`` → ``describe``), ``"fight"``
+    (``{"system"}`` → ``fight``: :func:`fight_contract`) or ``"state"`` (``{"system","values"}``
+    → ``state``: :func:`fight_state`, ``null`` when nothing decides).
 
     Any failure, even an unexpected one, comes back as ``ok: false`` with a German message, so
     a widget never breaks on an engine error.
     """
     try:
         data = _parse(request)
-        if data.get("type") == "describe":
+        kind = data.get("type")
+        if kind == "describe":
             body: dict[str, Any] = {
                 "ok": True,
                 "describe": describe(data.get("system", ""), data.get("action", "")),
             }
+        elif kind == "fight":
+            body = {"ok": True, "fight": fight_contract(data.get("system", ""))}
+        elif kind == "state":
+            state = fight_state(data.get("system", ""), data.get("values"))
+            body = {"ok": True, "state": state}
         else:
             body = run(
                 data.get("system", ""),

@@ -1,5 +1,9 @@
 """Command line: ``python -m engine SYSTEM AKTION …``, ``python -m engine roll 2W6+3``.
 
+``python -m engine kampf SYSTEM`` prints a system's fight contract (life values, states and
+their rules, conditions; ``--json`` as the page reads it), ``python -m engine zustand SYSTEM
+--lep 3 --ko 12`` the state of a fighter with these values (the one state function).
+
 Every action's options are generated from its parameter schema (the same one the forms use).
 A list parameter (e.g. the fighters) is given once per entry: ``--fighters "name=Alrik,ini=12"``.
 Required fields are required options (given as an option or inside ``--params``); a missing
@@ -20,9 +24,13 @@ from typing import Any
 from engine import api, dice
 from engine.budget import request_budget
 from engine.errors import EngineError, echo
+from engine.fight_contract import contract_of
 from engine.formatting import fraction_text, number, percent
 from engine.params import BoolParam, ListParam, Param
 from engine.registry import SYSTEMS
+
+# the commands of the command line itself: no system may take one of these names
+OWN_COMMANDS = ("roll", "list", "describe", "kampf", "zustand")
 
 # argparse's own error texts (Python 3.11–3.14), in German
 ARGPARSE_GERMAN = (
@@ -113,6 +121,26 @@ def build_parser() -> argparse.ArgumentParser:
     describe = sub.add_parser("describe", help="Parameter einer Aktion als JSON")
     describe.add_argument("system")
     describe.add_argument("action")
+    fight = sub.add_parser(
+        "kampf", help="der Kampf eines Systems: Lebenswerte, Zustände, Bedingungen"
+    )
+    fight.add_argument("system", choices=list(SYSTEMS), metavar="SYSTEM")
+    fight.add_argument("--json", action="store_true", help="als JSON ausgeben")
+    state = sub.add_parser(
+        "zustand", help="der Zustand eines Kämpfers mit diesen Werten (z. B. --lep 3 --ko 12)"
+    )
+    systems = state.add_subparsers(
+        dest="cli_system",
+        required=True,
+        metavar="SYSTEM",
+        title="Systeme",
+        parser_class=GermanParser,
+    )
+    for system in SYSTEMS.values():
+        one = systems.add_parser(system.name, help=system.title)
+        for value in contract_of(system.name).params():
+            one.add_argument(f"--{value.name}", dest=_dest(value), metavar="WERT", help=value.label)
+        one.add_argument("--json", action="store_true", help="als JSON ausgeben")
     for system in SYSTEMS.values():
         sys_parser = sub.add_parser(system.name, help=f"Aktionen für {system.title}")
         actions = sys_parser.add_subparsers(
@@ -318,6 +346,72 @@ def _action_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fight_text(fight: dict[str, Any]) -> str:
+    """The fight contract in German, for a reader."""
+    title = SYSTEMS[fight["system"]].title
+
+    def limits(item: dict[str, Any]) -> str:
+        return f"{number(item['min'])} bis {number(item['max'])}"
+
+    lines = [f"Kampf – {title}"]
+    values = [
+        f"  {v['title']} ({v['label']}, {limits(v)}{', von Hand' if v['by_hand'] else ''})"
+        for v in fight["values"]
+    ]
+    lines += ["Lebenswerte:", *(values or ["  keine"])]
+    if fight["reads"]:
+        lines += ["Kennwerte:", *(f"  {r['title']} ({limits(r)})" for r in fight["reads"])]
+    if fight["states"]:
+        lines.append("Zustände (die erste Regel, die zutrifft, gilt):")
+        lines += [f"  {s['rule']}{_down(s)}" for s in fight["states"]]
+        lines.append(f"  sonst: {fight['fit']['text']}")
+    else:
+        lines.append("Zustände: keine Regel – der Spielleiter setzt sie von Hand.")
+    names = ", ".join(c["name"] for c in fight["conditions"]) or "keine"
+    lines.append(f"Bedingungen: {names}")
+    if fight["note"]:
+        lines.append(f"Von Hand: {fight['note']}")
+    return "\n".join(lines)
+
+
+def _down(state: dict[str, Any]) -> str:
+    """„ (kampfunfähig)“ after a system's word that does not say it (sterbend)."""
+    return "" if state["zustand"] in state["text"] else f" ({state['zustand']})"
+
+
+def _fight_command(args: argparse.Namespace) -> int:
+    fight = api.fight_contract(args.system)
+    if args.json:
+        print(json.dumps(fight, ensure_ascii=False, indent=2, sort_keys=True))
+    else:
+        print(_fight_text(fight))
+    return 0
+
+
+def _state_command(args: argparse.Namespace) -> int:
+    system = args.cli_system
+    values = {
+        p.name: getattr(args, _dest(p))
+        for p in contract_of(system).params()
+        if getattr(args, _dest(p)) is not None
+    }
+    try:
+        state = api.fight_state(system, values)
+    except EngineError as error:
+        print(f"Fehler: {error.message}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"ok": True, "state": state}, ensure_ascii=False, indent=2))
+        return 0
+    if state is None:
+        print("Kein Zustand: keine Regel entscheidet mit diesen Werten.")
+        return 0
+    print(f"{state['text']}{_down(state)} – {state['rule']}")
+    if state["missing"]:
+        print(f"Unbekannt und womöglich entscheidend: {', '.join(state['missing'])}")
+    return 0
+
+
 def _command(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -329,6 +423,10 @@ def _command(argv: Sequence[str] | None) -> int:
             for action in system["actions"]:
                 print(f"  {action['name']}: {action['title']}")
         return 0
+    if args.cli_command == "kampf":
+        return _fight_command(args)
+    if args.cli_command == "zustand":
+        return _state_command(args)
     if args.cli_command == "describe":
         try:
             print(json.dumps(api.describe(args.system, args.action), ensure_ascii=False, indent=2))

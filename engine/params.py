@@ -65,6 +65,13 @@ class Param:
     # „seine nächste Probe“). It belongs to no fighter (never with ``subject``): the page puts
     # it back to its default after every roll and does not bring it back on a reload.
     per_roll: bool = False
+    # A field of the situation (no ``subject``) that stands for a condition of the acting
+    # fighter ("actor") or of the target ("target"): ``("actor", "betäubt")`` on a yes/no field
+    # – an effect of that name on that fighter of the fight ticks it (the page, fight.js); on a
+    # choice the name is "" and ``ChoiceParam.condition_values`` maps choice values to
+    # conditions. The names are conditions of the system's fight contract (``kampf.
+    # bedingungen``, engine/fight_contract.py).
+    condition: tuple[str, str] | tuple[()] = ()
     # The names this field had before (the public vocabulary, CONTRIBUTING.md „Namen“): a
     # request, a saved value, a share link, a Tickleiste file or a stored fight that uses one
     # is read as this field; giving both names at once is an error naming the field.
@@ -97,6 +104,8 @@ class Param:
             out["per_roll"] = True
         if self.formerly:
             out["formerly"] = list(self.formerly)
+        if self.condition:
+            out["condition"] = {"of": self.condition[0], "name": self.condition[1]}
         return out
 
     def default_value(self) -> JSONValue:
@@ -112,19 +121,32 @@ class Param:
 
 @dataclass(frozen=True)
 class IntParam(Param):
-    default: int = 0
+    """An integer within ``minimum`` … ``maximum``. A ``blank`` one may stay empty: ``""`` or
+    ``null`` is ``None`` – a value nobody knows (a fighter's LE the fight has not been told),
+    never 0 –, its default is ``None`` and its form field starts empty."""
+
+    default: int | None = 0
     minimum: int = -999
     maximum: int = 999
+    blank: bool = False
 
     kind = "int"
     missing_hint = "bitte eine ganze Zahl eintragen"
 
+    def __post_init__(self) -> None:
+        if self.blank and self.required:
+            raise ValueError(f"{self.name}: a blank field is never required")
+        if self.default is None and not self.blank:
+            raise ValueError(f"{self.name}: only a blank field has no default")
+
     def schema(self) -> dict[str, JSONValue]:
         out = super().schema()
         out.update(default=self.default, min=self.minimum, max=self.maximum)
+        if self.blank:
+            out["blank"] = True
         return out
 
-    def default_value(self) -> int:
+    def default_value(self) -> int | None:
         return self.default
 
     def _out_of_range(self, shown: str, path: str, label: str) -> EngineError:
@@ -134,7 +156,9 @@ class IntParam(Param):
             path,
         )
 
-    def validate(self, value: JSONValue, path: str, label: str) -> int:
+    def validate(self, value: JSONValue, path: str, label: str) -> int | None:
+        if self.blank and (value is None or (isinstance(value, str) and not value.strip())):
+            return None
         if isinstance(value, bool):
             raise EngineError(f"{label}: muss eine ganze Zahl sein, nicht ja/nein.", path)
         if isinstance(value, float):
@@ -235,6 +259,12 @@ class ChoiceParam(Param):
 
     choices: tuple[tuple[str, str], ...] = ()
     default: str = ""
+    # with ``condition`` ("actor"/"target", ""): the choice values that are conditions of that
+    # fighter, each with its condition's name (Ryssea: the Kampfposition „liegend“)
+    condition_values: tuple[tuple[str, str], ...] = ()
+    # values that were choices once, each with the German reason it is none any more: a saved
+    # value, a link or a script that sends one hears why, not just „keine der Möglichkeiten“
+    withdrawn: tuple[tuple[str, str], ...] = ()
 
     kind = "choice"
 
@@ -246,6 +276,8 @@ class ChoiceParam(Param):
         out = super().schema()
         out["default"] = self.default or self.choices[0][0]
         out["choices"] = [{"value": v, "label": lab} for v, lab in self.choices]
+        if self.condition:
+            out["condition"] = {"of": self.condition[0], "choices": dict(self.condition_values)}
         return out
 
     def default_value(self) -> str:
@@ -258,6 +290,8 @@ class ChoiceParam(Param):
             raise EngineError(
                 f"{label}: muss eine der Möglichkeiten sein ({names}), nicht {echo(value)}.", path
             )
+        if value in dict(self.withdrawn):
+            raise EngineError(f"{label}: {dict(self.withdrawn)[value]}", path)
         if value not in allowed:
             raise EngineError(
                 f"{label}: „{echo(value)}“ ist keine der Möglichkeiten ({names}).", path

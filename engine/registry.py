@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.params import ListParam, Param
+from engine.params import BoolParam, ChoiceParam, ListParam, Param
 
 Result = dict[str, Any]
 ActionFunc = Callable[[dict[str, Any], random.Random], Result]
@@ -28,6 +28,9 @@ class Action:
     # Keys of the result renamed to the public vocabulary (CONTRIBUTING.md „Namen“): each new
     # key with the names it had before, wherever it occurs in the result.
     result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # False for an action that never rolls a die (it looks up or reckons what was entered):
+    # its form has no Wurfnummer, and no result of it shows a die
+    rolls_dice: bool = True
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -39,6 +42,7 @@ class Action:
             "source": self.source,
             "params": [p.schema() for p in self.params],
             "assumptions": list(self.assumptions),
+            "rolls_dice": self.rolls_dice,
         }
         if self.result_formerly:
             out["result_formerly"] = {new: list(old) for new, old in self.result_formerly}
@@ -63,6 +67,7 @@ class System:
         assumptions: tuple[str, ...] = (),
         widget: str = "",
         result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        rolls_dice: bool = True,
     ) -> Callable[[ActionFunc], ActionFunc]:
         """Decorator: register ``func(params, rng) -> result`` as an action of this system."""
 
@@ -82,6 +87,7 @@ class System:
                 assumptions,
                 widget,
                 result_formerly,
+                rolls_dice,
             )
             return func
 
@@ -102,6 +108,7 @@ def _check_hints(where: str, params: tuple[Param, ...]) -> None:
         if param.resource_name and not param.resource:
             raise ValueError(f"{where}.{param.name}: resource_name without resource")
         _check_per_roll(where, param)
+        _check_condition(where, param)
         for other, values in param.when:
             if other not in names or other == param.name:
                 raise ValueError(f"{where}.{param.name}: when names unknown field {other!r}")
@@ -110,6 +117,32 @@ def _check_hints(where: str, params: tuple[Param, ...]) -> None:
                 unknown = set(values) - {c["value"] for c in allowed}
                 if unknown:
                     raise ValueError(f"{where}.{param.name}: when {other} has no {unknown}")
+
+
+def _check_condition(where: str, param: Param) -> None:
+    """A condition field (``condition``) is the situation of one roll's fighters: a yes/no field
+    with the condition's name, or a choice whose ``condition_values`` are among its choices."""
+    if not param.condition:
+        return
+    of, name = param.condition
+    if of not in ("actor", "target"):
+        raise ValueError(f"{where}.{param.name}: condition of {of!r}, not actor or target")
+    if param.subject or param.per_roll:
+        raise ValueError(
+            f"{where}.{param.name}: a condition is the situation (no subject/per_roll)"
+        )
+    if isinstance(param, BoolParam) and name:
+        return
+    if isinstance(param, ChoiceParam) and not name and param.condition_values:
+        values = {v for v, _ in param.choices}
+        unknown = {v for v, _ in param.condition_values} - values
+        if unknown:
+            raise ValueError(f"{where}.{param.name}: condition_values {unknown} are no choices")
+        return
+    raise ValueError(
+        f"{where}.{param.name}: a condition needs a yes/no field with a name or a choice with "
+        "condition_values"
+    )
 
 
 def _check_per_roll(where: str, param: Param) -> None:

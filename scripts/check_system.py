@@ -68,6 +68,16 @@ def check_engine(name: str) -> int:
             code = 1
         if code != 0:
             raise CheckFailed(f"{name}.{action['name']}: Kommandozeile endet mit {code}")
+    # the fight: its contract at the boundary, and a state for each value at its limits
+    answer = json.loads(api.run_json(json.dumps({"type": "fight", "system": name})))
+    if not answer["ok"]:
+        raise CheckFailed(f"{name}: Kampf (kampf:): {answer['error']['message']}")
+    for value in answer["fight"]["values"]:
+        for limit in (value["min"], value["max"]):
+            request = {"type": "state", "system": name, "values": {value["name"]: limit}}
+            state = json.loads(api.run_json(json.dumps(request)))
+            if not state["ok"]:
+                raise CheckFailed(f"{name}: Zustand bei {value['name']} = {limit}: {state}")
     return count
 
 

@@ -50,8 +50,12 @@ NAMES = ["Alrik", "Bruna", "Ork", "Zara", "Gero", "Ilka"]
 PER_ACTION = 32
 
 
-def _int(field: dict[str, Any], rng: random.Random) -> int:
+def _int(field: dict[str, Any], rng: random.Random) -> int | None:
     low, high, default = field["min"], field["max"], field["default"]
+    if default is None:  # a blank-able field: unknown, or a value near 0
+        if rng.random() < 0.3:
+            return None
+        default = max(low, min(high, 0)) + 20
     if rng.random() < 0.2:
         return rng.randint(low, high)
     return max(low, min(high, default + rng.randint(-6, 6)))

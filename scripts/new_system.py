@@ -9,7 +9,8 @@ the source text (UTF-8). Writes – and refuses to overwrite anything that is th
 - ``quellen/NNN_<16 hex>.txt``: the text byte for byte under its canonical name (the next free
   number, the first 16 hex digits of its SHA-256), its line in ``quellen/SHA256SUMS`` and a row
   in ``quellen/README.md``;
-- ``engine/data/NAME.yaml`` (+ ``.json``): the system and one declared action of each kind –
+- ``engine/data/NAME.yaml`` (+ ``.json``): the system, its fight (``kampf:`` – a life value, a
+  state rule, the conditions; engine/fight_contract.py) and one declared action of each kind –
   ``initiative``, ``angriff`` (a check against a target), ``schaden``, ``patzer`` (a table roll)
   – with sample rules to replace by the text's own (engine/declarative);
 - ``docs/NAME/``: ``index.md`` (Quelle & Stand), ``regeln.md`` (the text, one paragraph per
@@ -75,6 +76,18 @@ tabellen:
       - {{wurf: "6", von: 6, bis: 6, schaden: 1W6,
          wirkung: "Der Angreifer verletzt sich selbst (1W6 Schaden)."}}
 
+# Der Kampf (CONTRIBUTING.md „Der Kampf“): die Lebenswerte, die der Überblick des Kampfes
+# führt, die Zustände, zu denen sie führen (die erste Regel, die zutrifft, gilt; bis = höchstens,
+# ab = mindestens), und die Bedingungen, die der Text nennt (liegend, betäubt …).
+kampf:
+  werte:
+    - {{name: lebenspunkte, titel: LeP, label: Lebenspunkte, min: -99, max: 999,
+       quelle: "{source} {whole}"}}
+  zustaende:
+    - {{id: kampfunfaehig, wert: lebenspunkte, bis: 0, zustand: kampfunfähig, text: kampfunfähig,
+       quelle: "{source} {whole}"}}
+  bedingungen: []
+
 aktionen:
   initiative:
     art: initiative
@@ -119,8 +132,6 @@ aktionen:
     kritisch: {{verdoppeln: true}}
     ressource: {{name: lebenspunkte, label: Lebenspunkte vor dem Treffer, ressource: LeP,
                 vorgabe: 12, min: -99, max: 999}}
-    zustand:
-      - {{bis: 0, zustand: kampfunfähig, text: kampfunfähig}}
 
   patzer:
     art: tabelle
@@ -433,6 +444,10 @@ def search_word(root: Path, text: str) -> str:
 def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
     if not NAME.fullmatch(name):
         raise ScaffoldError(f"NAME: „{name}“ – nur a–z, 0–9 und _, mit einem Buchstaben vorn")
+    from engine.cli import OWN_COMMANDS  # the command line's own commands (python -m engine …)
+
+    if name in OWN_COMMANDS:
+        raise ScaffoldError(f"NAME: „{name}“ ist ein Befehl der Kommandozeile, kein Systemname")
     raw = source.read_bytes()
     try:
         text = raw.decode("utf-8")

@@ -95,9 +95,11 @@ def _input(helper_id: str, field: dict[str, Any], path: str, value: Any) -> str:
     else:
         label_html = f'<label for="{_attr(fid)}">{label_text(field["label"])}</label>'
         if kind == "int":
+            # a blank-able field (``blank``) starts empty when nobody knows its value
+            shown = "" if value is None else value
             control = (
                 f'<input type="text" inputmode="numeric" autocomplete="off" {common} '
-                f'value="{_attr(value)}" size="4">'
+                f'value="{_attr(shown)}" size="4">'
             )
         elif kind == "choice":
             options = "".join(
@@ -137,8 +139,11 @@ def _hints(field: dict[str, Any]) -> str:
     """The schema's hints for the browser: whose value a field is (``subject``: the acting
     fighter or the target, for connected helpers), whether it belongs to one roll only
     (``per_roll``: page.js puts it back to its default after the roll, remember.js does not
-    keep it), when it applies (``when``: the form hides and does not send it otherwise) and
-    whether a result changes it (``resource``)."""
+    keep it), when it applies (``when``: the form hides and does not send it otherwise),
+    whether a result changes it (``resource``), whether it may stay empty (``blank``: an
+    unknown value, sent as empty, never 0) and which condition of the actor or the target it
+    stands for (``condition``: ``data-condition`` with ``data-condition-of``; a choice maps its
+    values in ``data-condition-choices``)."""
     out = ""
     if field.get("subject"):
         out += f' data-subject="{_attr(field["subject"])}"'
@@ -148,6 +153,16 @@ def _hints(field: dict[str, Any]) -> str:
         out += f' data-when="{_attr(json.dumps(field["when"], ensure_ascii=False))}"'
     if field.get("resource"):
         out += f' data-resource="{_attr(field.get("resource_name", ""))}"'
+    if field.get("blank"):
+        out += " data-blank"
+    condition = field.get("condition")
+    if condition:  # the condition of the actor or target this field of the situation stands for
+        if "name" in condition:
+            out += f' data-condition="{_attr(condition["name"])}"'
+        else:
+            choices = json.dumps(condition["choices"], ensure_ascii=False)
+            out += f' data-condition-choices="{_attr(choices)}"'
+        out += f' data-condition-of="{_attr(condition["of"])}"'
     return out
 
 
@@ -248,10 +263,12 @@ def _form_body(helper_id: str, spec: dict[str, Any], defaults: dict[str, Any]) -
             '<details class="rw-more"><summary>Weitere Angaben und Modifikatoren</summary>'
             f"{_fields(helper_id, advanced, defaults)}</details>"
         )
+    # an action that never rolls a die has no Wurfnummer to repeat (``rolls_dice``)
+    seed = _seed_field(helper_id) if spec.get("rolls_dice", True) else ""
     return (
         _values_bar(helper_id)
         + "".join(parts)
-        + _seed_field(helper_id)
+        + seed
         + '<div class="rw-actions"><button type="submit" class="md-button md-button--primary '
         'rw-submit">Würfeln</button><button type="button" class="md-button rw-reset">'
         f"Zurücksetzen</button>{_status()}</div>"

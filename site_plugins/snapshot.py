@@ -97,10 +97,13 @@ class Snapshot:
 
 
 def runtime_key(archive: bytes, pyodide_dir: Path) -> str:
-    """16 hex digits of a SHA-256 over the engine archive, Pyodide's files, the maker and the
-    snapshot's codec."""
+    """16 hex digits of a SHA-256 over the engine archive, Pyodide's files, the maker, the
+    snapshot's codec and the probe requests it is proven with (a cached snapshot was proven
+    with exactly these)."""
     digest = hashlib.sha256(FORMAT.encode())
     digest.update(hashlib.sha256(archive).digest())
+    probes = json.dumps(probe_requests(), ensure_ascii=False, sort_keys=True).encode()
+    digest.update(hashlib.sha256(probes).digest())
     digest.update(hashlib.sha256(MAKER.read_bytes()).digest())
     digest.update(hashlib.sha256(CODEC.read_bytes()).digest())
     for name in PYODIDE_INPUTS:
@@ -139,7 +142,8 @@ def _vary(fields: list[dict[str, Any]], values: dict[str, Any], rng: random.Rand
 
 def parity_requests() -> list[dict[str, Any]]:
     """The parity batch (tests/parity): seeded requests for every action – defaults, varied
-    values, and some invalid ones."""
+    values, and some invalid ones – and every system's fight (its contract, the state at the
+    limits of each life value, a bad value)."""
     rng = random.Random(20261129)
     out: list[dict[str, Any]] = []
     actions = _actions()
@@ -155,6 +159,15 @@ def parity_requests() -> list[dict[str, Any]]:
             out.append({"system": system, "action": action, "params": params, "seed": seed})
         out.append({"system": system, "action": action, "params": {"nicht_da": 1}, "seed": 1})
     out.append({"system": "gibt-es-nicht", "action": "x", "params": {}, "seed": 1})
+    for system in engine.catalog()["systems"]:
+        name = system["name"]
+        fight = engine.api.fight_contract(name)
+        out.append({"type": "fight", "system": name})
+        for value in fight["values"]:
+            for limit in (value["min"], value["max"]):
+                values = {value["name"]: limit, **{r["name"]: r["min"] for r in fight["reads"]}}
+                out.append({"type": "state", "system": name, "values": values})
+        out.append({"type": "state", "system": name, "values": {"nicht_da": 1}})
     return out
 
 

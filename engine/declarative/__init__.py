@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from engine import fight_contract
 from engine.data_files import DATA_DIR, DataError, RuleData, load, note_assumption
 from engine.declarative import check, damage, initiative, table
 from engine.declarative.spec import Spec
@@ -92,6 +93,7 @@ def load_system(name: str) -> System:
             raise DataError(data.file, "system", "muss {titel, quelle} sein")
         system = new_system(name, data.text("system.titel"), data.text("system.quelle"))
     actions = data.raw("aktionen")
+    fight_contract.declare(name, data)  # its fight: ``kampf:`` or the short form (checked)
     if not isinstance(actions, dict) or not actions:
         raise DataError(data.file, "aktionen", "muss Aktionen als Name: {art, titel, …} enthalten")
     for action in actions:

@@ -25,9 +25,12 @@ Annahme, named in a result that applied it. The other Annahmen: ``wurf`` decides
 a bonus and ``ruestung`` one in which they are not 0, ``minimum`` one it raised, ``ressource``
 and ``zustand`` every one that changes the resource. The resource is the
 target's (``subject: target``, ``resource``): the result gives its new value
-(``target_update``) and, with ``zustand``, the ``target_state`` (first entry whose ``bis`` the
-new value does not exceed; kampffähig otherwise). Exact odds: the damage distribution from the
-dice's, its mean and the chance of each declared state.
+(``target_update``) and the ``target_state`` the system's fight contract gives for it
+(:func:`engine.fight_contract.state_of`; ``zustand`` here is the contract's short form, the most
+severe first, kampffähig otherwise – with ``kampf:`` in the file the rules stand there, the
+resource is one of its ``werte``, and any Kennwert the rules read is taken from a field of the
+same name). Exact odds: the damage distribution from the dice's, its mean and the chance of each
+state rule with a numeric bound on the resource.
 """
 
 from __future__ import annotations
@@ -36,11 +39,10 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from engine import dice
+from engine import dice, fight_contract
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
-from engine.fight_state import FIT, STATES, target_state
 from engine.formatting import decimal, number
 from engine.params import BoolParam, Param
 from engine.registry import ActionFunc
@@ -77,7 +79,8 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         resource = spec.field("ressource", subject="target", resource=True)
         if not resource.resource_name:
             raise spec.error("ressource.ressource", "fehlt (der kurze Name, z. B. LeP)")
-    states = _states(spec)
+    # the system's fight: ``kampf:`` or the short form of its damage actions (checked here)
+    contract = fight_contract.declare(spec.system.name, spec.data)
     params: list[Param] = [*((dice_field,) if dice_field else ()), *bonuses]
     if armour:
         params.append(armour)
@@ -173,52 +176,37 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             before = values[resource.name]
             after = before - hurt
             out["target_update"] = {resource.name: after}
-            if states:
-                spec.use("zustand")
-                zustand, text = _state_of(states, after)
-                out["target_state"] = target_state(zustand, text)
-                for bound, state_text in ((b, t) for b, _, t in states):
-                    p = sum((q for d, q in spread.items() if before - d <= bound), Fraction(0))
-                    chance_items.append(
-                        (f"{state_text} ({resource.resource_name} ≤ {number(bound)})", p)
-                    )
-                    out["chances"][f"state_{state_text}"] = str(p)
-                display.outcome += (
-                    f" {resource.resource_name}: {number(before)} → {number(after)} – {text}."
+            fighter = {n: values[n] for n in contract.names() if n in values}
+            state = contract.state({**fighter, resource.name: after})
+            out["target_state"] = state
+            if state is not None:
+                spec.use("zustand")  # the short form's rules, where they are an Annahme
+            for rule in contract.rules:
+                if rule.value != resource.name or rule.read:
+                    continue
+                sign = "≤" if rule.at_most else "≥"
+                p = sum(
+                    (
+                        q
+                        for d, q in spread.items()
+                        if (
+                            before - d <= rule.number if rule.at_most else before - d >= rule.number
+                        )
+                    ),
+                    Fraction(0),
                 )
-            else:
-                display.outcome += f" {resource.resource_name}: {number(before)} → {number(after)}."
+                chance_items.append(
+                    (f"{rule.text} ({resource.resource_name} {sign} {number(rule.number)})", p)
+                )
+                out["chances"][f"state_{rule.text}"] = str(p)
+            change = f" {resource.resource_name}: {number(before)} → {number(after)}"
+            display.outcome += f"{change} – {state['text']}." if state else f"{change}."
         display.table("Schaden im Mittel", ["Mittelwert"], [[decimal(mean)]])
         display.chances("Chancen (vor dem Wurf)", chance_items)
         out["display"] = display.to_dict()
         return out
 
     return tuple(params), run
-
-
-def _states(spec: Spec) -> list[tuple[int, str, str]]:
-    """(bis, zustand, text), the lowest ``bis`` first."""
-    out = []
-    for index, entry in enumerate(spec.items("zustand")):
-        where = f"zustand.{index}"
-        if not isinstance(entry, dict) or set(entry) - {"bis", "zustand", "text"}:
-            raise spec.error(where, "muss {bis, zustand, text} sein")
-        bound, state, text = entry.get("bis"), entry.get("zustand"), entry.get("text")
-        if isinstance(bound, bool) or not isinstance(bound, int):
-            raise spec.error(f"{where}.bis", "muss eine ganze Zahl sein")
-        if state not in STATES or state == FIT:
-            raise spec.error(f"{where}.zustand", "muss kampfunfähig oder tot sein")
-        if not isinstance(text, str) or not text:
-            raise spec.error(f"{where}.text", "fehlt (das Wort des Systems)")
-        out.append((bound, state, text))
-    return sorted(out)
-
-
-def _state_of(states: list[tuple[int, str, str]], value: int) -> tuple[str, str]:
-    for bound, state, text in states:
-        if value <= bound:
-            return state, text
-    return FIT, "kampffähig"
 
 
 def _notation(expression: dice.Expression | None) -> str:

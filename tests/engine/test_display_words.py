@@ -32,6 +32,10 @@ def _value(field: dict[str, Any], rng: random.Random, row: int = 0) -> Any:
     kind = field["type"]
     if kind == "int":
         low, high, default = field["min"], field["max"], field["default"]
+        if default is None:  # a blank-able field: unknown, or a value near 0
+            if rng.random() < 0.3:
+                return None
+            default = max(low, min(high, 0)) + 20
         if rng.random() < 0.2:
             return rng.randint(low, high)
         return max(low, min(high, default + rng.randint(-8, 8)))
@@ -128,3 +132,76 @@ def test_a_result_without_dice_does_not_depend_on_the_seed(system: str, action: 
     for runs in answers(system, action):
         if not has_dice(runs[0]):
             assert all(run == runs[0] for run in runs[1:]), (system, action, runs[0]["display"])
+
+
+def rolling_examples(system: str, action: str) -> list[dict[str, Any]]:
+    """Requests that roll where a sweep of random values rarely does: a tie of the entered
+    Willens-Würfe is re-rolled (003 L38); the Tickleiste rolls the initiative on „Kampf
+    beginnen“ of a board with fighters (000 L19)."""
+    if (system, action) == ("aktionswuerfel", "initiative"):
+        tied = [{"name": "Alrik", "willenswurf": 5}, {"name": "Bruna", "willenswurf": 5}]
+        return [{"fighters": tied}]
+    if (system, action) == ("ryssea", "tickleiste"):
+        new = {"command": "hinzufuegen", "name": "Alrik", "ini": 8, "intuition": 3}
+        added = api.run(system, action, new, 1)
+        return [{"command": "start", "state": added["result"]["state"]}]
+    return []
+
+
+@pytest.mark.parametrize(("system", "action"), ACTIONS)
+def test_an_action_that_never_rolls_is_registered_so(system: str, action: str) -> None:
+    """``rolls_dice=False`` (no Wurfnummer in its form, site_plugins/forms.py) only for an
+    action that shows no die for any choice of its fields; an action whose results show no die
+    across the sweep (and its examples) is flagged: it should say ``rolls_dice=False`` – or it
+    rolls a die it does not show."""
+    spec = api.describe(system, action)
+    results = [result for runs in answers(system, action) for result in runs]
+    if not spec["rolls_dice"]:
+        assert results and not any(has_dice(result) for result in results)
+        sample = requests(system, action)[0]
+        for field in spec["params"]:
+            for choice in field.get("choices", []):
+                answer = api.run(system, action, {**sample, field["name"]: choice["value"]}, 1)
+                assert not answer["ok"] or not has_dice(answer["result"]), (field, choice)
+        return
+    examples = [
+        api.run(system, action, params, seed)["result"]
+        for params in rolling_examples(system, action)
+        for seed in (1, 2)
+    ]
+    assert any(has_dice(result) for result in results + examples), (
+        f"{system}.{action}: no result shows a die – rolls_dice=False?"
+    )
+
+
+@pytest.mark.parametrize(("system", "action"), ACTIONS)
+def test_an_offered_effect_is_a_condition_of_the_fight(system: str, action: str) -> None:
+    """``effect_offers`` (what the fight may put on a fighter, with its duration per answer)
+    name a condition of the system's fight contract, for the actor or the target."""
+    from engine.fight_contract import contract_of
+
+    names = contract_of(system).condition_names()
+    for runs in answers(system, action):
+        for offer in runs[0].get("effect_offers", []):
+            assert offer["effect"] in names and offer["fighter"] in ("actor", "target")
+            assert offer["question"] and offer["ref"] and offer["choices"]
+            for choice in offer["choices"]:
+                assert set(choice) == {"label", "meaning", "duration"}
+                assert set(choice["duration"]) == {"runden", "zuege"}
+
+
+QUOTED = re.compile(r"„[^“]*“")
+
+
+@pytest.mark.parametrize(("system", "action"), ACTIONS)
+def test_a_fighter_is_called_kaempfer_in_the_engines_own_words(system: str, action: str) -> None:
+    """One word for one idea in every system (CONTRIBUTING.md „Namen“): the engine's labels,
+    helps and outcomes say „Kämpfer“ (issue 48: the Aktionswürfel helpers said „Charakter“);
+    what a text says is quoted verbatim in „…“ and keeps its word."""
+    from tests.engine.support import player_texts
+
+    texts = player_texts(api.describe(system, action))
+    for runs in answers(system, action):
+        texts += player_texts(runs[0]["display"])
+    said = [t for t in texts if "Charakter" in QUOTED.sub("„…“", t)]
+    assert not said, said[:3]

@@ -149,3 +149,97 @@ def test_a_fighters_value_of_one_name_is_one_kind_of_value_in_every_helper() -> 
                 where = f"{system['name']}.{action['name']}.{field['name']}"
                 first = seen.setdefault(field["name"], (where, field["type"], kind))
                 assert first[2] == kind, (first[0], where)
+
+
+def test_a_blank_field_is_unknown_never_zero() -> None:
+    """A value nobody knows (Güte: the target's LE the fight was not told, 002 L21) is a
+    ``blank`` field: ``""`` or null are ``None``, not 0; a number is checked as always; the
+    schema says ``"blank": true`` with the default null; the form starts it empty and marks it
+    ``data-blank``. A blank field is never required, and only a blank one has no default."""
+    from engine.params import validate_record
+    from site_plugins.forms import render_helper
+
+    le = IntParam("le", "LE", default=None, minimum=-9, maximum=9, blank=True)
+    assert validate_record((le,), {}) == {"le": None}
+    assert validate_record((le,), {"le": ""}) == {"le": None}
+    assert validate_record((le,), {"le": "  "}) == {"le": None}
+    assert validate_record((le,), {"le": None}) == {"le": None}
+    assert validate_record((le,), {"le": "−3"}) == {"le": -3}
+    with pytest.raises(api.EngineError, match="außerhalb"):
+        validate_record((le,), {"le": 10})
+    with pytest.raises(api.EngineError, match="ist keine ganze Zahl"):
+        validate_record((le,), {"le": "viel"})
+    assert le.schema()["blank"] is True and le.schema()["default"] is None
+    assert "blank" not in IntParam("x", "X").schema()
+    with pytest.raises(ValueError, match="never required"):
+        IntParam("x", "X", default=None, blank=True, required=True)
+    with pytest.raises(ValueError, match="no default"):
+        IntParam("x", "X", default=None)
+    html = render_helper("guete", "attack", "h", {})
+    field = re.search(r'<div class="rw-field ([^>]*)>(?:(?!</div>).)*?data-path="le"[^>]*>', html)
+    assert field is not None
+    assert "data-blank" in field.group(1) and 'value=""' in field.group(0)
+
+
+@pytest.mark.parametrize(
+    ("param", "problem"),
+    [
+        (BoolParam("x", "X", condition=("gegner", "betäubt")), "not actor or target"),
+        (BoolParam("x", "X", subject="target", condition=("target", "betäubt")), "situation"),
+        (BoolParam("x", "X", per_roll=True, condition=("actor", "betäubt")), "situation"),
+        (BoolParam("x", "X", condition=("actor", "")), "needs a yes/no field with a name"),
+        (IntParam("x", "X", condition=("actor", "betäubt")), "needs a yes/no field"),
+        (
+            ChoiceParam("x", "X", choices=(("a", "A"),), condition=("actor", "")),
+            "condition_values",
+        ),
+        (
+            ChoiceParam(
+                "x",
+                "X",
+                choices=(("a", "A"),),
+                condition=("actor", ""),
+                condition_values=(("b", "liegend"),),
+            ),
+            "no choices",
+        ),
+    ],
+)
+def test_a_slip_in_a_condition_fails_at_registration(param: Param, problem: str) -> None:
+    system = System("probe-hints-5", "Probe", "keine Quelle")
+    with pytest.raises(ValueError, match=problem):
+        system.action("a", title="A", summary="", source="", params=(param,))(lambda p, r: {})
+
+
+def test_the_form_says_which_condition_a_field_stands_for() -> None:
+    """„Angreifer ist betäubt“ (Güte, 002 L129) stands for the condition betäubt of the actor:
+    ``data-condition`` and ``data-condition-of`` on its ``.rw-field`` – the page no longer reads
+    the label. A Kampfposition (Ryssea, 000 L335–L340) maps its values."""
+    from site_plugins.forms import render_helper
+
+    def field_tag(html: str, path: str) -> str:
+        found = re.search(
+            rf'<div class="rw-field ([^>]*)>(?:(?!</div>).)*?data-path="{path}"', html
+        )
+        assert found is not None, path
+        return found.group(1)
+
+    guete = render_helper("guete", "attack", "h", {})
+    tag = field_tag(guete, "angreifer_betaeubt")
+    assert 'data-condition="betäubt"' in tag and 'data-condition-of="actor"' in tag
+    assert 'data-condition-of="target"' in field_tag(guete, "ziel_liegend")
+    assert "data-condition" not in field_tag(guete, "uebermacht")
+    ryssea = field_tag(render_helper("ryssea", "attack", "h", {}), "position_ziel")
+    assert 'data-condition-of="target"' in ryssea
+    assert "data-condition-choices=" in ryssea and "&quot;liegend&quot;" in ryssea
+
+
+def test_a_helper_that_never_rolls_has_no_wurfnummer() -> None:
+    """Pathfinder's RK (004 L33) reckons what is entered: ``rolls_dice`` false in describe, and
+    its form has no Wurfnummer (seed) field; a helper that rolls keeps it."""
+    from site_plugins.forms import render_helper
+
+    assert api.describe("pathfinder", "armor_class")["rolls_dice"] is False
+    assert api.describe("pathfinder", "attack")["rolls_dice"] is True
+    assert 'data-path="seed"' not in render_helper("pathfinder", "armor_class", "h", {})
+    assert 'data-path="seed"' in render_helper("pathfinder", "attack", "h", {})

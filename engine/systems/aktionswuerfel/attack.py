@@ -23,6 +23,7 @@ from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param
 from engine.systems.aktionswuerfel.common import (
+    CONTRACT,
     DATA,
     SOURCE,
     SYSTEM,
@@ -34,7 +35,9 @@ from engine.systems.aktionswuerfel.common import (
 
 MAX_DAMAGE_DICE = 10
 MAX_DAMAGE_SIDES = 20
-MAX_CRITICALS = 20
+MAX_CRITICALS = CONTRACT.value("kritische_wunden").maximum
+# the rules of the fight contract the result names one by one (engine/data/aktionswuerfel.yaml)
+DEAD_RULE, DOWN_RULE = "tot", "kampfunfaehig"
 
 
 @dataclass(frozen=True)
@@ -49,14 +52,15 @@ class WoundResult:
 
 def wound_from(damage: int, p: dict[str, Any]) -> WoundResult:
     """L102–L110: damage + Schadensbonus − Rüstung; > Zähigkeit is critical; two criticals →
-    kampfunfähig; Gesundheit 0 → death (unless Schicksalswürfel)."""
+    kampfunfähig (L110); Gesundheit 0 → death, unless Schicksalswürfel (L104) – each by its rule
+    of the fight contract (``kampf.zustaende``)."""
     wound = max(0, damage + p["schadensbonus"] - p["armor"])
     critical = wound > p["zaehigkeit"]
     criticals = p["kritische_wunden"] + (1 if critical else 0)
     health = p["gesundheit"] - wound
-    limit = DATA.integer("wunden.kampfunfaehig_ab_kritischen", 1, 100)
-    dead_at = DATA.integer("wunden.tod_ab_gesundheit", -1000, 1000)
-    return WoundResult(wound, critical, criticals, criticals >= limit, health, health <= dead_at)
+    down = bool(CONTRACT.holds(DOWN_RULE, {"kritische_wunden": criticals}))
+    dies = bool(CONTRACT.holds(DEAD_RULE, {"gesundheit": health}))
+    return WoundResult(wound, critical, criticals, down, health, dies)
 
 
 def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, Fraction]:
@@ -189,30 +193,20 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         subject="target",
         when=DAMAGES,
     ),
-    IntParam(
+    CONTRACT.field(
         "gesundheit",
         "Aktuelle Gesundheit des Ziels",
         default=20,
-        minimum=-999,
-        maximum=999,
         group="Ziel",
         required_when=("angriffsart", DAMAGE_KINDS),
-        subject="target",
-        resource=True,
-        resource_name="Gesundheit",
         when=DAMAGES,
     ),
-    IntParam(
+    CONTRACT.field(
         "kritische_wunden",
         "Bisherige kritische Wunden",
         default=0,
-        minimum=0,
-        maximum=MAX_CRITICALS,
         help="Mit zwei kritischen Wunden ist das Ziel kampfunfähig.",
         group="Ziel",
-        subject="target",
-        resource=True,
-        resource_name="kritische Wunden",
         when=DAMAGES,
     ),
 )
@@ -244,7 +238,7 @@ ATTACK_PARAMS: tuple[Param, ...] = (
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if p["angriffsart"] == "kampfmanoever":
         return manoeuvre(p)
-    if p["gesundheit"] <= DATA.integer("wunden.tod_ab_gesundheit", -1000, 1000):
+    if CONTRACT.holds(DEAD_RULE, {"gesundheit": p["gesundheit"]}):
         raise EngineError(
             f"Aktuelle Gesundheit des Ziels: bei {number(p['gesundheit'])} ist das Ziel bereits "
             "tot – es sei denn, ein Schicksalswürfel rettet es.",
@@ -287,7 +281,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         f"Modifikatoren auf den Schaden: Schadensbonus {signed(p['schadensbonus'])}, "
         f"Rüstung {signed(-p['armor'])}."
     )
-    if p["kritische_wunden"] >= DATA.integer("wunden.kampfunfaehig_ab_kritischen", 1, 100):
+    if CONTRACT.holds(DOWN_RULE, {"kritische_wunden": p["kritische_wunden"]}):
         notes.append(
             "Das Ziel ist mit zwei kritischen Wunden schon vor diesem Angriff kampfunfähig."
         )
@@ -310,6 +304,8 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "gesundheit": result.health,
             "kritische_wunden": min(result.criticals, MAX_CRITICALS),
         }
+        # the state after the hit, by the one state function (L104, L110)
+        out["target_state"] = CONTRACT.state(out["target_update"])
     return out
 
 
@@ -455,7 +451,7 @@ def _hit_text(p: dict[str, Any], result: WoundResult) -> tuple[str, str]:
         if result.incapacitated:
             outcome += " Zwei kritische Wunden: kampfunfähig."
         if result.dies:
-            outcome += " Gesundheit 0: der Charakter stirbt, wenn kein Schicksalswürfel ihn rettet."
+            outcome += " Gesundheit 0: der Kämpfer stirbt, wenn kein Schicksalswürfel ihn rettet."
     return headline, outcome
 
 
@@ -487,7 +483,7 @@ def _show_wound(
     )
     if result.critical:
         notes.append(
-            "Mit einer kritischen Wunde muss der Charakter je Zug einen Aktionswürfel "
+            "Mit einer kritischen Wunde muss der Kämpfer je Zug einen Aktionswürfel "
             "opfern, um irgendeine körperliche Aktivität durchzuführen."
         )
 

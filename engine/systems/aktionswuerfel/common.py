@@ -10,12 +10,16 @@ action costs, ``zug.opfern``) and ``reaches`` (a Wurf „gegen“ a value, ties 
 
 from __future__ import annotations
 
+from engine import fight_contract
 from engine.data_files import load
 from engine.registry import new_system
 
 SOURCE = "003_3ac4060591b07c19.txt"
 SYSTEM = new_system("aktionswuerfel", "Aktionswürfel-System", SOURCE)
 DATA = load("aktionswuerfel")
+CONTRACT = fight_contract.declare(
+    "aktionswuerfel", DATA
+)  # the fight: life values, states, conditions
 
 
 def assumptions_for(*prefixes: str) -> tuple[str, ...]:

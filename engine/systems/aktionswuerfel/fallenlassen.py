@@ -53,6 +53,7 @@ WHERE = (
         ),
     ),
     assumptions=assumptions_for("freie_aktionen"),
+    rolls_dice=False,  # nothing is rolled: the form has no Wurfnummer
 )
 def fallenlassen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     per_turn = DATA.integer("freie_aktionen.je_zug", 1, 20)

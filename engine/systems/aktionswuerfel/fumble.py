@@ -20,6 +20,7 @@ from engine.systems.aktionswuerfel.common import SOURCE, SYSTEM
     source=f"{SOURCE} L1–L110",
     params=(),
     result_formerly=(("rule", ("regel",)), ("meaning", ("erklaerung",))),
+    rolls_dice=False,  # nothing is rolled: the form has no Wurfnummer
 )
 def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     explanation = (

@@ -141,9 +141,9 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool, reroll_first: bool) 
     params=(
         ListParam(
             "fighters",
-            "Charaktere",
+            "Kämpfer",
             item=FIGHTER_FIELDS,
-            item_label="Charakter",
+            item_label="Kämpfer",
             max_items=20,
             default_items=(
                 {"name": "Alrik", "willenswurf": 9},
@@ -178,7 +178,7 @@ def first_chances(rows: list[dict[str, Any]], reroll: bool, reroll_first: bool) 
 )
 def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = p["fighters"]
-    check_unique_names(rows, "fighters", "Charakter")
+    check_unique_names(rows, "fighters", "Kämpfer")
     entered_roll()  # the order rests on the entered Willens-Würfe
     reroll = p["gleichstand"] == "wiederholen"
     fighters = [Fighter(i, r["name"], r["willenswurf"], r["zuerst"]) for i, r in enumerate(rows)]
@@ -212,7 +212,7 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     display.table(
         "Zugreihenfolge (höchste Augenzahl zuerst)",
-        ["Platz", "Charakter", "Willens-Wurf", "Beginnt", "Wiederholung"],
+        ["Platz", "Kämpfer", "Willens-Wurf", "Beginnt", "Wiederholung"],
         [
             [
                 str(place),

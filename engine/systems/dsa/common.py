@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine import dice
+from engine import dice, fight_contract
 from engine.data_files import DataError, forecast, load
 from engine.display import Display
 from engine.formatting import number
@@ -32,6 +32,7 @@ from engine.registry import new_system
 SOURCE = "001_240b8e52c108db7c.txt"
 SYSTEM = new_system("dsa", "DSA 4.1 Hausregeln", SOURCE)
 DATA = load("dsa")
+CONTRACT = fight_contract.declare("dsa", DATA)  # the fight: life values, states, conditions
 
 
 def _cite(section: str, page: str) -> str:
@@ -215,19 +216,21 @@ CONFIRMED_NAMES = {
 
 
 def confirmation_decision(first: int, confirm: int, target: int, kind: str) -> str:
-    """What a Bestätigungswurf decided, in the text's words: „(gelungen): bestätigt – kritischer
-    Angriff (bestätigte 1)“ (a 1 is confirmed by a success, a 20 by a failure; Annahme)."""
+    """What a Bestätigungswurf decided, in the text's words, naming what it confirms: „(gelungen):
+    die 1 ist bestätigt – kritischer Angriff“, „(gelungen): die 20 ist nicht bestätigt –
+    unglücklicher Angriff“ (a 1 is confirmed by a success, a 20 by a failure; Annahme) – the
+    same words for the 1 and the 20, so a success that spares a 20 never reads „nicht
+    bestätigt“ without saying of what."""
     succeeded = confirmation_succeeds(confirm, target)
     if first == 1:
         outcome = KRITISCH if succeeded else GLUECKLICH
     else:
         outcome = UNGLUECKLICH if succeeded else PATZER
     confirmed = outcome in (KRITISCH, PATZER)
-    state = "bestätigt" if confirmed else "unbestätigt"
     return (
         f"({'gelungen' if succeeded else 'misslungen'}): "
-        f"{'bestätigt' if confirmed else 'nicht bestätigt'} – "
-        f"{CONFIRMED_NAMES[kind][outcome]} ({state}e {first})"
+        f"die {first} ist {'bestätigt' if confirmed else 'nicht bestätigt'} – "
+        f"{CONFIRMED_NAMES[kind][outcome]}"
     )
 
 

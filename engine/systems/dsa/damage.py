@@ -29,13 +29,14 @@ from engine import dice
 from engine.data_files import forecast
 from engine.display import Display
 from engine.errors import EngineError
-from engine.fight_state import DEAD, DOWN, FIT, target_state
+from engine.fight_state import DEAD
 from engine.formatting import decimal, fraction_text, number, signed
 from engine.params import BoolParam, DiceParam, IntParam
 from engine.systems.dsa.common import (
     CITE_CRITS,
     CITE_SF,
     CITE_WUNDEN,
+    CONTRACT,
     DAMAGE_LINE,
     DATA,
     SYSTEM,
@@ -45,37 +46,27 @@ from engine.systems.dsa.common import (
     wound_penalty,
 )
 
-STATUS_TEXT = {
-    "kampffaehig": "kampffähig",
-    "kampfunfaehig": "kampfunfähig",
-    "lebensbedrohlich": "lebensbedrohlich verletzt",
-    "tot": "tot",
-}
+
+def lep_status(lep: int, ko: int) -> dict[str, Any]:
+    """The state after the hit, by the fight contract's rules (``kampf.zustaende``: tot at
+    −KO, lebensbedrohlich verletzt at 0, kampfunfähig at 5 LeP; the Annahme „ab“ = at or
+    below is named when the LeP sit exactly on a threshold): the one state function
+    (``engine.fight_contract``) every result and the page read."""
+    state = CONTRACT.state({"lep": lep, "ko": ko})
+    assert state is not None  # LeP and KO are known, and DSA has its rules
+    return state
 
 
-# lep_status → the state every Kampfhelfer page reads (engine.fight_state): a lebensbedrohlich
-# verletzter fighter cannot act any more (he dies within KO × W6 KR unless helped)
-FIGHT_STATES = {
-    "kampffaehig": (FIT, "kampffähig"),
-    "kampfunfaehig": (DOWN, "kampfunfähig"),
-    "lebensbedrohlich": (DOWN, "lebensbedrohlich verletzt"),
-    "tot": (DEAD, "tot"),
-}
+def status_ids() -> list[str]:
+    """Each state's id, the fit one first, then the rules from the mildest (the order of the
+    odds)."""
+    return [CONTRACT.fit_id, *(rule.id for rule in reversed(CONTRACT.rules))]
 
 
-def lep_status(lep: int, ko: int) -> str:
-    """LeP thresholds (Annahme: „ab“ = at or below; read when the LeP are on a threshold)."""
-    dying = DATA.integer("wunden.lebensbedrohlich_ab", -100, 100)
-    out = DATA.integer("wunden.kampfunfaehig_ab", -100, 100)
-    if lep in (-ko, dying, out):
-        DATA.assume("wunden.schwellen")
-    if lep <= -ko:
-        return "tot"
-    if lep <= DATA.integer("wunden.lebensbedrohlich_ab", -100, 100):
-        return "lebensbedrohlich"
-    if lep <= DATA.integer("wunden.kampfunfaehig_ab", -100, 100):
-        return "kampfunfaehig"
-    return "kampffaehig"
+def status_text(key: str) -> str:
+    if key == CONTRACT.fit_id:
+        return CONTRACT.fit_text
+    return next(rule.text for rule in CONTRACT.rules if rule.id == key)
 
 
 def wound_threshold(ko: int, aimed: bool) -> Fraction:
@@ -138,46 +129,16 @@ DAMAGE_PARAMS = (
         group="Getroffener",
         subject="target",
     ),
-    IntParam(
-        "ko",
-        "KO des Getroffenen",
-        default=12,
-        minimum=1,
-        maximum=30,
-        group="Getroffener",
-        required=True,
-        subject="target",
-    ),
-    IntParam(
-        "lep",
-        "LeP vor dem Treffer",
-        default=30,
-        minimum=-60,
-        maximum=200,
-        group="Getroffener",
-        required=True,
-        subject="target",
-        resource=True,
-        resource_name="LeP",
-    ),
-    IntParam(
-        "wunden",
-        "Wunden bisher",
-        default=0,
-        minimum=0,
-        maximum=20,
-        group="Getroffener",
-        subject="target",
-        resource=True,
-        resource_name="Wunden",
-    ),
+    CONTRACT.field("ko", "KO des Getroffenen", default=12, group="Getroffener", required=True),
+    CONTRACT.field("lep", "LeP vor dem Treffer", default=30, group="Getroffener", required=True),
+    CONTRACT.field("wunden", "Wunden bisher", default=0, group="Getroffener"),
 )
 
 
 def _damage_outcome(
     tp: int, params: dict[str, Any], threshold: Fraction
-) -> tuple[int, int, int, str]:
-    """SP, wounds of this hit, LeP after it and the status for a rolled TP total."""
+) -> tuple[int, int, int, dict[str, Any]]:
+    """SP, wounds of this hit, LeP after it and the state for a rolled TP total."""
     rs = 0 if params["gezielter_stich"] else params["rs"]
     sp = damage_points(tp, params["zusatz"], params["kritisch"], rs)
     wounds = wounds_from_damage(sp, threshold) + (1 if params["gezielter_stich"] else 0)
@@ -187,7 +148,8 @@ def _damage_outcome(
 
 @dataclass
 class Hit:
-    """The rolled hit: TP, SP, wounds, LeP left and status, and the dying roll if any."""
+    """The rolled hit: TP, SP, wounds, LeP left and state (``state_of``: ``id`` is the
+    status), and the dying roll if any."""
 
     rolled: dice.RollResult
     sp: int
@@ -195,7 +157,7 @@ class Hit:
     total_wounds: int
     penalty: int
     lep: int
-    status: str
+    state: dict[str, Any]
     dying: dice.RollResult | None
     dying_kr: int | None
 
@@ -215,17 +177,17 @@ def _roll_hit(
 ) -> Hit:
     """Roll the TP; if the hit leaves the target lebensbedrohlich verletzt, roll the W6 KR."""
     rolled = dice.roll(expression, rng)
-    sp, wounds, lep, status = _damage_outcome(rolled.total, params, threshold)
+    sp, wounds, lep, state = _damage_outcome(rolled.total, params, threshold)
     if threshold.denominator != 1 and sp == math.ceil(threshold):
         DATA.assume("wunden.wundschwelle")  # rounding KO/2 up would have spared this wound
     total_wounds = params["wunden"] + wounds
     penalty = wound_penalty() * total_wounds
     dying: dice.RollResult | None = None
     dying_kr: int | None = None
-    if status == "lebensbedrohlich":
+    if state["id"] == "lebensbedrohlich":
         dying = dice.roll(DATA.dice("wunden.sterben_wurf", "Sterben"), rng)
         dying_kr = params["ko"] * dying.total
-    return Hit(rolled, sp, wounds, total_wounds, penalty, lep, status, dying, dying_kr)
+    return Hit(rolled, sp, wounds, total_wounds, penalty, lep, state, dying, dying_kr)
 
 
 TOTAL_WORK = 5_000
@@ -241,14 +203,14 @@ def _damage_odds(
     wound_count = 0
     wounds_sum = 0
     sp_sum = 0
-    status_count = dict.fromkeys(STATUS_TEXT, 0)
+    status_count = dict.fromkeys(status_ids(), 0)
     for tp, count in exact.items():
         e_sp, e_wounds, _, e_status = _damage_outcome(tp, params, threshold)
         sp_sum += count * e_sp
         wounds_sum += count * e_wounds
         if e_wounds:
             wound_count += count
-        status_count[e_status] += count
+        status_count[e_status["id"]] += count
     return DamageOdds(
         exact.fraction(wound_count),
         exact.fraction(wounds_sum),
@@ -289,7 +251,7 @@ def _wound_rows(params: dict[str, Any], hit: Hit, threshold: Fraction) -> list[l
         ["Wunden insgesamt", str(hit.total_wounds)],
         ["Erschwernis auf alle Proben", signed(hit.penalty)],
         ["LeP", f"{number(params['lep'])} − {number(hit.sp)} = {number(hit.lep)}"],
-        ["Zustand", STATUS_TEXT[hit.status]],
+        ["Zustand", hit.state["text"]],
     ]
     return rows
 
@@ -301,7 +263,7 @@ def _damage_display(
         headline=f"Schaden – {number(hit.sp)} SP",
         outcome=(
             f"{number(hit.sp)} SP, {hit.wounds} {'Wunde' if hit.wounds == 1 else 'Wunden'}; "
-            f"{number(hit.lep)} LeP übrig: {STATUS_TEXT[hit.status]}."
+            f"{number(hit.lep)} LeP übrig: {hit.state['text']}."
         ),
     )
     _damage_rolls_display(display, params, hit)
@@ -312,7 +274,7 @@ def _damage_display(
         "Wahrscheinlichkeiten (vor dem Schadenswurf)",
         [
             ("mindestens eine Wunde", odds.p_wound),
-            *((f"danach {STATUS_TEXT[key]}", p) for key, p in odds.status_p.items()),
+            *((f"danach {status_text(key)}", p) for key, p in odds.status_p.items()),
         ],
     )
     display.notes(
@@ -344,7 +306,9 @@ def _damage_display(
     ),
 )
 def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if params["lep"] <= -params["ko"]:
+    with forecast():  # the state before the hit: its Annahme is not this result's
+        before = lep_status(params["lep"], params["ko"])
+    if before["zustand"] == DEAD:
         raise EngineError(
             f"LeP vor dem Treffer: bei {params['lep']} LeP (KO {params['ko']}) ist der Kämpfer "
             f"schon tot.",
@@ -364,7 +328,7 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "wunden_total": hit.total_wounds,
         "probe_penalty": hit.penalty,
         "lep": hit.lep,
-        "status": hit.status,
+        "status": hit.state["id"],
         "dying_roll": None if hit.dying is None else hit.dying.to_dict(),
         "dying_within_kr": hit.dying_kr,
         "chances": {
@@ -374,6 +338,6 @@ def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "expected_sp": str(odds.expected_sp),
         "expected_wunden": str(odds.expected_wounds),
         "target_update": {"lep": hit.lep, "wunden": hit.total_wounds},
-        "target_state": target_state(*FIGHT_STATES[hit.status]),
+        "target_state": hit.state,
         "display": display.to_dict(),
     }

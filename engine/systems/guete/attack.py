@@ -6,8 +6,12 @@ in a direct confrontation, L11–L17), the Parade (Güte + 5, L269–L279), the 
 outcomes (failed → full damage to LE, Güte ≤ the attacker's → halbe Verteidigung to KE, higher →
 vollständige Verteidigung, L19–L29), the damage roll and the display. The fields and their
 checks are in ``attack_fields.py``, the modifiers in ``modifiers.py``, the damage and the option
-effects in ``damage.py``. The helper keeps no LE, KE or AUS of the target, so a result has no
-``target_update``.
+effects in ``damage.py``. The target's LE, KE and AUS are fields of their own (blank when
+unknown): a hit on the target gives its known values after it (``target_update``) and the state
+the fight contract gives for them (``target_state``; Güte has no rule: null); ``loss_of`` says
+whose values ``verlust`` is – the target's, or the attacker's when the counter-attack hits.
+``effect_offers``: what the fight may put on a fighter – who falls (a Rundumschlag failing
+critically, L289; Zu Fall bringen, L343) lies, for as long as his FP(Gaukeleien) says (L79–L83).
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.data_files import DataError
 from engine.display import Display
 from engine.formatting import decimal, number, signed
 from engine.systems.guete.attack_fields import ATTACK_PARAMS, check_attack
 from engine.systems.guete.common import (
+    CONTRACT,
     DATA,
+    LIFE_VALUES,
     MAX_LISTED,
     RESOURCE_NAMES,
     RESOURCES,
@@ -33,7 +40,12 @@ from engine.systems.guete.common import (
     table_row,
     table_rows,
 )
-from engine.systems.guete.damage import NO_DAMAGE_OPTIONS, damage_and_effects, expected_losses
+from engine.systems.guete.damage import (
+    NO_DAMAGE_OPTIONS,
+    damage_and_effects,
+    expected_losses,
+    target_falls,
+)
 from engine.systems.guete.modifiers import (
     ATTACK,
     COUNTER,
@@ -155,6 +167,8 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     _show_damage(display, rolled, loss, expected, rolls_used, main_dist)
     _closing_notes(p, mods, option_row, defense, bool(rolls_used) and active != "entwaffnen", notes)
+    loss_of = {"angreifer": "target", "gegner": "actor"}.get(hitter, "")
+    update = _target_update(p, loss, loss_of, notes)
     display.notes("Hinweise", notes)
 
     result: dict[str, Any] = {
@@ -177,10 +191,87 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         },
         "display": display.to_dict(),
     }
+    # what the fight may put on a fighter: the one who falls lies (L79–L83)
+    offers = []
+    if fall:
+        offers.append(fall_offer("actor", attacker, "L289"))
+    if target_falls(p, active, defense, hitter):
+        offers.append(fall_offer("target", target, "L343"))
+    result["effect_offers"] = offers
+    result["loss_of"] = loss_of  # whose LE, KE and AUS ``verlust`` is: "target", "actor", ""
+    if update:  # the target was hit and lost something: its known values after the hit
+        result["target_update"] = update
+        result["target_state"] = CONTRACT.state(update)
     if fall:
         # the consequence for the fight: who falls, and the rule's line
         result["sturz"] = {"wer": "angreifer", "name": attacker, "zeile": "L289"}
     return result
+
+
+def _target_update(
+    p: dict[str, Any], loss: dict[str, int], loss_of: str, notes: list[str]
+) -> dict[str, int]:
+    """The target's known life values after the hit (L21–L29) – only when the target was hit
+    and lost something; an unknown value (blank) is never 0, so its loss is named, not written.
+    When the counter-attack hit the attacker (L11–L13), no target value changes: the result
+    says so."""
+    lost = {r: loss.get(r, 0) for r in RESOURCES if loss.get(r, 0)}
+    if not lost:
+        return {}
+    if loss_of == "actor":
+        notes.append(
+            f"Getroffen ist {p['angreifer']}: seine LE, KE und AUS werden hier nicht eingetragen "
+            "(der Helfer führt die Werte des Ziels) – im Überblick von Hand abziehen."
+        )
+        return {}
+    update: dict[str, int] = {}
+    shown: list[str] = []
+    for resource, (name, title) in zip(RESOURCES, LIFE_VALUES, strict=True):
+        before = p[name]
+        if before is None:
+            if resource in lost:
+                notes.append(
+                    f"{title} von {p['ziel']} unbekannt: {signed(-lost[resource])} nicht "
+                    "eingetragen."
+                )
+            continue
+        after = before - lost.get(resource, 0)
+        update[name] = after
+        changed = f" → {number(after)}" if resource in lost else ""
+        shown.append(f"{title} {number(before)}{changed}")
+    if shown:
+        notes.append(f"{p['ziel']}: {', '.join(shown)}.")
+    return update
+
+
+def fall_offer(fighter: str, name: str, line: str) -> dict[str, Any]:
+    """A fall (L77–L83) as an offer to the fight: the effect (``sturz.wirkung``, a condition of
+    the contract) for the fighter who falls, one choice per outcome of his FP(Gaukeleien) with
+    its duration – ``runden``: with an acting order the effect ends when round (now + N)
+    begins; ``zuege``: without one, after N turns of that fighter (``sturz.ausgaenge``)."""
+    effect = DATA.text("sturz.wirkung")
+    if effect not in CONTRACT.condition_names():
+        raise DataError(DATA.file, "sturz.wirkung", "ist keine Bedingung unter kampf.bedingungen")
+    choices = []
+    for index in range(len(DATA.table("sturz.ausgaenge", ("label", "bedeutung")))):
+        key = f"sturz.ausgaenge.{index}"
+        choices.append(
+            {
+                "label": DATA.text(f"{key}.label"),
+                "meaning": DATA.text(f"{key}.bedeutung"),
+                "duration": {
+                    "runden": DATA.integer(f"{key}.runden", 1, 100),
+                    "zuege": DATA.integer(f"{key}.zuege", 1, 100),
+                },
+            }
+        )
+    return {
+        "fighter": fighter,
+        "effect": effect,
+        "ref": f"Sturz ({line})",
+        "question": f"{name} stürzt – seine {DATA.text('sturz.probe')}:",
+        "choices": choices,
+    }
 
 
 def _who_hits(p: dict[str, Any], notes: list[str]) -> str:

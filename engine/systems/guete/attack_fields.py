@@ -17,7 +17,7 @@ from typing import Any
 from engine import dice
 from engine.errors import EngineError
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param, TextParam
-from engine.systems.guete.common import DATA, table_row, table_rows
+from engine.systems.guete.common import CONTRACT, DATA, LIFE_VALUES, table_row, table_rows
 from engine.systems.guete.modifiers import MODIFIER_PARAMS, NOT_DEFENSELESS
 
 GUETE_MIN, GUETE_MAX = -30, 30
@@ -193,6 +193,19 @@ ATTACK_PARAMS: tuple[Param, ...] = (
         required_when=("parade", (True,)),
         subject="target",
         when=(("parade", (True,)), *NO_CONFRONTATION),
+    ),
+    # the target's life values (the fight contract, kampf.werte: L21–L29): blank when unknown,
+    # never 0 – the result writes only the known ones
+    *(
+        CONTRACT.field(
+            name,
+            f"{title} des Ziels",
+            default=None,
+            blank=True,
+            help="Leer lassen, wenn unbekannt: dann wird dafür nichts eingetragen.",
+            group="Lebenswerte des Ziels",
+        )
+        for name, title in LIFE_VALUES
     ),
     *MODIFIER_PARAMS,
 )

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from engine import dice
+from engine import dice, fight_contract
 from engine.data_files import load
 from engine.errors import EngineError
 from engine.formatting import number
@@ -23,11 +23,16 @@ from engine.registry import new_system
 SOURCE = "002_51e59e824768e9e9.txt"
 SYSTEM = new_system("guete", "Güte-System", SOURCE)
 DATA = load("guete")
+CONTRACT = fight_contract.declare("guete", DATA)  # the fight: life values, states, conditions
 
 MAX_LISTED = 40  # most damage totals listed one by one in the display
 
 RESOURCES = ("LE", "KE", "AUS")
 RESOURCE_NAMES = {"LE": "Lebensenergie", "KE": "körperliche Energie", "AUS": "Ausdauer"}
+# each resource's life value in the fight contract (kampf.werte): its name and title
+LIFE_VALUES = tuple(
+    (CONTRACT.value(r.lower()).name, CONTRACT.value(r.lower()).title) for r in RESOURCES
+)
 SUITED_FOR_STUN = {"hammer", "faustkampf", "stab"}  # L125
 
 

@@ -177,6 +177,14 @@ def _option_effects(
         notes.append("Stachelwirbel: Schaden aller drei natürlichen Waffen als Summe.")
 
 
+def target_falls(p: dict[str, Any], option: str, defense: str, hitter: str) -> bool:
+    """L335–L343, Zu Fall bringen: the target falls when its Abwehr fails completely – with a
+    two-handed weapon also after a halbe Abwehr; then „gilt er als gestürzt (s. Sturz)“."""
+    if option != "zu_fall" or hitter != "angreifer":
+        return False
+    return defense == "misslungen" or (defense == "halb" and p["waffe_zweihaendig"])
+
+
 def _no_damage_effects(
     p: dict[str, Any],
     option: str,
@@ -208,7 +216,7 @@ def _no_damage_effects(
         else:
             effects.append("Nicht festgehalten; kein Schaden.")
     elif option == "zu_fall":  # L335–L341
-        falls = defense == "misslungen" or (defense == "halb" and p["waffe_zweihaendig"])
+        falls = target_falls(p, option, defense, hitter)
         effects.append(
             "Das Ziel stürzt (s. Sturz), kein Schaden."
             if falls

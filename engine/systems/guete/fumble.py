@@ -21,6 +21,7 @@ from engine.systems.guete.common import SOURCE, SYSTEM
     source=f"{SOURCE} L229, L269, L289",
     params=(),
     result_formerly=(("rule", ("regel",)), ("meaning", ("erklaerung",))),
+    rolls_dice=False,  # nothing is rolled: the form has no Wurfnummer
 )
 def fumble(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     explanation = (

@@ -75,6 +75,7 @@ def _turn(place: int, row: dict[str, Any], first: bool) -> dict[str, str]:
     ),
     assumptions=assumptions_for("initiative"),
     result_formerly=(("surprised", ("ueberrascht",)),),
+    rolls_dice=False,  # nothing is rolled: the form has no Wurfnummer
 )
 def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = p["fighters"]

@@ -82,21 +82,35 @@ def _help(row: dict[str, Any]) -> str:
     return "; ".join(parts) + "."
 
 
+FIGHTER = {"angreifer": "actor", "ziel": "target"}
+
+
+def _condition(row: dict[str, Any]) -> tuple[str, str] | tuple[()]:
+    """A situation that is a condition of the attacker or the target (``bedingung`` in the
+    data, one of kampf.bedingungen): an effect of that name on him ticks the field."""
+    condition = row.get("bedingung")
+    if not condition:
+        return ()
+    return (FIGHTER[condition["wer"]], str(condition["name"]))
+
+
 def _situation_params() -> tuple[Param, ...]:
     out: list[Param] = []
     tables = (("situationen", SITUATION_LABELS), ("zustaende", CONDITION_LABELS))
     for table, labels in tables:
         for key, label in labels.items():
+            row = table_row(table, key)
             out.append(
                 BoolParam(
                     key,
                     label,
-                    help=_help(table_row(table, key)),
+                    help=_help(row),
                     group="Besondere Situationen",
                     advanced=True,
                     subject="target" if key in TARGET_FIELDS else "",
                     when=SITUATION_WHEN.get(key, ()),
                     formerly=FORMERLY.get(key, ()),
+                    condition=_condition(row),
                 )
             )
     return tuple(out)

@@ -197,6 +197,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
             subject="actor",
         ),
     ),
+    rolls_dice=False,  # nothing is rolled: the form has no Wurfnummer
 )
 def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     ac = armor_class_values(params)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import fight_contract
 from engine.data_files import load
 from engine.errors import EngineError, echo
 from engine.params import ChoiceParam
@@ -25,6 +26,7 @@ from engine.registry import new_system
 SOURCE = "004_019b513a861ec26f.txt"
 SYSTEM = new_system("pathfinder", "Pathfinder 1", SOURCE)
 DATA = load("pathfinder")
+CONTRACT = fight_contract.declare("pathfinder", DATA)  # the fight: life values, states, conditions
 
 SIZE_TABLE = "tabellen.groessenmodifikatoren"
 

@@ -20,43 +20,37 @@ from engine import dice
 from engine.data_files import forecast
 from engine.display import Display
 from engine.errors import EngineError
-from engine.fight_state import DEAD, DOWN, FIT, target_state
+from engine.fight_state import DEAD
 from engine.formatting import number
-from engine.params import DiceParam, IntParam
-from engine.systems.pathfinder.common import DATA, SOURCE, SYSTEM, assumptions_for
+from engine.params import DiceParam
+from engine.systems.pathfinder.common import CONTRACT, DATA, SOURCE, SYSTEM, assumptions_for
 
 # ---------------------------------------------------------------------------------------------
 # Action: hit_points (L69–L95)
 # ---------------------------------------------------------------------------------------------
 
-# hp_state → the state every Kampfhelfer page reads (engine.fight_state); L95 calls the fighter
-# at 0 TP „kampfunfähig“ and says no more of what he may do, so he counts as not acting (the
-# game master can still choose him)
-FIGHT_STATES = {"bei_kraeften": FIT, "kampfunfaehig": DOWN, "sterbend": DOWN, "tot": DEAD}
-
-HP_STATES = {
-    "bei_kraeften": "über 0 Trefferpunkte",
-    "kampfunfaehig": "kampfunfähig",
-    "sterbend": "sterbend",
-    "tot": "tot",
-}
-
-
 TOTAL_WORK = 1_000
 """Work units of :func:`hit_points` per possible damage total (the state after it)."""
 
 
-def hp_state(hp: int, constitution: int) -> str:
-    """L95: 0 kampfunfähig, from −1 sterbend, at −KO tot (Annahme: also below, read only there)."""
-    dead_at = -constitution
-    dead = hp == dead_at or (hp < dead_at and DATA.flag("trefferpunkte.tot_darunter"))
-    if dead:
-        return "tot"
-    if hp <= DATA.integer("trefferpunkte.sterbend_ab", -1, -1):
-        return "sterbend"
-    if hp == DATA.integer("trefferpunkte.kampfunfaehig_bei", 0, 0):
-        return "kampfunfaehig"
-    return "bei_kraeften"
+def hp_state(hp: int, constitution: int) -> dict[str, Any]:
+    """L95 by the fight contract's rules (``kampf.zustaende``): 0 kampfunfähig, from −1
+    sterbend, at −KO tot (also below: an Annahme, read only there) – the one state function
+    (``engine.fight_contract``) every result and the page read; ``id`` is the state's key."""
+    state = CONTRACT.state({"hp": hp, "konstitution": constitution})
+    assert state is not None  # both values are known, and the rules are there
+    return state
+
+
+def state_ids() -> list[str]:
+    """Each state's id: fit first, then the rules from the mildest (the order of the odds)."""
+    return [CONTRACT.fit_id, *(rule.id for rule in reversed(CONTRACT.rules))]
+
+
+def state_text(key: str) -> str:
+    if key == CONTRACT.fit_id:
+        return CONTRACT.fit_text
+    return next(rule.text for rule in CONTRACT.rules if rule.id == key)
 
 
 @SYSTEM.action(
@@ -68,27 +62,14 @@ def hp_state(hp: int, constitution: int) -> str:
     ),
     source=f"{SOURCE} L69–L95",
     params=(
-        IntParam(
-            "hp",
-            "Aktuelle Trefferpunkte",
-            default=12,
-            minimum=-50,
-            maximum=999,
-            required=True,
-            subject="target",
-            resource=True,
-            resource_name="Trefferpunkte",
-        ),
-        IntParam(
+        CONTRACT.field("hp", "Aktuelle Trefferpunkte", default=12, required=True),
+        CONTRACT.field(
             "konstitution",
             "Konstitutionswert",
             formerly=("constitution",),
             default=12,
-            minimum=1,
-            maximum=50,
             help="Der Wert, nicht der Modifikator: bei −KO Trefferpunkten ist man tot.",
             required=True,
-            subject="target",
         ),
         DiceParam(
             "damage",
@@ -104,10 +85,12 @@ def hp_state(hp: int, constitution: int) -> str:
 def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     hp = params["hp"]
     con = params["konstitution"]
-    if hp_state(hp, con) == "tot":
+    with forecast():  # the state before the hit: its Annahme is not this result's
+        before = hp_state(hp, con)
+    if before["zustand"] == DEAD:
         raise EngineError(
             f"Aktuelle Trefferpunkte: Bei {number(hp)} TP und Konstitution {con} ist der "
-            "Charakter schon tot.",
+            "Kämpfer schon tot.",
             "hp",
         )
     expression = dice.parse(params["damage"], "damage", "Schaden")
@@ -125,12 +108,12 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     new_hp = hp - lethal
     state = hp_state(new_hp, con)
     # counted in integers over the outcomes of the damage roll; Fractions only at the end
-    state_counts = dict.fromkeys(HP_STATES, 0)
+    state_counts = dict.fromkeys(state_ids(), 0)
     minimum_count = 0
     lethal_sum = 0
     with forecast():
         for amount, count in exact.items():
-            state_counts[hp_state(hp - (amount if amount >= floor else 0), con)] += count
+            state_counts[hp_state(hp - (amount if amount >= floor else 0), con)["id"]] += count
             if amount < floor:
                 minimum_count += count
             else:
@@ -142,7 +125,7 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     display = Display(
         headline="Trefferpunkte – Pathfinder",
-        outcome=f"{amount_text}: {number(hp)} → {number(new_hp)} TP – {HP_STATES[state]}.",
+        outcome=f"{amount_text}: {number(hp)} → {number(new_hp)} TP – {state['text']}.",
     )
     display.roll("Schaden", rolled)
     dying = "–" if con == 1 else number(-1) if con == 2 else f"{number(-1)} bis {number(-con + 1)}"
@@ -150,10 +133,10 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "Schwellen",
         ["Trefferpunkte", "Zustand"],
         [
-            ["über 0", HP_STATES["bei_kraeften"]],
-            ["0", HP_STATES["kampfunfaehig"]],
-            [dying, HP_STATES["sterbend"]],
-            [f"{number(-con)} oder weniger", HP_STATES["tot"]],
+            ["über 0", state_text("bei_kraeften")],
+            ["0", state_text("kampfunfaehig")],
+            [dying, state_text("sterbend")],
+            [f"{number(-con)} oder weniger", state_text("tot")],
         ],
     )
     notes = []
@@ -163,7 +146,7 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.notes("Hinweise", notes)
     display.chances(
         "Zustand nach dem Schaden (vor dem Wurf)",
-        [(HP_STATES[k], p) for k, p in chances.items()]
+        [(state_text(k), p) for k, p in chances.items()]
         + [("nur Mindestschaden (1 nichttödlich)", p_minimum)],
     )
     return {
@@ -173,10 +156,10 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "lethal": lethal,
         "nonlethal": nonlethal,
         "hp_after": new_hp,
-        "state": state,
+        "state": state["id"],
         "chances": {k: str(p) for k, p in chances.items()} | {"minimum": str(p_minimum)},
         "expected_lethal": str(exact.fraction(lethal_sum)),
         "target_update": {"hp": new_hp},
-        "target_state": target_state(FIGHT_STATES[state], HP_STATES[state]),
+        "target_state": state,
         "display": display.to_dict(),
     }

@@ -6,7 +6,8 @@ reach the SG – L162 and an Annahme) and the action with its exact chances.
 
 The text calls a natural 1 on a save „immer ein Patzer“; for the save that means it fails
 whatever the bonus (and may damage exposed items) – there is no fumble to roll. The chances
-therefore say „natürliche 1: misslingt immer“, after success and failure.
+therefore say „natürliche 1: misslingt immer“, after success and failure; the result's
+``follow_ups`` offers the Patzer helper for that very 1 (``natural``: it states, not rolls).
 
 Connected helpers: the saving fighter's values are ``subject="actor"``: the kind of save with
 its Grundbonus and attribute modifier (kept together, so a fighter's last save comes back as a
@@ -167,6 +168,16 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             ("natürliche 1: misslingt immer", p_patzer),
         ],
     )
+    # L162: the natural 1 is a Patzer – its helper states it for this very 1 (no new W20)
+    follow_ups = []
+    if natural == auto_fail:
+        follow_ups.append(
+            {
+                "action": "fumble",
+                "title": "Patzer des Rettungswurfs (natürliche 1)",
+                "params": {"kind": "rettungswurf", "natural": natural},
+            }
+        )
     return {
         "kind": kind,
         "bonus": bonus,
@@ -182,5 +193,6 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "failure": str(1 - p_success),
             "patzer": str(p_patzer),
         },
+        "follow_ups": follow_ups,
         "display": display.to_dict(),
     }

@@ -26,6 +26,11 @@ POSITION_ROWS = DATA.table(
 )
 POSITIONS = {str(row["schluessel"]): row for row in POSITION_ROWS}
 POSITION_CHOICES = tuple((str(r["schluessel"]), str(r["position"])) for r in POSITION_ROWS)
+# the positions that are conditions of a fighter (``bedingung``: kniend, liegend …; stehend is
+# none): an effect of that name on the attacker or the target sets his Kampfposition
+POSITION_CONDITIONS = tuple(
+    (str(r["schluessel"]), str(r["bedingung"])) for r in POSITION_ROWS if r.get("bedingung")
+)
 
 MODIFIER_PARAMS: tuple[Param, ...] = (
     IntParam(
@@ -56,6 +61,8 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         help="Tabelle Kampfpositionen: eigene Nah- bzw. Fernkampf-Angriffe.",
         group="Modifikatoren",
         advanced=True,
+        condition=("actor", ""),
+        condition_values=POSITION_CONDITIONS,
     ),
     ChoiceParam(
         "position_ziel",
@@ -64,6 +71,8 @@ MODIFIER_PARAMS: tuple[Param, ...] = (
         help="Tabelle Kampfpositionen: gegnerische Angriffe auf das Ziel.",
         group="Modifikatoren",
         advanced=True,
+        condition=("target", ""),
+        condition_values=POSITION_CONDITIONS,
     ),
     IntParam(
         "licht",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine import dice
+from engine import dice, fight_contract
 from engine.data_files import DataError, forecast, load
 from engine.display import Display
 from engine.formatting import number
@@ -29,6 +29,7 @@ from engine.registry import new_system
 SOURCE = "000_5fbfd0ad384a0921.txt"
 SYSTEM = new_system("ryssea", "Ryssea", SOURCE)
 DATA = load("ryssea")
+CONTRACT = fight_contract.declare("ryssea", DATA)  # the fight: life values, states, conditions
 
 
 assumptions_for = DATA.assumptions_for

@@ -446,6 +446,7 @@ def _teamwork_follow_ups(helpers: list[dict[str, Any]], total: int) -> list[dict
             subject="actor",
         ),
     ),
+    rolls_dice=False,  # nothing is rolled: the form has no Wurfnummer
 )
 def catch_breath(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     base = DATA.integer("atemholen.heilung_grund", 0, 100)

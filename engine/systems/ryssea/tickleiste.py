@@ -11,7 +11,8 @@ so the state the engine returns is always one it accepts again. Rules:
 surprise), L126–L130 (reactions, the 30-tick limit), L140 (free movement), and the durations
 in ``tabellen.handlungsdauern`` of ``engine/data/ryssea.yaml``.
 
-This module owns the commands (:func:`apply`), the answer (:func:`render`, :func:`board_view`)
+This module owns the commands (:func:`apply`), the answer (:func:`render`, :func:`board_view`:
+who cannot act – ``unable``, the fight's states – is marked and passed over by ``next``)
 and the action; the state and its checks (load, renumber, limits, save) are in
 :mod:`engine.systems.ryssea.tickleiste_board`.
 """
@@ -26,7 +27,7 @@ from engine.data_files import note_assumption
 from engine.display import Display
 from engine.errors import EngineError, echo
 from engine.formatting import number
-from engine.params import BoolParam, ChoiceParam, IntParam, StateParam, TextParam
+from engine.params import BoolParam, ChoiceParam, IntParam, ListParam, StateParam, TextParam
 from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM
 from engine.systems.ryssea.initiative import FIGHTER_FIELDS, first_chances, roll_initiative
 from engine.systems.ryssea.tickleiste_board import (
@@ -306,13 +307,29 @@ def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str
     return _act(board, marker, now, params), None
 
 
-def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
-    """The answer: the new state (through :func:`save`) and what the players see."""
+UNABLE = "kann nicht handeln"
+
+
+def unable_of(rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Who cannot act (the fight's states: down or dead), by name (case-insensitive), with the
+    word shown beside him („tot“; „kann nicht handeln“ without one)."""
+    return {str(row["name"]).casefold(): row.get("text") or UNABLE for row in rows}
+
+
+def render(
+    board: Board, line: str, details: Display | None, unable: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The answer: the new state (through :func:`save`) and what the players see. Who cannot
+    act (``unable``) keeps his marker, marked; „Als Nächstes“ passes over him (L11, L23)."""
+    unable = unable or {}
     now = board.now()
     line_up = board.active()
     limit = DATA.integer("tickleiste.reaktion_hoechstens_zurueck", 0, 1000)
-    if line_up:
-        outcome = f"Als Nächstes: {line_up[0].name} auf Tick {number(line_up[0].tick or 0)}."
+    able = [m for m in line_up if m.name.casefold() not in unable]
+    if able:
+        outcome = f"Als Nächstes: {able[0].name} auf Tick {number(able[0].tick or 0)}."
+    elif line_up:
+        outcome = "Niemand auf der Tickleiste kann handeln."
     elif board.markers:
         outcome = "Niemand steht auf der Tickleiste."
     else:
@@ -323,14 +340,18 @@ def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
     for place, marker in enumerate(line_up, start=1):
         behind = (marker.tick or 0) - (now or 0)
         reaction = "ja" if behind <= limit else f"nein ({behind} Ticks zurück)"
-        rows.append([str(place), marker.name, number(marker.tick or 0), reaction])
+        rows.append([str(place), _marked(marker.name, unable), number(marker.tick or 0), reaction])
     if rows:
         display.table(
             "Reihenfolge (kleinster Tick zuerst; gleicher Tick: wer zuerst dort war)",
             ["Platz", "Kämpfer", "Tick", "Reaktion möglich"],
             rows,
         )
-    waiting = [f"{m.name}: {STATUS_LABEL[m.status]}" for m in board.markers if m.status != "aktiv"]
+    waiting = [
+        f"{_marked(m.name, unable)}: {STATUS_LABEL[m.status]}"
+        for m in board.markers
+        if m.status != "aktiv"
+    ]
     display.notes("Nicht auf der Tickleiste", waiting)
     if details is not None:
         display.sections.extend(details.sections)
@@ -341,35 +362,47 @@ def render(board: Board, line: str, details: Display | None) -> dict[str, Any]:
     return {
         "state": save(board),
         "now": now,
-        "next": line_up[0].name if line_up else None,
+        "next": able[0].name if able else None,
         "event": line,
-        "board": board_view(board, limit),
+        "board": board_view(board, limit, unable),
         "display": display.to_dict(),
     }
 
 
-def board_view(board: Board, limit: int) -> dict[str, Any]:
+def _marked(name: str, unable: dict[str, str]) -> str:
+    """„Wolf (tot)“ for who cannot act, the name alone otherwise."""
+    word = unable.get(name.casefold())
+    return f"{name} ({word})" if word else name
+
+
+def board_view(board: Board, limit: int, unable: dict[str, str] | None = None) -> dict[str, Any]:
     """The board as the browser draws it (the time line of L11, markers stacked from the
     inside out in arrival order, L23; the Abwarten-Feld in the middle, L31–L33): tick fields
-    in acting order, each with its markers in acting order, and who stands off the line."""
+    in acting order, each with its markers in acting order, and who stands off the line. A
+    marker of who cannot act carries ``unable`` (the word to show: „tot“)."""
+    unable = unable or {}
     now = board.now()
     fields: list[dict[str, Any]] = []
     for place, marker in enumerate(board.active(), start=1):
         if not fields or fields[-1]["tick"] != marker.tick:
             fields.append({"tick": marker.tick, "markers": []})
         behind = (marker.tick or 0) - (now or 0)
-        fields[-1]["markers"].append(
-            {"name": marker.name, "place": place, "can_react": behind <= limit}
-        )
+        item = {"name": marker.name, "place": place, "can_react": behind <= limit}
+        if marker.name.casefold() in unable:
+            item["unable"] = unable[marker.name.casefold()]
+        fields[-1]["markers"].append(item)
+    waiting = []
+    for m in board.markers:
+        if m.status in {"abwartend", "bereithalten"}:
+            entry = {"name": m.name, "status": m.status, "label": STATUS_LABEL[m.status]}
+            if m.name.casefold() in unable:
+                entry["unable"] = unable[m.name.casefold()]
+            waiting.append(entry)
     return {
         "now": now,
         "reaction_limit": limit,
         "fields": fields,
-        "waiting": [
-            {"name": m.name, "status": m.status, "label": STATUS_LABEL[m.status]}
-            for m in board.markers
-            if m.status in {"abwartend", "bereithalten"}
-        ],
+        "waiting": waiting,
         "ready": [m.name for m in board.markers if m.status == "bereit"],
     }
 
@@ -417,6 +450,20 @@ def board_view(board: Board, limit: int) -> dict[str, Any]:
         BoolParam(
             "free_movement", "mit freier Bewegung", "Kürzere Handlungen dauern dann 3 Ticks."
         ),
+        # who cannot act (the fight's states: kampfunfähig, tot): marked, passed over by „Als
+        # Nächstes“; no command changes because of it
+        ListParam(
+            "unable",
+            "Kann nicht handeln",
+            "Kämpfer, die kampfunfähig oder tot sind: „Als Nächstes“ übergeht sie.",
+            item=(
+                TextParam("name", "Name", max_length=30),
+                TextParam("text", "Zustand", required=False, max_length=40),
+            ),
+            item_label="Kämpfer",
+            min_items=0,
+            max_items=MAX_FIGHTERS,
+        ),
     ),
     assumptions=tuple(
         str(r["text"]) for r in _actions() if r.get("annahme") and isinstance(r.get("text"), str)
@@ -428,4 +475,4 @@ def tickleiste(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     line, details = apply(board, params, rng)
     renumber(board)
     check_limits(board)
-    return render(board, line, details)
+    return render(board, line, details, unable_of(params["unable"]))

@@ -285,3 +285,30 @@ def test_manoeuvre_names_its_assumption() -> None:
         annahme("wurf"),
         annahme("angriff.erfolg_ab_gleichstand"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("before", "zustand", "text"),
+    [
+        # L110: „Charaktere mit zwei kritischen Wunden sind kampfunfähig.“
+        ({"gesundheit": 20, "kritische_wunden": 1}, "kampfunfähig", "kampfunfähig"),
+        # L104: „Sobald die aktuelle Gesundheit … auf 0 sinkt, stirbt der Charakter und kann nur
+        # durch den Einsatz von Schicksalswürfeln gerettet werden.“
+        ({"gesundheit": 8, "kritische_wunden": 0}, "tot", None),
+        ({"gesundheit": 20, "kritische_wunden": 0}, "kampffähig", "kampffähig"),
+    ],
+)
+def test_a_hit_says_whether_the_target_can_still_act(
+    before: dict[str, Any], zustand: str, text: str | None
+) -> None:
+    """003_3ac4060591b07c19.txt L104, L110: the outcome said „Zwei kritische Wunden:
+    kampfunfähig.“ or that Gesundheit 0 kills, but the result gave no ``target_state`` – the
+    page never marked the target down (issue 48). A wound of 9 (over Zähigkeit 6) now gives the
+    state after the hit; Gesundheit 0 is „tot“ with the Schicksalswürfel said in its text."""
+    r = run("attack", {"schadenswuerfel": "9", "armor": 0, "zaehigkeit": 6, **before})
+    state = r["target_state"]
+    assert state["zustand"] == zustand
+    if text is not None:
+        assert state["text"] == text
+    else:
+        assert "Schicksalswürfel" in state["text"]

@@ -168,21 +168,14 @@ def test_what_players_read_has_no_sources_or_engine_words(action: str) -> None:
 # 1) …“, „Bei einem unglücklichen Angriff (unbestätigte 20) …“, „Bei einem gepatzten Angriff
 # (bestätigte 20) …“; the same for „glücklichen/kritischen/unglücklichen/gepatzten Abwehr“).
 CONFIRMATION_WORDS = {
-    ("attack", "kritisch"): "(gelungen): bestätigt – kritischer Angriff (bestätigte 1)",
-    (
-        "attack",
-        "gluecklich",
-    ): "(misslungen): nicht bestätigt – glücklicher Angriff (unbestätigte 1)",
-    ("attack", "ungluecklich"): (
-        "(gelungen): nicht bestätigt – unglücklicher Angriff (unbestätigte 20)"
-    ),
-    ("attack", "patzer"): "(misslungen): bestätigt – gepatzter Angriff (bestätigte 20)",
-    ("defense", "kritisch"): "(gelungen): bestätigt – kritische Abwehr (bestätigte 1)",
-    ("defense", "gluecklich"): "(misslungen): nicht bestätigt – glückliche Abwehr (unbestätigte 1)",
-    ("defense", "ungluecklich"): (
-        "(gelungen): nicht bestätigt – unglückliche Abwehr (unbestätigte 20)"
-    ),
-    ("defense", "patzer"): "(misslungen): bestätigt – gepatzte Abwehr (bestätigte 20)",
+    ("attack", "kritisch"): "(gelungen): die 1 ist bestätigt – kritischer Angriff",
+    ("attack", "gluecklich"): "(misslungen): die 1 ist nicht bestätigt – glücklicher Angriff",
+    ("attack", "ungluecklich"): "(gelungen): die 20 ist nicht bestätigt – unglücklicher Angriff",
+    ("attack", "patzer"): "(misslungen): die 20 ist bestätigt – gepatzter Angriff",
+    ("defense", "kritisch"): "(gelungen): die 1 ist bestätigt – kritische Abwehr",
+    ("defense", "gluecklich"): "(misslungen): die 1 ist nicht bestätigt – glückliche Abwehr",
+    ("defense", "ungluecklich"): "(gelungen): die 20 ist nicht bestätigt – unglückliche Abwehr",
+    ("defense", "patzer"): "(misslungen): die 20 ist bestätigt – gepatzte Abwehr",
 }
 
 
@@ -190,8 +183,9 @@ CONFIRMATION_WORDS = {
 def test_the_confirmation_roll_says_what_it_decided(action: str, outcome: str) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer" (quoted above): the
     Bestätigungswurf's line ends in what it decided, in the text's words (issue 26: a
-    confirmation „… = 14“ never said yes or no). A 1 is confirmed by a success, a 20 by a
-    failure (Annahme ``probe.bestaetigung``)."""
+    confirmation „… = 14“ never said yes or no), naming what it confirms – the 1 or the 20 –
+    the same way for both (issue 48: „(gelungen): nicht bestätigt“ on a 20 read as a failure).
+    A 1 is confirmed by a success, a 20 by a failure (Annahme ``probe.bestaetigung``)."""
     first = 1 if outcome in ("kritisch", "gluecklich") else 20
     succeeds = outcome in ("kritisch", "ungluecklich")
     seed = seed_where(lambda g: g.randint(1, 20) == first and (g.randint(1, 20) <= 10) is succeeds)
@@ -217,8 +211,9 @@ def test_the_fumble_helpers_confirmation_says_what_it_decided(art: str) -> None:
         result = run("fumble", {"wert": 12, "kind": art}, seed)
         line = result["display"]["sections"][0]["items"][0]
         if result["confirmed"]:
-            assert line["decision"].startswith("(misslungen): bestätigt – gepatzte")
-            assert line["decision"].endswith(f"{noun} (bestätigte 20)")
+            assert line["decision"].startswith("(misslungen): die 20 ist bestätigt – gepatzte")
         else:
-            assert line["decision"].startswith("(gelungen): nicht bestätigt – unglückliche")
-            assert line["decision"].endswith(f"{noun} (unbestätigte 20)")
+            assert line["decision"].startswith(
+                "(gelungen): die 20 ist nicht bestätigt – unglückliche"
+            )
+        assert line["decision"].endswith(noun)

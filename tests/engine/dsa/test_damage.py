@@ -196,22 +196,30 @@ def test_damage_names_only_the_assumptions_its_hit_rests_on() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lep", "zustand", "text"),
+    ("lep", "zustand", "text", "rule"),
     [
-        (30, "kampffähig", "kampffähig"),
-        (4, "kampfunfähig", "kampfunfähig"),
-        (0, "kampfunfähig", "lebensbedrohlich verletzt"),
-        (-4, "tot", "tot"),
+        (30, "kampffähig", "kampffähig", "LeP > 5: kampffähig"),
+        (4, "kampfunfähig", "kampfunfähig", "LeP ≤ 5: kampfunfähig"),
+        (0, "kampfunfähig", "lebensbedrohlich verletzt", "LeP ≤ 0: lebensbedrohlich verletzt"),
+        (-4, "tot", "tot", "LeP ≤ −KO: tot"),
     ],
 )
-def test_damage_says_whether_the_target_can_still_act(lep: int, zustand: str, text: str) -> None:
+def test_damage_says_whether_the_target_can_still_act(
+    lep: int, zustand: str, text: str, rule: str
+) -> None:
     """001_240b8e52c108db7c.txt, Abschnitt "Crits und Patzer", Absatz zu Wunden (kampfunfähig ab
     5 LeP, lebensbedrohlich ab 0 LeP, tot bei −KO): ``target_state`` names it in the fight's one
-    vocabulary (engine.fight_state), so the Kampfhelfer page passes over a fighter who cannot
-    act. 9 TP without RS: 9 SP."""
+    vocabulary (engine.fight_state) with the rule of the fight contract that decided it, so the
+    Kampfhelfer page passes over a fighter who cannot act. 9 TP without RS: 9 SP."""
     r = run("damage", {"damage": "9", "rs": 0, "ko": 4, "lep": lep + 9, "wunden": 0})
     assert r["lep"] == lep
-    assert r["target_state"] == {"zustand": zustand, "text": text}
+    assert r["target_state"] == {
+        "zustand": zustand,
+        "text": text,
+        "id": r["status"],
+        "rule": rule,
+        "missing": [],
+    }
 
 
 def _damage_line(result: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.engine.guete.helpers import annahme, d6, error, fields, form_params, run, send
-from tests.engine.support import assumed
+from tests.engine.support import assumed, notes
 
 # --- resolution -------------------------------------------------------------------------------
 
@@ -147,19 +147,25 @@ def test_attack_hints() -> None:
     Abwehren und ist die Güte höher …“) and the second roll of a gezielter Hieb (L223–L229) –
     are ``per_roll``: cleared after the roll, never a fighter's value (issue 26: „Abwehr
     gelungen, Güte 4“ from the last roll stayed). The Parade stays the target's: it is rolled
-    „zu Beginn der Runde“ and holds against every attacker of that round (L269, L273). No
-    field is a resource: the helper keeps no LE, KE or AUS of the target."""
+    „zu Beginn der Runde“ and holds against every attacker of that round (L269, L273). LE, KE
+    and AUS are the target's life values (L21–L29): ``resource``s, blank when unknown."""
     f = fields("attack")
     actor = {"angreifer", "damage", "waffe_zweihaendig"}
     target = {"ziel", "gegner_schaden", "parade", "parade_guete"}
-    target |= {"ziel_zweihaendig", "feuerempfindlich"}
+    target |= {"ziel_zweihaendig", "feuerempfindlich", "le", "ke", "aus"}
     rolled = {"angriff_gelungen", "angriff_guete", "gegner_gelungen", "gegner_guete"}
     rolled |= {"abwehr_gelungen", "abwehr_guete", "gezielt_zweiter_wurf"}
     rolled |= {"angriff_kritisch"}  # the attack's result: a critical failure (L289)
     assert {n for n, x in f.items() if x.get("per_roll")} == rolled
     assert {n for n, x in f.items() if x.get("subject") == "actor"} == actor | {"waffenart"}
     assert {n for n, x in f.items() if x.get("subject") == "target"} == target
-    assert not [n for n, x in f.items() if x.get("resource")]
+    assert [(n, x["resource_name"]) for n, x in f.items() if x.get("resource")] == [
+        ("le", "LE"),
+        ("ke", "KE"),
+        ("aus", "AUS"),
+    ]
+    for name in ("le", "ke", "aus"):
+        assert f[name]["blank"] is True and f[name]["default"] is None and not f[name]["required"]
     for name in ("konfrontation", "option", "sicht", "wehrlos", "ziel_betaeubt", "hiebe_stufen"):
         assert "subject" not in f[name], name
 
@@ -231,11 +237,48 @@ def test_each_refusal_has_its_when(params: dict[str, Any], hidden: str) -> None:
     assert answer["ok"], answer.get("error")
 
 
-def test_no_target_update_without_target_resources() -> None:
-    """L21–L27: the losses go to LE, KE or AUS, but the helper has none of them as a target
-    field – so a result changes no target value."""
+def test_unknown_life_values_are_not_written() -> None:
+    """L21–L27: the losses go to LE, KE or AUS; a value the helper was not given (blank) is
+    unknown – never 0 – and nothing is written for it."""
     r = run("attack", {})
     assert r["verlust"]["LE"] > 0 and "target_update" not in r
+    assert r["loss_of"] == "target"
+    blank = run("attack", {"le": "", "ke": None})
+    assert "target_update" not in blank
+    assert any("LE" in n and "unbekannt" in n for n in notes(blank))
+
+
+@pytest.mark.parametrize(
+    ("abwehr", "lost"),
+    [({"abwehr_gelungen": False}, "le"), ({"abwehr_gelungen": True, "abwehr_guete": 1}, "ke")],
+)
+def test_the_targets_known_values_after_the_hit(abwehr: dict[str, Any], lost: str) -> None:
+    """L21: a failed Abwehr costs Lebensenergie, L23: a halbe Verteidigung körperliche Energie –
+    the target's known values after the hit are its ``target_update`` (the unknown one stays
+    out), its ``target_state`` what the fight contract says (Güte: no rule, L235 – null)."""
+    seed = 7
+    damage = d6(seed)[0] + 2
+    r = run("attack", {"damage": "1W6+2", "le": 20, "ke": 12, **abwehr}, seed)
+    before = {"le": 20, "ke": 12}
+    assert r["target_update"] == {**before, lost: before[lost] - damage}
+    assert r["target_state"] is None and r["loss_of"] == "target"
+    said = [n for n in notes(r) if n.startswith("Ziel: ")]
+    assert len(said) == 1 and f"{lost.upper()} {before[lost]} → " in said[0]
+
+
+def test_when_the_attacker_is_hit_no_target_value_changes() -> None:
+    """L11–L13: in a direct confrontation the higher Güte hits – here the target's counter-
+    attack hits the attacker: his LE is lost (``loss_of``: the actor), the target's values
+    stay as they are and the result says whose values changed."""
+    r = run(
+        "attack",
+        {"konfrontation": True, "angriff_guete": 1, "gegner_guete": 4, "le": 20, "ke": 9},
+    )
+    assert r["hitter"] == "gegner" and r["verlust"]["LE"] > 0
+    assert r["loss_of"] == "actor" and "target_update" not in r
+    assert any("Angreifer" in n and "nicht eingetragen" in n for n in notes(r))
+    missed = run("attack", {"angriff_gelungen": False, "le": 20})
+    assert missed["loss_of"] == "" and "target_update" not in missed
 
 
 def test_attack_names_the_assumptions_it_used() -> None:

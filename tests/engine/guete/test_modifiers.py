@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from engine.fight_contract import contract_of
+from tests.conftest import ROOT
 from tests.engine.guete.helpers import annahme, d6, error, fields, run
 from tests.engine.support import assumed
 
@@ -313,3 +315,73 @@ def test_a_held_fighters_bite_with_an_option_is_an_annahme() -> None:
     assert rule in assumed(run("attack", with_option))
     assert rule not in assumed(run("attack", bite))
     assert rule not in assumed(run("attack", {"angriff_biss": True, "option": "betaeuben"}))
+
+
+SRC_LINES = (ROOT / "quellen" / "002_51e59e824768e9e9.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_a_fall_offers_liegend_with_the_durations_of_the_text() -> None:
+    """L79–L83: „Stürzt ein Charakter im Kampf … darf er eine FP(Gaukeleien) machen. Gelingt
+    diese Probe, stürzt der Charakter, kann aber innerhalb der nächsten Bewegungsphase wieder
+    aufstehen. Misslingt der Wurf allerdings, benötigt er die gesamte nächste Runde, um wieder
+    auf die Beine zu kommen. Er gilt bis dahin als liegende Figur (s.o.).“ – the result offers
+    the effect „liegend“ (a condition of the fight contract) for the one who falls, one choice
+    per outcome of the FP(Gaukeleien), with the durations from the data (the page had them
+    written into fight.js). With an acting order the effect ends when round now + ``runden``
+    begins, without one after ``zuege`` turns of that fighter."""
+    assert "FP(Gaukeleien)" in SRC_LINES[78] and "liegende Figur" in SRC_LINES[82]
+    swing = {"option": "rundumschlag", "waffe_zweihaendig": True, "angriff_gelungen": False}
+    r = run("attack", {**swing, "angriff_kritisch": True, "angreifer": "Ork"})
+    assert r["effect_offers"] == [
+        {
+            "fighter": "actor",
+            "effect": "liegend",
+            "ref": "Sturz (L289)",
+            "question": "Ork stürzt – seine FP(Gaukeleien):",
+            "choices": [
+                {
+                    "label": "FP(Gaukeleien) gelungen",
+                    "meaning": "steht in der nächsten Bewegungsphase auf",
+                    "duration": {"runden": 1, "zuege": 1},
+                },
+                {
+                    "label": "FP(Gaukeleien) misslungen",
+                    "meaning": "liegt die ganze nächste Runde",
+                    "duration": {"runden": 2, "zuege": 2},
+                },
+            ],
+        }
+    ]
+    assert "liegend" in contract_of("guete").condition_names()
+    assert run("attack", swing)["effect_offers"] == []
+
+
+@pytest.mark.parametrize(
+    ("two_handed", "abwehr", "falls"),
+    [
+        (False, {"abwehr_gelungen": False}, True),
+        (False, {"abwehr_gelungen": True, "abwehr_guete": 1}, False),
+        (True, {"abwehr_gelungen": True, "abwehr_guete": 1}, True),
+        (True, {"abwehr_gelungen": True, "abwehr_guete": 5}, False),
+    ],
+)
+def test_zu_fall_bringen_offers_the_fall_for_the_target(
+    two_handed: bool, abwehr: dict[str, Any], falls: bool
+) -> None:
+    """L335–L343: „Misslingt die Probe auf Abwehren vollständig, stürzt der Verteidiger“, with a
+    two-handed weapon a halbe Abwehr is not enough; „Wird der Gegner zu Fall gebracht, gilt er
+    als gestürzt (s. Sturz).“ – the same offer, for the target."""
+    params = {"option": "zu_fall", "waffe_zweihaendig": two_handed, "ziel": "Wolf", **abwehr}
+    if two_handed:
+        params["waffenart"] = "andere"
+    offers = run("attack", params)["effect_offers"]
+    if not falls:
+        assert offers == []
+        return
+    (offer,) = offers
+    assert offer["fighter"] == "target" and offer["effect"] == "liegend"
+    assert offer["ref"] == "Sturz (L343)" and offer["question"].startswith("Wolf stürzt")
+    assert [c["duration"] for c in offer["choices"]] == [
+        {"runden": 1, "zuege": 1},
+        {"runden": 2, "zuege": 2},
+    ]

@@ -26,7 +26,7 @@ from tests.engine.support import assumed
 def test_hit_point_states(hp: int, state: str) -> None:
     """L95: 0 kampfunfähig, „auf – 1“ sterbend, negativer Konstitutionswert tot (darunter:
     Annahme trefferpunkte.tot_darunter)."""
-    assert hp_state(hp, 12) == state
+    assert hp_state(hp, 12)["id"] == state
     result = run("hit_points", {"hp": 10, "konstitution": 12, "damage": str(10 - hp)})
     assert result["hp_after"] == hp
     assert result["state"] == state
@@ -103,13 +103,24 @@ def test_hit_points_name_only_the_assumptions_the_hit_rests_on() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hp", "zustand", "text"),
-    [(20, "kampffähig", "über 0 Trefferpunkte"), (7, "kampfunfähig", "kampfunfähig"),
-     (6, "kampfunfähig", "sterbend"), (-5, "tot", "tot")],
+    ("hp", "zustand", "text", "rule"),
+    [(20, "kampffähig", "über 0 Trefferpunkte", "Trefferpunkte > 0: über 0 Trefferpunkte"),
+     (7, "kampfunfähig", "kampfunfähig", "Trefferpunkte ≤ 0: kampfunfähig"),
+     (6, "kampfunfähig", "sterbend", "Trefferpunkte ≤ −1: sterbend"),
+     (-5, "tot", "tot", "Trefferpunkte ≤ −Konstitutionswert: tot")],
 )  # fmt: skip
-def test_hit_points_say_whether_the_target_can_still_act(hp: int, zustand: str, text: str) -> None:
+def test_hit_points_say_whether_the_target_can_still_act(
+    hp: int, zustand: str, text: str, rule: str
+) -> None:
     """L95: at 0 TP „kampfunfähig“, from −1 „sterbend“, at the negative Konstitutionswert „tot“
-    – ``target_state`` names it in the fight's one vocabulary (engine.fight_state): the
-    Kampfhelfer page passes over a fighter who cannot act. 7 damage, Konstitution 12 (−12 tot)."""
+    – ``target_state`` names it in the fight's one vocabulary (engine.fight_state) with the rule
+    of the fight contract that decided it: the Kampfhelfer page passes over a fighter who
+    cannot act. 7 damage, Konstitution 12 (−12 tot)."""
     r = run("hit_points", {"hp": hp, "konstitution": 12, "damage": "7"})
-    assert r["target_state"] == {"zustand": zustand, "text": text}
+    assert r["target_state"] == {
+        "zustand": zustand,
+        "text": text,
+        "id": r["state"],
+        "rule": rule,
+        "missing": [],
+    }

@@ -64,10 +64,12 @@ def test_saving_throw_odds_say_what_a_natural_1_does() -> None:
     assert one["display"]["outcome"] == "Misserfolg: natürliche 1 – misslingt immer."
 
 
-def test_a_natural_1_names_the_section_the_text_lacks_and_offers_nothing() -> None:
-    """L162: a natural 1 on a save „kann Gegenstände beschädigen, die der Wirkung ausgesetzt
-    sind; siehe den Abschnitt Schaden an Gegenständen nach einem Rettungswurf“ – that section is
-    not in the text, so the result says so and offers no follow-up (no invented rule)."""
+def test_a_natural_1_names_the_section_the_text_lacks_and_offers_its_patzer() -> None:
+    """L162: a natural 1 on a save „ist immer ein Patzer (und kann Gegenstände beschädigen, die
+    der Wirkung ausgesetzt sind; siehe den Abschnitt Schaden an Gegenständen nach einem
+    Rettungswurf“ – that section is not in the text, so the result says so; its follow-up is the
+    Patzer helper, which states the Patzer of this very 1 (``natural``: no new W20, no invented
+    rule). Any other roll offers nothing."""
     one = run("saving_throw", {"base": 30, "attribute": 20, "sg": 1}, seed_for([1]))
     notes = [
         item
@@ -77,7 +79,16 @@ def test_a_natural_1_names_the_section_the_text_lacks_and_offers_nothing() -> No
     ]
     assert any("„Schaden an Gegenständen nach einem Rettungswurf“" in n for n in notes), notes
     assert any("nicht in diesem Text" in n for n in notes), notes
-    assert one.get("follow_ups", []) == []
+    assert one["follow_ups"] == [
+        {
+            "action": "fumble",
+            "title": "Patzer des Rettungswurfs (natürliche 1)",
+            "params": {"kind": "rettungswurf", "natural": 1},
+        }
+    ]
+    patzer = run("fumble", one["follow_ups"][0]["params"])
+    assert patzer["natural_1"] is True and patzer["roll"] is None
+    assert run("saving_throw", {}, seed_for([2]))["follow_ups"] == []
 
 
 def test_saving_throw_values_are_the_savers() -> None:

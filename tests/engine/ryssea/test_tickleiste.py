@@ -354,3 +354,32 @@ def test_a_surprised_defender_is_marked_before_the_start() -> None:
         5,
     )
     assert not late["ok"] and "nur zu Kampfbeginn" in late["error"]["message"]
+
+
+def test_who_cannot_act_is_passed_over_and_marked() -> None:
+    """L11 (the board shows „wann jeder Beteiligte handeln kann“), L23 (same tick: who got
+    there first): a fighter the fight knows to be down or dead (``unable``, from the states of
+    the overview) keeps his marker, but „Als Nächstes“ is the first on the board who can act;
+    the drawn board and the order mark him („Wolf (tot)“, or „kann nicht handeln“ without a
+    word); nobody able → no one next. No command changes because of it."""
+    board = started(("Alrik", 12), ("Wolf", 10), ("Bruna", 8))
+    first, second, third = board.order()
+    unable = [{"name": first, "text": "tot"}]
+    shown = board.do("anzeigen", unable=unable)
+    assert shown["next"] == second
+    assert f"Als Nächstes: {second}" in shown["display"]["outcome"]
+    markers = [m for f in shown["board"]["fields"] for m in f["markers"]]
+    assert [(m["name"], m.get("unable")) for m in markers] == [
+        (first, "tot"),
+        (second, None),
+        (third, None),
+    ]
+    assert board.order()[0] == f"{first} (tot)"
+    plain = board.do("anzeigen", unable=[{"name": second}])
+    assert plain["next"] == first and board.order()[1] == f"{second} (kann nicht handeln)"
+    everyone = [{"name": n} for n in (first, second, third)]
+    assert board.do("anzeigen", unable=everyone)["next"] is None
+    # no command changes: the state is the same with or without
+    before = board.do("anzeigen")["state"]
+    assert board.do("anzeigen", unable=unable)["state"] == before
+    assert board.do("abwarten", fighter=third, unable=unable)["next"] == second
