@@ -73,6 +73,10 @@ DOWN_STATES = (DOWN, DEAD)
 UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 
 
+STATE_VALUE_LIMIT = 1_000_000
+"""Largest value (either sign) a state request takes for a life value or Kennwert."""
+
+
 @dataclass(frozen=True)
 class Value:
     """A life value the overview tracks (a column): LeP, Wunden, Trefferpunkte …"""
@@ -240,14 +244,15 @@ class Contract:
 
     def params(self) -> tuple[IntParam, ...]:
         """Every value and Kennwert as a blank-able field: a state request is validated with
-        them (German messages naming ``values.<name>``)."""
+        them (German messages naming ``values.<name>``). A life value's range is wider than the
+        forms': a result may take it past the form's limit (a hit to LeP −69 where the field
+        stops at −60), and the state of that value is still the rule's to say."""
+        limit = STATE_VALUE_LIMIT
         out = [
-            IntParam(
-                v.name, v.title, default=None, minimum=v.minimum, maximum=v.maximum, blank=True
-            )
+            IntParam(v.name, v.title, default=None, minimum=-limit, maximum=limit, blank=True)
             for v in self.values
         ]
-        out += [
+        out += [  # a Kennwert comes from a form, within its limits (KO 0 is no KO)
             IntParam(
                 r.name, r.title, default=None, minimum=r.minimum, maximum=r.maximum, blank=True
             )

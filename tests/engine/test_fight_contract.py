@@ -383,7 +383,13 @@ def test_run_json_gives_the_contract_and_the_state() -> None:
         ({"type": "fight", "system": "nirgendwo"}, "system", "ist unbekannt"),
         ({"type": "state", "system": 3, "values": {}}, "system", "muss ein Text sein"),
         ({"type": "state", "system": "dsa", "values": [1]}, "values", "Werte: müssen ein Objekt"),
-        ({"type": "state", "system": "dsa", "values": {"lep": 900}}, "values.lep", "außerhalb"),
+        # a life value past the form's limit is the rule's to judge (a hit to LeP −69); only
+        # what no fight reaches is refused
+        (
+            {"type": "state", "system": "dsa", "values": {"lep": 2_000_000}},
+            "values.lep",
+            "außerhalb",
+        ),
         ({"type": "state", "system": "dsa", "values": {"ko": 0}}, "values.ko", "außerhalb"),
         ({"type": "state", "system": "dsa", "values": {"lep": "viel"}}, "values.lep", "keine"),
         ({"type": "state", "system": "dsa", "values": {"lep": True}}, "values.lep", "ja/nein"),
@@ -411,8 +417,8 @@ def test_the_command_line_prints_the_contract_and_a_state(
     assert cli.main(["zustand", "dsa", "--lep", "-15"]) == 0
     out = capsys.readouterr().out
     assert "lebensbedrohlich verletzt (kampfunfähig)" in out and "KO" in out.splitlines()[1]
-    assert cli.main(["zustand", "dsa", "--lep", "999"]) == 2
-    assert "LeP: 999 liegt außerhalb" in capsys.readouterr().err
+    assert cli.main(["zustand", "dsa", "--lep", "2000000"]) == 2
+    assert "LeP: 2000000 liegt außerhalb" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ declared in YAML

@@ -6,9 +6,10 @@
 // the situation fields go back to their defaults (nothing stale carries over). Beside each
 // helper it says whose values it holds and what lies on them (the effects: betäubt …). Where a
 // helper has a condition as a field of the situation („Angreifer ist betäubt“: the engine's
-// `condition` hint, data-condition / data-condition-of on the field), an effect of that name on
-// the actor or the target ticks it – once per effect and fighter, so the game master can clear
-// it for a roll; when the effect ends or another fighter is chosen, the field goes back. The
+// `condition` hint, data-condition / data-condition-of on the field; a choice such as Ryssea's
+// Kampfposition maps its values, data-condition-choices), an effect of that name on the actor or
+// the target sets it – once per effect and fighter, so the game master can change it for a
+// roll; when the effect ends or another fighter is chosen, the field goes back. The
 // situation the acting order gives a turn (DSA's second action, `situation` of a turn) is set
 // the same way while that turn's fighter acts. A value typed into a fighter's field is his at
 // once: a step of the fight (`keepTyped`).
@@ -89,7 +90,19 @@ function say(note, text) {
 
 // ------------------------------------------------------------------ conditions from effects
 
-const applied = new WeakMap(); // helper → {path: "<fighter>\0<effect id>"} this view ticked
+const applied = new WeakMap(); // helper → {path: "<fighter>\0<effect id>"} this view set
+
+// What a field of the situation stands for: a yes/no field one condition (data-condition), a
+// choice several, one per value (data-condition-choices: {value: condition}). → [[value, name]].
+function conditionsOf(field, input) {
+  if (field.dataset.condition) return input.dataset.type === "bool" ? [[true, field.dataset.condition]] : [];
+  try {
+    const choices = JSON.parse(field.dataset.conditionChoices || "{}");
+    return Object.entries(choices).filter(([, name]) => typeof name === "string" && name);
+  } catch (error) {
+    return []; // a broken hint sets nothing
+  }
+}
 
 function conditionFields(table, helper) {
   const fight = table.store.state;
@@ -97,17 +110,24 @@ function conditionFields(table, helper) {
   const values = {};
   const said = [];
   const was = applied.get(helper) || {};
-  for (const field of helper.querySelectorAll(".rw-form .rw-field[data-condition]")) {
-    const input = field.querySelector('[data-path][data-type="bool"]');
+  for (const field of helper.querySelectorAll(".rw-form .rw-field:is([data-condition], [data-condition-choices])")) {
+    const input = field.querySelector("[data-path][data-type]");
     if (!input) continue;
     const name = field.dataset.conditionOf === "target" ? fight.target : fight.actor;
-    const wanted = field.dataset.condition.trim().toLowerCase();
-    const effect = name ? effectsOf(fight, name).find((e) => e.name.trim().toLowerCase() === wanted) : null;
+    const effects = name ? effectsOf(fight, name) : [];
+    let hit = null;
+    for (const [value, condition] of conditionsOf(field, input)) {
+      const effect = effects.find((e) => e.name.trim().toLowerCase() === condition.trim().toLowerCase());
+      if (effect) {
+        hit = { value, effect };
+        break;
+      }
+    }
     const path = input.dataset.path;
-    if (effect) {
-      now[path] = `${name}\u0000${effect.id}`;
-      if (was[path] !== now[path]) values[path] = true;
-      said.push(`„${labelOf(helper, input)}“ (${name}: ${effectText(fight, effect)})`);
+    if (hit) {
+      now[path] = `${name}\u0000${hit.effect.id}`;
+      if (was[path] !== now[path]) values[path] = hit.value;
+      said.push(`„${labelOf(helper, input)}“ (${name}: ${effectText(fight, hit.effect)})`);
     } else if (was[path]) {
       values[path] = defaultValue(input);
     }
@@ -115,7 +135,7 @@ function conditionFields(table, helper) {
   applied.set(helper, now);
   if (Object.keys(values).length) fill(helper, values);
   if (!said.length && !helper.querySelector(".rw-effect-note")) return;
-  say(noteOf(helper, "rw-effect-note"), said.length ? `Aus den Wirkungen gesetzt: ${said.join(", ")} – abwählen, wenn es für diesen Wurf nicht zutrifft.` : "");
+  say(noteOf(helper, "rw-effect-note"), said.length ? `Aus den Wirkungen gesetzt: ${said.join(", ")} – ändern, wenn es für diesen Wurf nicht zutrifft.` : "");
 }
 
 // ------------------------------------------------------------------ filling
