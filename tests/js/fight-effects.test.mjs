@@ -134,3 +134,18 @@ test("a damaged or hostile effect is not kept (names like „__proto__“ are ju
   assert.equal(effectsOf(state, "__proto__")[0].name.length, 40);
   assert.equal({}.name, undefined);
 });
+
+// Issue #48: a fighter set to „tot“ stood first on the Tickleiste and held the line – the
+// board's time (its current tick, whose turn begins) is the first able fighter's (000 L11,
+// L23; engine/systems/ryssea/tickleiste.py: who cannot act keeps his marker, passed over).
+test("effects: the Tickleiste's current tick is the first able fighter's – a fighter who cannot act does not hold the time", () => {
+  const marker = (name, tick, order) => ({ name, ini: 10, intuition: 3, modifier: 0, surprised: false, status: "aktiv", tick, order });
+  const board = { version: 1, started: true, seq: 3, log: [], fighters: [marker("Wolf", 4, 1), marker("Alrik", 6, 2), marker("Bruna", 9, 3)] };
+  let state = apply(emptyState(), { type: "board", state: board, next: "Wolf" });
+  assert.equal(boardNow(state.board), 4);
+  state = apply(state, { type: "condition", fighter: "Wolf", state: { zustand: "tot", text: "tot" } });
+  const effect = { id: "w1", name: "betäubt", until: { unit: "ticks", tick: 6 } };
+  state = apply(state, { type: "effect", fighter: "Bruna", effect });
+  // Alrik's tick 6 is now the board's time: the effect until tick 6 has run out
+  assert.deepEqual(expiring(state).map((e) => e.name), ["betäubt"]);
+});

@@ -237,15 +237,16 @@ def _rejoin(board: Board, marker: Marker, now: int | None) -> str:
     return f"{marker.name} greift auf Tick {number(now)} wieder ein (hinten eingereiht)."
 
 
-def _act(board: Board, marker: Marker, now: int | None, params: dict[str, Any]) -> str:
-    """An action: the marker moves on by its duration; out of turn only a reaction (L126–L130)."""
-    if marker.status != "aktiv" or marker.tick is None or now is None:
+def _act(board: Board, marker: Marker, head: Marker | None, params: dict[str, Any]) -> str:
+    """An action: the marker moves on by its duration; out of turn only a reaction (L126–L130).
+    ``head``: whose turn it is (the first on the line who can act)."""
+    if marker.status != "aktiv" or marker.tick is None or head is None or head.tick is None:
         raise EngineError(
             f"Kämpfer: {marker.name} kann jetzt nicht handeln ({STATUS_LABEL[marker.status]}).",
             "fighter",
         )
+    now = head.tick
     ticks, name = duration(params)
-    head = board.active()[0]
     limit = DATA.integer("tickleiste.reaktion_hoechstens_zurueck", 0, 1000)
     if marker is not head:
         if not _is_reaction(params["action"]):
@@ -293,7 +294,10 @@ def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str
         return _start(board, rng, surprise)
 
     marker = board.find(_require_name(params))
-    now = board.now()
+    # who cannot act (down or dead) keeps his marker but no longer holds the line: the current
+    # tick is the first able fighter's, and he is the one whose turn it is (L11, L23)
+    head = _head(board, unable_of(params["unable"]))
+    now = head.tick if head else None
     if command == "entfernen":
         board.markers.remove(marker)
         return f"{marker.name} verlässt den Kampf.", None
@@ -304,7 +308,14 @@ def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str
     if command == "ueberraschen":
         return _surprise(board, marker, surprise), None
     # handeln
-    return _act(board, marker, now, params), None
+    return _act(board, marker, head, params), None
+
+
+def _head(board: Board, unable: dict[str, str]) -> Marker | None:
+    """Whose turn it is: the first on the line who can act (everyone on it cannot: the first)."""
+    line = board.active()
+    able = [m for m in line if m.name.casefold() not in unable]
+    return (able or line or [None])[0]
 
 
 UNABLE = "kann nicht handeln"
@@ -322,7 +333,8 @@ def render(
     """The answer: the new state (through :func:`save`) and what the players see. Who cannot
     act (``unable``) keeps his marker, marked; „Als Nächstes“ passes over him (L11, L23)."""
     unable = unable or {}
-    now = board.now()
+    head = _head(board, unable)
+    now = head.tick if head else None
     line_up = board.active()
     limit = DATA.integer("tickleiste.reaktion_hoechstens_zurueck", 0, 1000)
     able = [m for m in line_up if m.name.casefold() not in unable]
@@ -381,7 +393,8 @@ def board_view(board: Board, limit: int, unable: dict[str, str] | None = None) -
     in acting order, each with its markers in acting order, and who stands off the line. A
     marker of who cannot act carries ``unable`` (the word to show: „tot“)."""
     unable = unable or {}
-    now = board.now()
+    head = _head(board, unable)
+    now = head.tick if head else None
     fields: list[dict[str, Any]] = []
     for place, marker in enumerate(board.active(), start=1):
         if not fields or fields[-1]["tick"] != marker.tick:

@@ -383,3 +383,21 @@ def test_who_cannot_act_is_passed_over_and_marked() -> None:
     before = board.do("anzeigen")["state"]
     assert board.do("anzeigen", unable=unable)["state"] == before
     assert board.do("abwarten", fighter=third, unable=unable)["next"] == second
+
+
+def test_a_fighter_who_cannot_act_does_not_hold_the_line() -> None:
+    """Issue #48: a fighter set to „tot“ stood first on the board, so the one after him could
+    only react („… ist am Zug“). L11/L23: the board says when each fighter can act – one who
+    cannot act any more is passed over: the first able fighter acts now, his tick is the
+    current tick (the reaction limit of L128 counts from it), and who comes back into the fight
+    (L31) joins at that tick."""
+    board = started(("Alrik", 12), ("Wolf", 10), ("Bruna", 8))
+    first, second, third = board.order()
+    dead = [{"name": first, "text": "tot"}]
+    refused = board.fails("handeln", fighter=second, action="andere", ticks=3)
+    assert "ist am Zug" in refused["message"]
+    shown = board.do("anzeigen", unable=dead)
+    assert shown["board"]["now"] == shown["board"]["fields"][1]["tick"]
+    acted = board.do("handeln", fighter=second, action="andere", ticks=3, unable=dead)
+    assert acted["event"].startswith(f"{second}:")
+    assert f"{first} (tot)" in board.order()  # his marker stays, marked

@@ -7,7 +7,7 @@
 // Checked first (a German message naming the field), then a named step through the store.
 
 import { el } from "../common/util.js";
-import { EFFECT_NAME_MAX, EFFECT_REF_MAX, boardNow, effectId, effectLeft } from "./effects.js";
+import { EFFECT_NAME_MAX, EFFECT_REF_MAX, boardNow, downNames, effectId, effectLeft } from "./effects.js";
 
 // The durations this fight can count, in its own time.
 export function unitsOf(hasBoard) {
@@ -20,7 +20,7 @@ export function untilOf(fight, unit, countText, who) {
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1000) return { problem: "Dauer: bitte eine ganze Zahl von 1 bis 1.000 eintragen." };
   const count = Number(text);
   if (unit === "ticks") {
-    const now = boardNow(fight.board);
+    const now = boardNow(fight.board, downNames(fight));
     if (now === null) return { problem: "Dauer: die Tickleiste hat noch keinen aktuellen Tick – erst den Kampf beginnen." };
     return { until: { unit: "ticks", tick: now + count } };
   }

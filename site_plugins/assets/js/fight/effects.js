@@ -62,10 +62,21 @@ export function effectId() {
 
 // ------------------------------------------------------------------ the Tickleiste's board
 
-function activeMarkers(board) {
+// Who cannot act in this state (kampfunfähig, tot): he keeps his marker on the board but no
+// longer holds the line – the current tick is the first able fighter's (as the engine draws it,
+// engine/systems/ryssea/tickleiste.py).
+export function downNames(state) {
+  const out = new Set();
+  for (const [name, record] of Object.entries((state && state.fighters) || {})) {
+    if (isObject(record) && isObject(record.state) && record.state.zustand && record.state.zustand !== "kampffähig") out.add(name);
+  }
+  return out;
+}
+
+function activeMarkers(board, down = new Set()) {
   if (!isObject(board) || !Array.isArray(board.fighters)) return [];
   return board.fighters
-    .filter((m) => isObject(m) && m.status === "aktiv" && Number.isInteger(m.tick) && typeof m.name === "string")
+    .filter((m) => isObject(m) && m.status === "aktiv" && Number.isInteger(m.tick) && typeof m.name === "string" && !down.has(m.name))
     .sort((a, b) => a.tick - b.tick || (a.order || 0) - (b.order || 0));
 }
 
@@ -74,15 +85,15 @@ export function boardOrder(board) {
   return activeMarkers(board).map((m) => m.name);
 }
 
-// The Tickleiste's current tick (the lowest tick of a fighter on it), or null.
-export function boardNow(board) {
-  const line = activeMarkers(board);
+// The Tickleiste's current tick (the lowest tick of a fighter on it who can act), or null.
+export function boardNow(board, down = new Set()) {
+  const line = activeMarkers(board, down);
   return line.length ? line[0].tick : null;
 }
 
 // Who acts first on the board, and since when: a new head is a new turn begun.
-export function boardHead(board) {
-  const first = activeMarkers(board)[0];
+export function boardHead(board, down = new Set()) {
+  const first = activeMarkers(board, down)[0];
   return first ? { name: first.name, key: `${first.tick}:${first.order}:${first.name}` } : null;
 }
 
@@ -121,7 +132,7 @@ function hasRunOut(state, until) {
     return state.turns.length > 0 && (state.round > until.round || (state.round === until.round && state.turn >= until.turn));
   }
   if (until.unit === "ticks") {
-    const now = boardNow(state.board);
+    const now = boardNow(state.board, downNames(state));
     return now !== null && now >= until.tick;
   }
   return until.left <= 0;
@@ -159,7 +170,7 @@ export function untilFromDuration(fight, duration, who) {
 // „noch 2 Runden“, „bis Tick 14, noch 3 Ticks“, „bis Alrik handelt“: what is left of an effect.
 export function effectLeft(fight, until) {
   if (until.unit === "ticks") {
-    const now = boardNow(fight.board);
+    const now = boardNow(fight.board, downNames(fight));
     const left = now === null ? null : until.tick - now;
     return left === null ? `bis Tick ${until.tick}` : `bis Tick ${until.tick}, noch ${germanNumber(left)} ${left === 1 ? "Tick" : "Ticks"}`;
   }

@@ -37,7 +37,7 @@
 //                                                    values stay (the board too: it has its
 //                                                    own „Neu beginnen“)
 
-import { EFFECTS_MAX, boardHead, checkedEffect, turnBegun } from "./effects.js";
+import { EFFECTS_MAX, boardHead, checkedEffect, downNames, turnBegun } from "./effects.js";
 import { isObject, ownValue } from "../common/util.js";
 
 export const STATES = ["kampffähig", "kampfunfähig", "tot"];
@@ -147,9 +147,10 @@ function applyRoll(next, event) {
 }
 
 function applyBoard(next, event) {
-  const headBefore = boardHead(next.board);
+  const down = downNames(next);
+  const headBefore = boardHead(next.board, down);
   next.board = isObject(event.state) && Object.keys(event.state).length ? copy(event.state) : null;
-  const head = boardHead(next.board);
+  const head = boardHead(next.board, down);
   if (head && (!headBefore || head.key !== headBefore.key)) turnBegun(next, head.name);
   if (typeof event.fighter === "string" && event.fighter && isObject(event.values)) {
     keepActionValues(next.fighters, event.fighter, typeof event.action === "string" && event.action ? event.action : "tickleiste", event.values);

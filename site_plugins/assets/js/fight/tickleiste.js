@@ -22,6 +22,7 @@ import * as storage from "../common/store.js";
 import { el, ownValue } from "../common/util.js";
 import { effectText, effectsOf } from "./effects.js";
 import { same } from "./journal.js";
+import { stateOfFighter } from "./reducer.js";
 import * as roster from "./roster.js";
 import { fightStore } from "./store.js";
 import * as boardState from "./tickleiste-state.js";
@@ -41,10 +42,11 @@ export function boardOf(helper) {
   return viewOf(helper).store.state.board || {};
 }
 
-// What the engine draws: the board and who cannot act on it.
+// What the engine draws: the board and who cannot act on it, with the word of his state.
 function wanted(view) {
   const state = view.store.state;
-  return { board: state.board || {}, unable: roster.unable(state, roster.names(state, true)) };
+  const unable = roster.unable(state, roster.names(state, true)).map((name) => ({ name, text: stateOfFighter(state, name).text }));
+  return { board: state.board || {}, unable };
 }
 
 function params(key, fields = {}) {

@@ -22,7 +22,7 @@
 //   ("regelwerk:spieler-live:<system>", the storage event reaches the other window) and sent on
 //   a BroadcastChannel ("regelwerk-spieler").
 
-import { boardNow, boardOrder, effectLeft, effectsOf } from "../fight/effects.js";
+import { boardNow, boardOrder, downNames, effectLeft, effectsOf } from "../fight/effects.js";
 import { canAct, stateOfFighter } from "../fight/reducer.js";
 import * as roster from "../fight/roster.js";
 import { LEVELS, compact, fragmentOf, reduced } from "./link.js";
@@ -116,7 +116,7 @@ function nextOf(table, fight, names) {
 
 function clockOf(table, fight) {
   if (table.hasBoard) {
-    const now = boardNow(fight.board);
+    const now = boardNow(fight.board, downNames(fight));
     return now === null ? "" : `Tick ${String(now).replace("-", "−")}`;
   }
   const turns = fight.turns || [];
