@@ -149,9 +149,11 @@ export function expiring(state) {
   return out;
 }
 
-// The steps that move the fight's time on (after them the store looks what has run out).
+// The steps that may move the fight's time on (after them the store looks what has run out):
+// „Weiter“, a new order, a Tickleiste command – and a fighter put down, who then no longer holds
+// the Tickleiste's line (a roll, a correction, a state by hand). Choosing who acts moves nothing.
 export function movesTime(event) {
-  return event.type === "turn" || event.type === "order" || event.type === "board";
+  return event.type !== "choose";
 }
 
 // A duration an engine result offers ({runden, zuege}: engine `effect_offers`) as an `until` in
