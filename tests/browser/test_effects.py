@@ -194,14 +194,15 @@ def board_effect(page: Any, system: str) -> None:
     assert all(r.split("\t")[1].startswith("Tick ") for r in rows)
 
 
-# the bool fields of the situation that name a condition of the actor or the target
+# the yes/no fields of the situation that stand for a condition of the actor or the target –
+# as the engine says (its `condition` hint: data-condition, data-condition-of), never guessed
+# from a label
 CONDITION_FIELDS = r"""() => [...document.querySelectorAll(
-  '.rw-workbench .rw-helper:not([data-widget]) .rw-form .rw-field:not([data-subject])'
-  + ' [data-path][data-type="bool"]')].map((input) => {
-    const label = document.querySelector(`label[for="${CSS.escape(input.id)}"]`);
-    const text = label ? label.textContent.replace(/\u00ad/g, "").trim() : "";
-    const match = /^(Angreifer|Ziel) ist (.+)$/.exec(text);
-    return match ? {id: input.id, who: match[1], word: match[2]} : null;
+  '.rw-workbench .rw-helper:not([data-widget]) .rw-form .rw-field[data-condition]')]
+  .map((field) => {
+    const input = field.querySelector('[data-path][data-type="bool"]');
+    return input ? {id: input.id, who: field.dataset.conditionOf, word: field.dataset.condition}
+                 : null;
   }).filter(Boolean)"""
 
 
@@ -213,7 +214,9 @@ def test_an_effect_sets_the_helpers_condition_field(
     +1 abwehren.“ (quellen/002_51e59e824768e9e9.txt L129) – the attack helper has it as „Ziel
     ist betäubt“ / „Angreifer ist betäubt“ (engine/systems/guete/modifiers.py). An effect of
     that name on the actor or the target ticks the field, and it goes back when he no longer
-    acts or the effect ends. Pages without such a field have nothing to set."""
+    acts or the effect ends. Which field stands for which condition of whom the engine says
+    (issue #48: „conditions matched to fields by a regex on German labels“ before). Pages
+    without such a field have nothing to set."""
     if keeps_ticks(built_site, system):
         pytest.skip(f"{system}: the Tickleiste keeps the time (its effects: board_effect)")
     page = reader.arrive(
@@ -226,7 +229,7 @@ def test_an_effect_sets_the_helpers_condition_field(
     page.locator(".rw-fight-target").select_option("Ork")
     checked = "id => document.getElementById(id).checked"
     for field in fields:
-        fighter = "Alrik" if field["who"] == "Angreifer" else "Ork"
+        fighter = "Alrik" if field["who"] == "actor" else "Ork"
         assert not page.evaluate(checked, field["id"]), field
         form = page.locator(".rw-effect-form")
         form.locator(".rw-effect-fighter").select_option(fighter)
@@ -240,7 +243,7 @@ def test_an_effect_sets_the_helpers_condition_field(
         page.locator(".rw-effect-end").first.click()  # ended by hand: the field goes back
         assert not page.evaluate(checked, field["id"]), field
     # the actor's condition follows the actor: Alrik's, until Ork acts
-    for field in [f for f in fields if f["who"] == "Angreifer"][:1]:
+    for field in [f for f in fields if f["who"] == "actor"][:1]:
         form = page.locator(".rw-effect-form")
         form.locator(".rw-effect-fighter").select_option("Alrik")
         form.locator(".rw-effect-name").fill(field["word"])
@@ -271,14 +274,14 @@ def test_guete_a_rundumschlag_failing_critically_lays_the_attacker_down(
     }
     helper.evaluate("(box, values) => window.Regelwerk.fill(box, values)", situation)
     helper.locator(".rw-submit").click()
-    fall = helper.locator(".rw-fall")
+    fall = helper.locator(".rw-effect-offer")
     fall.wait_for()
     assert "Kein Treffer – Alrik stürzt" in helper.locator(".rw-result").inner_text()
-    assert "Alrik stürzt (L289)" in fall.inner_text()
+    assert "Alrik stürzt – seine FP(Gaukeleien):" in fall.inner_text()  # engine effect_offers
     fall.get_by_role(
         "button", name="FP(Gaukeleien) misslungen: liegt die ganze nächste Runde"
     ).click()
-    assert last_steps(page, "guete", 1) == ["Alrik stürzt: liegend (noch 2 Runden)"]
+    assert last_steps(page, "guete", 1) == ["Alrik: liegend (noch 2 Runden)"]
     assert effects_of(page, "Alrik") == [
         "liegend (noch 2 Runden; Sturz, FP(Gaukeleien) misslungen)✕"
     ]

@@ -194,9 +194,9 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     # what the fight may put on a fighter: the one who falls lies (L79–L83)
     offers = []
     if fall:
-        offers.append(fall_offer("actor", attacker, "L289"))
+        offers.append(fall_offer("actor", attacker, "Sturz"))  # L289
     if target_falls(p, active, defense, hitter):
-        offers.append(fall_offer("target", target, "L343"))
+        offers.append(fall_offer("target", target, "Zu Fall gebracht"))  # L343
     result["effect_offers"] = offers
     result["loss_of"] = loss_of  # whose LE, KE and AUS ``verlust`` is: "target", "actor", ""
     if update:  # the target was hit and lost something: its known values after the hit
@@ -244,11 +244,12 @@ def _target_update(
     return update
 
 
-def fall_offer(fighter: str, name: str, line: str) -> dict[str, Any]:
+def fall_offer(fighter: str, name: str, cause: str) -> dict[str, Any]:
     """A fall (L77–L83) as an offer to the fight: the effect (``sturz.wirkung``, a condition of
     the contract) for the fighter who falls, one choice per outcome of his FP(Gaukeleien) with
     its duration – ``runden``: with an acting order the effect ends when round (now + N)
-    begins; ``zuege``: without one, after N turns of that fighter (``sturz.ausgaenge``)."""
+    begins; ``zuege``: without one, after N turns of that fighter (``sturz.ausgaenge``).
+    ``cause`` names why he lies, in the players' words (the effect's note: „Sturz“)."""
     effect = DATA.text("sturz.wirkung")
     if effect not in CONTRACT.condition_names():
         raise DataError(DATA.file, "sturz.wirkung", "ist keine Bedingung unter kampf.bedingungen")
@@ -268,7 +269,7 @@ def fall_offer(fighter: str, name: str, line: str) -> dict[str, Any]:
     return {
         "fighter": fighter,
         "effect": effect,
-        "ref": f"Sturz ({line})",
+        "ref": cause,
         "question": f"{name} stürzt – seine {DATA.text('sturz.probe')}:",
         "choices": choices,
     }

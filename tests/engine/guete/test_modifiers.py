@@ -336,7 +336,7 @@ def test_a_fall_offers_liegend_with_the_durations_of_the_text() -> None:
         {
             "fighter": "actor",
             "effect": "liegend",
-            "ref": "Sturz (L289)",
+            "ref": "Sturz",
             "question": "Ork stürzt – seine FP(Gaukeleien):",
             "choices": [
                 {
@@ -380,7 +380,7 @@ def test_zu_fall_bringen_offers_the_fall_for_the_target(
         return
     (offer,) = offers
     assert offer["fighter"] == "target" and offer["effect"] == "liegend"
-    assert offer["ref"] == "Sturz (L343)" and offer["question"].startswith("Wolf stürzt")
+    assert offer["ref"] == "Zu Fall gebracht" and offer["question"].startswith("Wolf stürzt")
     assert [c["duration"] for c in offer["choices"]] == [
         {"runden": 1, "zuege": 1},
         {"runden": 2, "zuege": 2},

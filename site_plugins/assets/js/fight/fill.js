@@ -17,7 +17,7 @@
 import { defaultValue, fill } from "../helpers/forms.js";
 import * as savedValues from "../helpers/saved.js";
 import { el, germanNumber, ownValue } from "../common/util.js";
-import { effectText, effectsOf } from "./effects.js";
+import { effectLeft, effectText, effectsOf } from "./effects.js";
 
 export function fieldsOf(helper, subject) {
   return [...helper.querySelectorAll(`.rw-form .rw-field[data-subject="${subject}"] [data-path][data-type]`)];
@@ -127,7 +127,7 @@ function conditionFields(table, helper) {
     if (hit) {
       now[path] = `${name}\u0000${hit.effect.id}`;
       if (was[path] !== now[path]) values[path] = hit.value;
-      said.push(`„${labelOf(helper, input)}“ (${name}: ${effectText(fight, hit.effect)})`);
+      said.push(`„${labelOf(helper, input)}“ (${name}: ${hit.effect.name}, ${effectLeft(fight, hit.effect.until)})`);
     } else if (was[path]) {
       values[path] = defaultValue(input);
     }

@@ -41,15 +41,11 @@ function showKey(system) {
   return `spieler-sicht:${system}`;
 }
 
-// The game master's choices per system (read once per visit, written when he changes one).
-const chosen = new Map();
-
+// The game master's choices per system, as stored (read each time: another tab may have
+// changed them, and a page of this visit is no cache of them).
 function shows(system) {
-  if (!chosen.has(system)) {
-    const { value } = store.read(showKey(system), (v) => (isObject(v) ? "" : "keine Auswahl"));
-    chosen.set(system, isObject(value) ? value : {});
-  }
-  return chosen.get(system);
+  const { value } = store.read(showKey(system), (v) => (isObject(v) ? "" : "keine Auswahl"));
+  return isObject(value) ? value : {};
 }
 
 // The game master's choice; without one, a fighter on the side „Helden“ (DSA's initiative
@@ -209,7 +205,6 @@ function showChooser(table, redraw) {
     box.addEventListener("change", () => {
       const next = { ...shows(table.system) };
       Object.defineProperty(next, name, { value: box.value, enumerable: true, writable: true, configurable: true });
-      chosen.set(table.system, next);
       store.write(showKey(table.system), next);
       redraw();
     });
