@@ -173,7 +173,8 @@ def test_a_round_with_the_keyboard_only(keys: Keyboard) -> None:
     )
 
     # act: back (Shift+Tab) to the ticks of the action, type them, Enter acts
-    undo_title = "() => document.querySelector('.rw-tickleiste .rw-tl-undo').title"
+    # the fight's „Rückgängig“: on the Kampfhelfer page the bar's (one pair for one journal)
+    undo_title = "() => document.querySelector('.rw-fight-bar .rw-fight-undo').title"
     started = page.evaluate(undo_title)
     keys.until(".rw-tickleiste [data-path='ticks']", key="Shift+Tab")
     page.keyboard.press("Control+A")
@@ -199,10 +200,10 @@ def test_a_round_with_the_keyboard_only(keys: Keyboard) -> None:
         == "true"
     )
 
-    # undo: Tab on to „Rückgängig“, Enter
-    keys.until(".rw-tickleiste .rw-tl-undo")
+    # undo: Shift+Tab back to the fight bar's „Rückgängig“, Enter
+    keys.until(".rw-fight-bar .rw-fight-undo", key="Shift+Tab")
     keys.press("Enter")
-    board.locator(".rw-tl-notices .rw-notice", has_text="Rückgängig gemacht").wait_for()
+    page.locator(".rw-fight-bar .rw-fight-notices", has_text="Rückgängig gemacht").wait_for()
     assert page.evaluate(undo_title) == started != acted, (started, acted)
     assert board.locator(".rw-tl-marker--next").get_attribute("data-name") == first
 

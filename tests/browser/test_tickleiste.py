@@ -395,6 +395,11 @@ def test_a_refused_save_says_so(reader: SharedVisit) -> None:
         assert helper.locator(".rw-tl-marker").count() == 2
     finally:
         page.evaluate("() => { Storage.prototype.setItem = window.__rwSetItem; }")
+    # once the browser keeps things again, the next step stores the whole fight of this visit
+    # (the window's fight store held it): nothing was lost
+    add(helper, FIGHTERS[2])
+    assert [f["name"] for f in stored(page)["state"]["fighters"]] == ["Alrik", "Bruna", "Cim"]
+    assert page.evaluate("localStorage.getItem('regelwerk:kampf:ryssea')") is not None
 
 
 def test_a_board_changed_in_another_tab_is_read_again_before_a_command(

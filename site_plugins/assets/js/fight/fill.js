@@ -196,10 +196,12 @@ function turnSituation(table, helper) {
 // taken back or made in another tab – the situation stays as it is). After every step: the
 // notes and the effects' fields; the turn's situation when the actor or the turn changed.
 export function fillAll(table, changed) {
-  for (const helper of table.helpers()) {
-    fillHelper(table, helper, changed);
-    if (changed.actor || changed.turn) turnSituation(table, helper);
-  }
+  for (const helper of table.helpers()) fillOne(table, helper, changed);
+}
+
+export function fillOne(table, helper, changed) {
+  fillHelper(table, helper, changed);
+  if (changed.actor || changed.turn) turnSituation(table, helper);
 }
 
 // ------------------------------------------------------------------ values typed for a fighter

@@ -15,7 +15,7 @@ import { fill, withoutPerRoll } from "../helpers/forms.js";
 import { outcomeEnd, resultNodes } from "../helpers/results.js";
 import { el, isObject, ownValue } from "../common/util.js";
 import { effectId, effectLeft, untilFromDuration } from "./effects.js";
-import { fieldsOf, fillAll, labelOf, shown, titleOf, valuesOf } from "./fill.js";
+import { fieldsOf, fillAll, fillOne, labelOf, shown, titleOf, valuesOf } from "./fill.js";
 import { followUpBar, isForOther, openHelper, rollThen, takeChainHost } from "./follow-ups.js";
 
 // What the fight makes of a result stands right below its outcome, beside „Würfeln“ – not
@@ -190,9 +190,9 @@ function effectOffers(table, offers) {
 // back to the fighters' values at once, and only „In den Kampf übernehmen“ writes the link's
 // values for the fighters now chosen (the same step as one of their own rolls).
 export function offerSharedRoll(table, helper, detail) {
-  fillAll(table, { actor: true, target: true });
   const { actor, target } = table.store.state;
-  if (!actor && !target) return;
+  if (!actor && !target) return; // nobody chosen: the link's roll is all there is
+  fillOne(table, helper, { actor: !!actor, target: !!target });
   const who = [actor && `Werte für ${actor}`, target && `Ziel ${target}`].filter(Boolean).join(", ");
   const what = detail.fromLog ? "Wiederholter Wurf" : "Geteilter Wurf";
   const bar = el("div", "rw-follow-ups rw-shared-take");
