@@ -17,6 +17,7 @@ import {
   timing,
 } from "./runtime/engine-client.js";
 import { closePopover } from "./helpers/dice.js";
+import { openedStore } from "./fight/store.js";
 import { initWorkbenches } from "./fight/workbench.js";
 import {
   addRow,
@@ -78,11 +79,14 @@ async function submit(helper, request, options = {}) {
   const label = logLabel(title ? title.textContent.replace("Würfelhelfer: ", "") : "Würfelhelfer", body);
   // a shared roll is shown beside the fight, never written into it (fight/rolls.js offers
   // „In den Kampf übernehmen“ with the link's values: request.params)
-  const detail = options.shared ? { ...body, shared: true, fromLog: !!options.fromLog, params: request.params } : { ...body };
+  const detail = options.shared ? { ...body, shared: true, fromLog: !!options.fromLog, params: request.params } : body;
+  // the roll's step of the fight (a Kampfhelfer page makes it while the event is handled) is
+  // named in the log, which then says when that step is taken back
+  const fight = openedStore(helper.dataset.system);
+  const before = fight ? fight.journal.seq : null;
   helper.dispatchEvent(new CustomEvent("regelwerk:result", { detail, bubbles: true }));
-  // logged after the fight made its step of the roll (detail.step, fight/workbench.js), so the
-  // log can say when that step is taken back
-  if (!options.fromLog) logRoll(label, body, null, { request, helper: helper.id, step: detail.step || null });
+  const step = fight && fight.journal.seq > before ? { system: helper.dataset.system, n: before } : null;
+  if (!options.fromLog) logRoll(label, body, null, { request, helper: helper.id, step });
 }
 
 // The roll log's name of a roll: the helper's title and what the result says it was („Angriff

@@ -38,9 +38,13 @@ function valueName(table, helper, key) {
   return input ? labelOf(helper, input) : key;
 }
 
-// „LeP 30 → 24, Wunden 0 → 1“: what a result writes, with the value before.
+// „LeP 30 → 24, Wunden 0 → 1“: what a result writes, with the value before – in the order of
+// the system's life values (the engine's answer has its keys sorted).
 function changesText(table, helper, before, update) {
+  const order = table.contract.values.map((v) => v.key);
+  const rank = (key) => (order.includes(key) ? order.indexOf(key) : order.length);
   return Object.entries(update)
+    .sort(([a], [b]) => rank(a) - rank(b))
     .map(([k, v]) => {
       const was = ownValue(before, k);
       const from = shown(was) === shown(v) ? "" : `${shown(was)} → `;
@@ -89,7 +93,6 @@ function chainLink(host, helper, body) {
   return link;
 }
 
-// → the number of the fight's step the roll made (for the roll log), or null.
 export function afterRoll(table, helper, body, how = "") {
   const fight = table.store.state;
   const result = body.result;
@@ -112,7 +115,6 @@ export function afterRoll(table, helper, body, how = "") {
     update: target ? update : null,
     state: result.target_state || null,
   };
-  let made = null;
   if (event.actor || event.target) {
     const known = event.target ? { ...(ownValue(fight.fighters, target) || { stats: {} }).stats } : {};
     const before = { ...known, ...event.targetValues };
@@ -128,8 +130,7 @@ export function afterRoll(table, helper, body, how = "") {
       const newly = newlyWritten(table, helper, known, event.targetValues);
       if (newly) label += ` (${target}: ${newly})`;
     }
-    const { changed, step } = table.store.dispatch(label, event);
-    made = step ? step.n : null;
+    const { changed } = table.store.dispatch(label, event);
     if (said) {
       if (link) link.insertBefore(writtenNote(table, said, label, changed), link.lastElementChild);
       placeAfterOutcome(helper, writtenNote(table, said, label, changed));
@@ -146,7 +147,6 @@ export function afterRoll(table, helper, body, how = "") {
     if (onward) link.insertBefore(onward, link.lastElementChild);
   }
   for (const offer of offers.reverse()) placeAfterOutcome(helper, offer);
-  return made;
 }
 
 // ------------------------------------------------------------------ effects the rules offer

@@ -149,6 +149,12 @@ export function fightStore(system, formerly = {}) {
   return stores.get(system);
 }
 
+// The store of a system if this window has one (a Kampfhelfer page, a Tickleiste made it), else
+// null – for the roll log, which names the step a roll made.
+export function openedStore(system) {
+  return stores.get(system) || null;
+}
+
 // The fight of a system as stored (a frozen copy, read anew): for tests and custom widgets (the
 // facade's Regelwerk.fight) – changing it is impossible, and would change nothing.
 export function current(system) {

@@ -124,15 +124,9 @@ function wire(table, root, bar) {
     const helper = event.target.closest(".rw-helper");
     const detail = event.detail;
     if (!helper || !detail || !detail.result || helper.dataset.widget) return;
-    if (helper.dataset.action === "initiative") {
-      const made = newOrder(table, helper, detail.result);
-      if (made.step) detail.step = { system: table.system, n: made.step.n };
-    } else if (detail.shared) {
-      offerSharedRoll(table, helper, detail);
-    } else {
-      const n = afterRoll(table, helper, detail);
-      if (n !== null) detail.step = { system: table.system, n };
-    }
+    if (helper.dataset.action === "initiative") newOrder(table, helper, detail.result);
+    else if (detail.shared) offerSharedRoll(table, helper, detail);
+    else afterRoll(table, helper, detail);
   });
   // a value typed into a fighter's field (not a fill: fill() sends no change event)
   root.addEventListener("change", (event) => {
