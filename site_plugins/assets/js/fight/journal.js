@@ -28,7 +28,7 @@ import { apply, copy, emptyState, setOwn } from "./reducer.js";
 
 export const VERSION = 2;
 export const STEPS_MAX = 100; // changes that can be taken back
-const LABEL_MAX = 120;
+const LABEL_MAX = 200; // a step's name: what it changed, with the system's words for the state
 
 export function emptyJournal() {
   return { version: VERSION, base: emptyState(), steps: [], redo: [], seq: 1, folded: 0 };

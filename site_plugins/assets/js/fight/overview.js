@@ -52,6 +52,16 @@ async function stateAfter(table, name, key, number) {
   }
 }
 
+// Values typed one after the other are taken in that order: each waits for the one before it to
+// be a step, so its state is reckoned from the values as they then stand (the engine's answer
+// for the first may come after the second was typed).
+let corrections = Promise.resolve();
+
+function inTurn(work) {
+  corrections = corrections.then(work, work);
+  return corrections;
+}
+
 function valueCell(table, view, value, name, index) {
   const record = ownValue(table.store.state.fighters, name);
   const cell = el("td", "");
@@ -65,27 +75,33 @@ function valueCell(table, view, value, name, index) {
   input.value = known === undefined || known === null ? "" : String(known);
   input.placeholder = "–";
   input.defaultValue = input.value;
-  input.addEventListener("change", async () => {
+  input.addEventListener("change", () => {
     const problem = problemOf(value, name, input.value);
     view.error(problem);
     input.setAttribute("aria-invalid", problem ? "true" : "false");
-    if (problem) return;
-    const text = input.value.trim().replace("−", "-");
-    const number = text === "" ? null : Number(text);
-    const was = input.defaultValue === "" ? "–" : germanNumber(Number(input.defaultValue));
-    const { state, problem: unchecked } = number === null ? { state: undefined } : await stateAfter(table, name, value.key, number);
-    const before = stateOfFighter(table.store.state, name);
-    const now = state ? (state.zustand === "kampffähig" ? null : state) : undefined;
-    const stateChanged = now !== undefined && (now ? now.text : "") !== (before ? before.text : "");
-    const said = stateChanged ? (now ? ` – ${name} ist jetzt ${now.text}` : ` – ${name} ist wieder ${table.contract.fit.text}`) : "";
-    const label = `${name}: ${value.name} ${was} → ${number === null ? "–" : germanNumber(number)} (von Hand)${said}`;
-    const event = { type: "correct", fighter: name, field: value.key, value: number };
-    if (state !== undefined) event.state = state;
-    table.store.dispatch(label, event);
-    if (unchecked) view.error(`${value.name} von ${name}: eingetragen, aber der Zustand ließ sich nicht prüfen (${unchecked}) – bitte von Hand setzen.`);
+    const typed = input.value;
+    const was = input.defaultValue;
+    if (!problem) inTurn(() => correct(table, view, { value, name, typed, was }));
   });
   cell.appendChild(input);
   return cell;
+}
+
+// A life value typed for a fighter: its state from the engine's rule, then one named step.
+async function correct(table, view, { value, name, typed, was }) {
+  const text = typed.trim().replace("−", "-");
+  const number = text === "" ? null : Number(text);
+  const before = was === "" ? "–" : germanNumber(Number(was));
+  const { state, problem } = number === null ? { state: undefined } : await stateAfter(table, name, value.key, number);
+  const had = stateOfFighter(table.store.state, name);
+  const now = state ? (state.zustand === "kampffähig" ? null : state) : undefined;
+  const stateChanged = now !== undefined && (now ? now.text : "") !== (had ? had.text : "");
+  const said = stateChanged ? (now ? ` – ${name} ist jetzt ${now.text}` : ` – ${name} ist wieder ${table.contract.fit.text}`) : "";
+  const label = `${name}: ${value.name} ${before} → ${number === null ? "–" : germanNumber(number)} (von Hand)${said}`;
+  const event = { type: "correct", fighter: name, field: value.key, value: number };
+  if (state !== undefined) event.state = state;
+  table.store.dispatch(label, event);
+  if (problem) view.error(`${value.name} von ${name}: eingetragen, aber der Zustand ließ sich nicht prüfen (${problem}) – bitte von Hand setzen.`);
 }
 
 // The effects on a fighter, each with what is left of it and „✕“ (a step, undoable).

@@ -69,9 +69,13 @@ function fighterIn(fighters, name) {
   return record;
 }
 
+// A state's words are the system's (the engine's contract: „tot, wenn kein Schicksalswürfel
+// ihn rettet“), kept to STATE_TEXT_MAX characters.
+export const STATE_TEXT_MAX = 80;
+
 function checkedState(state) {
   if (!isObject(state) || !STATES.includes(state.zustand) || typeof state.text !== "string") return null;
-  return { zustand: state.zustand, text: state.text.slice(0, 40) };
+  return { zustand: state.zustand, text: state.text.slice(0, STATE_TEXT_MAX) };
 }
 
 // A turn of the acting order: who, its label, and the situation a helper is set to for it
