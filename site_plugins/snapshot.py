@@ -44,7 +44,7 @@ from site_plugins.build_cache import keep_newest, one_maker, write_atomically
 
 MAKER = Path(__file__).resolve().parent / "make_snapshot.mjs"
 # how the shipped snapshot differs from Pyodide's (the worker undoes it with the same module)
-CODEC = Path(__file__).resolve().parent / "assets" / "js" / "snapshot-codec.js"
+CODEC = Path(__file__).resolve().parent / "assets" / "js" / "runtime" / "snapshot-codec.js"
 CACHE_DIR = Path(__file__).resolve().parent.parent / ".cache" / "snapshots"
 # Pyodide files the snapshot is bound to (the wasm's memory layout, the stdlib it imported).
 PYODIDE_INPUTS = (
