@@ -28,20 +28,17 @@ import {
   resultMessage,
 } from "./protocol.js";
 import { unsparse, xorWasmData } from "./snapshot-codec.js";
+import {
+  AssetError,
+  OFFLINE,
+  WASM,
+  WASM_GZ,
+  describe,
+  fileName,
+  isEssential,
+} from "./worker-common.js";
+import { InflateError, decodeBase64, gunzip, isGzip } from "./worker-bytes.js";
 
-const OFFLINE = self.RegelwerkOfflineRuntime || null;
-// Pyodide's own files; the standard library is one of the archives the build cut from its
-// python_stdlib.zip (site_plugins/snapshot.py): python_stdlib-<key>.zip for the snapshot
-// boot, python_stdlib-plain-<key>.zip for the plain boot (offline: python_stdlib.zip, the
-// plain one, for both). Online the wasm comes as pyodide.asm.wasm.gz (see wasmResponse).
-const ESSENTIAL =
-  /^(pyodide\.asm\.wasm(\.gz)?|pyodide-lock\.json|python_stdlib(-plain)?(-[0-9a-f]+)?\.zip)$/;
-const WASM = "pyodide.asm.wasm";
-const WASM_GZ = `${WASM}.gz`;
-
-function isEssential(name) {
-  return ESSENTIAL.test(name);
-}
 const IMPORT_ENGINE = "import sys\nsys.path.insert(0, '/regelwerk')\nimport engine.api";
 
 const parts = new Map(); // name → base64 chunks
@@ -57,50 +54,7 @@ function step(name) {
   if (!(name in steps)) steps[name] = Math.round(performance.now() - bootStarted);
 }
 
-class AssetError extends Error {}
-
-function fileName(url) {
-  return String(url).split(/[?#]/)[0].split("/").pop();
-}
-
-function describe(error) {
-  return String(error && error.message ? error.message : error);
-}
-
 // ------------------------------------------------------------------ bytes of the files
-
-function decodeBase64(chunks) {
-  const text = chunks.join("");
-  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-function isGzip(bytes) {
-  return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-}
-
-// Inflating failed (no DecompressionStream in this browser, or the bytes were unreadable):
-// offline every file needs it, so the plain boot could not succeed either.
-class InflateError extends Error {}
-
-// Read through a Response's body, not a Blob's stream: WebKit refuses to read a Blob built
-// from bytes in a worker started from file:// („NotReadableError: The I/O read operation
-// failed.“). Inflated in full here, so that a failure surfaces as this boot's error – a
-// stream handed to Pyodide that failed later left it waiting for ever.
-async function gunzip(bytes) {
-  if (typeof DecompressionStream !== "function") {
-    throw new InflateError("dieser Browser kann nicht entpacken (DecompressionStream fehlt)");
-  }
-  try {
-    const stream = new Response(bytes).body.pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  } catch (error) {
-    throw new InflateError(`Entpacken fehlgeschlagen (${describe(error)})`);
-  }
-}
 
 // A file of ours (snapshot, engine archive), gzip-compressed or not: a server may already
 // have undone the compression.
