@@ -27,7 +27,7 @@ import {
   readyMessage,
   resultMessage,
 } from "./protocol.js";
-import { unsparse, xorWasmData } from "./snapshot-codec.js";
+import { xorWasmData } from "./snapshot-codec.js";
 import {
   AssetError,
   OFFLINE,
@@ -37,11 +37,11 @@ import {
   fileName,
   isEssential,
 } from "./worker-common.js";
-import { InflateError, decodeBase64, gunzip, isGzip } from "./worker-bytes.js";
+import { InflateError, gunzip, isGzip } from "./worker-bytes.js";
+import { hasPart, offlineFetch, offlinePart, receivePart } from "./worker-parts.js";
 
 const IMPORT_ENGINE = "import sys\nsys.path.insert(0, '/regelwerk')\nimport engine.api";
 
-const parts = new Map(); // name → base64 chunks
 let runJson = null;
 let booting = null;
 // When each step of the boot was done, ms after "boot" arrived (the benchmarks print them):
@@ -61,7 +61,7 @@ function step(name) {
 async function ourFile(config, name) {
   let bytes;
   if (OFFLINE) {
-    if (!parts.has(name)) throw new AssetError(`${name} fehlt in der Offline-Version`);
+    if (!hasPart(name)) throw new AssetError(`${name} fehlt in der Offline-Version`);
     return offlinePart(name);
   } else {
     const url = new URL(name, config.base).href;
@@ -214,91 +214,6 @@ function watchFetch(onFailure) {
   };
 }
 
-// offline: a part's bytes (inflated if gzip), once: the wasm serves Pyodide and the
-// snapshot's decoding. The wasm and the snapshot are decoded as soon as their last chunk
-// arrives (decodeWhenComplete): while the page still hands over the other parts. The snapshot
-// comes as its non-zero pages, gzipped, with their layout (SNAPSHOT_LAYOUT, unsparse).
-const inflated = new Map();
-const EARLY_PARTS = ["wasm", "snapshot"];
-const SNAPSHOT_LAYOUT = "snapshotLayout";
-
-function offlinePart(part) {
-  if (!inflated.has(part)) {
-    const result = decodedPart(part);
-    if (part === "wasm") compileEarly(result);
-    result.catch(() => {}); // reported where the boot awaits it
-    inflated.set(part, result);
-  }
-  return inflated.get(part);
-}
-
-// Decoded synchronously up to the inflating (an async function runs until its first await).
-async function decodedPart(part) {
-  const bytes = decodeBase64(parts.get(part));
-  const plain = isGzip(bytes) ? await gunzip(bytes) : bytes;
-  if (part !== "snapshot") return plain;
-  if (!parts.has(SNAPSHOT_LAYOUT)) throw new Error("Seitenliste des Abbilds fehlt");
-  return unsparse(plain, JSON.parse(parts.get(SNAPSHOT_LAYOUT).join("")));
-}
-
-// offline: the wasm is compiled as soon as it is inflated – by the browser's own threads,
-// while this one decodes the snapshot – and Pyodide's instantiateStreaming gets that module
-// for the response offlineFetch made of it (≈ 0.1 s of compiling off the boot's path).
-// Pyodide 314.0.7 (pyodide.mjs, getInstantiateWasmFunc) calls
-// WebAssembly.instantiateStreaming(response, imports) with the response of its fetch; any
-// other call goes to the browser's own function unchanged. A wasm that does not compile
-// fails there, as before (watchWasmCompile).
-const compiledFor = new WeakMap(); // the wasm's Response → its compiled module (a promise)
-let compiledWasm = null;
-
-function compileEarly(bytes) {
-  if (compiledWasm || typeof WebAssembly.compile !== "function") return;
-  compiledWasm = bytes.then((wasm) => WebAssembly.compile(wasm));
-  compiledWasm.catch(() => {}); // reported where Pyodide instantiates it
-  const instantiateStreaming = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = async function (source, imports) {
-    const response = await source;
-    const compiled = response && compiledFor.get(response);
-    if (!compiled) return instantiateStreaming.call(WebAssembly, response, imports);
-    const module = await compiled;
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
-  };
-}
-
-const counts = new Map(); // part → how many chunks it has (each "part" message says)
-
-function complete(part) {
-  const chunks = parts.get(part);
-  const count = counts.get(part);
-  if (!chunks || chunks.length !== count) return false;
-  for (let i = 0; i < count; i++) if (typeof chunks[i] !== "string") return false;
-  return true;
-}
-
-// The chunks arrive in the order their scripts load: the snapshot is put together once its
-// layout is here too.
-function decodeWhenComplete() {
-  for (const part of EARLY_PARTS) {
-    if (inflated.has(part) || !complete(part)) continue;
-    if (part === "snapshot" && !complete(SNAPSHOT_LAYOUT)) continue;
-    offlinePart(part);
-  }
-}
-
-async function offlineFetch(input) {
-  const url = String(input && input.url !== undefined ? input.url : input);
-  const types = { "pyodide.asm.wasm": "application/wasm", "python_stdlib.zip": "application/zip" };
-  const part = { "pyodide.asm.wasm": "wasm", "python_stdlib.zip": "stdlib" }[fileName(url)];
-  if (url.startsWith(OFFLINE.virtualIndex) && part && parts.has(part)) {
-    const body = await offlinePart(part);
-    const headers = { "Content-Type": types[fileName(url)] };
-    const response = new Response(body, { headers });
-    if (part === "wasm" && compiledWasm) compiledFor.set(response, compiledWasm);
-    return response;
-  }
-  throw new TypeError(`Offline-Version: kein Netzwerkzugriff (${url})`);
-}
-
 // needCopy: settled by decideWasmCopy (true: wasmBytes made `copy`, a clone of the response)
 function requestWasmEarly(config, onFailure) {
   if (OFFLINE) return;
@@ -323,7 +238,7 @@ function decideWasmCopy(needed) {
 // gets the original for its streaming compile.
 function wasmBytes() {
   if (OFFLINE) {
-    if (!parts.has("wasm")) {
+    if (!hasPart("wasm")) {
       return Promise.reject(new AssetError("pyodide.asm.wasm fehlt in der Offline-Version"));
     }
     return offlinePart("wasm");
@@ -557,10 +472,7 @@ function internalError(error) {
 self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === MESSAGE.PART) {
-    if (!parts.has(message.name)) parts.set(message.name, []);
-    parts.get(message.name)[message.index] = message.text;
-    counts.set(message.name, message.count);
-    decodeWhenComplete();
+    receivePart(message);
   } else if (message.type === MESSAGE.BOOT) {
     if (booting) return;
     bootStarted = performance.now();
