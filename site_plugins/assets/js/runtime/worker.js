@@ -12,7 +12,7 @@
 // Boot: the memory snapshot first (engine-<key>.snap: Python with the engine already
 // imported, ready in well under a second; shipped with the wasm's data segments XOR-ed out,
 // put back here from the wasm, see snapshot-codec.js; online, once inflated and decoded, it
-// is kept in OPFS for the next page load, see "the inflated snapshot, kept"); if it is
+// is kept in OPFS for the next page load, see worker-snapshot.js); if it is
 // missing or rejected, the plain
 // boot (Pyodide + engine-<key>.zip, several seconds), announced by a "notice" message – never
 // silently. A file Pyodide itself needs (wasm, stdlib) that cannot be loaded fails the boot at
@@ -27,125 +27,23 @@ import {
   readyMessage,
   resultMessage,
 } from "./protocol.js";
-import { xorWasmData } from "./snapshot-codec.js";
 import { AssetError, OFFLINE, describe, isEssential } from "./worker-common.js";
 import { InflateError } from "./worker-bytes.js";
 import { receivePart } from "./worker-parts.js";
-import {
-  decideWasmCopy,
-  requestWasmEarly,
-  wasmBytes,
-  watchWasmCompile,
-} from "./worker-wasm.js";
+import { decideWasmCopy, requestWasmEarly, watchWasmCompile } from "./worker-wasm.js";
 import { ourFile, watchFetch } from "./worker-fetch.js";
+import { sinceBoot, startClock, step, steps } from "./worker-steps.js";
+import {
+  KEEP_AFTER_MS,
+  forgetSnapshot,
+  keepSnapshot,
+  snapshotBytes,
+} from "./worker-snapshot.js";
 
 const IMPORT_ENGINE = "import sys\nsys.path.insert(0, '/regelwerk')\nimport engine.api";
 
 let runJson = null;
 let booting = null;
-// When each step of the boot was done, ms after "boot" arrived (the benchmarks print them):
-// wasm (its bytes: offline inflated), snapshot (its bytes: kept, or downloaded, inflated and
-// decoded), pyodide (Python ready: the wasm compiled, the snapshot restored).
-let bootStarted = 0;
-const steps = {};
-
-function step(name) {
-  if (!(name in steps)) steps[name] = Math.round(performance.now() - bootStarted);
-}
-
-// ------------------------------------------------------------------ the inflated snapshot, kept
-// Online the snapshot arrives gzip-compressed (4.6 MB) and inflates to 31.5 MB: about 0.3 s
-// of this worker's time on a PC (more on a phone) on every page load that boots. After a
-// boot from a downloaded snapshot its inflated bytes are kept in the origin's private file
-// system (OPFS), named like the snapshot – the name changes with the engine, Pyodide and the
-// maker, so a stale copy is never used, and older copies are removed when a new one is kept.
-// The next page load reads them back with a synchronous file handle (a few milliseconds;
-// Cache Storage took as long as inflating). A copy is written under a temporary name and
-// renamed when complete, so a half-written one is never read; one that the boot rejects is
-// removed. Nothing here is essential: without OPFS (plain http, a full disk, another tab
-// holding the file) the snapshot is downloaded and inflated as before.
-const KEPT_FOLDER = "regelwerk-schnellstart";
-const KEEP_AFTER_MS = 3000;
-
-function snapshotName(config) {
-  return OFFLINE ? "snapshot" : `engine-${config.key}.snap`;
-}
-
-async function keptFolder() {
-  if (OFFLINE || !self.navigator || !navigator.storage || !navigator.storage.getDirectory) {
-    return null;
-  }
-  const root = await navigator.storage.getDirectory();
-  return root.getDirectoryHandle(KEPT_FOLDER, { create: true });
-}
-
-async function keptSnapshot(config) {
-  let access = null;
-  try {
-    const folder = await keptFolder();
-    if (!folder) return null;
-    const file = await folder.getFileHandle(snapshotName(config));
-    access = await file.createSyncAccessHandle();
-    const bytes = new Uint8Array(access.getSize());
-    return access.read(bytes, { at: 0 }) === bytes.length && bytes.length > 0 ? bytes : null;
-  } catch (error) {
-    return null; // none kept yet (NotFoundError), or not readable now: download it
-  } finally {
-    if (access) access.close();
-  }
-}
-
-async function keepSnapshot(config, bytes) {
-  let access = null;
-  try {
-    const folder = await keptFolder();
-    if (!folder) return;
-    const name = snapshotName(config);
-    const partial = `${name}.teil`;
-    const file = await folder.getFileHandle(partial, { create: true });
-    access = await file.createSyncAccessHandle();
-    access.truncate(0);
-    if (access.write(bytes, { at: 0 }) !== bytes.length) throw new Error("unvollständig");
-    access.flush();
-    access.close();
-    access = null;
-    const others = [];
-    for await (const entry of folder.keys()) if (entry !== partial) others.push(entry);
-    for (const entry of others) await folder.removeEntry(entry);
-    await file.move(name);
-  } catch (error) {
-    console.warn("[regelwerk]", `Schnellstart-Abbild nicht gespeichert (${describe(error)})`);
-  } finally {
-    if (access) access.close();
-  }
-}
-
-async function forgetSnapshot(config) {
-  try {
-    const folder = await keptFolder();
-    if (folder) await folder.removeEntry(snapshotName(config));
-  } catch (error) {
-    // nothing kept, nothing to forget
-  }
-}
-
-// {bytes, kept}: the kept copy if there is one (kept decoded), else the download, inflated
-// and with the wasm's data segments put back (snapshot-codec.js)
-async function snapshotBytes(config) {
-  try {
-    const kept = await keptSnapshot(config);
-    if (kept) return { bytes: kept, kept: true };
-    const wasm = wasmBytes().then((bytes) => {
-      step("wasm");
-      return bytes;
-    });
-    wasm.catch(() => {}); // awaited below, unless the download failed first
-    const shipped = await ourFile(config, snapshotName(config));
-    return { bytes: xorWasmData(shipped, await wasm), kept: false };
-  } finally {
-    decideWasmCopy(false); // kept, or failed: Pyodide gets the response as it is
-  }
-}
 
 // ------------------------------------------------------------------ boot
 
@@ -261,12 +159,12 @@ self.onmessage = async (event) => {
     receivePart(message);
   } else if (message.type === MESSAGE.BOOT) {
     if (booting) return;
-    bootStarted = performance.now();
+    startClock();
     booting = boot(message);
     try {
       const { run, mode, kept, keep } = await booting;
       runJson = run;
-      self.postMessage(readyMessage(performance.now() - bootStarted, mode, kept, steps));
+      self.postMessage(readyMessage(sinceBoot(), mode, kept, steps));
       // a few seconds after "ready": writing 31.5 MB never competes with the boot or the
       // first rolls (and a page closed at once leaves nothing half-done)
       if (keep) setTimeout(keep, KEEP_AFTER_MS);
