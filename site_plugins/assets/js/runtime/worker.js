@@ -6,147 +6,31 @@
 // - the offline export (file://) starts it from a Blob URL as a classic worker, with Pyodide's
 //   own code put in front of it by the build (site_plugins/offline.py), which also defines
 //   self.RegelwerkOfflineRuntime; its files arrive from the page by postMessage (base64 parts).
-// The build bundles this module (with protocol.js) into one classic script without
-// `import`/`export` and without import.meta: both doors must parse it.
+// The build bundles this module (with protocol.js and the worker-*.js modules) into one
+// classic script without `import`/`export` and without import.meta: both doors must parse it.
 //
-// Boot: the memory snapshot first (engine-<key>.snap: Python with the engine already
-// imported, ready in well under a second; shipped with the wasm's data segments XOR-ed out,
-// put back here from the wasm, see snapshot-codec.js; online, once inflated and decoded, it
-// is kept in OPFS for the next page load, see worker-snapshot.js); if it is
-// missing or rejected, the plain
-// boot (Pyodide + engine-<key>.zip, several seconds), announced by a "notice" message – never
-// silently. A file Pyodide itself needs (wasm, stdlib) that cannot be loaded fails the boot at
-// once, naming the file, instead of leaving Pyodide waiting.
+// This module owns the message loop: the parts, "boot" once, "ready" or "failed" with the
+// timings, each "run" answered. The modules behind it, each owning one thing:
+//   worker-boot.js      the boot: the snapshot first, else the plain boot with a "notice"
+//   worker-snapshot.js  the snapshot's bytes, and the inflated copy kept in OPFS
+//   worker-fetch.js     the boot's files: ours (ourFile) and Pyodide's fetch, guarded
+//   worker-wasm.js      Pyodide's wasm: online the .gz inflated while it downloads, early
+//   worker-parts.js     offline: the parts from the page, decoded early, served to Pyodide
+//   worker-bytes.js     base64 and gzip
+//   worker-steps.js     the boot's clock: when each step was done
+//   worker-common.js    the door (OFFLINE), the essential files, AssetError, describe
 //
 // The messages: protocol.js ("part" and "boot" before "run").
 
-import {
-  MESSAGE,
-  failedMessage,
-  noticeMessage,
-  readyMessage,
-  resultMessage,
-} from "./protocol.js";
-import { AssetError, OFFLINE, describe, isEssential } from "./worker-common.js";
-import { InflateError } from "./worker-bytes.js";
+import { MESSAGE, failedMessage, readyMessage, resultMessage } from "./protocol.js";
+import { describe } from "./worker-common.js";
 import { receivePart } from "./worker-parts.js";
-import { decideWasmCopy, requestWasmEarly, watchWasmCompile } from "./worker-wasm.js";
-import { ourFile, watchFetch } from "./worker-fetch.js";
-import { sinceBoot, startClock, step, steps } from "./worker-steps.js";
-import {
-  KEEP_AFTER_MS,
-  forgetSnapshot,
-  keepSnapshot,
-  snapshotBytes,
-} from "./worker-snapshot.js";
-
-const IMPORT_ENGINE = "import sys\nsys.path.insert(0, '/regelwerk')\nimport engine.api";
+import { boot } from "./worker-boot.js";
+import { KEEP_AFTER_MS } from "./worker-snapshot.js";
+import { sinceBoot, startClock, steps } from "./worker-steps.js";
 
 let runJson = null;
 let booting = null;
-
-// ------------------------------------------------------------------ boot
-
-async function pyodideLoader(config) {
-  if (typeof self.loadPyodide === "function") return self.loadPyodide;
-  const module = await import(new URL("../pyodide/pyodide.mjs", config.base).href);
-  return module.loadPyodide;
-}
-
-// snapshot: whether this boot restores the snapshot (it needs less of the standard library)
-function options(config, snapshot) {
-  const common = {
-    stdout: () => {},
-    stderr: (line) => console.warn("[regelwerk]", line),
-  };
-  if (OFFLINE) {
-    return {
-      ...common,
-      indexURL: OFFLINE.virtualIndex,
-      packageBaseUrl: OFFLINE.virtualIndex,
-      lockFileContents: OFFLINE.lockFile,
-      createPyodideModule: OFFLINE.createPyodideModule,
-    };
-  }
-  const stdlib = `python_stdlib-${snapshot ? "" : "plain-"}${config.key}.zip`;
-  return {
-    ...common,
-    indexURL: new URL("../pyodide/", config.base).href,
-    stdLibURL: new URL(stdlib, config.base).href,
-    createPyodideModule: config.createPyodideModule,
-  };
-}
-
-// snapshot: the promise of its bytes, started before Pyodide's scripts load (they overlap)
-async function fromSnapshot(load, config, snapshot) {
-  const bytes = snapshot.then((found) => {
-    step("snapshot");
-    return found;
-  });
-  const pyodide = await load({ ...options(config, true), _loadSnapshot: bytes });
-  step("pyodide");
-  return pyodide.pyimport("engine.api").run_json;
-}
-
-async function plain(load, config) {
-  const pyodide = await load(options(config, false));
-  const archive = await ourFile(config, OFFLINE ? "engine" : `engine-${config.key}.zip`);
-  pyodide.unpackArchive(archive, "zip", { extractDir: "/regelwerk" });
-  pyodide.runPython(IMPORT_ENGINE);
-  return pyodide.pyimport("engine.api").run_json;
-}
-
-async function boot(config) {
-  let failed;
-  const failure = new Promise((_, reject) => {
-    failed = reject;
-  });
-  failure.catch(() => {}); // also rejected after a boot that already failed otherwise
-  watchFetch(failed);
-  watchWasmCompile(failed);
-  requestWasmEarly(config, failed);
-  if (!config.snapshot) decideWasmCopy(false);
-  const guarded = (promise) => Promise.race([promise, failure]);
-  // the snapshot is fetched and inflated while Pyodide's scripts load; a failure of either
-  // surfaces where the snapshot is used
-  const snapshot = config.snapshot ? snapshotBytes(config) : null;
-  if (snapshot) snapshot.catch(() => {});
-  // online, Pyodide's big module script (1.2 MB) is parsed meanwhile too (offline the page
-  // has it already: OFFLINE.createPyodideModule)
-  const runtime = OFFLINE
-    ? null
-    : import(new URL("../pyodide/pyodide.asm.mjs", config.base).href);
-  if (runtime) runtime.catch(() => {});
-  const load = await guarded(pyodideLoader(config));
-  const createModule = runtime ? (await guarded(runtime)).default : undefined;
-  const setup = { ...config, createPyodideModule: createModule };
-  if (snapshot) {
-    try {
-      const bytes = snapshot.then((found) => found.bytes);
-      const run = await guarded(fromSnapshot(load, setup, bytes));
-      const found = await snapshot;
-      const keep = found.kept ? null : () => keepSnapshot(config, found.bytes);
-      return { run, mode: "snapshot", kept: found.kept, keep };
-    } catch (error) {
-      const found = await snapshot.catch(() => null);
-      if (found && found.kept) await forgetSnapshot(config);
-      // the plain boot is tried only where it can succeed: it needs the same essential files,
-      // and offline it inflates its files just as the snapshot was (online it does not)
-      if (error instanceof AssetError && isEssential(error.message.split(" ")[0])) {
-        throw error;
-      }
-      if (error instanceof InflateError && OFFLINE) throw error;
-      const text =
-        `Schnellstart nicht möglich (${describe(error)}) – Python startet ohne ihn, ` +
-        "das dauert einige Sekunden länger.";
-      console.warn("[regelwerk]", text);
-      self.postMessage(noticeMessage(text));
-    }
-  }
-  return { run: await guarded(plain(load, setup)), mode: "plain" };
-}
-
-// ------------------------------------------------------------------ messages
 
 function internalError(error) {
   const message = `Interner Fehler der Regel-Engine: ${describe(error).slice(0, 200)}`;
