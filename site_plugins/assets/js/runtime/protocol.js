@@ -11,7 +11,7 @@
 //   worker → page  {type: "notice", text}              the snapshot could not be used
 //                  {type: "ready", ms, mode, kept, steps}  mode: "snapshot" | "plain"; kept:
 //                                                       the snapshot came from the copy in
-//                                                       OPFS; steps: {step: ms} (worker.js)
+//                                                       OPFS; steps: {step: ms} (worker-steps.js)
 //                  {type: "failed", message}           the boot failed (German, names the file)
 //                  {type: "result", id, body}          body: the engine's JSON answer (a string)
 
