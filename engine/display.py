@@ -73,9 +73,14 @@ class Display:
             }
         )
 
-    def notes(self, caption: str, items: list[str]) -> None:
+    def notes(self, caption: str, items: list[str], role: str = "") -> None:
+        """A list of notes; ``role`` "history" marks a widget's own log of what happened (the
+        Tickleiste's „Verlauf“), which a page that shows the fight's whole history leaves out."""
         if items:
-            self.sections.append({"kind": "notes", "caption": caption, "items": items})
+            section: dict[str, Any] = {"kind": "notes", "caption": caption, "items": items}
+            if role:
+                section["role"] = role
+            self.sections.append(section)
 
     def to_dict(self) -> dict[str, Any]:
         return {"headline": self.headline, "outcome": self.outcome, "sections": self.sections}

@@ -315,7 +315,8 @@ def _head(board: Board, unable: dict[str, str]) -> Marker | None:
     """Whose turn it is: the first on the line who can act (everyone on it cannot: the first)."""
     line = board.active()
     able = [m for m in line if m.name.casefold() not in unable]
-    return (able or line or [None])[0]
+    pool = able or line
+    return pool[0] if pool else None
 
 
 UNABLE = "kann nicht handeln"
@@ -370,7 +371,7 @@ def render(
     if line:
         board.log.append(line)
         board.log = board.log[-MAX_LOG:]
-    display.notes("Verlauf", list(reversed(board.log[-8:])))
+    display.notes("Verlauf", list(reversed(board.log[-8:])), role="history")
     return {
         "state": save(board),
         "now": now,

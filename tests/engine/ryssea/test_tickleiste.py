@@ -392,7 +392,7 @@ def test_a_fighter_who_cannot_act_does_not_hold_the_line() -> None:
     current tick (the reaction limit of L128 counts from it), and who comes back into the fight
     (L31) joins at that tick."""
     board = started(("Alrik", 12), ("Wolf", 10), ("Bruna", 8))
-    first, second, third = board.order()
+    first, second, _ = board.order()
     dead = [{"name": first, "text": "tot"}]
     refused = board.fails("handeln", fighter=second, action="andere", ticks=3)
     assert "ist am Zug" in refused["message"]
@@ -401,3 +401,16 @@ def test_a_fighter_who_cannot_act_does_not_hold_the_line() -> None:
     acted = board.do("handeln", fighter=second, action="andere", ticks=3, unable=dead)
     assert acted["event"].startswith(f"{second}:")
     assert f"{first} (tot)" in board.order()  # his marker stays, marked
+
+
+def test_the_boards_own_log_is_marked_as_its_history() -> None:
+    """The board keeps its last moves (its „Verlauf“); a page that shows the fight's whole
+    history beside it (the Kampfhelfer page: „Verlauf des Kampfes“ lists every command as a
+    step) leaves the board's own out – issue #48: „the Ryssea page shows two „Verlauf“ lists …
+    for one journal“. The section says what it is (role „history“), not its caption."""
+    board = started(("Alrik", 12), ("Bruna", 8))
+    history = [s for s in board.result["display"]["sections"] if s.get("role") == "history"]
+    assert len(history) == 1 and history[0]["caption"] == "Verlauf"
+    assert history[0]["items"][0].startswith("Kampfbeginn")
+    others = [s for s in board.result["display"]["sections"] if s is not history[0]]
+    assert all("role" not in s for s in others)

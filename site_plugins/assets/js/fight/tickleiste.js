@@ -114,7 +114,10 @@ function show(helper, key, shown, preferred) {
   const view = viewOf(helper);
   view.shown = { key, shown };
   const result = helper.querySelector(".rw-result");
-  if (shown && shown.display) result.replaceChildren(...resultNodes({ result: { display: shown.display }, seed: shown.seed }));
+  // on a Kampfhelfer page the fight's „Verlauf“ lists every command: the board's own is left out
+  const inFight = !!helper.closest(".rw-workbench");
+  const sections = shown && shown.display ? shown.display.sections.filter((s) => !(inFight && s.role === "history")) : [];
+  if (shown && shown.display) result.replaceChildren(...resultNodes({ result: { display: { ...shown.display, sections } }, seed: shown.seed }));
   else result.replaceChildren(el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
   fillFighters(helper, shown && shown.board, preferred || (shown && shown.next));
   helper.dataset.started = view.store.state.board && view.store.state.board.started ? "1" : "";
