@@ -592,7 +592,7 @@ def _short(system: str, data: RuleData) -> Contract:
     for name, spec in (actions or {}).items() if isinstance(actions, dict) else ():
         if not isinstance(spec, dict) or spec.get("art") != "schaden" or "ressource" not in spec:
             continue
-        field_spec = spec["ressource"]
+        field_spec = _plain(spec["ressource"])
         if not isinstance(field_spec, dict):
             continue  # the action's own check names it
         value_name = field_spec.get("name")
@@ -609,7 +609,7 @@ def _short(system: str, data: RuleData) -> Contract:
             )
         contract.values = tuple(values.values())
         for index, entry in enumerate(
-            reader.items(spec.get("zustand"), f"aktionen.{name}.zustand")
+            reader.items(_plain(spec.get("zustand")), f"aktionen.{name}.zustand")
         ):
             where = f"aktionen.{name}.zustand.{index}"
             if not isinstance(entry, dict) or set(entry) - {"bis", "zustand", "text"}:
@@ -653,6 +653,14 @@ def from_data(system: str, data: RuleData) -> Contract:
     return _short(system, data)
 
 
+def _plain(node: Any) -> Any:
+    """A rule value as declared: an Annahme wraps it (``{wert: …, annahme: true, text}``, the
+    value the text leaves open), the contract reads the value itself."""
+    if isinstance(node, dict) and node.get("annahme") is True and "wert" in node:
+        return node["wert"]
+    return node
+
+
 def _check_declared_damage(
     contract: Contract, data: RuleData, name: str, spec: dict[str, Any]
 ) -> None:
@@ -664,7 +672,7 @@ def _check_declared_damage(
             f"aktionen.{name}.zustand",
             "die Zustände stehen unter kampf.zustaende (kampf: ist die volle Form)",
         )
-    resource = spec.get("ressource")
+    resource = _plain(spec.get("ressource"))
     if isinstance(resource, dict) and resource.get("name") not in {v.name for v in contract.values}:
         raise DataError(
             data.file,

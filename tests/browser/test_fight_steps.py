@@ -371,3 +371,27 @@ def test_ryssea_tickleiste_steps_offered_and_chosen_keep_the_target(reader: Shar
     assert fumble.locator("[data-path='ursache']").input_value() == "kampftalent"
     t.roll(fumble)
     assert "Patzertabelle" in fumble.locator(".rw-result").inner_text()
+
+
+def test_a_defense_names_the_value_it_writes_for_the_first_time(reader: SharedVisit) -> None:
+    """Issue #48: DSA's defense step „Parade oder Ausweichen: Werte von X“ turned Wunden „–“
+    into „0“ without naming it. A roll keeps the target's values as the form sent them (001
+    „Abwehraktionen“: the defender's Wunden make his parade harder); one the fight did not know
+    before is named in the step with what it was. Taken back, the roll's entry in the roll log
+    says so."""
+    t = start(reader)
+    page = t.page
+    defense = reveal(page.locator("section.rw-helper[data-action='defense']"))
+    t.roll(defense)
+    label = str(bar(page).locator(".rw-fight-undo").get_attribute("title"))
+    assert label.startswith("Rückgängig: Parade oder Ausweichen: Werte von"), label
+    assert "(Ork: " in label and "Wunden – → 0" in label, label
+    # issue #48: „an undone roll stays unmarked“ in the roll log – the roll's entry says its
+    # step was taken back, and no longer once it is put back
+    bar(page).locator(".rw-fight-undo").click()
+    undone = page.locator("#rw-page-log li.rw-log-undone")
+    undone.first.wait_for()
+    assert undone.count() == 1 and "Parade oder Ausweichen" in undone.inner_text()
+    assert "(im Kampf rückgängig gemacht)" in undone.inner_text()
+    bar(page).locator(".rw-fight-redo").click()
+    page.wait_for_function("() => !document.querySelector('#rw-page-log li.rw-log-undone')")

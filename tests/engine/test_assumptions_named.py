@@ -323,11 +323,19 @@ def variants() -> dict[str, dict[str, Any]]:
     more["aktionen"]["schaden"].update(wurf="1W6", kritisch={"zusatzwurf": "1W4"})
     together = fixture()
     together["aktionen"]["initiative"]["gleichstand"] = ["hoeherer_wert", "gleichzeitig"]
+    # the fight contract's short form: the states on the damage action, no kampf:
+    short = fixture()
+    del short["kampf"]
+    short["aktionen"]["schaden"]["zustand"] = [
+        {"bis": -5, "zustand": "tot", "text": "tot"},
+        {"bis": 0, "zustand": "kampfunfähig", "text": "bewusstlos"},
+    ]
     return {
         "klingen": plain,
         "klingen_offen": open_everywhere(plain),
         "klingen_mehr": open_everywhere(more),
         "klingen_gleichzeitig": open_everywhere(together),
+        "klingen_kurz": open_everywhere(short),
     }
 
 

@@ -481,7 +481,12 @@ def test_each_rule_value_is_named_exactly_where_it_decides() -> None:
                 }
                 r = api.run("opened_test", "schaden", params, seed)["result"]
                 raw = (r["roll"]["total"] + strength) * (2 if critical else 1)
-                expected = {"schaden.wurf", "schaden.ressource", "schaden.zustand"}
+                # the states are the fight contract's (kampf:), not the action's: with them
+                # there, the action names the resource it writes
+                expected = {"schaden.wurf", "schaden.ressource"}
+                expected |= (
+                    {"schaden.zustand"} if "zustand" in content["aktionen"]["schaden"] else set()
+                )
                 expected |= {"schaden.bonus"} if strength else set()
                 expected |= {"schaden.ruestung"} if armour else set()
                 expected |= {"schaden.kritisch"} if critical else set()

@@ -25,6 +25,7 @@ import {
   clearErrors,
   clearPerRoll,
   collect,
+  keepBuiltValues,
   keepInitialRows,
   removeRow,
   renumber,
@@ -156,7 +157,7 @@ function setup(helper) {
   form.addEventListener("change", conditions);
   form.addEventListener("rw-filled", conditions);
   conditions();
-  helper.rwDefaults = collect(helper); // as the page built it: what shared links leave out
+  keepBuiltValues(helper); // as the page built it: what shared links leave out
   setupValues(helper);
   const remembered = remember.restore(helper);
   if (remembered && remembered.shown) share.addButton(helper, remembered.values, remembered.shown.seed, remembered.shown.display);

@@ -114,10 +114,15 @@ function show(helper, key, shown, preferred) {
   const view = viewOf(helper);
   view.shown = { key, shown };
   const result = helper.querySelector(".rw-result");
-  // on a Kampfhelfer page the fight's „Verlauf“ lists every command: the board's own is left out
+  // on a Kampfhelfer page the fight's „Verlauf“ lists every command: the board's own is left
+  // out, and what the last command did stands right below the headline instead
   const inFight = !!helper.closest(".rw-workbench");
   const sections = shown && shown.display ? shown.display.sections.filter((s) => !(inFight && s.role === "history")) : [];
-  if (shown && shown.display) result.replaceChildren(...resultNodes({ result: { display: { ...shown.display, sections } }, seed: shown.seed }));
+  if (shown && shown.display) {
+    const nodes = resultNodes({ result: { display: { ...shown.display, sections } }, seed: shown.seed });
+    if (inFight && shown.event) nodes.splice(1, 0, el("p", "rw-fight-note rw-tl-event", shown.event));
+    result.replaceChildren(...nodes);
+  }
   else result.replaceChildren(el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
   fillFighters(helper, shown && shown.board, preferred || (shown && shown.next));
   helper.dataset.started = view.store.state.board && view.store.state.board.started ? "1" : "";
@@ -128,7 +133,7 @@ function show(helper, key, shown, preferred) {
 
 function shownOf(body) {
   const r = body.result;
-  return { display: r.display, board: r.board, next: r.next, seed: body.seed };
+  return { display: r.display, board: r.board, next: r.next, event: r.event || "", seed: body.seed };
 }
 
 function keepPicture(helper, key, shown) {

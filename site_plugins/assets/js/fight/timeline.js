@@ -134,13 +134,15 @@ function keyboard(container, onSelect) {
   });
 }
 
+const selecting = new WeakMap(); // time line → what choosing a marker does now
+
 // effectsOf(name) → the texts of a fighter's effects (none by default)
 export function drawTimeline(container, board, selected, onSelect, effectsOf = () => []) {
   if (!container.dataset.rwKeys) {
     container.dataset.rwKeys = "1";
-    keyboard(container, (name) => container.rwOnSelect(name));
+    keyboard(container, (name) => selecting.get(container)(name));
   }
-  container.rwOnSelect = onSelect;
+  selecting.set(container, onSelect);
   const hadFocus = container.contains(document.activeElement);
   const nodes = [];
   if (!board || (!board.fields.length && !board.waiting.length && !board.ready.length)) {

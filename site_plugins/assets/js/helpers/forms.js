@@ -196,19 +196,31 @@ export function resetForm(helper) {
   const form = helper.querySelector(".rw-form");
   form.querySelectorAll(".rw-list").forEach((list) => {
     const rows = list.querySelector(":scope > .rw-rows");
-    if (list.rwInitialRows === undefined) return;
-    rows.innerHTML = list.rwInitialRows;
+    if (!initialRows.has(list)) return;
+    rows.innerHTML = initialRows.get(list);
     renumber(list);
   });
   form.querySelectorAll("[data-path][data-type]").forEach((input) => writeValue(input, defaultValue(input)));
   form.dispatchEvent(new Event("rw-filled", { bubbles: true }));
 }
 
-// Remembers the rows as built, for resetForm (called once when a helper is set up).
+// Remembers the rows as built, for resetForm, and the form's values as built – what shared
+// links leave out (helpers/share.js) – called once when a helper is set up.
+const initialRows = new WeakMap(); // list → its rows' markup as built
+const builtValues = new WeakMap(); // helper → collect() of the form as the page built it
+
 export function keepInitialRows(helper) {
   helper.querySelectorAll(".rw-form .rw-list").forEach((list) => {
-    list.rwInitialRows = list.querySelector(":scope > .rw-rows").innerHTML;
+    initialRows.set(list, list.querySelector(":scope > .rw-rows").innerHTML);
   });
+}
+
+export function keepBuiltValues(helper) {
+  builtValues.set(helper, collect(helper));
+}
+
+export function builtValuesOf(helper) {
+  return builtValues.get(helper) || {};
 }
 
 export function renumber(list) {

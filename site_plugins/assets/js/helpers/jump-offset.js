@@ -41,11 +41,13 @@ function lineBackToStart(event) {
 // Measured now and again whenever a bar changes its size (it wraps, the window turns) or stops
 // sticking (the header on a phone); called for every page, since instant navigation brings a
 // new fight bar.
+const watchedBars = new WeakSet();
+
 export function keepJumpsClear() {
   measureJumpOffset();
   const bar = document.querySelector(".rw-fight-bar");
-  if (bar && !bar.rwLineWatched) {
-    bar.rwLineWatched = true;
+  if (bar && !watchedBars.has(bar)) {
+    watchedBars.add(bar);
     bar.addEventListener("click", lineBackToStart);
   }
   if (!resizing) {

@@ -176,20 +176,16 @@ function render(entries) {
 }
 
 // The fights whose steps the entries name: when one changes (a step taken back, put back), the
-// log is drawn again.
-const followed = new Set();
+// log is drawn again – by the log of the page now shown (instant navigation brings a new one).
+const followed = new Map(); // system → the log element that follows its fight
 
 function followSteps(entries, log) {
   for (const entry of entries) {
     const system = entry.step && entry.step.system;
-    if (!system || followed.has(system)) continue;
-    followed.add(system);
+    if (!system || followed.get(system) === log) continue;
+    followed.set(system, log);
     fightStore(system).subscribe({
-      alive: () => {
-        if (log.isConnected) return true;
-        followed.delete(system); // the page went (instant navigation): the next one follows anew
-        return false;
-      },
+      alive: () => followed.get(system) === log && log.isConnected,
       draw: () => render(load(location.pathname)),
     });
   }

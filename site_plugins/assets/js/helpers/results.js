@@ -41,9 +41,11 @@ export function watchScrolling(root) {
   root.querySelectorAll(WRAPS).forEach(watchOne);
 }
 
+const watched = new WeakSet(); // the table boxes already watched
+
 function watchOne(wrap) {
-  if (wrap.rwWatched) return;
-  wrap.rwWatched = true;
+  if (watched.has(wrap)) return;
+  watched.add(wrap);
   if (sizes) {
     sizes.observe(wrap);
     const table = wrap.querySelector("table");
@@ -182,13 +184,15 @@ export function outcomeText(body, hit) {
 
 // Puts `text` into a live region (emptied first and filled a moment later, so the same
 // sentence after a second roll is read again).
+const announcing = new WeakMap(); // live region → the timer of its next sentence
+
 export function announce(region, text) {
   if (!region) return;
-  clearTimeout(region.rwTimer);
+  clearTimeout(announcing.get(region));
   region.textContent = "";
-  region.rwTimer = setTimeout(() => {
+  announcing.set(region, setTimeout(() => {
     region.textContent = text;
-  }, 80);
+  }, 80));
 }
 
 // A message inside `host` (it replaces the previous one there): kind "info" or "error";

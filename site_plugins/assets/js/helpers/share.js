@@ -17,7 +17,7 @@
 // (`rollText`: the helper, the values, the dice, the result in words and the Wurfnummer) and
 // says so („Wurf als Text kopieren“).
 
-import { collect, fill, resetForm } from "./forms.js";
+import { builtValuesOf, collect, fill, resetForm } from "./forms.js";
 import { runtimeKey } from "../runtime/protocol.js";
 import { hasDice } from "./results.js";
 import { el } from "../common/util.js";
@@ -57,7 +57,7 @@ function text(value) {
 // presets (a list: all its rows once one of them changed) → [name, value as text] pairs.
 function changedValues(helper, params) {
   const now = flatten(params);
-  const base = flatten(helper.rwDefaults || {});
+  const base = flatten(builtValuesOf(helper));
   const presets = (helper.dataset.preset || "").split(",").filter(Boolean);
   const lists = new Set(Object.keys(now).filter((k) => k.endsWith(".#")).map((k) => k.slice(0, -2)));
   const changedList = (name) => Object.keys(now).some((k) => k.startsWith(`${name}.`) && text(now[k]) !== text(base[k]));

@@ -111,9 +111,11 @@ function meChooser(root, picture, me) {
   return wrap;
 }
 
+const shownPicture = new WeakMap(); // the view → the picture it shows (its „Stand von …“ ages)
+
 export function show(root, picture) {
   const me = myName(picture.system);
-  root.rwPicture = picture;
+  shownPicture.set(root, picture);
   const parts = [];
   parts.push(el("p", "rw-player-stamp"));
   parts.push(nowLine(picture));
@@ -127,7 +129,7 @@ export function show(root, picture) {
 }
 
 function problem(root, text) {
-  root.rwPicture = null;
+  shownPicture.delete(root);
   const box = el("p", "rw-notice rw-notice--error rw-player-problem", text);
   box.setAttribute("role", "alert");
   root.replaceChildren(box);
@@ -213,6 +215,6 @@ export function initPlayerView() {
   });
   setInterval(() => {
     const current = document.querySelector(".rw-player");
-    if (current && current.rwPicture) stamp(current, current.rwPicture);
+    if (current && shownPicture.has(current)) stamp(current, shownPicture.get(current));
   }, TICK_MS);
 }
