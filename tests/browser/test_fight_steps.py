@@ -395,3 +395,42 @@ def test_a_defense_names_the_value_it_writes_for_the_first_time(reader: SharedVi
     assert "(im Kampf rückgängig gemacht)" in undone.inner_text()
     bar(page).locator(".rw-fight-redo").click()
     page.wait_for_function("() => !document.querySelector('#rw-page-log li.rw-log-undone')")
+
+
+def test_a_stray_shot_offers_the_other_persons_damage_and_changes_nothing_in_the_fight(
+    reader: SharedVisit,
+) -> None:
+    """001 „Fernkampfattacken ins Kampfgetümmel“: „Schlägt der Angriff nur durch diese
+    Erschwernis fehl, trifft er eine andere zufällige Person im Kampfgetümmel“ – issue #43: his
+    armour is not the aimed target's. The follow-up opens „Schaden und Wunden“ for that other
+    person with the shot's TP and an empty RS field (the fight's target's RS stays his), and its
+    roll writes nothing into the fight."""
+    t = start(reader)
+    page = t.page
+    attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
+    attack.evaluate(
+        "(h, v) => window.Regelwerk.fill(h, v)",
+        {"kind": "fernkampf", "wert": "14", "getuemmel": "3"},
+    )
+    params = form_params(attack)
+    seed = next(
+        s
+        for s in range(1, 500)
+        if api.run("dsa", "attack", params, seed=s)["result"]["outcome"] == "andere_person"
+    )
+    attack.locator("details.rw-advanced").first.evaluate("(d) => { d.open = true; }")
+    attack.locator("[data-path='seed']").fill(str(seed))
+    t.roll(attack)
+    steps = len(stored_journal(page)["steps"])
+    attack.get_by_role("button", name="Schaden an der anderen Person ▸").click()
+    damage = page.locator(DAMAGE)
+    damage.locator(".rw-other-note").wait_for()
+    assert damage.locator("[data-path='rs']").input_value() == ""
+    sent = api.run("dsa", "attack", params, seed=seed)["result"]["follow_ups"][0]["params"]
+    assert damage.locator("[data-path='damage']").input_value() == sent["damage"]
+    damage.locator("[data-path='rs']").fill("2")
+    damage.locator("[data-path='ko']").fill("10")
+    damage.locator("[data-path='lep']").fill("25")
+    t.roll(damage)
+    damage.get_by_text("Für eine Person außerhalb der Wahl gewürfelt").wait_for()
+    assert len(stored_journal(page)["steps"]) == steps  # nothing written into the fight

@@ -17,6 +17,7 @@ import fc from "fast-check";
 
 import { openStore } from "../../site_plugins/assets/js/fight/store.js";
 import * as saved from "../../site_plugins/assets/js/helpers/saved.js";
+import { keepBuiltValues } from "../../site_plugins/assets/js/helpers/forms.js";
 import { link, parse, readLink } from "../../site_plugins/assets/js/helpers/share.js";
 import * as store from "../../site_plugins/assets/js/common/store.js";
 import * as boardState from "../../site_plugins/assets/js/fight/tickleiste-state.js";
@@ -132,7 +133,8 @@ const asText = (value) => (value === true ? "ja" : value === false ? "nein" : St
 test("share.js: a link of any form's values opens as exactly those values (parse(link(x)) = x, ≥ 10,000 runs)", () => {
   fc.assert(
     fc.property(params, fc.nat({ max: 2 ** 32 - 1 }), (values, seed) => {
-      const helper = { dataset: { system: "ryssea", action: "attack", preset: "" }, id: "helfer-ryssea-attack", rwDefaults: {} };
+      const helper = { dataset: { system: "ryssea", action: "attack", preset: "" }, id: "helfer-ryssea-attack" };
+      keepBuiltValues(helper, {});
       const address = link(helper, values, seed);
       const opened = parse(address.slice(address.indexOf("#")));
       const expected = Object.fromEntries(

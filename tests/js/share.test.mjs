@@ -5,7 +5,8 @@
 // Object.prototype (issue #34). Rules: share.js's header and the „At the table …“ issue
 // (tests/browser/test_table_companion.py: shared links, malformed links).
 //
-// link() reads three things besides its arguments: the helper's dataset, id and rwDefaults
+// link() reads three things besides its arguments: the helper's dataset, id and the form's
+// values as the page built it (forms.js keepBuiltValues)
 // (a plain record stands in for the helper), the page address (globalThis.location) and the
 // runtime key in <meta name="regelwerk-engine"> (document.querySelector, answered with a
 // stand-in meta). addButton and openFromAddress build elements and are left to the browser.
@@ -15,6 +16,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 
 import { isLink, link, pageAddress, parse } from "../../site_plugins/assets/js/helpers/share.js";
+import { keepBuiltValues } from "../../site_plugins/assets/js/helpers/forms.js";
 
 const RUNTIME_KEY = "a1b2c3d4e5f6";
 
@@ -146,7 +148,9 @@ test("share.js: a field given both as a value and as list rows is refused as a L
 const ATTACK_DEFAULTS = { eig1: "10", eig2: "10", taw: "0", damage: "1W6", verteidigung: "10", fernkampf: false, angriffsart: "nahkampf" };
 
 function helperOf(system, action, defaults, { id = `helfer-${system}-${action}`, preset = "" } = {}) {
-  return { id, dataset: { system, action, preset }, rwDefaults: defaults };
+  const helper = { id, dataset: { system, action, preset } };
+  keepBuiltValues(helper, defaults);
+  return helper;
 }
 
 test("share.js: a link carries the fields that differ from the form as the page built it, and opens to the same values and seed (the „At the table …“ issue: same values and seed → same roll)", () => {

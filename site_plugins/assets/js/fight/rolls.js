@@ -16,7 +16,7 @@ import { outcomeEnd, resultNodes } from "../helpers/results.js";
 import { el, isObject, ownValue } from "../common/util.js";
 import { effectId, effectLeft, untilFromDuration } from "./effects.js";
 import { fieldsOf, fillAll, fillOne, labelOf, shown, titleOf, valuesOf } from "./fill.js";
-import { followUpBar, isForOther, openHelper, rollThen, takeChainHost } from "./follow-ups.js";
+import { followUpBar, forgetOther, isForOther, openHelper, rollThen, takeChainHost } from "./follow-ups.js";
 
 // What the fight makes of a result stands right below its outcome, beside „Würfeln“ – not
 // under the dice and chances a screen further down.
@@ -100,8 +100,13 @@ export function afterRoll(table, helper, body, how = "") {
   // the fight's lines of this roll go below its outcome, and into the chain where it is shown
   const link = host ? chainLink(host, helper, body) : null;
   if (isForOther(helper)) {
+    // one roll for the other person; then the helper holds the fight's fighters again
+    forgetOther(helper);
+    const note = helper.querySelector(".rw-other-note");
+    if (note) note.hidden = true;
+    fillOne(table, helper, { actor: true, target: true, initial: true });
     placeAfterOutcome(helper, el("p", "rw-fight-note rw-fight-written", "Für eine Person außerhalb der Wahl gewürfelt – der Kampf bleibt, wie er ist."));
-    return null;
+    return;
   }
   const { actor, target } = fight;
   const update = isObject(result.target_update) ? result.target_update : null;

@@ -15,7 +15,7 @@ import { collect, formerNames } from "../helpers/forms.js";
 import { createBar } from "./bar.js";
 import { contractOf } from "./contract.js";
 import { fillAll, keepTyped } from "./fill.js";
-import { forgetOther, openHelper } from "./follow-ups.js";
+import { forgetOther, isForOther, openHelper } from "./follow-ups.js";
 import { setupOverview } from "./overview.js";
 import * as roster from "./roster.js";
 import { afterRoll, offerSharedRoll } from "./rolls.js";
@@ -129,9 +129,11 @@ function wire(table, root, bar) {
     else afterRoll(table, helper, detail);
   });
   // a value typed into a fighter's field (not a fill: fill() sends no change event)
+  // (a helper that holds another person's roll – a stray shot's bystander – keeps none)
   root.addEventListener("change", (event) => {
     const helper = event.target.closest(".rw-workbench .rw-helper:not([data-widget])");
-    if (helper && event.target.matches("[data-path][data-type]")) keepTyped(table, helper, event.target);
+    if (!helper || isForOther(helper) || !event.target.matches("[data-path][data-type]")) return;
+    keepTyped(table, helper, event.target);
   });
   // the fighter chosen in the Tickleiste's „Kämpfer“ (who acts there, or reacts: an Aktive
   // Abwehr costs him Ticks in another's turn) is the actor; the fight's target stays. A fighter

@@ -215,8 +215,8 @@ export function keepInitialRows(helper) {
   });
 }
 
-export function keepBuiltValues(helper) {
-  builtValues.set(helper, collect(helper));
+export function keepBuiltValues(helper, values = collect(helper)) {
+  builtValues.set(helper, values);
 }
 
 export function builtValuesOf(helper) {
