@@ -403,8 +403,8 @@ def test_a_stray_shot_offers_the_other_persons_damage_and_changes_nothing_in_the
     """001 „Fernkampfattacken ins Kampfgetümmel“: „Schlägt der Angriff nur durch diese
     Erschwernis fehl, trifft er eine andere zufällige Person im Kampfgetümmel“ – issue #43: his
     armour is not the aimed target's. The follow-up opens „Schaden und Wunden“ for that other
-    person with the shot's TP and an empty RS field (the fight's target's RS stays his), and its
-    roll writes nothing into the fight."""
+    person with the shot's TP and his fields empty – RS first (the fight's target's RS stays
+    his) –, and its roll writes nothing into the fight."""
     t = start(reader)
     page = t.page
     attack = reveal(page.locator("section.rw-helper[data-action='attack']"))
@@ -428,9 +428,11 @@ def test_a_stray_shot_offers_the_other_persons_damage_and_changes_nothing_in_the
     assert damage.locator("[data-path='rs']").input_value() == ""
     sent = api.run("dsa", "attack", params, seed=seed)["result"]["follow_ups"][0]["params"]
     assert damage.locator("[data-path='damage']").input_value() == sent["damage"]
-    damage.locator("[data-path='rs']").fill("2")
-    damage.locator("[data-path='ko']").fill("10")
-    damage.locator("[data-path='lep']").fill("25")
+    # every value of his is his own: none of the fight's target stands in for it
+    for name in ("rs", "ko", "lep", "wunden"):
+        assert damage.locator(f"[data-path='{name}']").input_value() == "", name
+    for name, value in (("rs", "2"), ("ko", "10"), ("lep", "25"), ("wunden", "0")):
+        damage.locator(f"[data-path='{name}']").fill(value)
     t.roll(damage)
     damage.get_by_text("Für eine Person außerhalb der Wahl gewürfelt").wait_for()
     assert len(stored_journal(page)["steps"]) == steps  # nothing written into the fight
