@@ -263,6 +263,12 @@ def test_target_choice_typed_values_overview_edits_and_a_known_target(reader: Sh
     lep.fill("27")
     lep.press("Enter")
     assert error.is_hidden()
+    # the state of the new value comes from the engine's rule first, then the one step
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('regelwerk:kampf:dsa')).steps.at(-1).label"
+        " === 'Bruna: LeP – → 27 (von Hand)'",
+        polling=50,
+    )
     assert stored_fight(page)["fighters"]["Bruna"]["stats"]["lep"] == 27
     title = bar(page).locator(".rw-fight-undo").get_attribute("title")
     assert title == "Rückgängig: Bruna: LeP – → 27 (von Hand)"
