@@ -31,6 +31,7 @@ import pytest
 from engine import api
 from tests.browser.conftest import SharedVisit, evaluate_one, reveal, wait_engine_ready
 from tests.browser.test_effects import keeps_ticks
+from tests.browser.test_fight_steps import started_board
 from tests.browser.test_whole_fight import fight_systems
 
 pytestmark = pytest.mark.browser
@@ -86,7 +87,7 @@ def stored_fight(system: str, board: dict[str, Any] | None) -> str:
     return json.dumps({"version": 2, "base": base, "steps": [], "redo": []})
 
 
-def started_board(first: str) -> dict[str, Any]:
+def board_with_first(first: str) -> dict[str, Any]:
     """The Ryssea Tickleiste with NAMES, the fight begun, ``first`` on the lowest tick (000
     L17–L21: INI + W6 decide the start; the highest INI by far)."""
     state: dict[str, Any] = {}
@@ -150,7 +151,7 @@ def passes_over(page: Any, system: str, board: bool, why: str) -> None:
 def test_every_state_of_the_rules_reaches_the_overview_and_is_passed_over(
     reader: SharedVisit, built_site: Path, system: str
 ) -> None:
-    board = started_board(DOWN) if keeps_ticks(built_site, system) else None
+    board = board_with_first(DOWN) if keeps_ticks(built_site, system) else None
     stored = {f"regelwerk:kampf:{system}": stored_fight(system, board)}
     fight = contract(system)
     titles = {v["name"]: v["title"] for v in fight["values"]}
@@ -250,14 +251,7 @@ def test_undo_everything_and_reload_keeps_the_fight(reader: SharedVisit, built_s
     stored board beside the fight's journal).“ The board is the fight's, kept once."""
     system = next(s for s in fight_systems() if keeps_ticks(built_site, s))
     page = reader.arrive(f"{system}/kampfhelfer/")
-    board = page.locator(".rw-tickleiste")
-    for name, ini in (("Alrik", "12"), ("Bruna", "9")):
-        board.locator("[data-path='name']").fill(name)
-        board.locator("[data-path='ini']").fill(ini)
-        board.get_by_role("button", name="Kämpfer hinzufügen").click()
-        board.locator(f".rw-tl-marker[data-name='{name}']").wait_for()
-    board.get_by_role("button", name="Kampf beginnen (Initiative würfeln)").click()
-    board.locator(".rw-tl-field--now").wait_for()
+    started_board(page, {"Alrik": "12", "Bruna": "9"})
     key = f"regelwerk:kampf:{system}"
     made = page.evaluate(f"JSON.parse(localStorage.getItem('{key}')).steps.length")
     undo = page.locator(".rw-fight-bar .rw-fight-undo")

@@ -125,6 +125,17 @@ def notes(result: dict[str, Any], caption: str = "Hinweise") -> list[str]:
     return []
 
 
+def roll_line(result: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """The rolled line of the result's display whose label begins with ``prefix``."""
+    return next(
+        item
+        for section in result["display"]["sections"]
+        if section["kind"] == "rolls"
+        for item in section["items"]
+        if item["label"].startswith(prefix)
+    )
+
+
 def chance_labels(result: dict[str, Any]) -> list[str]:
     """The labels of the result's (first) odds, in the order shown."""
     section = next(s for s in result["display"]["sections"] if s["kind"] == "chances")

@@ -13,7 +13,7 @@ from engine import api
 from engine.systems.dsa import common
 from tests.engine.brute import chance
 from tests.engine.dsa.helpers import KEYS, SRC, error, fields, fighter, model_outcome, run
-from tests.engine.support import applies, seed_where
+from tests.engine.support import applies, roll_line, seed_where
 
 
 @pytest.mark.parametrize("target", [-5, 0, 1, 2, 5, 10, 14, 19, 20, 25])
@@ -192,13 +192,7 @@ def test_the_confirmation_roll_says_what_it_decided(action: str, outcome: str) -
     params = {"wert": 11} if action == "attack" else {"pa_basis": 11}
     result = run(action, params, seed)
     assert result["outcome"] == outcome
-    line = next(
-        item
-        for section in result["display"]["sections"]
-        if section["kind"] == "rolls"
-        for item in section["items"]
-        if item["label"].startswith("Bestätigungswurf")
-    )
+    line = roll_line(result, "Bestätigungswurf")
     assert line["decision"] == CONFIRMATION_WORDS[action, outcome]
 
 

@@ -10,7 +10,7 @@ import pytest
 from engine.systems.dsa import common
 from tests.engine.brute import expectation
 from tests.engine.dsa.helpers import annahme, attack, model_outcome, run
-from tests.engine.support import assumed, draws, notes, seed_where
+from tests.engine.support import assumed, draws, notes, roll_line, seed_where
 
 
 @pytest.mark.parametrize(
@@ -125,13 +125,7 @@ def test_a_stray_shot_gives_the_tp_and_leaves_the_rs_to_the_person_hit() -> None
     r = attack(base, seed)
     assert r["outcome"] == "andere_person" and r["other_person"]["name"] == names[which - 1]
     assert r["sp"] is None and r["damage_roll"]["total"] == d6 + 4
-    line = next(
-        item
-        for section in r["display"]["sections"]
-        if section["kind"] == "rolls"
-        for item in section["items"]
-        if item["label"].startswith("Trefferpunkte (TP)")
-    )
+    line = roll_line(r, "Trefferpunkte (TP)")
     assert line["total"] == str(d6 + 4)
     assert not any("RS" in str(m) for m in line.get("modifiers", []))
     said = notes(r)
