@@ -122,13 +122,7 @@ def labels(page: Any, system: str) -> list[str]:
 
 
 def last_label(page: Any, system: str) -> str:
-    return str(
-        page.evaluate(
-            "(s) => { const j = JSON.parse(localStorage.getItem(`regelwerk:kampf:${s}`));"
-            " return j.steps[j.steps.length - 1].label; }",
-            system,
-        )
-    )
+    return labels(page, system)[-1]
 
 
 def passes_over(page: Any, system: str, board: bool, why: str) -> None:

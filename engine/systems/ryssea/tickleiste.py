@@ -311,11 +311,14 @@ def apply(board: Board, params: dict[str, Any], rng: random.Random) -> tuple[str
     return _act(board, marker, head, params), None
 
 
+def _able(board: Board, unable: dict[str, str]) -> list[Marker]:
+    """The line without those who cannot act, in acting order."""
+    return [m for m in board.active() if m.name.casefold() not in unable]
+
+
 def _head(board: Board, unable: dict[str, str]) -> Marker | None:
     """Whose turn it is: the first on the line who can act (everyone on it cannot: the first)."""
-    line = board.active()
-    able = [m for m in line if m.name.casefold() not in unable]
-    pool = able or line
+    pool = _able(board, unable) or board.active()
     return pool[0] if pool else None
 
 
@@ -338,7 +341,7 @@ def render(
     now = head.tick if head else None
     line_up = board.active()
     limit = DATA.integer("tickleiste.reaktion_hoechstens_zurueck", 0, 1000)
-    able = [m for m in line_up if m.name.casefold() not in unable]
+    able = _able(board, unable)
     if able:
         outcome = f"Als Nächstes: {able[0].name} auf Tick {number(able[0].tick or 0)}."
     elif line_up:

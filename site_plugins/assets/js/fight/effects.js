@@ -127,23 +127,22 @@ export function turnBegun(state, name) {
   }
 }
 
-function hasRunOut(state, until) {
+// `now`: the Tickleiste's current tick in this state (null without a board).
+function hasRunOut(state, until, now) {
   if (until.unit === "runden") {
     return state.turns.length > 0 && (state.round > until.round || (state.round === until.round && state.turn >= until.turn));
   }
-  if (until.unit === "ticks") {
-    const now = boardNow(state.board, downNames(state));
-    return now !== null && now >= until.tick;
-  }
+  if (until.unit === "ticks") return now !== null && now >= until.tick;
   return until.left <= 0;
 }
 
 // The effects that have run out in this state: [{fighter, id, name}], in the order of the fighters.
 export function expiring(state) {
   const out = [];
+  const now = boardNow(state.board, downNames(state));
   for (const fighter of Object.keys(state.fighters)) {
     for (const effect of effectsOf(state, fighter)) {
-      if (hasRunOut(state, effect.until)) out.push({ fighter, id: effect.id, name: effect.name });
+      if (hasRunOut(state, effect.until, now)) out.push({ fighter, id: effect.id, name: effect.name });
     }
   }
   return out;

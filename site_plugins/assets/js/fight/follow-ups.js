@@ -142,11 +142,17 @@ export function rollThen(table, items, host) {
   const next = item && table.helpers().find((h) => h.dataset.action === item.action);
   const params = (item && item.params) || {};
   if (!next || !table.store.state.target || missingValues(table, next, params).length) return "";
+  rollInPlace(table, next, params, host);
+  return item.title;
+}
+
+// The next helper filled (the fighters' known values win over what the follow-up brings) and
+// rolled where it stands, its roll shown in `host`'s chain.
+function rollInPlace(table, next, params, host) {
   forOther.delete(next);
   fill(next, knownValuesWin(table, next, params));
   if (host && host !== next) chainHost.set(next, host);
   next.querySelector(".rw-form").requestSubmit();
-  return item.title;
 }
 
 // → the follow-ups' bar for a result (null when none applies on this page); `host`: the helper
@@ -183,10 +189,7 @@ export function followUpBar(table, items, host) {
     if (target && !missingValues(table, next, params).length) {
       const roll = button(`${item.title}: würfeln ⚄`, "md-button md-button--primary rw-follow-roll", () => {
         roll.disabled = true;
-        forOther.delete(next);
-        fill(next, knownValuesWin(table, next, params));
-        if (host && host !== next) chainHost.set(next, host);
-        next.querySelector(".rw-form").requestSubmit();
+        rollInPlace(table, next, params, host);
       });
       roll.title = `Mit den bekannten Werten von ${target} gleich würfeln`;
       bar.appendChild(roll);

@@ -20,7 +20,7 @@ import { announce, ask, hasDice, notice, outcomeText, resultNodes } from "../hel
 import { newSeed, runEngine } from "../runtime/engine-client.js";
 import * as storage from "../common/store.js";
 import { el, ownValue } from "../common/util.js";
-import { effectText, effectsOf } from "./effects.js";
+import { boardFighters, effectText, effectsOf } from "./effects.js";
 import { same } from "./journal.js";
 import { stateOfFighter } from "./reducer.js";
 import * as roster from "./roster.js";
@@ -57,16 +57,11 @@ function fighterBox(helper) {
   return helper.querySelector("select[data-path='fighter']");
 }
 
-function fillFighters(helper, board, preferred) {
+// The fighters to choose from, where each stands („Alrik (Tick 5)“): the fight's board, read
+// as the roster reads it (fight/effects.js boardFighters).
+function fillFighters(helper, preferred) {
   const select = fighterBox(helper);
-  const options = [];
-  if (board) {
-    for (const field of board.fields) {
-      for (const m of field.markers) options.push([m.name, `${m.name} (Tick ${String(field.tick).replace("-", "−")})`]);
-    }
-    for (const w of board.waiting) options.push([w.name, `${w.name} (${w.status === "bereithalten" ? "hält bereit" : "wartet ab"})`]);
-    for (const name of board.ready) options.push([name, `${name} (vor Kampfbeginn)`]);
-  }
+  const options = boardFighters(viewOf(helper).store.state.board).map((f) => [f.name, `${f.name} (${f.position})`]);
   const keep = preferred || select.value;
   select.replaceChildren(...options.map(([value, text]) => new Option(text, value)));
   if (keep && options.some(([value]) => value === keep)) select.value = keep;
@@ -124,7 +119,7 @@ function show(helper, key, shown, preferred) {
     result.replaceChildren(...nodes);
   }
   else result.replaceChildren(el("p", "rw-help", "Noch keine Kämpfer auf der Tickleiste."));
-  fillFighters(helper, shown && shown.board, preferred || (shown && shown.next));
+  fillFighters(helper, preferred || (shown && shown.next));
   helper.dataset.started = view.store.state.board && view.store.state.board.started ? "1" : "";
   redrawTimeline(helper);
   fillKept(helper);

@@ -19,6 +19,7 @@ import { forgetOther, isForOther, openHelper } from "./follow-ups.js";
 import { setupOverview } from "./overview.js";
 import * as roster from "./roster.js";
 import { afterRoll, offerSharedRoll } from "./rolls.js";
+import { same } from "./journal.js";
 import { fightStore } from "./store.js";
 import { setupShare } from "../players/show.js";
 
@@ -53,7 +54,8 @@ function changedChoice(before, after) {
   return {
     actor: !before || before.actor !== after.actor,
     target: !before || before.target !== after.target || before.actor !== after.actor,
-    turn: !before || before.turn !== after.turn || before.round !== after.round || before.turns !== after.turns,
+    // every step hands out a new state: the order is compared by what it holds
+    turn: !before || before.turn !== after.turn || before.round !== after.round || !same(before.turns, after.turns),
   };
 }
 
