@@ -7,6 +7,9 @@
 - ``fight_contract(system)`` is the system's fight: the life values, the states they lead to
   and the conditions (:mod:`engine.fight_contract`); ``fight_state(system, values)`` the state
   of a fighter with these values – the one state function every result uses.
+- ``what_if(system, action, params, field)`` and ``compare(…)`` are „Was wäre wenn“ and
+  „Vergleichen“ (:mod:`engine.odds`): the odds before the roll across the opponent's value or
+  across the choices of a field.
 - ``run_json(request)`` is the string-in, string-out form the browser worker uses (also with
   ``"type": "describe"``, ``"fight"`` and ``"state"``).
 
@@ -23,11 +26,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import accumulate
 from typing import Any
 
 import engine.systems  # noqa: F401  (registers every system's actions)
+from engine import odds
 from engine.budget import request_budget
 from engine.data_files import assumptions_used
 from engine.errors import EngineError, echo
@@ -178,6 +182,37 @@ def run(
     return out
 
 
+def _guarded(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``{"ok": true, key: …}`` or ``{"ok": false, "error": …}`` – never raises."""
+    try:
+        return {"ok": True, key: compute()}
+    except EngineError as error:
+        return {"ok": False, "error": error.to_dict()}
+    except RecursionError:
+        problem = {"field": "", "message": "Eingabe: zu tief verschachtelt."}
+    except MemoryError:
+        problem = {"field": "", "message": "Eingabe: zu groß für den Speicher."}
+    except Exception as error:  # last resort: a bug, never bad input
+        problem = _internal_error(error)
+    return {"ok": False, "error": problem}
+
+
+def what_if(
+    system: str, action: str, params: dict[str, Any] | None = None, field: str | None = None
+) -> dict[str, Any]:
+    """„Was wäre wenn“: the action's odds across the opponent's value (or ``field``), as
+    ``{"ok": true, "what_if": {...}}`` (:func:`engine.odds.what_if`). Never raises."""
+    return _guarded("what_if", lambda: odds.what_if(system, action, params, field))
+
+
+def compare(
+    system: str, action: str, params: dict[str, Any] | None = None, field: str | None = None
+) -> dict[str, Any]:
+    """„Vergleichen“: the action's odds for each choice of ``field`` (default: the first it
+    names), as ``{"ok": true, "compare": {...}}`` (:func:`engine.odds.compare`). Never raises."""
+    return _guarded("compare", lambda: odds.compare(system, action, params, field))
+
+
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -241,8 +276,9 @@ def _parse(request: Any) -> dict[str, Any]:
 def run_json(request: str) -> str:
     """String form of :func:`run` for the browser: ``{"system","action","params","seed"}``;
     with ``"type"``: ``"describe"`` (``{"system","action"}`` → ``describe``), ``"fight"``
-    (``{"system"}`` → ``fight``: :func:`fight_contract`) or ``"state"`` (``{"system","values"}``
-    → ``state``: :func:`fight_state`, ``null`` when nothing decides).
+    (``{"system"}`` → ``fight``: :func:`fight_contract`), ``"state"`` (``{"system","values"}``
+    → ``state``: :func:`fight_state`, ``null`` when nothing decides), ``"what_if"`` or
+    ``"compare"`` (``{"system","action","params","field"}`` → :func:`what_if`, :func:`compare`).
 
     Any failure, even an unexpected one, comes back as ``ok: false`` with a German message, so
     a widget never breaks on an engine error.
@@ -257,6 +293,10 @@ def run_json(request: str) -> str:
             }
         elif kind == "fight":
             body = {"ok": True, "fight": fight_contract(data.get("system", ""))}
+        elif kind in ("what_if", "compare"):
+            ask = what_if if kind == "what_if" else compare
+            where = (data.get("system", ""), data.get("action", ""))
+            body = ask(*where, data.get("params"), data.get("field"))
         elif kind == "state":
             state = fight_state(data.get("system", ""), data.get("values"))
             body = {"ok": True, "state": state}

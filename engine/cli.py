@@ -26,8 +26,8 @@ from engine.budget import request_budget
 from engine.errors import EngineError, echo
 from engine.fight_contract import contract_of
 from engine.formatting import fraction_text, number, percent
-from engine.params import BoolParam, ListParam, Param
-from engine.registry import SYSTEMS
+from engine.params import BoolParam, ChoiceParam, IntParam, ListParam, Param
+from engine.registry import SYSTEMS, Action
 
 # the commands of the command line itself: no system may take one of these names
 OWN_COMMANDS = ("roll", "list", "describe", "kampf", "zustand")
@@ -156,7 +156,40 @@ def build_parser() -> argparse.ArgumentParser:
                 _add_param_option(act, param, action.params)
             act.add_argument("--params", help="alle Parameter als JSON-Objekt")
             _add_common(act)
+            _add_odds_options(act, action)
     return parser
+
+
+def _add_odds_options(parser: argparse.ArgumentParser, action: Action) -> None:
+    """„Was wäre wenn“ and „Vergleichen“ (engine/odds.py) for every action; the field is
+    optional where the action names its own."""
+    numbers = [p.name for p in action.params if isinstance(p, IntParam)]
+    choices = [p.name for p in action.params if isinstance(p, ChoiceParam | BoolParam)]
+    if not numbers and not choices:
+        return
+    odds = parser.add_mutually_exclusive_group()
+    if numbers:
+        own = f"; ohne FELD: {action.what_if}" if action.what_if else ""
+        odds.add_argument(
+            "--was-waere-wenn",
+            dest="what_if",
+            nargs="?",
+            const="",
+            metavar="FELD",
+            choices=["", *numbers],
+            help=f"die Chancen über die Werte eines Zahlenfelds (z. B. des Gegners){own}",
+        )
+    if choices:
+        own = f"; ohne FELD: {action.compare[0]}" if action.compare else ""
+        odds.add_argument(
+            "--vergleichen",
+            dest="compare",
+            nargs="?",
+            const="",
+            metavar="FELD",
+            choices=["", *choices],
+            help=f"die Chancen jeder Wahl eines Auswahlfelds nebeneinander{own}",
+        )
 
 
 def _requirement(param: Param, params: Sequence[Param]) -> str:
@@ -236,43 +269,68 @@ def _missing_options(params: Sequence[Param], given: dict[str, Any]) -> list[str
     ]
 
 
-def _render_text(result: dict[str, Any], only_chances: bool) -> str:
-    display = result["result"]["display"]
+def _table_lines(columns: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(str(row[i])) for row in [columns, *rows]) for i in range(len(columns))]
+    return [
+        "  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in [columns, *rows]
+    ]
+
+
+def _section_lines(section: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if section.get("caption"):
+        lines.append(section["caption"] + ":")
+    if section["kind"] == "table":
+        lines += _table_lines(section["columns"], section["rows"])
+    elif section["kind"] == "rolls":
+        for item in section["items"]:
+            faces = " ".join(
+                f"[{d['value']}]" if d["kept"] else f"({d['value']})" for d in item["dice"]
+            )
+            mods = " ".join(f"{m['label']} {m['value']}" for m in item["modifiers"])
+            decided = f" {item['decision']}" if item.get("decision") else ""
+            total = f"= {item['total']}{decided}"
+            lines.append(f"  {item['label']}: {item['notation']} {faces} {mods} {total}")
+    elif section["kind"] == "chances":
+        for item in section["items"]:
+            lines.append(f"  {item['label']}: {item['percent']} ({item['fraction']})")
+    elif section["kind"] == "distribution":
+        numeric = section.get("numeric")
+        columns = [section["axis"], *(("genau", "mindestens") if numeric else ("Chance",))]
+        rows = [
+            [bar["label"], bar["percent"], bar["at_least_percent"]]
+            if numeric
+            else [bar["label"], bar["percent"]]
+            for bar in section["bars"]
+        ]
+        lines += _table_lines(columns, rows)
+        if numeric:
+            mean = section["mean"]
+            label = mean.get("label", "Mittelwert")
+            lines.append(f"  {label}: {mean['text']} ({mean['fraction']})")
+    elif section["kind"] == "notes":
+        lines += [f"  {note}" for note in section["items"]]
+    return lines
+
+
+def _render_sections(display: dict[str, Any], only_chances: bool = False) -> str:
     lines: list[str] = []
     if not only_chances:
         lines += [display["headline"], display["outcome"], ""]
     for section in display["sections"]:
-        if only_chances and section["kind"] != "chances":
+        if only_chances and section["kind"] not in ("chances", "distribution"):
             continue
-        if section.get("caption"):
-            lines.append(section["caption"] + ":")
-        if section["kind"] == "table":
-            widths = [
-                max(len(str(row[i])) for row in [section["columns"], *section["rows"]])
-                for i in range(len(section["columns"]))
-            ]
-            for row in [section["columns"], *section["rows"]]:
-                lines.append(
-                    "  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))
-                )
-        elif section["kind"] == "rolls":
-            for item in section["items"]:
-                faces = " ".join(
-                    f"[{d['value']}]" if d["kept"] else f"({d['value']})" for d in item["dice"]
-                )
-                mods = " ".join(f"{m['label']} {m['value']}" for m in item["modifiers"])
-                decided = f" {item['decision']}" if item.get("decision") else ""
-                total = f"= {item['total']}{decided}"
-                lines.append(f"  {item['label']}: {item['notation']} {faces} {mods} {total}")
-        elif section["kind"] == "chances":
-            for item in section["items"]:
-                lines.append(f"  {item['label']}: {item['percent']} ({item['fraction']})")
-        elif section["kind"] == "notes":
-            lines += [f"  {note}" for note in section["items"]]
+        lines += _section_lines(section)
         lines.append("")
-    if not only_chances:  # the chances do not depend on the roll: no seed to repeat
-        lines.append(f"Seed: {result['seed']}")
     return "\n".join(lines).rstrip("\n")
+
+
+def _render_text(result: dict[str, Any], only_chances: bool) -> str:
+    text = _render_sections(result["result"]["display"], only_chances)
+    if only_chances:  # the chances do not depend on the roll: no seed to repeat
+        return text
+    return f"{text}\n\nSeed: {result['seed']}"
 
 
 def _roll_command(args: argparse.Namespace) -> int:
@@ -335,6 +393,11 @@ def _action_command(args: argparse.Namespace) -> int:
     except EngineError as error:
         print(f"Fehler: {error.message}", file=sys.stderr)
         return 2
+    for kind, ask in (("what_if", api.what_if), ("compare", api.compare)):
+        field = getattr(args, kind, None)
+        if field is not None:
+            answer = ask(args.cli_command, args.cli_action, params, field or None)
+            return _print_answer(answer, kind, args.json)
     result = api.run(args.cli_command, args.cli_action, params, args.seed)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))
@@ -343,6 +406,18 @@ def _action_command(args: argparse.Namespace) -> int:
         print(f"Fehler: {result['error']['message']}", file=sys.stderr)
         return 2
     print(_render_text(result, args.chances))
+    return 0
+
+
+def _print_answer(answer: dict[str, Any], kind: str, as_json: bool) -> int:
+    """A „Was wäre wenn“ or „Vergleichen“ answer, as JSON or as its table and notes."""
+    if as_json:
+        print(json.dumps(answer, ensure_ascii=False, indent=2, sort_keys=True))
+        return 0 if answer["ok"] else 2
+    if not answer["ok"]:
+        print(f"Fehler: {answer['error']['message']}", file=sys.stderr)
+        return 2
+    print(_render_sections(answer[kind]["display"]))
     return 0
 
 

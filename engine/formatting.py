@@ -45,6 +45,11 @@ def fraction_text(p: Fraction | int) -> str:
     return f"{number(value.numerator)}/{number(value.denominator)}"
 
 
+def parse_fraction(text: str) -> Fraction:
+    """The inverse of :func:`fraction_text`: ``"1.234/5.678"`` → ``Fraction(617, 2839)``."""
+    return Fraction(text.replace(".", "").replace(MINUS, "-"))
+
+
 def _check_digits(digits: int) -> None:
     if not isinstance(digits, int) or isinstance(digits, bool) or digits < 0:
         raise ValueError(f"digits must be a non-negative int, got {digits!r}")

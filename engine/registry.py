@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.params import BoolParam, ChoiceParam, ListParam, Param
+from engine.params import BoolParam, ChoiceParam, IntParam, ListParam, Param
 
 Result = dict[str, Any]
 ActionFunc = Callable[[dict[str, Any], random.Random], Result]
@@ -31,6 +31,12 @@ class Action:
     # False for an action that never rolls a die (it looks up or reckons what was entered):
     # its form has no Wurfnummer, and no result of it shows a die
     rolls_dice: bool = True
+    # „Was wäre wenn“ (engine/odds.py): the field holding the opponent's value this roll goes
+    # against (Verteidigung, RK, SG …), an int field – its chances across that value's range
+    what_if: str = ""
+    # „Vergleichen“: the choice fields whose choices change the roll (manoeuvres, options,
+    # grips) – the chances and expected values of each choice side by side
+    compare: tuple[str, ...] = ()
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -44,6 +50,10 @@ class Action:
             "assumptions": list(self.assumptions),
             "rolls_dice": self.rolls_dice,
         }
+        if self.what_if:
+            out["what_if"] = self.what_if
+        if self.compare:
+            out["compare"] = list(self.compare)
         if self.result_formerly:
             out["result_formerly"] = {new: list(old) for new, old in self.result_formerly}
         return out
@@ -68,6 +78,8 @@ class System:
         widget: str = "",
         result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = (),
         rolls_dice: bool = True,
+        what_if: str = "",
+        compare: tuple[str, ...] = (),
     ) -> Callable[[ActionFunc], ActionFunc]:
         """Decorator: register ``func(params, rng) -> result`` as an action of this system."""
 
@@ -76,6 +88,7 @@ class System:
                 raise ValueError(f"action {self.name}.{name} registered twice")
             _check_hints(f"{self.name}.{name}", params)
             _check_formerly(f"{self.name}.{name}", params)
+            _check_odds_fields(f"{self.name}.{name}", params, what_if, compare)
             self.actions[name] = Action(
                 self.name,
                 name,
@@ -88,6 +101,8 @@ class System:
                 widget,
                 result_formerly,
                 rolls_dice,
+                what_if,
+                compare,
             )
             return func
 
@@ -117,6 +132,18 @@ def _check_hints(where: str, params: tuple[Param, ...]) -> None:
                 unknown = set(values) - {c["value"] for c in allowed}
                 if unknown:
                     raise ValueError(f"{where}.{param.name}: when {other} has no {unknown}")
+
+
+def _check_odds_fields(
+    where: str, params: tuple[Param, ...], what_if: str, compare: tuple[str, ...]
+) -> None:
+    """„Was wäre wenn“ goes across a number field, „Vergleichen“ across a choice's values."""
+    names = {p.name: p for p in params}
+    if what_if and not isinstance(names.get(what_if), IntParam):
+        raise ValueError(f"{where}: what_if {what_if!r} is no number field")
+    for choice in compare:
+        if not isinstance(names.get(choice), ChoiceParam | BoolParam):
+            raise ValueError(f"{where}: compare {choice!r} is no choice or yes/no field")
 
 
 def _check_condition(where: str, param: Param) -> None:

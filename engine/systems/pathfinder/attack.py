@@ -112,6 +112,8 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
     ),
     source=f"{SOURCE} L6–L23, L69–L88",
     result_formerly=(("staerkebonus", ("strength_damage",)),),
+    what_if="armor_class",
+    compare=("grip", "weapon"),
     params=(
         ChoiceParam(
             "weapon",

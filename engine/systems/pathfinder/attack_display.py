@@ -161,6 +161,7 @@ def _show_odds(display: Display, odds: AttackOdds) -> None:
             ("natürliche 1: verfehlt immer", chances["natural_1"]),
             ("Nur Mindestschaden (1 nichttödlich)", odds.expected_nonlethal),
         ],
+        before=True,
     )
     display.table(
         "Erwarteter Schaden je Angriff (exakt)",
