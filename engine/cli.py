@@ -170,24 +170,24 @@ def _add_odds_options(parser: argparse.ArgumentParser, action: Action) -> None:
     odds = parser.add_mutually_exclusive_group()
     if numbers:
         own = f"; ohne FELD: {action.what_if}" if action.what_if else ""
+        own += f" (Felder: {', '.join(numbers)})"
         odds.add_argument(
             "--was-waere-wenn",
             dest="what_if",
             nargs="?",
             const="",
             metavar="FELD",
-            choices=["", *numbers],
             help=f"die Chancen über die Werte eines Zahlenfelds (z. B. des Gegners){own}",
         )
     if choices:
         own = f"; ohne FELD: {action.compare[0]}" if action.compare else ""
+        own += f" (Felder: {', '.join(choices)})"
         odds.add_argument(
             "--vergleichen",
             dest="compare",
             nargs="?",
             const="",
             metavar="FELD",
-            choices=["", *choices],
             help=f"die Chancen jeder Wahl eines Auswahlfelds nebeneinander{own}",
         )
 

@@ -31,7 +31,7 @@ from typing import Any
 from engine.budget import Budget, request_budget
 from engine.data_files import assumptions_used
 from engine.display import Display
-from engine.errors import EngineError
+from engine.errors import EngineError, echo
 from engine.formatting import decimal, fraction_text, number, parse_fraction, percent
 from engine.params import BoolParam, ChoiceParam, IntParam, Param, validate_record
 from engine.registry import SYSTEMS, Action
@@ -120,7 +120,11 @@ def _field(spec: Action, name: Any, kinds: tuple[type[Param], ...], what: str) -
     params = {p.name: p for p in spec.params}
     param = params.get(name) if isinstance(name, str) else None
     if param is None or not isinstance(param, kinds):
-        raise EngineError(f"{what}: „{name}“ ist kein passendes Feld dieser Aktion.", "field")
+        fitting = ", ".join(p.name for p in spec.params if isinstance(p, kinds)) or "keins"
+        raise EngineError(
+            f"{what}: „{echo(name)}“ ist kein passendes Feld dieser Aktion (passend: {fitting}).",
+            "field",
+        )
     return param
 
 
