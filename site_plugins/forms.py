@@ -418,6 +418,9 @@ def render_helper(
     # input from other pages does not overwrite them
     if defaults:
         widget_attr += f' data-preset="{_attr(",".join(sorted(defaults)))}"'
+    odds = _odds(spec)
+    if odds:
+        widget_attr += f' data-odds="{_attr(json.dumps(odds, ensure_ascii=False))}"'
     formerly = former_names(system)
     if formerly:
         widget_attr += f' data-formerly="{_attr(json.dumps(formerly, ensure_ascii=False))}"'
@@ -441,6 +444,19 @@ def render_helper(
         f"{_source_line(spec['source'], rule_link)}"
         f"</section>"
     )
+
+
+def _odds(spec: dict[str, Any]) -> dict[str, Any]:
+    """What „Was wäre wenn“ and „Vergleichen“ can ask of this helper (``describe``'s
+    ``what_if`` and ``compare``), with the fields' labels for the buttons (helpers/odds.js)."""
+    labels = {p["name"]: p["label"] for p in spec["params"]}
+    out: dict[str, Any] = {}
+    if spec.get("what_if") in labels:
+        out["what_if"] = {"field": spec["what_if"], "label": labels[spec["what_if"]]}
+    compare = [{"field": f, "label": labels[f]} for f in spec.get("compare") or [] if f in labels]
+    if compare:
+        out["compare"] = compare
+    return out
 
 
 def _source_line(source: str, rule_link: tuple[str, str] | None) -> str:

@@ -33,6 +33,7 @@ import {
 } from "./helpers/forms.js";
 import { keepJumpsClear } from "./helpers/jump-offset.js";
 import { logRoll, replayWith, showStoredLog } from "./helpers/log.js";
+import { setupOdds } from "./helpers/odds.js";
 import * as remember from "./helpers/remember.js";
 import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./helpers/results.js";
 import { setupValues } from "./helpers/saved.js";
@@ -153,6 +154,7 @@ function setup(helper) {
     return;
   }
   keepInitialRows(helper);
+  setupOdds(helper); // „Was wäre wenn?“ and „Vergleichen“ below the result, where the action has them
   const conditions = () => applyConditions(helper);
   form.addEventListener("change", conditions);
   form.addEventListener("rw-filled", conditions);

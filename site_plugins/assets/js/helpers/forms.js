@@ -290,7 +290,9 @@ export function clearErrors(helper) {
   helper.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
 }
 
-export function showError(helper, error) {
+// options.host: where a message without a field goes instead of the result, which then stays
+// as it is (an error of „Was wäre wenn“ keeps the roll on screen: helpers/odds.js)
+export function showError(helper, error, options = {}) {
   const result = helper.querySelector(".rw-result");
   // [id]: a list's own box has the path too, but its message slot belongs to the labelled element
   let target = error.field ? helper.querySelector(`[data-path="${CSS.escape(error.field)}"][id]`) : null;
@@ -303,13 +305,14 @@ export function showError(helper, error) {
       const details = target.closest("details");
       if (details) details.open = true;
       target.focus();
-      if (!helper.dataset.widget) result.replaceChildren(); // a board (Tickleiste) stays visible
+      // a board (Tickleiste) stays visible
+      if (!helper.dataset.widget && !options.host) result.replaceChildren();
       return;
     }
   }
   const box = el("p", "rw-error", error.message);
   box.setAttribute("role", "alert");
-  result.replaceChildren(box);
+  (options.host || result).replaceChildren(box);
 }
 
 // The „?“ next to a label opens and closes that field's help (any helper, any page): one

@@ -1,7 +1,7 @@
 // Regelwerk – results.js: an engine answer as DOM.
 //
 // Owns: the small element helper el(), rendering the engine's `display` block (headline,
-// outcome, the sections table/rolls/chances/notes, the seed – only for a result with dice:
+// outcome, the sections table/rolls/chances/notes/distribution, the seed – only for a result with dice:
 // hasDice), where a helper's result is read (its headline brought into view beside
 // „Würfeln“, renderResult) and marking the rolled row of a rule table on the page (e.g. the
 // Patzertabelle).
@@ -12,6 +12,7 @@
 // overflows, its wrapper is a focusable region named after the table.
 
 import { el } from "../common/util.js";
+import { drawDistribution } from "./chart.js";
 
 function markScrollable(wrap) {
   const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
@@ -42,6 +43,9 @@ export function watchScrolling(root) {
 }
 
 const watched = new WeakSet(); // the table boxes already watched
+
+// a table box made later (a chart's table shown, „Vergleichen“: chart.js, odds.js)
+export const watchTable = (wrap) => watchOne(wrap);
 
 function watchOne(wrap) {
   if (watched.has(wrap)) return;
@@ -125,7 +129,8 @@ function renderNotes(section) {
   return wrap;
 }
 
-const RENDERERS = { table: renderTable, rolls: renderRolls, chances: renderChances, notes: renderNotes };
+// a distribution: a bar chart with its table (helpers/chart.js)
+const RENDERERS = { table: renderTable, rolls: renderRolls, chances: renderChances, notes: renderNotes, distribution: (section) => drawDistribution(section, { watch: watchOne }) };
 
 // Whether a result rolled dice: some roll of its display shows a die. The engine puts every
 // die it rolls there (CONTRIBUTING: „damit jeder Würfel in der Erklärung steht“; tests/engine/
