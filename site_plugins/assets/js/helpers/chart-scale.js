@@ -75,7 +75,7 @@ export function numericGeometry(section, box = DIST_BOX) {
   const out = bars.map((bar, index) => {
     const center = x(values[index]);
     const barTop = chances[index] > 0 ? Math.min(y(chances[index]), box.bottom - 0.75) : box.bottom;
-    return { index, center, x: center - width / 2, width, y: barTop, height: box.bottom - barTop };
+    return { index, center, x: center - width / 2, width, y: barTop, height: box.bottom - barTop, bottom: box.bottom };
   });
   let mean = null;
   const meanValue = section.mean ? fractionValue(section.mean.fraction) : Number.NaN;

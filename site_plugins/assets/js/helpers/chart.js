@@ -96,19 +96,7 @@ function tableBlock(caption, heads, rows, { currentRow = -1, watch = null } = {}
     th.scope = "col";
     head.appendChild(th);
   }
-  const body = table.createTBody();
-  rows.forEach((cells, r) => {
-    const tr = body.insertRow();
-    if (r === currentRow) {
-      tr.className = "rw-chart-current";
-      tr.setAttribute("aria-current", "true");
-    }
-    cells.forEach((cell, c) => {
-      const td = c === 0 ? el("th", "", cell) : el("td", "", cell);
-      if (c === 0) td.scope = "row";
-      tr.appendChild(td);
-    });
-  });
+  fillRows(table.createTBody(), rows, currentRow, 0);
   wrap.appendChild(table);
   const toggle = el("button", "md-button rw-chart-toggle", "Als Tabelle");
   toggle.type = "button";
@@ -124,6 +112,27 @@ function tableBlock(caption, heads, rows, { currentRow = -1, watch = null } = {}
   };
   toggle.addEventListener("click", () => show(wrap.classList.contains("rw-sr-only")));
   return { wrap, toggle, show };
+}
+
+// A long table (a wide distribution: up to 400 rows) is filled ROWS_AT_ONCE rows per frame:
+// its layout (≈ 0.1 ms a row) would otherwise hold up the chart's first frame.
+const ROWS_AT_ONCE = 40;
+
+function fillRows(body, rows, currentRow, start) {
+  const end = Math.min(rows.length, start + ROWS_AT_ONCE);
+  for (let r = start; r < end; r++) {
+    const tr = body.insertRow();
+    if (r === currentRow) {
+      tr.className = "rw-chart-current";
+      tr.setAttribute("aria-current", "true");
+    }
+    rows[r].forEach((cell, c) => {
+      const td = c === 0 ? el("th", "", cell) : el("td", "", cell);
+      if (c === 0) td.scope = "row";
+      tr.appendChild(td);
+    });
+  }
+  if (end < rows.length) requestAnimationFrame(() => setTimeout(() => fillRows(body, rows, currentRow, end)));
 }
 
 function figure(kind, caption) {
@@ -188,11 +197,15 @@ function numericChart(section, bars, readout) {
   const geometry = numericGeometry(section, DIST_BOX);
   const svg = svgRoot(DIST_BOX.width, DIST_BOX.height, summary(section, bars));
   svg.appendChild(svgEl("line", "rw-chart-axis", { x1: DIST_BOX.left, x2: DIST_BOX.right, y1: DIST_BOX.bottom, y2: DIST_BOX.bottom }));
-  const rects = geometry.bars.map((g) => {
-    const rect = svgEl("rect", "rw-chart-bar", { x: g.x, y: g.y, width: g.width, height: Math.max(g.height, 0) });
-    svg.appendChild(rect);
-    return rect;
-  });
+  // every bar in one path (400 bars: one element, not 400); the bar chosen is drawn over it
+  const outline = geometry.bars
+    .filter((g) => g.height > 0)
+    .map((g) => `M${round(g.x)} ${round(g.bottom)}V${round(g.y)}H${round(g.x + g.width)}V${round(g.bottom)}Z`)
+    .join("");
+  svg.appendChild(svgEl("path", "rw-chart-bar", { d: outline }));
+  const chosen = svgEl("rect", "rw-chart-bar rw-chart-bar--on", { x: 0, y: 0, width: 0, height: 0 });
+  chosen.setAttribute("visibility", "hidden");
+  svg.appendChild(chosen);
   for (const label of geometry.labels) svg.appendChild(svgText("rw-chart-label", label.x, DIST_BOX.labels, label.text));
   if (geometry.mean) {
     const { x } = geometry.mean;
@@ -202,14 +215,14 @@ function numericChart(section, bars, readout) {
   }
   const guide = svgEl("rect", "rw-chart-hit", { x: 0, y: DIST_BOX.top - 4, width: 0, height: DIST_BOX.bottom - DIST_BOX.top + 4 });
   svg.appendChild(guide);
-  let shown = null;
   interact(svg, geometry.bars.map((g) => g.center), {
     size: DIST_BOX.width,
     show(index) {
-      if (shown) shown.classList.remove("rw-chart-bar--on");
-      shown = rects[index];
-      shown.classList.add("rw-chart-bar--on");
       const g = geometry.bars[index];
+      for (const [name, value] of [["x", g.x], ["y", g.y], ["width", g.width], ["height", g.height]]) {
+        chosen.setAttribute(name, String(round(value)));
+      }
+      chosen.setAttribute("visibility", "visible");
       const width = Math.max(g.width, 3);
       guide.setAttribute("x", String(round(g.center - width / 2 - 1)));
       guide.setAttribute("width", String(round(width + 2)));
