@@ -198,6 +198,7 @@ def armor_class_values(params: dict[str, Any]) -> ArmorClass:
         ),
     ),
     rolls_dice=False,  # nothing is rolled: the form has no Wurfnummer
+    what_if="attacker_bonus",  # the hit chances across the attacker's bonus
 )
 def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     ac = armor_class_values(params)
@@ -263,6 +264,7 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.chances(
         f"Trefferchance eines Angreifers mit {signed(bonus)} (1W20, natürliche 1/20)",
         [(labels[k], p) for k, p in hit_chances.items()],
+        before=True,
     )
     return {
         "armor_class": values,

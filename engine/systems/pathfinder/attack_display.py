@@ -16,7 +16,7 @@ from typing import Any
 from engine.display import Display
 from engine.formatting import decimal, number, signed
 from engine.systems.pathfinder.attack_roll import AttackOdds, AttackRolls, AttackSetup
-from engine.systems.pathfinder.common import auto_hit, auto_miss
+from engine.systems.pathfinder.common import auto_hit, auto_miss, show_distribution
 
 
 def _parts_text(parts: list[tuple[str, int]]) -> str:
@@ -163,6 +163,24 @@ def _show_odds(display: Display, odds: AttackOdds) -> None:
         ],
         before=True,
     )
+    size, bits = odds.per_attack_size()
+    drawn = show_distribution(
+        display,
+        "Schaden je Angriff (vor dem Wurf; 0 = verfehlt oder nur Mindestschaden)",
+        "Schaden",
+        odds.per_attack,
+        size=size,
+        bits=bits,
+        mean_label="Erwarteter Schaden je Angriff",
+    )
+    if not drawn:
+        display.notes(
+            "Schaden je Angriff",
+            [
+                "Die Verteilung hat zu viele Werte für ein Diagramm; die Erwartungswerte "
+                "stehen unten."
+            ],
+        )
     display.table(
         "Erwarteter Schaden je Angriff (exakt)",
         ["Erwartungswert", "Schaden"],

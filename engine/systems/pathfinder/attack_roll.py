@@ -174,6 +174,24 @@ class AttackOdds:
     expected_lethal: Fraction
     expected_nonlethal: Fraction
 
+    def per_attack(self) -> dict[int, Fraction]:
+        """Lethal damage of one attack, before the roll: a miss and a hit that deals only the
+        minimum (1 nonlethal, L76) count 0; a confirmed critical the multiplied damage (L84);
+        its mean is ``expected_lethal``."""
+        p_normal = self.chances["hit"] - self.critical
+        out = {0: 1 - self.chances["hit"]}
+        for p_kind, kind in ((p_normal, self.normal_hit), (self.critical, self.critical_hit)):
+            if p_kind:
+                for value, p in kind.distribution.items():
+                    out[value] = out.get(value, Fraction(0)) + p_kind * p
+        return {value: p for value, p in sorted(out.items()) if p}
+
+    def per_attack_size(self) -> tuple[int, int]:
+        """(values, bits) bounding :meth:`per_attack` before it is built (its work)."""
+        normal, critical = self.normal_hit, self.critical_hit
+        size = len(normal.distribution) + len(critical.distribution) + 1
+        return size, normal.bits + critical.bits + 10
+
 
 def attack_odds(setup: AttackSetup) -> AttackOdds:
     with forecast():

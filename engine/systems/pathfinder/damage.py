@@ -127,10 +127,13 @@ def damage_expression(
 
 @dataclass(frozen=True)
 class DamageOdds:
-    """Expected lethal damage and chance of the minimum (1 nonlethal) for one kind of hit."""
+    """Expected lethal damage and chance of the minimum (1 nonlethal) for one kind of hit, and
+    the distribution of its lethal damage (a total below the minimum deals 0 lethal)."""
 
     lethal: Fraction
     minimum: Fraction
+    distribution: dict[int, Fraction]
+    bits: int  # of the distribution's common denominator (the number of outcomes)
 
 
 def damage_odds(expression: dice.Expression) -> DamageOdds:
@@ -139,4 +142,8 @@ def damage_odds(expression: dice.Expression) -> DamageOdds:
     dist = dice.distribution(expression, field="damage", label="Waffenschaden")
     lethal = sum((t * p for t, p in dist.items() if t >= floor), Fraction(0))
     minimum = sum((p for t, p in dist.items() if t < floor), Fraction(0))
-    return DamageOdds(lethal, minimum)
+    by_lethal = {t: p for t, p in dist.items() if t >= floor}
+    if minimum:
+        by_lethal[0] = minimum
+    bits = max(p.denominator for p in dist.values()).bit_length()
+    return DamageOdds(lethal, minimum, by_lethal, bits)

@@ -87,7 +87,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "Angriffswurf ist eine natürliche 1 nur ein Fehlschlag.",
         ],
     )
-    display.chances("Chance", [("Natürliche 1", p_one)])
+    display.chances("Chance", [("Natürliche 1", p_one)], before=True)
     return {
         "kind": params["kind"],
         "roll": rolled.to_dict() if rolled is not None else None,

@@ -14,6 +14,7 @@ does not lower the hit points“ when the hit deals only the minimum.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 from engine import dice
@@ -23,7 +24,14 @@ from engine.errors import EngineError
 from engine.fight_state import DEAD
 from engine.formatting import number
 from engine.params import DiceParam
-from engine.systems.pathfinder.common import CONTRACT, DATA, SOURCE, SYSTEM, assumptions_for
+from engine.systems.pathfinder.common import (
+    CONTRACT,
+    DATA,
+    SOURCE,
+    SYSTEM,
+    assumptions_for,
+    show_distribution,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Action: hit_points (L69–L95)
@@ -51,6 +59,19 @@ def state_text(key: str) -> str:
     if key == CONTRACT.fit_id:
         return CONTRACT.fit_text
     return next(rule.text for rule in CONTRACT.rules if rule.id == key)
+
+
+def lethal_distribution(exact: dice.Counts, floor: int) -> dict[int, Fraction]:
+    """L76: the lethal damage of one roll – a total below the minimum deals 0 lethal (the 1
+    point of nonlethal damage lowers no hit points, an Annahme); its mean is
+    ``expected_lethal``."""
+    out: dict[int, Fraction] = {}
+    for index, count in enumerate(exact.counts):
+        if count:
+            amount = exact.offset + index
+            key = amount if amount >= floor else 0
+            out[key] = out.get(key, Fraction(0)) + Fraction(count, exact.outcomes)
+    return dict(sorted(out.items()))
 
 
 @SYSTEM.action(
@@ -81,6 +102,7 @@ def state_text(key: str) -> str:
         ),
     ),
     assumptions=assumptions_for("trefferpunkte", "schaden.mindestschaden_je_treffer"),
+    what_if="hp",  # the states across the target's hit points
 )
 def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     hp = params["hp"]
@@ -148,7 +170,18 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "Zustand nach dem Schaden (vor dem Wurf)",
         [(state_text(k), p) for k, p in chances.items()]
         + [("nur Mindestschaden (1 nichttödlich)", p_minimum)],
+        before=True,
     )
+    if expression.has_dice:  # a fixed amount (an attack's follow-up) has nothing to draw
+        show_distribution(
+            display,
+            "Schaden (vor dem Wurf; 0 = nur Mindestschaden, 1 nichttödlich)",
+            "Schaden",
+            lambda: lethal_distribution(exact, floor),
+            size=len(exact.counts),
+            bits=exact.outcomes.bit_length(),
+            mean_label="Erwarteter Schaden",
+        )
     return {
         "hp_before": hp,
         "roll": rolled.to_dict(),

@@ -71,6 +71,7 @@ def save_succeeds(natural: int, bonus: int, dc: int) -> bool:
     ),
     source=f"{SOURCE} L144–L162",
     result_formerly=(("sg", ("dc",)),),
+    what_if="sg",
     params=(
         ChoiceParam(
             "kind",
@@ -167,6 +168,7 @@ def saving_throw(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             ("Misserfolg", 1 - p_success),
             ("natürliche 1: misslingt immer", p_patzer),
         ],
+        before=True,
     )
     # L162: the natural 1 is a Patzer – its helper states it for this very 1 (no new W20)
     follow_ups = []
