@@ -31,6 +31,7 @@ from engine.systems.aktionswuerfel.common import (
     entered_roll,
     reaches,
     sacrifice,
+    show_distribution,
 )
 
 MAX_DAMAGE_DICE = 10
@@ -78,6 +79,36 @@ def wound_chances(expression: dice.Expression, p: dict[str, Any]) -> dict[str, F
         out["tot"] += chance if result.dies else 0
     out["expected_wunde"] = expected
     return out
+
+
+def wound_distribution(
+    expression: dice.Expression, p: dict[str, Any], hit: bool
+) -> dict[int, Fraction]:
+    """The Schadenswert of the wound this attack deals, before the damage roll (L102: damage +
+    Schadensbonus − Rüstung, 0 when the armour takes it all); 0 without a hit (L52). Its mean is
+    ``expected_wunde`` for a hit."""
+    if not hit:
+        return {0: Fraction(1)}
+    dist = dice.distribution(expression, field="schadenswuerfel", label="Schadenswürfel")
+    out: dict[int, Fraction] = {}
+    for total, chance in dist.items():
+        wound = wound_from(total, p).wound
+        out[wound] = out.get(wound, Fraction(0)) + chance
+    return out
+
+
+SUCCESS_CAPTION = "Angriff (beim eingegebenen Wurf)"
+SUCCESS_LABEL = "Angriff erfolgreich"
+PER_ATTACK_CAPTION = "Schaden je Angriff (Schadenswert der Wunde; 0 = keine Wunde)"
+PER_ATTACK_AXIS = "Schadenswert"
+PER_ATTACK_MEAN = "Erwarteter Schaden je Angriff"
+
+
+def _show_success(display: Display, success: bool) -> None:
+    """L52: the entered Angriffswurf (or Kampfmanöverwurf) against the Verteidigungswert decides
+    before any die of this helper is rolled – certain or impossible, but what „Was wäre wenn“
+    shows across the Verteidigungswert."""
+    display.chances(SUCCESS_CAPTION, [(SUCCESS_LABEL, Fraction(1 if success else 0))], before=True)
 
 
 DAMAGE_KINDS = ("nahkampf", "fernkampf")
@@ -224,6 +255,8 @@ ATTACK_PARAMS: tuple[Param, ...] = (
     source=f"{SOURCE} L50–L80, L100–L110",
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("angriff", "kampfmanoever"),
+    what_if="verteidigungswert",
+    compare=("angriffsart", "manoever"),
     result_formerly=(
         ("modifiers", ("modifikatoren",)),
         ("value", ("wert",)),
@@ -275,7 +308,17 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     )
     if rolled is not None and result is not None:
         _show_wound(display, p, rolled, result, notes)
-    display.chances("Bei einem Treffer (über die Schadenswürfel)", display_chances)
+    _show_success(display, hit)
+    display.chances("Bei einem Treffer (über die Schadenswürfel)", display_chances, before=True)
+    show_distribution(
+        display,
+        PER_ATTACK_CAPTION,
+        PER_ATTACK_AXIS,
+        lambda: wound_distribution(expression, p, hit),
+        size=_wound_size(expression, p) if hit else 1,
+        bits=_outcome_bits(expression),
+        mean_label=PER_ATTACK_MEAN,
+    )
     notes.append(f"Erwartete Wunde bei einem Treffer: {decimal(chances['expected_wunde'])}.")
     notes.append(
         f"Modifikatoren auf den Schaden: Schadensbonus {signed(p['schadensbonus'])}, "
@@ -347,6 +390,16 @@ def manoeuvre(p: dict[str, Any]) -> dict[str, Any]:
         [[name, attribute, _check_text(p), "Erfolg" if success else "kein Erfolg"]],
     )
     display.notes("Hinweise", notes)
+    _show_success(display, success)
+    show_distribution(  # L58: no direct damage – 0, for „Vergleichen“ beside the attacks
+        display,
+        PER_ATTACK_CAPTION,
+        PER_ATTACK_AXIS,
+        lambda: {0: Fraction(1)},
+        size=1,
+        bits=1,
+        mean_label=PER_ATTACK_MEAN,
+    )
     return {
         "hit": success,
         "angriffs_attribut": attribute,
@@ -424,6 +477,19 @@ def _damage_expression(p: dict[str, Any]) -> dice.Expression:
             "schadenswuerfel",
         )
     return expression
+
+
+def _wound_size(expression: dice.Expression, p: dict[str, Any]) -> int:
+    """How many values the wound can take at most (for the work of its chart)."""
+    top: int = expression.maximum() + p["schadensbonus"] - p["armor"]
+    return max(1, min(top + 1, expression.maximum() - expression.minimum() + 1))
+
+
+def _outcome_bits(expression: dice.Expression) -> int:
+    outcomes: int = 1
+    for term in expression.terms:
+        outcomes *= term.sides**term.count
+    return outcomes.bit_length()
 
 
 def _is_hit(p: dict[str, Any], tie_key: str) -> bool:

@@ -254,6 +254,7 @@ def initiative(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.chances(
         "Chance, den ersten Zug zu haben (bei den eingegebenen Würfen)",
         [(r["name"], c) for r, c in zip(rows, chances, strict=True)],
+        before=True,  # the entered Willens-Würfe decide it, not the re-roll's dice
     )
     return {
         "order": [
