@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.budget import current as current_budget
 from engine.display import Display
 from engine.formatting import decimal, number
 from engine.params import ChoiceParam, DiceParam
@@ -36,6 +37,34 @@ def combined(expression: dice.Expression, mode: str) -> dict[int, Fraction]:
     return {total: Fraction(count, exact.outcomes) for total, count in exact.items()}
 
 
+BAR_WORK = 60_000
+"""Work units (:mod:`engine.budget`) of one bar of the chart: its Fraction, its exact chance,
+„mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``, measured 40–90 µs a
+bar on the reference machine); plus :data:`BAR_WORK_PER_BIT` per bit of the denominator."""
+BAR_WORK_PER_BIT = 80
+
+
+def _show_distribution(display: Display, exact: dice.Counts) -> bool:
+    """The distribution of the result (the kept one with Vorteil / Nachteil) as a chart of the
+    odds before the roll, its mean the expected value – if its bars fit into the request's work
+    budget (charged up front); False, and nothing drawn, when they do not."""
+    work = len(exact.counts) * (BAR_WORK + BAR_WORK_PER_BIT * exact.outcomes.bit_length())
+    budget = current_budget()
+    if not budget.fits(work):
+        return False
+    budget.spend(work, "Würfelausdruck: zu viele Werte für ein Diagramm.", "notation")
+    dist = {
+        exact.offset + index: Fraction(count, exact.outcomes)
+        for index, count in enumerate(exact.counts)
+        if count
+    }
+    # one caption for every mode: „Vergleichen“ puts the modes' means in one column
+    display.distribution(
+        "Verteilung des Ergebnisses", "Ergebnis", dist, before=True, mean_label="Erwartungswert"
+    )
+    return True
+
+
 @SYSTEM.action(
     "wurf",
     title="Würfelwurf",
@@ -55,6 +84,7 @@ def combined(expression: dice.Expression, mode: str) -> dict[int, Fraction]:
         ),
         ChoiceParam("mode", "Modus", choices=MODES, default="normal"),
     ),
+    compare=("mode",),  # the expected result with Vorteil, Nachteil or neither
 )
 def roll(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     expression = dice.parse(params["notation"], "notation", "Würfelausdruck")
@@ -92,13 +122,15 @@ def roll(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             (f"{number(kept)} oder mehr", at_least),
         ],
     )
-    display.notes(
-        "Verteilung",
-        [
-            f"Spanne {number(exact_counts.minimum())} bis {number(exact_counts.maximum())}, "
-            f"Erwartungswert {decimal(mean)}"
-        ],
-    )
+    drawn = expression.has_dice and _show_distribution(display, exact_counts)
+    if not drawn:  # the chart shows the range and the mean; without it, they are said here
+        display.notes(
+            "Verteilung",
+            [
+                f"Spanne {number(exact_counts.minimum())} bis {number(exact_counts.maximum())}, "
+                f"Erwartungswert {decimal(mean)}"
+            ],
+        )
     return {
         "notation": expression.notation(),
         "mode": mode,
