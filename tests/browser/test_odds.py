@@ -162,12 +162,15 @@ def test_the_attack_draws_its_distributions_as_charts_with_a_table(
           rows: [...f.querySelectorAll("table tbody tr")]
             .map((r) => [...r.cells].map((c) => c.textContent)),
           toggle: !!f.querySelector("button.rw-chart-toggle[aria-controls]"),
+          drawn: [...f.querySelectorAll("svg *")].every((n) => [...n.attributes]
+            .every((a) => !/NaN|Infinity/.test(a.value))),
         }))""",
     )
     assert len(shown) == len(wanted), (system, [s.get("caption") for s in wanted])
     for chart, section in zip(shown, wanted, strict=True):
         assert chart["label"] and section["caption"] in chart["label"], chart["label"]
         assert chart["toggle"], "„Als Tabelle“ shows the numbers on demand"
+        assert chart["drawn"], "every bar has its place (the engine's „1.833/3.200“ read)"
         if section["numeric"]:
             first = section["bars"][0]
             assert chart["rows"][0][:3] == [

@@ -33,6 +33,10 @@ test("chart-scale.js: fractions as the engine writes them („3/8“, „1“, �
   assert.equal(fractionValue("1"), 1);
   assert.equal(fractionValue("0"), 0);
   assert.equal(fractionValue("-1/2"), -0.5);
+  // as engine/formatting.py fraction_text writes them: thousands with a point, a real minus sign
+  assert.equal(fractionValue("1.833/3.200"), 1833 / 3200);
+  assert.equal(fractionValue("\u22121/3"), -1 / 3);
+  assert.equal(fractionValue("1.000"), 1000);
   for (const bad of ["", "x", "1/0", "1/2/3", null]) assert.ok(Number.isNaN(fractionValue(bad)), String(bad));
 });
 
@@ -40,6 +44,8 @@ test("chart-scale.js: compareFractions is exact where floating point is not", ()
   assert.equal(compareFractions("1/3", "2/6"), 0);
   assert.ok(compareFractions("13/20", "3/5") > 0);
   assert.ok(compareFractions("0", "1/400") < 0);
+  assert.equal(compareFractions("1.833/3.200", "3.666/6.400"), 0);
+  assert.ok(compareFractions("\u22121/3", "0") < 0);
   // 10^20 + 1 over 10^20 against 1: equal as doubles, not as fractions
   assert.ok(compareFractions("100000000000000000001/100000000000000000000", "1") > 0);
 });

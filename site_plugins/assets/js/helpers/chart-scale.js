@@ -16,9 +16,17 @@ export const ROW = Object.freeze({ height: 34, label: 13, bar: 14, top: 4, left:
 // the width (viewBox units) one character of an axis label needs at the chart's font size
 export const CHAR_WIDTH = 7.5;
 
-// „3/8“, „1“, „0“, „-1/2“ → its value as a number (NaN for anything else)
+// The engine writes its fractions as German readers do (engine/formatting.py fraction_text):
+// „247/3.200“ (a point between thousands), „−1/3“ (a minus sign); read as plain digits.
+const FRACTION = /^\s*(-?\d+)(?:\s*\/\s*(\d+))?\s*$/;
+
+function plain(text) {
+  return String(text).replace(/\./g, "").replace(/\u2212/g, "-");
+}
+
+// „3/8“, „1“, „0“, „−1/2“, „1.833/3.200“ → its value as a number (NaN for anything else)
 export function fractionValue(text) {
-  const match = /^\s*(-?\d+)(?:\s*\/\s*(\d+))?\s*$/.exec(String(text));
+  const match = FRACTION.exec(plain(text));
   if (!match) return Number.NaN;
   const denominator = match[2] === undefined ? 1 : Number(match[2]);
   return denominator === 0 ? Number.NaN : Number(match[1]) / denominator;
@@ -26,7 +34,7 @@ export function fractionValue(text) {
 
 // [numerator, denominator] as BigInt, or null
 function exact(text) {
-  const match = /^\s*(-?\d+)(?:\s*\/\s*(\d+))?\s*$/.exec(String(text));
+  const match = FRACTION.exec(plain(text));
   if (!match) return null;
   const denominator = BigInt(match[2] === undefined ? 1 : match[2]);
   return denominator === 0n ? null : [BigInt(match[1]), denominator];
