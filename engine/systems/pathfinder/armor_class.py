@@ -262,7 +262,8 @@ def armor_class(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         notes.append("Ein GE-Malus zählt immer, auch ohne GE-Bonus.")
     display.notes("Hinweise", notes)
     display.chances(
-        f"Trefferchance eines Angreifers mit {signed(bonus)} (1W20, natürliche 1/20)",
+        # the caption stays the same for every bonus: „Was wäre wenn“ reads it across them
+        "Trefferchance eines Angreifers (1W20 + sein Angriffsbonus, natürliche 1/20)",
         [(labels[k], p) for k, p in hit_chances.items()],
         before=True,
     )
