@@ -59,10 +59,12 @@ from engine.systems.dsa.common import (
     KRITISCH,
     MISSLUNGEN,
     PATZER,
+    PROBE_DIE_SIDES,
     SYSTEM,
     UNGLUECKLICH,
     ProbeRoll,
     assumptions_for,
+    bars_fit,
     combination,
     combination_row,
     critical_label,
@@ -206,12 +208,17 @@ class AttackRolls:
 @dataclass
 class AttackOdds:
     """Before the roll: every outcome's chance, the chance to hit, the expected SP on the
-    target and the expected TP on another person in the Kampfgetümmel (before his RS)."""
+    target and the expected TP on another person in the Kampfgetümmel (before his RS), and
+    their distributions."""
 
     chances: dict[str, Fraction]
     hit: Fraction
     expected_target: Fraction
     expected_other: Fraction
+    # the SP on the target per attack (0: no hit or no SP) and the TP on another person per
+    # shot into the Kampfgetümmel; None where the bars did not fit the work budget
+    damage: dict[int, Fraction] | None = None
+    damage_other: dict[int, Fraction] | None = None
 
 
 def _check_attack(params: dict[str, Any]) -> None:
@@ -292,27 +299,55 @@ def _attack_setup(params: dict[str, Any]) -> AttackSetup:
 
 
 TOTAL_WORK = 2_000
-"""Work units of :func:`_expected_damages` per possible TP total (its SP, plain and doubled; in
+"""Work units of :func:`_damage_counts` per possible TP total (its SP, plain and doubled; in
 a Kampfgetümmel also its TP on another person, a third big-integer sum: ``big_ops``)."""
 
 
-def _expected_damages(setup: AttackSetup) -> tuple[Fraction, Fraction, Fraction]:
-    """Mean SP over the TP distribution, plain and for a critical hit (doubled), and – in a
-    Kampfgetümmel – the mean TP on another person before his own RS (never below 0), summed in
-    integers in one pass (one Fraction each at the end)."""
+@dataclass
+class DamageCounts:
+    """The SP of one hit on the target, plain and critical (doubled), and the TP on another
+    person in a Kampfgetümmel (before his own RS), each as integer counts per value out of
+    ``outcomes`` equally likely rolls of the TP dice, with their exact means."""
+
+    outcomes: int
+    normal: dict[int, int]
+    doubled: dict[int, int]
+    other: dict[int, int]
+    mean_normal: Fraction
+    mean_doubled: Fraction
+    mean_other: Fraction
+
+
+def _damage_counts(setup: AttackSetup) -> DamageCounts:
+    """SP over the TP distribution, plain and for a critical hit (doubled), and – in a
+    Kampfgetümmel – the TP on another person before his own RS (never below 0), counted in
+    integers in one pass (one Fraction per mean at the end)."""
     bonus = sum(v for _, v in setup.bonus_damage)
     crowd = setup.melee_free is not None
-    use = dice.Use(per_total=TOTAL_WORK, big_ops=3 if crowd else 2)
+    use = dice.Use(per_total=TOTAL_WORK, big_ops=6 if crowd else 4)
     exact = dice.counts(setup.damage, field="damage", label="Trefferpunkte (TP)", use=use)
-    normal = 0
-    doubled = 0
-    other = 0
+    normal: dict[int, int] = {}
+    doubled: dict[int, int] = {}
+    other: dict[int, int] = {}
+    sums = [0, 0, 0]
     for tp, count in exact.items():
-        normal += count * damage_points(tp, bonus, False, setup.rs)
-        doubled += count * damage_points(tp, bonus, True, setup.rs)
+        plain = damage_points(tp, bonus, False, setup.rs)
+        crit = damage_points(tp, bonus, True, setup.rs)
+        normal[plain] = normal.get(plain, 0) + count
+        doubled[crit] = doubled.get(crit, 0) + count
+        sums[0] += count * plain
+        sums[1] += count * crit
         if crowd:
-            other += count * damage_points(tp, bonus, False, 0)
-    return exact.fraction(normal), exact.fraction(doubled), exact.fraction(other)
+            stray = damage_points(tp, bonus, False, 0)
+            other[stray] = other.get(stray, 0) + count
+            sums[2] += count * stray
+    return DamageCounts(
+        exact.outcomes,
+        normal,
+        doubled,
+        other,
+        *(exact.fraction(total) for total in sums),
+    )
 
 
 ATTACK_TEXT = {
@@ -362,16 +397,46 @@ def _roll_attack(setup: AttackSetup, rng: random.Random) -> AttackRolls:
     return AttackRolls(probe, other, other_roll, damage_roll, sp, damage_other)
 
 
+DAMAGE_CAPTION = "Schaden am Ziel je Angriff (SP nach RS, ohne Abwehr des Ziels)"
+OTHER_CAPTION = "Schaden an einer anderen Person je Schuss (TP, vor ihrem RS)"
+
+
+def _per_attack(
+    weighted: list[tuple[Fraction, dict[int, int]]], outcomes: int, caption: str
+) -> dict[int, Fraction] | None:
+    """The damage of one attack: each outcome's chance times the counts of its damage, the
+    rest of the chance (no damage) at 0 – or None when its bars do not fit the work budget."""
+    values = {0, *(v for _, counts in weighted for v in counts)}
+    bits = outcomes.bit_length() + 2 * PROBE_DIE_SIDES.bit_length()
+    if not bars_fit(len(values), bits, caption, "damage"):
+        return None
+    dist = dict.fromkeys(sorted(values), Fraction(0))
+    for chance, counts in weighted:
+        for value, count in counts.items():
+            dist[value] += chance * Fraction(count, outcomes)
+    dist[0] += 1 - sum(chance for chance, _ in weighted)
+    return {value: p for value, p in dist.items() if p}
+
+
 def _attack_odds(setup: AttackSetup) -> AttackOdds:
     chances = probe_chances(setup.target, setup.melee_free)
     hit = sum((chances[k] for k in HITS_TARGET), Fraction(0))
+    plain = chances[GLUECKLICH] + chances[GELUNGEN]
     with forecast():
-        normal, doubled, other = _expected_damages(setup)
-    expected_target = (chances[GLUECKLICH] + chances[GELUNGEN]) * normal + chances[
-        KRITISCH
-    ] * doubled
-    expected_other = chances[ANDERE_PERSON] * other
-    return AttackOdds(chances, hit, expected_target, expected_other)
+        damage = _damage_counts(setup)
+    expected_target = plain * damage.mean_normal + chances[KRITISCH] * damage.mean_doubled
+    expected_other = chances[ANDERE_PERSON] * damage.mean_other
+    target_dist = _per_attack(
+        [(plain, damage.normal), (chances[KRITISCH], damage.doubled)],
+        damage.outcomes,
+        DAMAGE_CAPTION,
+    )
+    other_dist = None
+    if setup.melee_free is not None:
+        other_dist = _per_attack(
+            [(chances[ANDERE_PERSON], damage.other)], damage.outcomes, OTHER_CAPTION
+        )
+    return AttackOdds(chances, hit, expected_target, expected_other, target_dist, other_dist)
 
 
 def _value_table(
@@ -480,7 +545,23 @@ def _attack_display(
         )
     _damage_roll_display(display, setup, rolls)
     display.notes("Hinweise", _attack_notes(params, setup, rolls, next_penalty))
-    display.chances("Wahrscheinlichkeiten", _chance_items(setup, odds))
+    display.chances("Wahrscheinlichkeiten", _chance_items(setup, odds), before=True)
+    if odds.damage is not None:
+        display.distribution(
+            DAMAGE_CAPTION,
+            "SP",
+            odds.damage,
+            before=True,
+            mean_label="Erwarteter Schaden je Angriff",
+        )
+    if odds.damage_other is not None:
+        display.distribution(
+            OTHER_CAPTION,
+            "TP",
+            odds.damage_other,
+            before=True,
+            mean_label="Erwarteter Schaden an einer anderen Person je Schuss (TP)",
+        )
     display.notes(
         "Erwarteter Schaden (ohne Abwehr)",
         [
@@ -550,6 +631,8 @@ def follow_ups(
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("probe", "halbieren.rs", "halbieren.gs", "angriff"),
     result_formerly=(("next_probe_modifier", ("next_probe_penalty",)), ("kind", ("art",))),
+    what_if="ziel_rs",  # the target's RS: SP per hit, and the Gezielter Stich's RS/2
+    compare=("manoever", "distance"),
 )
 def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     setup = _attack_setup(params)

@@ -41,6 +41,7 @@ from engine.systems.dsa.common import (
     DATA,
     SYSTEM,
     assumptions_for,
+    bars_fit,
     critical_label,
     damage_points,
     wound_penalty,
@@ -164,12 +165,17 @@ class Hit:
 
 @dataclass
 class DamageOdds:
-    """Before the roll: chance of a wound, of each status, and the expected SP and wounds."""
+    """Before the roll: chance of a wound, of each status, the expected SP and wounds and
+    their distributions."""
 
     p_wound: Fraction
     expected_wounds: Fraction
     expected_sp: Fraction
     status_p: dict[str, Fraction]
+    # the SP and the wounds of this hit, value → chance; None where the bars did not fit the
+    # work budget
+    sp_dist: dict[int, Fraction] | None = None
+    wounds_dist: dict[int, Fraction] | None = None
 
 
 def _roll_hit(
@@ -191,6 +197,8 @@ def _roll_hit(
 
 
 TOTAL_WORK = 5_000
+SP_CAPTION = "Schadenspunkte dieses Treffers (vor dem Schadenswurf)"
+WOUNDS_CAPTION = "Wunden durch diesen Treffer (vor dem Schadenswurf)"
 """Work units of :func:`_damage_odds` per possible TP total (the outcome: SP, wounds, status)."""
 
 
@@ -198,12 +206,14 @@ def _damage_odds(
     params: dict[str, Any], expression: dice.Expression, threshold: Fraction
 ) -> DamageOdds:
     """Counted in integers over the TP distribution's outcomes; Fractions only at the end."""
-    use = dice.Use(per_total=TOTAL_WORK, big_ops=4)
+    use = dice.Use(per_total=TOTAL_WORK, big_ops=6)
     exact = dice.counts(expression, field="damage", label="Trefferpunkte (TP)", use=use)
     wound_count = 0
     wounds_sum = 0
     sp_sum = 0
     status_count = dict.fromkeys(status_ids(), 0)
+    sp_count: dict[int, int] = {}
+    wounds_count: dict[int, int] = {}
     for tp, count in exact.items():
         e_sp, e_wounds, _, e_status = _damage_outcome(tp, params, threshold)
         sp_sum += count * e_sp
@@ -211,11 +221,21 @@ def _damage_odds(
         if e_wounds:
             wound_count += count
         status_count[e_status["id"]] += count
+        sp_count[e_sp] = sp_count.get(e_sp, 0) + count
+        wounds_count[e_wounds] = wounds_count.get(e_wounds, 0) + count
+    bits = exact.outcomes.bit_length()
+    sp_dist = wounds_dist = None
+    if bars_fit(len(sp_count), bits, SP_CAPTION, "damage"):
+        sp_dist = {sp: exact.fraction(c) for sp, c in sorted(sp_count.items())}
+    if bars_fit(len(wounds_count), bits, WOUNDS_CAPTION, "damage"):
+        wounds_dist = {w: exact.fraction(c) for w, c in sorted(wounds_count.items())}
     return DamageOdds(
         exact.fraction(wound_count),
         exact.fraction(wounds_sum),
         exact.fraction(sp_sum),
         {key: exact.fraction(value) for key, value in status_count.items()},
+        sp_dist,
+        wounds_dist,
     )
 
 
@@ -276,7 +296,20 @@ def _damage_display(
             ("mindestens eine Wunde", odds.p_wound),
             *((f"danach {status_text(key)}", p) for key, p in odds.status_p.items()),
         ],
+        before=True,
     )
+    if odds.sp_dist is not None:
+        display.distribution(
+            SP_CAPTION, "SP", odds.sp_dist, before=True, mean_label="Erwarteter Schaden (SP)"
+        )
+    if odds.wounds_dist is not None:
+        display.distribution(
+            WOUNDS_CAPTION,
+            "Wunden",
+            odds.wounds_dist,
+            before=True,
+            mean_label="Erwartete Wunden durch diesen Treffer",
+        )
     display.notes(
         "Erwartungswerte",
         [
@@ -304,6 +337,7 @@ def _damage_display(
         ("expected_wunden", ("expected_wounds",)),
         ("wundschwelle", ("wound_threshold",)),
     ),
+    what_if="rs",  # the RS of the one hit: SP, wounds and state across it
 )
 def damage(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     with forecast():  # the state before the hit: its Annahme is not this result's

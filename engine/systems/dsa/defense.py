@@ -381,6 +381,8 @@ def follow_ups(params: dict[str, Any], success: bool) -> list[dict[str, Any]]:
     assumptions=assumptions_for(
         "probe.bestaetigung", "halbieren.ebe", "halbieren.abwehr", "abwehr"
     ),
+    what_if="finte",  # the attacker's Finte X: the defense's chances across it
+    compare=("kind",),
 )
 def defense(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     setup = _defense_setup(params)
@@ -421,7 +423,7 @@ def defense(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.notes("Hinweise", notes)
     items = [("Abwehr gelingt", p_success)]
     items += [(label, chances[key]) for key, label in DEFENSE_CHANCE_LABELS]
-    display.chances("Wahrscheinlichkeiten", items)
+    display.chances("Wahrscheinlichkeiten", items, before=True)
     chance_out = {key: str(chances[key]) for key, _ in DEFENSE_CHANCE_LABELS}
     chance_out["abwehr_gelingt"] = str(p_success)
     return {

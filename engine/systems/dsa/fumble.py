@@ -110,6 +110,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.chances(
         "Wahrscheinlichkeiten (nach der 20)",
         [("Patzer bestätigt", p_confirmed), ("nur unglücklich", 1 - p_confirmed)],
+        before=True,
     )
     return {
         "kind": params["kind"],
