@@ -29,21 +29,21 @@ from engine.systems.guete.common import (
     CONTRACT,
     DATA,
     LIFE_VALUES,
-    MAX_LISTED,
     RESOURCE_NAMES,
     RESOURCES,
     SOURCE,
     SYSTEM,
     assumptions_for,
     chances_dict,
-    distribution_items,
     table_row,
     table_rows,
 )
 from engine.systems.guete.damage import (
     NO_DAMAGE_OPTIONS,
+    TARGET_DAMAGE_CAPTION,
     damage_and_effects,
     expected_losses,
+    target_damage,
     target_falls,
 )
 from engine.systems.guete.modifiers import (
@@ -96,6 +96,9 @@ def _defense_outcome(p: dict[str, Any], effective: int, defenseless: bool) -> st
         ("applies_to", ("probe",)),
     ),
     assumptions=assumptions_for("angriff", "sicht"),
+    # the Güte of the target's Abwehr against the attacker's (L19–L29): halbe or vollständige
+    what_if="abwehr_guete",
+    compare=("option", "waffenart"),
 )
 def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     check_attack(p)
@@ -136,6 +139,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         )
     expected = expected_losses(losses, rolls_used)
     main_dist = dice.distribution(rolls_used[0][1]) if rolls_used else {}
+    per_attack = target_damage(losses, rolls_used, hitter == "angreifer")
 
     # 3. Display
     attack_total = sum(m.value for m in mods if m.applies_to == ATTACK)
@@ -165,7 +169,7 @@ def attack(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         ["Modifikation", "Probe", "Wert"],
         _modifier_rows(mods, attack_total, defense_total),
     )
-    _show_damage(display, rolled, loss, expected, rolls_used, main_dist)
+    _show_damage(display, rolled, loss, expected, rolls_used, main_dist, per_attack)
     _closing_notes(p, mods, option_row, defense, bool(rolls_used) and active != "entwaffnen", notes)
     loss_of = {"angreifer": "target", "gegner": "actor"}.get(hitter, "")
     update = _target_update(p, loss, loss_of, notes)
@@ -411,8 +415,11 @@ def _show_damage(
     expected: dict[str, Fraction],
     rolls_used: list[tuple[str, dice.Expression]],
     main_dist: dict[int, Fraction],
+    per_attack: dict[int, Fraction] | None,
 ) -> None:
-    """The rolls, the loss per resource with its expectation, the damage distribution."""
+    """The rolls, the loss per resource with its expectation, the target's damage per attack
+    (before the roll: what „Vergleichen“ and „Was wäre wenn“ read) and the roll's own
+    distribution where it differs from that."""
     for label, result in rolled:
         display.roll(label, result)
     if rolled or any(loss.values()):
@@ -421,10 +428,19 @@ def _show_damage(
             ["Wert", "gewürfelt", "Erwartungswert"],
             [[RESOURCE_NAMES[r], number(loss.get(r, 0)), decimal(expected[r])] for r in RESOURCES],
         )
-    if main_dist and len(main_dist) <= MAX_LISTED:
-        display.chances(
+    if per_attack is not None:
+        display.distribution(
+            TARGET_DAMAGE_CAPTION,
+            "Schaden",
+            per_attack,
+            before=True,
+            mean_label="Erwarteter Schaden je Angriff",
+        )
+    if main_dist and main_dist != per_attack:
+        display.distribution(
             f"{rolls_used[0][0]} {rolls_used[0][1].notation()}: Wahrscheinlichkeit jeder Summe",
-            distribution_items("Summe", main_dist),
+            "Summe",
+            main_dist,
         )
 
 

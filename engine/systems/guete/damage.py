@@ -4,7 +4,8 @@ Owns the dice rolled for a hit (the weapon, a Sturzflug or zweihändige Hiebe in
 fire or fall roll), the loss per resource for each defense outcome (failed defense → LE, halbe
 Verteidigung → KE, L19–L29) and each Nahkampfoption (L123–L367), the effects an option names
 instead of or beside the damage (``damage_and_effects``), and the exact expected loss per
-resource (``expected_losses``).
+resource (``expected_losses``) and the distribution of the target's loss of LE and KE per attack
+(``target_damage``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from engine.systems.guete.common import (
     DATA,
     RESOURCES,
     SUITED_FOR_STUN,
+    bars_fit,
     plus_constant,
     sturzflug_bonus,
     table_row,
@@ -57,6 +59,42 @@ def expected_losses(
             if probe.get(r, 0) != low.get(r, 0):
                 out[r] += extra - max(0, floor)
     return out
+
+
+PAIR_WORK = 3_000
+"""Work units of :func:`target_damage` per pair of totals (weapon roll, extra roll): the loss
+function and the sum of its LE and KE."""
+TARGET_DAMAGE_CAPTION = "Schaden am Ziel je Angriff (Verlust an LE und KE, vor der Rüstung)"
+
+
+def target_damage(
+    losses: Callable[[tuple[int, ...]], dict[str, int]],
+    rolls: list[tuple[str, dice.Expression]],
+    hits_target: bool,
+) -> dict[int, Fraction] | None:
+    """The target's loss of LE and KE from this attack, value → exact chance, over every total
+    of the damage roll and of the extra fire or fall roll (L19–L29 and each option); 0 for
+    certain when the target is not hit (nobody hits, the counter-attack hits, a full defense or
+    an option without damage). None when the bars do not fit the request's work budget."""
+    if not hits_target or not rolls:
+        return {0: Fraction(1)}
+    label, expression = rolls[0]
+    extra: dice.Counts | None = None
+    if len(rolls) > 1:
+        extra = dice.counts(rolls[1][1], label=rolls[1][0])
+    extra_items = list(extra.items()) if extra is not None else [(0, 1)]
+    use = dice.Use(per_total=PAIR_WORK * len(extra_items), big_ops=2 * len(extra_items))
+    main = dice.counts(expression, field="damage", label=label, use=use)
+    counts: dict[int, int] = {}
+    for total, ways in main.items():
+        for extra_total, extra_ways in extra_items:
+            lost = losses((total, extra_total) if extra is not None else (total,))
+            value = lost.get("LE", 0) + lost.get("KE", 0)
+            counts[value] = counts.get(value, 0) + ways * extra_ways
+    outcomes = main.outcomes * (extra.outcomes if extra is not None else 1)
+    if not bars_fit(len(counts), outcomes.bit_length(), TARGET_DAMAGE_CAPTION, "damage"):
+        return None
+    return {value: Fraction(count, outcomes) for value, count in sorted(counts.items())}
 
 
 def damage_and_effects(

@@ -23,7 +23,6 @@ from engine.systems.guete.common import (
     SYSTEM,
     assumptions_for,
     chances_dict,
-    distribution_items,
     plus_constant,
     sturzflug_bonus,
 )
@@ -38,8 +37,11 @@ def _single_roll(
     describe: Callable[[int], str],
     events: list[tuple[str, Callable[[int], bool]]],
     notes: list[str],
+    axis: str = "Ergebnis",
+    mean_label: str = "Erwartungswert",
 ) -> dict[str, Any]:
-    """Roll ``expression`` (+ named modifiers), describe the total, exact odds of ``events``."""
+    """Roll ``expression`` (+ named modifiers), describe the total, exact odds of ``events``
+    and the distribution of the total (``axis``: what the total counts), all before the roll."""
     shift = sum(v for _, v in modifiers)
     rolled = dice.roll(expression, rng)
     total = rolled.total + shift
@@ -48,8 +50,9 @@ def _single_roll(
     chances = [(name, dice.probability(full, test)) for name, test in events]
     display = Display(headline=headline, outcome=describe(total))
     display.roll(label, rolled, modifiers, total=total)
-    display.chances("Wahrscheinlichkeiten", chances)
-    display.chances("Verteilung", distribution_items("Ergebnis", dist))
+    if chances:
+        display.chances("Wahrscheinlichkeiten", chances, before=True)
+    display.distribution("Verteilung", axis, dist, before=True, mean_label=mean_label)
     display.notes("Hinweise", [*notes, f"Erwartungswert: {decimal(dice.expected_value(full))}."])
     return {
         "roll": rolled.to_dict(),
@@ -110,6 +113,7 @@ def aufwachen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         text,
         [("sofort hellwach", lambda t: t <= 0)],
         ["Ergebnis 0 oder negativ: sofort hellwach."],
+        mean_label="Erwartungswert des Ergebnisses (0 oder weniger: sofort hellwach)",
     )
 
 
@@ -136,6 +140,8 @@ def entwaffnen(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         text,
         [("landet zu Füßen des Opfers", lambda t: t <= 0)],
         ["Richtung: zufällig durch den Spielleiter; bei doppelter Güte wählt der Angreifer."],
+        axis="Meter",
+        mean_label="Erwartungswert der Weite (0 oder weniger: zu Füßen des Opfers)",
     )
 
 
@@ -174,6 +180,8 @@ def erdruecken(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         lambda t: f"{t} Schaden.",
         [],
         ["Danach gilt der Bruta als gestürzt, ohne FP(Gaukeleien)."],
+        axis="Schaden",
+        mean_label="Erwarteter Schaden",
     )
 
 
@@ -199,6 +207,8 @@ def sturzflug(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         lambda t: f"{t} Schaden, wenn das Opfer nicht vollständig abwehrt.",
         [],
         [],
+        axis="Schaden",
+        mean_label="Erwarteter Schaden",
     )
     if p["greifen"]:
         fall = DATA.dice("wuerfe.sturzflug.beute_wurf", "Sturz")
@@ -239,4 +249,6 @@ def feuerschaden(p: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         lambda t: f"{t} Feuerschaden als Verlust von {where}.",
         [],
         ["Natürliche Rüstung schützt nicht gegen Feuerschaden."],
+        axis="Schaden",
+        mean_label="Erwarteter Schaden",
     )
