@@ -189,8 +189,10 @@ class AttackOdds:
     def per_attack_size(self) -> tuple[int, int]:
         """(values, bits) bounding :meth:`per_attack` before it is built (its work)."""
         normal, critical = self.normal_hit, self.critical_hit
-        size = len(normal.distribution) + len(critical.distribution) + 1
-        return size, normal.bits + critical.bits + 10
+        values = [*normal.distribution, *critical.distribution]
+        size = min(len(values), max(values) - min(values) + 1) + 1  # the values and a miss
+        # the critical hit's outcomes are a multiple of the normal hit's; a W20 chance ≤ 1/400
+        return size, max(normal.bits, critical.bits) + 10
 
 
 def attack_odds(setup: AttackSetup) -> AttackOdds:

@@ -89,7 +89,7 @@ SIZE_PARAM = ChoiceParam(
 BAR_WORK = 60_000
 """Work units (:mod:`engine.budget`) of one bar of a distribution section: its Fraction, its
 exact chance, „mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``, measured
-40–90 µs a bar on the reference machine); plus :data:`BAR_WORK_PER_BIT` per bit of the
+70–160 µs a bar on a machine at 1,8 ns a unit); plus :data:`BAR_WORK_PER_BIT` per bit of the
 denominator."""
 BAR_WORK_PER_BIT = 80
 
