@@ -35,7 +35,7 @@ from engine import fight_contract
 from engine.data_files import DATA_DIR, DataError, RuleData, load, note_assumption
 from engine.declarative import check, damage, initiative, table
 from engine.declarative.spec import Spec
-from engine.params import Param
+from engine.params import BoolParam, ChoiceParam, IntParam, Param
 from engine.registry import SYSTEMS, ActionFunc, System, new_system
 
 Builder = Callable[[Spec], tuple[tuple[Param, ...], ActionFunc]]
@@ -123,6 +123,7 @@ def register(system: System, data: RuleData, name: str) -> None:
             note_assumption(text)
         return func(values, rng)
 
+    what_if, compare = _odds_fields(spec, kind, params)
     system.action(
         name,
         title=spec.text("titel"),
@@ -130,7 +131,42 @@ def register(system: System, data: RuleData, name: str) -> None:
         source=source,
         params=params,
         assumptions=texts,
+        what_if=what_if,
+        compare=compare,
     )(run)
+
+
+def _odds_fields(spec: Spec, kind: str, params: tuple[Param, ...]) -> tuple[str, tuple[str, ...]]:
+    """„Was wäre wenn“ and „Vergleichen“ (engine/odds.py) without code: ``was_waere_wenn:
+    <feld>`` (a number field of the action; a ``probe`` goes across its ``ziel`` unless told
+    otherwise) and ``vergleichen: [<feld>, …]`` (its ja/nein fields)."""
+    numbers = [p.name for p in params if isinstance(p, IntParam)]
+    choices = [p.name for p in params if isinstance(p, BoolParam | ChoiceParam)]
+    what_if = ""
+    if spec.has("was_waere_wenn"):
+        what_if = str(spec.raw("was_waere_wenn"))
+        if what_if not in numbers:
+            raise spec.error(
+                "was_waere_wenn",
+                f"„{what_if}“ ist kein Zahlenfeld dieser Aktion (möglich: "
+                f"{', '.join(numbers) or 'keins'})",
+            )
+    elif kind == "probe" and spec.has("ziel"):
+        what_if = spec.text("ziel.name")
+    compare: list[str] = []
+    for index, entry in enumerate(spec.items("vergleichen")):
+        if entry not in choices or entry in compare:
+            problem = (
+                "steht schon in der Liste"
+                if entry in compare
+                else (
+                    f"„{entry}“ ist kein Ja/Nein-Feld dieser Aktion (möglich: "
+                    f"{', '.join(choices) or 'keins'})"
+                )
+            )
+            raise spec.error(f"vergleichen.{index}", problem)
+        compare.append(str(entry))
+    return what_if, tuple(compare)
 
 
 def _free_assumptions(spec: Spec) -> list[str]:

@@ -44,6 +44,7 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import forecast
+from engine.declarative.odds import show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.formatting import number
@@ -192,6 +193,15 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         out["fumble"] = fum * (1 - confirm_hit) if fumble.confirm else fum
         return out
 
+    def margin_distribution(bonus: int, goal: int) -> dict[int, Fraction]:
+        """Total − target of the first roll: its exact chance per value (from 0 on it succeeds
+        with ``ab``, from 1 on with ``ueber``; a ``marge`` counts from here)."""
+        counts = dice.counts(expression, use=dice.DISTRIBUTION_USE)
+        return {
+            natural + bonus - goal: Fraction(ways, counts.outcomes)
+            for natural, ways in counts.items()
+        }
+
     def run(params_in: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         parts = [(value.label, params_in[value.name])] + [
             (m.label, params_in[m.name]) for m in modifiers if params_in[m.name]
@@ -255,7 +265,16 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         if fumble.declared:
             chance_items.append((words["patzer"], odds["fumble"]))
         display.chances(
-            f"Chancen mit {number(bonus)} gegen {number(goal)} (vor dem Wurf)", chance_items
+            f"Chancen mit {number(bonus)} gegen {number(goal)} (vor dem Wurf)",
+            chance_items,
+            before=True,
+        )
+        show_distribution(
+            display,
+            f"Abstand zu {goal_label} {number(goal)} (Ergebnis − {goal_label}, vor dem Wurf)",
+            "Abstand",
+            margin_distribution(bonus, goal),
+            mean_label="Mittlerer Abstand",
         )
         follow_ups = []
         if hit and "erfolg" in follow:

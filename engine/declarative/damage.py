@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice, fight_contract
+from engine.declarative.odds import show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
@@ -201,8 +202,16 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                 out["chances"][f"state_{rule.text}"] = str(p)
             change = f" {resource.resource_name}: {number(before)} → {number(after)}"
             display.outcome += f"{change} – {state['text']}." if state else f"{change}."
-        display.table("Schaden im Mittel", ["Mittelwert"], [[decimal(mean)]])
-        display.chances("Chancen (vor dem Wurf)", chance_items)
+        # the damage after bonus, armour, minimum and critical, before the roll
+        if not show_distribution(
+            display,
+            "Schaden (vor dem Wurf)",
+            "Schaden",
+            dict(sorted(spread.items())),
+            mean_label="Erwarteter Schaden",
+        ):
+            display.table("Schaden im Mittel", ["Mittelwert"], [[decimal(mean)]])
+        display.chances("Chancen (vor dem Wurf)", chance_items, before=True)
         out["display"] = display.to_dict()
         return out
 

@@ -36,6 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.declarative.odds import place_bars, place_chances, show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
@@ -116,12 +117,13 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     def keys(row: dict[str, Any]) -> tuple[int, ...]:
         return tuple(row[value.name] if r == HIGHER_VALUE else row[r.name] for r in rules)  # type: ignore[union-attr]
 
-    def first_chances(rows: list[dict[str, Any]]) -> list[Fraction]:
+    def totals_of(rows: list[dict[str, Any]]) -> list[dict[int, int]]:
         faces = counts_of(dice.distribution(expression))
+        return [{face + row[value.name]: ways for face, ways in faces.items()} for row in rows]
+
+    def first_chances(rows: list[dict[str, Any]]) -> list[Fraction]:
         return first_place_chances(
-            [{face + row[value.name]: ways for face, ways in faces.items()} for row in rows],
-            [keys(row) for row in rows],
-            shared=ending != TOGETHER,
+            totals_of(rows), [keys(row) for row in rows], shared=ending != TOGETHER
         )
 
     def roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:
@@ -210,7 +212,20 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         caption = "Chance, als Erste(r) zu handeln (vor dem Wurf)"
         if ending == TOGETHER:
             caption = "Chance, als Erste(r) zu handeln – allein oder gleichzeitig (vor dem Wurf)"
-        display.chances(caption, [(r["name"], p) for r, p in zip(rows, chances, strict=True)])
+        display.chances(
+            caption, [(r["name"], p) for r, p in zip(rows, chances, strict=True)], before=True
+        )
+        # every fighter's place, exact where it fits the work budget (the roll-off is fair:
+        # each tied place equally likely; „gleichzeitig“ shares the first of them)
+        place_odds = (
+            place_chances(totals_of(rows), [keys(r) for r in rows], shared=ending != TOGETHER)
+            if len(rows) > 1
+            else None
+        )
+        for row, chances_of in zip(rows, place_odds or [], strict=False):
+            show_distribution(
+                display, f"Platz von {row['name']} (vor dem Wurf)", "Platz", place_bars(chances_of)
+            )
         return {
             "order": [
                 {

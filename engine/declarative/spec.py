@@ -70,14 +70,21 @@ def _within(node: Any, texts: list[str]) -> None:
 
 # The keys every declared action has (its kind, title, summary, source lines, dice, Annahmen);
 # each kind adds its own (``ALLOWED`` in table.py, initiative.py, check.py, damage.py).
-COMMON_KEYS = frozenset({"art", "titel", "zusammenfassung", "quelle", "wurf", "annahmen"})
+# ``was_waere_wenn`` / ``vergleichen`` name the fields „Was wäre wenn“ and „Vergleichen“ go
+# across (engine/odds.py; checked in ``declarative.register``).
+COMMON_KEYS = frozenset(
+    {"art", "titel", "zusammenfassung", "quelle", "wurf", "annahmen"}
+    | {"was_waere_wenn", "vergleichen"}
+)
 # The keys that never decide how a roll comes out: what the helper is and says (kind, title,
-# summary, source lines, its words), its sample fighters, the helpers it continues with – and
-# the free ``annahmen``, named in every result anyway. Every other key of a kind is a rule value:
+# summary, source lines, its words), its sample fighters, the helpers it continues with, the
+# fields the odds go across – and the free ``annahmen``, named in every result anyway. Every
+# other key of a kind is a rule value:
 # written as an Annahme, a result names it where it decided (tests/engine/
 # test_assumptions_named.py checks that each one does in some result).
 NOT_DECIDING = frozenset(
     {"art", "titel", "zusammenfassung", "quelle", "annahmen", "worte", "beispiel", "folgen"}
+    | {"was_waere_wenn", "vergleichen"}
 )
 
 

@@ -29,9 +29,11 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import DataError
+from engine.declarative.odds import show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
+from engine.formatting import number
 from engine.params import Param
 from engine.registry import ActionFunc
 
@@ -103,6 +105,13 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                 (" – ".join(str(r[f]) for f in fields[:2]), p)
                 for r, p in zip(rows, row_chances, strict=True)
             ],
+            before=True,
+        )
+        show_distribution(
+            display,
+            f"Zeilen der Tabelle ({expression.notation()}, vor dem Wurf)",
+            "Zeile",
+            [(_range(r), p) for r, p in zip(rows, row_chances, strict=True)],
         )
         out["chances"] = {
             f"{r['von']}-{r['bis']}": str(p) for r, p in zip(rows, row_chances, strict=True)
@@ -111,6 +120,12 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         return out
 
     return (), run
+
+
+def _range(row: dict[str, Any]) -> str:
+    """A row by its range of totals: „1–2“, „5“."""
+    low, high = int(row["von"]), int(row["bis"])
+    return number(low) if low == high else f"{number(low)}–{number(high)}"
 
 
 def _dice_or_none(text: str) -> dice.Expression | None:
