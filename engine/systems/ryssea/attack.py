@@ -311,6 +311,20 @@ def _use_assumptions(
     params=ATTACK_PARAMS,
     assumptions=assumptions_for("probe.", "angriff."),
     result_formerly=(("defense", ("defence",)), ("deckung", ("cover",))),
+    what_if="verteidigung",  # the chances across the target's Verteidigung (L186)
+    # the choices that change the roll or what its Erfolge make of it: the free manoeuvres
+    # (L192–L194), the Betäubungsschlag (L190), the attack kind (L200, L210), what announced
+    # Meisterschafts-Manöver do to the damage (L73–L82), the Kampfposition (L335–L340) and
+    # Vorteil / Nachteil (draft chapter)
+    compare=(
+        "erfolge_rest",
+        "betaeubungsschlag",
+        "angriffsart",
+        "manoever_schaden",
+        "streiftreffer_folge",
+        "position_eigen",
+        "wurf_art",
+    ),
 )
 def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     _check_attack(params)
@@ -350,9 +364,16 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     notes.extend(attack_notes(params, hit, by_defense))
 
     chances = attack_chances(
-        attacker, target.succeeds, need_range, need_cover, params["betaeubungsschlag"], plan, damage
+        attacker,
+        target.succeeds,
+        need_range,
+        need_cover,
+        params["betaeubungsschlag"],
+        plan,
+        damage,
+        spread=True,
     )
-    show_chances(display, chances, need_range, need_cover)
+    show_chances(display, chances, need_range, need_cover, params["betaeubungsschlag"])
     display.notes("Hinweise", notes)
     follow_ups = follow_ups_for(hit, plan, by_defense, target)
     return attack_result(

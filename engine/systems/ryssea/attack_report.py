@@ -16,7 +16,7 @@ from typing import Any
 from engine import dice
 from engine.display import Display
 from engine.formatting import decimal, number
-from engine.systems.ryssea.common import DATA, ProbeRoll, probe_flags
+from engine.systems.ryssea.common import DATA, ProbeRoll, probe_flags, show_distribution
 from engine.systems.ryssea.defense import Difficulty
 from engine.systems.ryssea.manoeuvres import Allocation, AttackChances, DamagePlan
 
@@ -196,8 +196,15 @@ def attack_notes(params: dict[str, Any], hit: AttackRoll, by_defense: bool) -> l
 
 
 def show_chances(
-    display: Display, chances: AttackChances, need_range: int, need_cover: int
+    display: Display,
+    chances: AttackChances,
+    need_range: int,
+    need_cover: int,
+    stun_possible: bool = False,
 ) -> None:
+    """The chances before the roll, the expected values and the damage per attack as a
+    distribution (``stun_possible``: a Betäubungsschlag is announced, so the damage may be
+    Betäubungsschaden)."""
     # what decides at the table first: does the attack hit?
     items = [
         ("Ziel getroffen (auch Streiftreffer)", chances.hit),
@@ -213,7 +220,8 @@ def show_chances(
         ("Kritischer Erfolg", chances.probe.critical),
         ("Patzer", chances.probe.patzer),
     ]
-    display.chances("Chancen vor dem Wurf", items)
+    # the odds before the roll: the same whatever the dice show („Was wäre wenn“ reads them)
+    display.chances("Chancen vor dem Wurf", items, before=True)
     display.table(
         "Erwartungswerte",
         ["Größe", "Wert"],
@@ -222,6 +230,17 @@ def show_chances(
             ["Schaden am Ziel", decimal(chances.expected_damage)],
         ],
     )
+    if chances.damage_counts:
+        # L186 the weapon's damage on a hit, L73–L82 and L190–L194 what the Erfolge make of
+        # it; a miss, a hit on the cover (L220) and Erfolge short of the range (L210) are 0
+        stun = " (mit Betäubungsschaden)" if stun_possible else ""
+        show_distribution(
+            display,
+            f"Schaden am Ziel je Angriff{stun} (vor dem Wurf)",
+            "Schaden",
+            chances.damage_distribution(),
+            mean_label="Erwarteter Schaden je Angriff",
+        )
 
 
 def attack_result(

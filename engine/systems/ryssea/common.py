@@ -14,12 +14,13 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from engine import dice, fight_contract
+from engine.budget import current as current_budget
 from engine.data_files import DataError, forecast, load
 from engine.display import Display
 from engine.formatting import number
@@ -444,3 +445,36 @@ def probe_flags(roll: ProbeRoll) -> str:
     if roll.patzer:
         return " Patzer!"
     return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Distributions shown as bar charts (issue 44: „Chancen sehen“)
+# ---------------------------------------------------------------------------------------------
+
+BAR_WORK = 60_000
+"""Work units (:mod:`engine.budget`) of one bar of a distribution section: its Fraction, its
+exact chance, „mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``); plus
+:data:`BAR_WORK_PER_BIT` per bit of the denominator."""
+BAR_WORK_PER_BIT = 80
+
+
+def show_distribution(
+    display: Display,
+    caption: str,
+    axis: str,
+    dist: Mapping[int, Fraction] | Sequence[tuple[str, Fraction]],
+    *,
+    mean_label: str = "",
+) -> bool:
+    """Add ``dist`` as a distribution of the odds before the roll (``before``: it depends on
+    the inputs only), if its bars fit into the request's work budget (charged up front); False,
+    and nothing shown, when they do not."""
+    values = list(dist.values()) if isinstance(dist, Mapping) else [p for _, p in dist]
+    bits = max((p.denominator.bit_length() for p in values), default=1)
+    work = len(values) * (BAR_WORK + BAR_WORK_PER_BIT * bits)
+    budget = current_budget()
+    if not budget.fits(work):
+        return False
+    budget.spend(work, f"{caption}: zu viele Werte für ein Diagramm.", "")
+    display.distribution(caption, axis, dist, before=True, mean_label=mean_label)
+    return True

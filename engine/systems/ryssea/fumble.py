@@ -166,7 +166,7 @@ def fumble(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         ["2W10", "Schwere", "Wirkung"],
         [[str(chosen["wurf"]), str(chosen["schwere"]), str(chosen["wirkung"])]],
     )
-    display.chances("Chance jeder Zeile (mit Neuwürfeln)", chance_items)
+    display.chances("Chance jeder Zeile (mit Neuwürfeln)", chance_items, before=True)
     notes = []
     if impossible:
         names = ", ".join(str(r["wurf"]) for r in FUMBLE_ROWS if r["von"] in impossible)

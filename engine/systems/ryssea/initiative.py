@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.declarative.odds import place_bars, place_chances
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
@@ -26,7 +27,7 @@ from engine.ordering import (
     roll_off,
 )
 from engine.params import BoolParam, IntParam, ListParam, TextParam
-from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for
+from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for, show_distribution
 
 FIGHTER_FIELDS = (
     TextParam("name", "Name", help="Wie der Kämpfer auf der Tickleiste heißt.", max_length=30),
@@ -120,6 +121,21 @@ def first_chances(fighters: list[dict[str, Any]]) -> list[Fraction]:
     penalty = _surprise_ticks()
     bases = [f["ini"] + f["modifier"] - (penalty if f["surprised"] else 0) for f in fighters]
     return first_place_chances(
+        [{base + face: ways for face, ways in die.items()} for base in bases],
+        [f["intuition"] for f in fighters],
+    )
+
+
+def place_odds(fighters: list[dict[str, Any]]) -> list[list[Fraction]] | None:
+    """Exact chance of each fighter to act at each place at combat start, by the rule of
+    :func:`first_chances` (a fair roll-off: each tied place equally likely); None for a single
+    fighter or when it does not fit into the request's work budget."""
+    if len(fighters) < 2:
+        return None
+    die = dice.counts(_initiative_die(), field="initiative.wurf", label="Initiativwurf")
+    penalty = _surprise_ticks()
+    bases = [f["ini"] + f["modifier"] - (penalty if f["surprised"] else 0) for f in fighters]
+    return place_chances(
         [{base + face: ways for face, ways in die.items()} for base in bases],
         [f["intuition"] for f in fighters],
     )
@@ -260,7 +276,12 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.chances(
         "Chance, als Erste(r) zu handeln (vor dem Wurf)",
         [(f["name"], p) for f, p in zip(rows, chances, strict=True)],
+        before=True,
     )
+    for row, chances_of in zip(rows, place_odds(rows) or [], strict=False):
+        show_distribution(
+            display, f"Platz von {row['name']} (vor dem Wurf)", "Platz", place_bars(chances_of)
+        )
     return {
         "order": [
             {

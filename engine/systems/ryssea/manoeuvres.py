@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.budget import current as current_budget
 from engine.data_files import DataError, forecast
 from engine.params import BoolParam, ChoiceParam, IntParam, Param
 from engine.systems.ryssea.common import (
@@ -218,6 +219,19 @@ class AttackChances:
     out_of_range: Fraction
     expected_erfolge: Fraction
     expected_damage: Fraction
+    # the damage to the target per attack, a miss (and a hit on the cover) as 0: value → its
+    # chance as integer counts over ``damage_outcomes`` (empty when it is not worked out)
+    damage_counts: dict[int, int] = field(default_factory=dict)
+    damage_outcomes: int = 1
+
+    def damage_distribution(self) -> dict[int, Fraction]:
+        """The damage to the target per attack (a miss as 0), exact; sums to 1."""
+        return {d: Fraction(c, self.damage_outcomes) for d, c in sorted(self.damage_counts.items())}
+
+
+SPREAD_WORK = 300
+"""Work units (:mod:`engine.budget`) of one step of the damage spread per attack: one damage
+total of the weapon for one way of spending the Erfolge (a product and a sum of integers)."""
 
 
 def attack_chances(
@@ -228,7 +242,11 @@ def attack_chances(
     stun: bool,
     plan: DamagePlan,
     damage: dice.Expression,
+    *,
+    spread: bool = False,
 ) -> AttackChances:
+    """The exact chances of every outcome and the expected damage; with ``spread`` also the
+    damage to the target per attack (a miss as 0), if it fits into the request's work budget."""
     chances = probe_chances(attacker, succeeds)
     damage_dist = dice.distribution(damage, field="damage", label="Waffenschaden")
     # integer weights over a common denominator: exact and fast for large damage dice
@@ -258,7 +276,7 @@ def attack_chances(
         if alloc.category in ("treffer", "streiftreffer"):
             expected += p_k * mean_damage(alloc)
     s = chances.success
-    return AttackChances(
+    out = AttackChances(
         probe=chances,
         hit=s * (full + graze),
         full_hit=s * full,
@@ -268,3 +286,56 @@ def attack_chances(
         expected_erfolge=expected_erfolge(attacker.taw),
         expected_damage=s * expected,
     )
+    if not spread:
+        return out
+    allocs = [
+        allocate(k, need_range, need_cover, plan.mastery, stun, plan.rest_mode != "keine")
+        for k in range(attacker.taw + 1)
+    ]
+    kinds = {(a.category, a.rest) for a in allocs if a.category in ("treffer", "streiftreffer")}
+    work = (len(kinds) + 1) * len(weights) * SPREAD_WORK
+    budget = current_budget()
+    if not budget.fits(work):
+        return out
+    budget.spend(work, "Waffenschaden: die Verteilung des Schadens wurde abgebrochen.", "damage")
+    counts, outcomes = _damage_counts(
+        allocs, erfolge_distribution(attacker.taw), s, weights, denominator, plan
+    )
+    return replace(out, damage_counts=counts, damage_outcomes=outcomes)
+
+
+def _damage_counts(
+    allocs: list[Allocation],
+    erfolge: tuple[Fraction, ...],
+    success: Fraction,
+    weights: list[tuple[int, int]],
+    denominator: int,
+    plan: DamagePlan,
+) -> tuple[dict[int, int], int]:
+    """The damage to the target per attack as integer counts over one denominator: the probe
+    succeeds (``success``), its Erfolge are spent (``allocs[k]`` with chance ``erfolge[k]``),
+    the weapon's damage (``weights`` over ``denominator``) goes through :func:`damage_for`; a
+    failed probe, a hit on the cover and Erfolge short of the range are 0."""
+    per_k = math.lcm(*(p.denominator for p in erfolge))
+    whole = success.denominator * per_k * denominator
+    counts: dict[int, int] = {}
+    by_key: dict[tuple[str, int], dict[int, int]] = {}
+    zero = whole - success.numerator * per_k * denominator  # the probe fails
+    for alloc, p_k in zip(allocs, erfolge, strict=True):
+        k_ways = success.numerator * p_k.numerator * (per_k // p_k.denominator)
+        if alloc.category not in ("treffer", "streiftreffer"):
+            zero += k_ways * denominator
+            continue
+        key = (alloc.category, alloc.rest)
+        if key not in by_key:
+            spread: dict[int, int] = {}
+            for d, w in weights:
+                hurt = damage_for(d, alloc, plan)[0]
+                spread[hurt] = spread.get(hurt, 0) + w
+            by_key[key] = spread
+        for hurt, w in by_key[key].items():
+            counts[hurt] = counts.get(hurt, 0) + k_ways * w
+    if zero:
+        counts[0] = counts.get(0, 0) + zero
+    divisor = math.gcd(whole, *counts.values())
+    return {d: c // divisor for d, c in counts.items()}, whole // divisor

@@ -9,11 +9,10 @@ when the probe was on a Kampftalent, L406).
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 from engine.display import Display
-from engine.formatting import decimal, number
+from engine.formatting import number
 from engine.params import BoolParam, IntParam
 from engine.systems.ryssea.common import (
     SOURCE,
@@ -27,15 +26,8 @@ from engine.systems.ryssea.common import (
     probe_flags,
     probe_input,
     roll_probe,
+    show_distribution,
 )
-
-
-def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
-    return [
-        (f"{k} {'Erfolg' if k == 1 else 'Erfolge'}", p)
-        for k, p in enumerate(erfolge_distribution(taw))
-    ]
-
 
 # ---------------------------------------------------------------------------------------------
 # Einfache Probe
@@ -84,6 +76,7 @@ def _erfolge_chances(taw: int) -> list[tuple[str, Fraction]]:
         ),
     ),
     assumptions=assumptions_for("probe."),
+    what_if="schwierigkeit",  # the chances across the Schwierigkeit (L186)
 )
 def probe(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     spec = probe_input(params, modifiers=(("Modifikator", params["modifier"]),))
@@ -106,6 +99,7 @@ def probe(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             ("Kritischer Erfolg", chances.critical),
             ("Patzer", chances.patzer),
         ],
+        before=True,
     )
     result: dict[str, Any] = {
         "probe": rolled.to_dict(),
@@ -118,9 +112,13 @@ def probe(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         },
     }
     if params["erfolgsprobe"]:
-        display.chances(
-            f"Erfolge aus {spec.taw} W6 (Erwartung {decimal(expected_erfolge(spec.taw))})",
-            _erfolge_chances(spec.taw),
+        # TaW × W6, each 5 or 6 one Erfolg (draft chapter): before the roll, as bars
+        show_distribution(
+            display,
+            f"Erfolge aus {spec.taw} W6 (vor dem Wurf)",
+            "Erfolge",
+            dict(enumerate(erfolge_distribution(spec.taw))),
+            mean_label="Erwartete Erfolge",
         )
         result["chances"]["erfolge"] = {
             str(k): str(p) for k, p in enumerate(erfolge_distribution(spec.taw))

@@ -42,6 +42,7 @@ from engine.systems.ryssea.common import (
     probe_flags,
     probe_input,
     roll_probe,
+    show_distribution,
 )
 
 MAX_DAMAGE = 999
@@ -133,6 +134,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             ("Kritischer Erfolg", chances.critical),
             ("Patzer", chances.patzer),
         ],
+        before=True,
     )
     display.table(
         "Erwartungswerte",
@@ -141,6 +143,13 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             ["Abgewendeter Schaden", decimal(expected_cut)],
             ["Verbleibender Schaden", decimal(incoming - expected_cut)],
         ],
+    )
+    show_distribution(
+        display,
+        "Verbleibender Schaden (vor dem Wurf)",
+        "Schaden",
+        _remaining_damage(incoming, chances.success, spec.taw, base_cut, per),
+        mean_label="Erwarteter verbleibender Schaden",
     )
     result = _simple_probe_result(rolled, chances, target, success)
     result.update(
@@ -152,6 +161,18 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     result["chances"]["expected_reduction"] = str(expected_cut)
     result["chances"]["expected_damage"] = str(incoming - expected_cut)
     return result
+
+
+def _remaining_damage(
+    incoming: int, success: Fraction, taw: int, base_cut: int, per: int
+) -> dict[int, Fraction]:
+    """L253: a successful Ausweichsprung lowers the damage by 1 and 1 more per Erfolg (never
+    below 0); a failed one leaves it whole."""
+    out: dict[int, Fraction] = {incoming: 1 - success}
+    for k, p in enumerate(erfolge_distribution(taw)):
+        left = incoming - min(incoming, base_cut + per * k)
+        out[left] = out.get(left, Fraction(0)) + success * p
+    return {d: p for d, p in sorted(out.items()) if p}
 
 
 @SYSTEM.action(
@@ -188,6 +209,7 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         ),
     ),
     assumptions=assumptions_for("probe."),
+    what_if="damage",  # the chances across the damage suffered (L120: 10 + Schadenspunkte)
 )
 def interruption(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     spec = probe_input(params, modifiers=(("Modifikator", params["modifier"]),))
@@ -223,6 +245,7 @@ def interruption(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             ("Kritischer Erfolg", chances.critical),
             ("Patzer", chances.patzer),
         ],
+        before=True,
     )
     if not success:
         display.notes(
@@ -323,6 +346,7 @@ def _helper_entry(
         ),
     ),
     assumptions=assumptions_for("probe."),
+    what_if="verteidigung",  # the chances across the opponent's Verteidigung (L311)
 )
 def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = params["helfer"]
@@ -370,10 +394,18 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.table("Helfer", ["Helfer", "Probe", "Ergebnis", "Erfolge", "Bonus"], table_rows)
     p_positive = sum((p for t, p in total_dist.items() if t > 0), Fraction(0))
     chance_items.insert(0, ("Gesamt-Modifikator positiv", p_positive))
-    display.chances("Chancen vor dem Wurf", chance_items)
-    display.table(
-        "Erwartungswerte", ["Größe", "Wert"], [["Gesamt-Modifikator", decimal(expected_total)]]
-    )
+    display.chances("Chancen vor dem Wurf", chance_items, before=True)
+    # L311–L313: the sum of the helpers' bonuses and maluses, before the roll
+    if not show_distribution(
+        display,
+        "Gesamt-Modifikator für den Hauptangreifer (vor dem Wurf)",
+        "Modifikator",
+        total_dist,
+        mean_label="Erwarteter Gesamt-Modifikator",
+    ):
+        display.table(
+            "Erwartungswerte", ["Größe", "Wert"], [["Gesamt-Modifikator", decimal(expected_total)]]
+        )
     notes = [
         "Jeder Helfer braucht 8 Ticks statt der Waffengeschwindigkeit und richtet keinen "
         "Schaden an. Zusammenarbeit und Überzahl gelten gleichzeitig.",  # L311, L315

@@ -295,6 +295,7 @@ def surprise(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     display.chances(
         "Chancen vor dem Wurf",
         [("Überraschung gelingt", chance), ("Überraschung misslingt", 1 - chance)],
+        before=True,
     )
     surprised = [str(row["name"]) for row in defender_rows] if success else []
     favoured = [str(row["name"]) for row in attacker_rows] if success else []

@@ -193,6 +193,7 @@ def _start(board: Board, rng: random.Random, surprise: int) -> tuple[str, Displa
     details.chances(
         "Chance, als Erste(r) zu handeln (vor dem Wurf)",
         list(zip([r["name"] for r in rows], first_chances(rows), strict=True)),
+        before=True,
     )
     starts = ", ".join(f"{f.name} {number(f.tick)}" for f in order)
     return f"Kampfbeginn – Startfelder: {starts}.", details
