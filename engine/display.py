@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
@@ -22,6 +23,10 @@ MAX_BARS = 400
 """Most bars a distribution section carries (a wider one – 30W20 – is cut to its middle and
 says so); a chart of 400 bars is still drawn in well under 16 ms."""
 
+
+MEANS_ONLY: ContextVar[bool] = ContextVar("regelwerk_means_only", default=False)
+"""Set while „Was wäre wenn“/„Vergleichen“ (engine/odds.py) run an action again and again: they
+read only the mean of a distribution, so its bars are not formatted (nor charged)."""
 
 BAR_WORK = 60_000
 """Work units (:mod:`engine.budget`) of formatting one bar – its exact chance, „mindestens“ and
@@ -177,21 +182,24 @@ class Display:
         formatted; when they do not fit, nothing is added and the answer is False (the result
         then says its range in words, as before)."""
         section: dict[str, Any] = {"kind": "distribution", "caption": caption, "axis": axis}
-        if isinstance(dist, Mapping):
+        if isinstance(dist, Mapping) and MEANS_ONLY.get():
+            mean = sum((v * p for v, p in dist.items()), Fraction(0))
+            section.update(numeric=True, bars=[], mean={"fraction": fraction_text(mean)})
+        elif isinstance(dist, Mapping):
             work = bars_work(dist)
             budget = current_budget()
             if not budget.fits(work):
                 return False
             budget.spend(work, f"{caption}: zu viele Werte für ein Diagramm.", "")
             section.update(numeric_bars(dist))
-            if mean_label:
-                section["mean"]["label"] = mean_label
         else:
             section["numeric"] = False
             section["bars"] = [
                 {"label": label, "fraction": fraction_text(p), "percent": percent(p)}
                 for label, p in dist
             ]
+        if mean_label and "mean" in section:
+            section["mean"]["label"] = mean_label
         if before:
             section["before"] = True
         self.sections.append(section)

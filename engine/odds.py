@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.budget import Budget, request_budget
 from engine.data_files import assumptions_used
-from engine.display import Display
+from engine.display import MEANS_ONLY, Display
 from engine.errors import EngineError, echo
 from engine.formatting import decimal, fraction_text, number, parse_fraction, percent
 from engine.params import BoolParam, ChoiceParam, IntParam, Param, validate_record
@@ -107,8 +107,12 @@ class _Runner:
         value needs and the inputs lack is a German error naming it)."""
         inputs = validate_record(self.spec.params, {**self.values, name: value})
         before = self.budget.spent
-        with assumptions_used():  # named by the helper's „Annahmen“ box, as for every forecast
-            result = self.spec.func(inputs, random.Random(SEED))
+        token = MEANS_ONLY.set(True)  # a distribution's mean is read, its bars are not
+        try:
+            with assumptions_used():  # named by the helper's „Annahmen“ box, as for any forecast
+                result = self.spec.func(inputs, random.Random(SEED))
+        finally:
+            MEANS_ONLY.reset(token)
         self.most = max(self.most, self.budget.spent - before)
         return _figures(result, self.columns)
 
