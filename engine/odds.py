@@ -105,7 +105,13 @@ class _Runner:
     def figures(self, name: str, value: Any) -> Figures:
         """The figures with ``name`` set to ``value`` (checked like any input: a field this
         value needs and the inputs lack is a German error naming it)."""
-        inputs = validate_record(self.spec.params, {**self.values, name: value})
+        changed = {**self.values, name: value}
+        # as the form does: a field the new value hides (its ``when`` no longer applies) is not
+        # sent – a Wuchtschlag's X does not follow into „kein Manöver“
+        hidden = {p.name for p in self.spec.params if p.name != name and not _applies(p, changed)}
+        inputs = validate_record(
+            self.spec.params, {k: v for k, v in changed.items() if k not in hidden}
+        )
         before = self.budget.spent
         token = MEANS_ONLY.set(True)  # a distribution's mean is read, its bars are not
         try:
