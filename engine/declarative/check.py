@@ -264,14 +264,12 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             chance_items.append((words["kritisch"], odds["critical"]))
         if fumble.declared:
             chance_items.append((words["patzer"], odds["fumble"]))
-        display.chances(
-            f"Chancen mit {number(bonus)} gegen {number(goal)} (vor dem Wurf)",
-            chance_items,
-            before=True,
-        )
+        # the captions name no input value: „Was wäre wenn“ and „Vergleichen“ line the chances
+        # of different values up by caption and label
+        display.chances("Chancen vor dem Wurf", chance_items, before=True)
         show_distribution(
             display,
-            f"Abstand zu {goal_label} {number(goal)} (Ergebnis − {goal_label}, vor dem Wurf)",
+            f"Abstand zu {goal_label} (Ergebnis − {goal_label}, vor dem Wurf)",
             "Abstand",
             margin_distribution(bonus, goal),
             mean_label="Mittlerer Abstand",

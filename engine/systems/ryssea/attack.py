@@ -373,7 +373,7 @@ def attack(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         damage,
         spread=True,
     )
-    show_chances(display, chances, need_range, need_cover, params["betaeubungsschlag"])
+    show_chances(display, chances, need_range, need_cover)
     display.notes("Hinweise", notes)
     follow_ups = follow_ups_for(hit, plan, by_defense, target)
     return attack_result(

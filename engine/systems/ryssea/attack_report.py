@@ -196,15 +196,10 @@ def attack_notes(params: dict[str, Any], hit: AttackRoll, by_defense: bool) -> l
 
 
 def show_chances(
-    display: Display,
-    chances: AttackChances,
-    need_range: int,
-    need_cover: int,
-    stun_possible: bool = False,
+    display: Display, chances: AttackChances, need_range: int, need_cover: int
 ) -> None:
     """The chances before the roll, the expected values and the damage per attack as a
-    distribution (``stun_possible``: a Betäubungsschlag is announced, so the damage may be
-    Betäubungsschaden)."""
+    distribution."""
     # what decides at the table first: does the attack hit?
     items = [
         ("Ziel getroffen (auch Streiftreffer)", chances.hit),
@@ -232,11 +227,12 @@ def show_chances(
     )
     if chances.damage_counts:
         # L186 the weapon's damage on a hit, L73–L82 and L190–L194 what the Erfolge make of
-        # it; a miss, a hit on the cover (L220) and Erfolge short of the range (L210) are 0
-        stun = " (mit Betäubungsschaden)" if stun_possible else ""
+        # it (Betäubungsschaden after a Betäubungsschlag counts as damage to the target); a
+        # miss, a hit on the cover (L220) and Erfolge short of the range (L210) are 0. The
+        # caption stays the same for every choice: „Vergleichen“ lines the means up by it.
         show_distribution(
             display,
-            f"Schaden am Ziel je Angriff{stun} (vor dem Wurf)",
+            "Schaden am Ziel je Angriff (vor dem Wurf)",
             "Schaden",
             chances.damage_distribution(),
             mean_label="Erwarteter Schaden je Angriff",
