@@ -38,8 +38,10 @@ def brute_attack(
     damage_const: int,
     need_range: int = 0,
     need_cover: int = 0,
+    damages: dict[int, int] | None = None,
 ) -> dict[str, Fraction]:
-    """Rules of 000 L73–L82, L186–L194, L210, L220, L247, written out for enumeration."""
+    """Rules of 000 L73–L82, L186–L194, L210, L220, L247, written out for enumeration.
+    ``damages`` (if given) counts the outcomes per damage to the target, a miss as 0."""
     kind, mode, taw = (
         params.get("wuerfel", "normal"),
         params.get("wurf_art", "normal"),
@@ -68,6 +70,7 @@ def brute_attack(
     n_att = len(talent_sides(kind, mode))
     n_def = len(talent_sides(dkind, dmode))
     combos, count = every_face([*att, *defense, *damage_sides])
+    hurt: dict[int, int] = {} if damages is None else damages
     for faces in combos:
         value = kept_value(kind, mode, faces[:n_att])
         crit, fumble = crit_patzer(value, faces[n_att])
@@ -85,13 +88,16 @@ def brute_attack(
         out["critical"] += crit
         out["patzer"] += fumble
         if not success:
+            hurt[0] = hurt.get(0, 0) + 1
             continue
         out["success"] += 1
         if k < need_range:
             out["out_of_range"] += 1
+            hurt[0] = hurt.get(0, 0) + 1
             continue
         if k < need_range + need_cover:
             out["deckung"] += 1
+            hurt[0] = hurt.get(0, 0) + 1
             continue
         left = k - need_range - need_cover
         if left < mastery:  # Streiftreffer (L77–L82)
@@ -101,6 +107,7 @@ def brute_attack(
             if graze_mode == "schaden" and restriction != "kein":
                 points = max(0, points - 2 * mastery)
             out["expected_damage"] += points
+            hurt[points] = hurt.get(points, 0) + 1
             continue
         left -= mastery
         if stun and left >= 1:
@@ -108,7 +115,9 @@ def brute_attack(
         out["full_hit"] += 1
         out["hit"] += 1
         wucht = left if rest_mode == "wuchtangriff" else 0
-        out["expected_damage"] += restrict(dmg + wucht)
+        points = restrict(dmg + wucht)
+        out["expected_damage"] += points
+        hurt[points] = hurt.get(points, 0) + 1
     return {key: Fraction(value, count) for key, value in out.items()}
 
 
