@@ -9,7 +9,8 @@ biggest „Was wäre wenn“ answered in ≤ 300 ms). Needs the built site (``ma
 1. In CPython, every action of every system is run with its form's defaults (``describe``'s
    ``default`` of each field): the result with the most bars in one ``distribution`` section is
    the chart measured; every action that names the opponent's value (``what_if``) has
-   ``engine.api.what_if`` timed with the same defaults – the slowest is the request measured.
+   ``engine.api.what_if`` timed with the same defaults (and the fields the opponent's value
+   needs set as its ``when`` asks) – the slowest is the request measured.
 2. In Chromium, on that system's Kampfhelfer page (the engine booted in its worker):
    - the chart: the page's own chart module (helpers/chart.js, served from the source next to
      the built site, the code the bundle holds) draws that section N times into a helper's
@@ -104,6 +105,9 @@ def slowest_what_if(runs: int = 3) -> tuple[str, str, dict[str, Any], float, int
         if not spec.get("what_if"):
             continue
         params = defaults(system, action)
+        # the fields the opponent's value needs (its `when`, e.g. „Abwehr gelungen“)
+        field = next(p for p in spec["params"] if p["name"] == spec["what_if"])
+        params.update({other: allowed[0] for other, allowed in (field.get("when") or {}).items()})
         times = []
         body: dict[str, Any] = {}
         for _ in range(runs):
