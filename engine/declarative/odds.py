@@ -2,8 +2,8 @@
 
 Every declared kind shows what it computes exactly before the roll as a distribution section
 (:meth:`engine.display.Display.distribution`, ``before``): the damage of a ``schaden``, the
-margin of a ``probe``, the row of a ``tabelle``, the places of an ``initiative``. The bars are
-charged to the request's work budget (:mod:`engine.budget`) up front; a distribution that does
+margin of a ``probe``, the row of a ``tabelle``, the places of an ``initiative``. The display
+charges the bars to the request's work budget (:mod:`engine.budget`); a distribution that does
 not fit is left out (its chances and mean stay in the result), never cut short.
 
 :func:`place_chances` is the exact chance of each fighter to act at each place of an
@@ -23,11 +23,6 @@ from typing import Any
 from engine.budget import current as current_budget
 from engine.display import Display
 
-BAR_WORK = 60_000
-"""Work units of one bar of a distribution section: its Fraction, its exact chance,
-„mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``); plus
-:data:`BAR_WORK_PER_BIT` per bit of the denominator."""
-BAR_WORK_PER_BIT = 80
 PLACE_STEP_WORK = 400
 """Work units of one step of :func:`place_chances`: one state of its counting for one other
 fighter (products and sums of integers, with the bookkeeping around them)."""
@@ -41,18 +36,11 @@ def show_distribution(
     *,
     mean_label: str = "",
 ) -> bool:
-    """Add ``dist`` as a distribution of the odds before the roll (it depends on the inputs
-    only), if its bars fit into the request's work budget (charged up front); False, and
-    nothing shown, when they do not."""
-    values = list(dist.values()) if isinstance(dist, Mapping) else [p for _, p in dist]
-    bits = max((p.denominator.bit_length() for p in values), default=1)
-    work = len(values) * (BAR_WORK + BAR_WORK_PER_BIT * bits)
-    budget = current_budget()
-    if not budget.fits(work):
-        return False
-    budget.spend(work, f"{caption}: zu viele Werte für ein Diagramm.", "")
-    display.distribution(caption, axis, dist, before=True, mean_label=mean_label)
-    return True
+    """Add ``dist`` as a distribution of the odds before the roll (``before``: it depends on
+    the inputs only). Its bars are charged to the request's work budget by
+    :meth:`~engine.display.Display.distribution`; False, and nothing shown, when they do not
+    fit (the result keeps its chances and expected values)."""
+    return display.distribution(caption, axis, dist, before=True, mean_label=mean_label)
 
 
 def _place_work(totals: Sequence[Mapping[int, int]], tie_keys: Sequence[Any]) -> int:

@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice, fight_contract
-from engine.budget import current as current_budget
 from engine.data_files import DataError, forecast, load
 from engine.display import Display
 from engine.formatting import number
@@ -451,12 +450,6 @@ def probe_flags(roll: ProbeRoll) -> str:
 # Distributions shown as bar charts (issue 44: „Chancen sehen“)
 # ---------------------------------------------------------------------------------------------
 
-BAR_WORK = 60_000
-"""Work units (:mod:`engine.budget`) of one bar of a distribution section: its Fraction, its
-exact chance, „mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``); plus
-:data:`BAR_WORK_PER_BIT` per bit of the denominator."""
-BAR_WORK_PER_BIT = 80
-
 
 def show_distribution(
     display: Display,
@@ -467,14 +460,7 @@ def show_distribution(
     mean_label: str = "",
 ) -> bool:
     """Add ``dist`` as a distribution of the odds before the roll (``before``: it depends on
-    the inputs only), if its bars fit into the request's work budget (charged up front); False,
-    and nothing shown, when they do not."""
-    values = list(dist.values()) if isinstance(dist, Mapping) else [p for _, p in dist]
-    bits = max((p.denominator.bit_length() for p in values), default=1)
-    work = len(values) * (BAR_WORK + BAR_WORK_PER_BIT * bits)
-    budget = current_budget()
-    if not budget.fits(work):
-        return False
-    budget.spend(work, f"{caption}: zu viele Werte für ein Diagramm.", "")
-    display.distribution(caption, axis, dist, before=True, mean_label=mean_label)
-    return True
+    the inputs only). Its bars are charged to the request's work budget by
+    :meth:`~engine.display.Display.distribution`; False, and nothing shown, when they do not
+    fit (the result keeps its chances and expected values)."""
+    return display.distribution(caption, axis, dist, before=True, mean_label=mean_label)
