@@ -142,6 +142,35 @@ def _applies(param: Param, values: dict[str, Any]) -> bool:
     return all(values.get(other) in allowed for other, allowed in param.when)
 
 
+def _shown(param: Param, value: Any) -> str:
+    if isinstance(param, ChoiceParam):
+        return dict(param.choices).get(value, str(value))
+    if isinstance(param, BoolParam):
+        return "ja" if value else "nein"
+    return str(value)
+
+
+def _made_to_apply(
+    spec: Action, param: Param, values: dict[str, Any], notes: list[str]
+) -> dict[str, Any]:
+    """The inputs with ``param`` in force: a field it depends on (its ``when``) that does not
+    allow it is set to the first value that does, and the note says so – „Was wäre wenn“ over
+    the Güte of a parade asks what happens *if* the parade succeeds (the page clears that
+    one-roll box after each roll)."""
+    if _applies(param, values):
+        return values
+    fields = {p.name: p for p in spec.params}
+    changed = dict(values)
+    for other, allowed in param.when:
+        if changed.get(other) not in allowed:
+            changed[other] = allowed[0]
+            notes.append(
+                f"Angenommen für diese Rechnung: {fields[other].label}: "
+                f"{_shown(fields[other], allowed[0])}."
+            )
+    return validate_record(spec.params, changed)
+
+
 def _table(
     kind: str,
     spec: Action,
@@ -211,12 +240,13 @@ def _answer(
         "same": same,
         "notes": notes,
     }
-    if refused is not None:
-        out["refused"] = refused
-        notes.extend(f"{r['label']}: nicht möglich – {r['message']}" for r in refused)
     if not keys:
         notes.append("Diese Aktion nennt keine Chancen vor dem Wurf.")
-    out["display"] = _table(kind, spec, param, rows, columns, same, notes)
+    said = list(notes)
+    if refused is not None:
+        out["refused"] = refused
+        said += [f"{r['label']}: nicht möglich – {r['message']}" for r in refused]
+    out["display"] = _table(kind, spec, param, rows, columns, same, said)
     return out
 
 
@@ -247,9 +277,8 @@ def what_if(
     current = values[param.name]
     if current is None:
         raise EngineError(f"{param.label}: fehlt – bitte eine ganze Zahl eintragen.", param.name)
-    if not _applies(param, values):
-        raise EngineError(f"{param.label}: gilt bei diesen Angaben nicht.", param.name)
     notes: list[str] = []
+    values = _made_to_apply(spec, param, values, notes)
     with request_budget() as budget:
         runner = _Runner(spec, values, budget)
         found: dict[int, Figures] = {current: runner.figures(param.name, current)}
@@ -298,11 +327,11 @@ def compare(
         raise EngineError(f"Vergleichen: {spec.title} hat keine Wahl zum Vergleichen.", "field")
     param = _field(spec, name, (ChoiceParam, BoolParam), "Vergleichen")
     values = validate_record(spec.params, {} if params is None else params)
-    if not _applies(param, values):
+    if not _applies(param, values):  # a choice this situation does not offer: said as such
         raise EngineError(f"{param.label}: gilt bei diesen Angaben nicht.", param.name)
+    notes: list[str] = []
     computed: list[tuple[Any, str, Figures]] = []
     refused: list[dict[str, str]] = []
-    notes: list[str] = []
     with request_budget() as budget:
         runner = _Runner(spec, values, budget)
         for value, label in _choices(param):

@@ -207,6 +207,30 @@ def test_a_value_the_rules_refuse_ends_its_side_and_is_said(
     assert "Schwierigkeit 13: Schwierigkeit: höchstens 12 bei dieser Probe." in sweep["notes"]
 
 
+def test_the_walk_assumes_what_makes_its_field_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A field that counts only after another (the Güte of a parade only when the parade
+    succeeded, a one-roll box the page clears after each roll): the walk sets that one and
+    says so."""
+    from engine.params import BoolParam
+
+    done = BoolParam("gelungen", "Abwehr gelungen", default=False)
+    guete = IntParam(
+        "guete", "Güte der Abwehr", default=0, minimum=-5, maximum=5, when=(("gelungen", (True,)),)
+    )
+    _use(
+        monkeypatch,
+        _action(
+            lambda v, rng: _chance_of("V", Fraction(v["guete"] + 5, 10)),
+            done,
+            guete,
+            what_if="guete",
+        ),
+    )
+    sweep = odds.what_if("test", "probe", {})
+    assert "Angenommen für diese Rechnung: Abwehr gelungen: ja." in sweep["notes"]
+    assert [row["value"] for row in sweep["rows"]] == list(range(-5, 6))
+
+
 def test_the_walk_stays_within_one_work_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each run spends a tenth of the request's budget: the walk stops while another run still
     fits, and says that the range is cut."""
@@ -263,7 +287,9 @@ def test_compare_says_a_refused_choice_instead_of_showing_it(
             "message": "Manöver: eine Finte gibt es nur im Nahkampf.",
         }
     ]
-    assert "Finte: nicht möglich – Manöver: eine Finte gibt es nur im Nahkampf." in far["notes"]
+    said = [n for sec in far["display"]["sections"] if sec["kind"] == "notes" for n in sec["items"]]
+    assert "Finte: nicht möglich – Manöver: eine Finte gibt es nur im Nahkampf." in said
+    assert far["notes"] == []  # the page says the refused from „refused“, once
 
 
 # -- one boundary: Python API, run_json, CLI ----------------------------------------------------
