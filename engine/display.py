@@ -8,11 +8,10 @@ is produced once, in Python, identically in CPython and Pyodide.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import accumulate
 from typing import Any
 
 from engine.budget import current as current_budget
@@ -20,8 +19,8 @@ from engine.dice import RollResult
 from engine.formatting import decimal, fraction_text, number, percent, signed
 
 MAX_BARS = 400
-"""Most bars a distribution section carries (a wider one – 30W20 – is cut to its middle and
-says so); a chart of 400 bars is still drawn in well under 16 ms."""
+"""Most bars a distribution section carries (a wider one – 30W20, 571 values – is drawn in
+ranges of values); a chart of 400 bars is still drawn in well under 16 ms."""
 
 
 MEANS_ONLY: ContextVar[bool] = ContextVar("regelwerk_means_only", default=False)
@@ -35,64 +34,95 @@ on the reference machine) – plus :data:`BAR_WORK_PER_BIT` per bit of the denom
 BAR_WORK_PER_BIT = 80
 
 
+def _bars_work(size: int, bits: int) -> int:
+    return min(size, MAX_BARS) * (BAR_WORK + BAR_WORK_PER_BIT * bits)
+
+
 def bars_work(dist: Mapping[int, Fraction]) -> int:
     """The work of :func:`numeric_bars` for ``dist``: the bars kept, by their denominator."""
     bits = max(p.denominator.bit_length() for p in dist.values()) if dist else 0
-    return min(len(dist), MAX_BARS) * (BAR_WORK + BAR_WORK_PER_BIT * bits)
+    return _bars_work(len(dist), bits)
+
+
+def bars_fit(size: int, bits: int) -> bool:
+    """Whether the bars of a distribution of ``size`` values (denominators of about ``bits``
+    bits) still fit into the request's work budget – asked before an expensive distribution is
+    computed at all; :meth:`Display.distribution` charges them when it draws."""
+    return MEANS_ONLY.get() or current_budget().fits(_bars_work(size, bits))
+
+
+def show_distribution(
+    display: Display,
+    caption: str,
+    axis: str,
+    make: Callable[[], Mapping[int, Fraction]],
+    *,
+    size: int,
+    bits: int,
+    mean_label: str = "",
+) -> bool:
+    """Add the distribution ``make()`` (``size`` values, denominators of at most ``bits`` bits)
+    as odds before the roll – computed only if its bars fit into the work budget; False, and
+    nothing drawn, when they do not (the result then says its range in words)."""
+    if not bars_fit(size, bits):
+        return False
+    return display.distribution(caption, axis, make(), before=True, mean_label=mean_label)
 
 
 def numeric_bars(dist: Mapping[int, Fraction]) -> dict[str, Any]:
     """The bars of a numeric distribution: each value with its exact chance and the chances of
     „mindestens“ and „höchstens“ that value (what a player asks at the table: 8 or more
-    damage), and the exact mean. Values come sorted; a distribution wider than
-    :data:`MAX_BARS` keeps its most likely middle, the rest summed up into ``cut``.
+    damage), and the exact mean. Values come sorted.
+
+    A distribution spanning more than :data:`MAX_BARS` values is drawn in equal ranges of
+    values (``width`` values a bar: 20W1000 in ranges of 50): each bar is then one range – its
+    label „9.800–9.849“, ``value``/``to`` its ends, „mindestens“ its first value and
+    „höchstens“ its last – so the whole range stays in the picture, exactly.
 
     The sums run over integers (every chance over one common denominator) and only the bars
-    kept are formatted, so a wide distribution costs little more than the bars drawn."""
+    drawn are formatted, so a wide distribution costs little more than its bars."""
     values = sorted(dist)
     if not values:
         raise ValueError("an empty distribution")
     common = math.lcm(*{p.denominator for p in dist.values()})
     weights = [dist[v].numerator * (common // dist[v].denominator) for v in values]
-    below = [0, *accumulate(weights)]  # below[i]: the weight of the values before values[i]
-    if below[-1] != common:
-        raise ValueError(f"a distribution sums to {Fraction(below[-1], common)}, not 1")
+    if sum(weights) != common:
+        raise ValueError(f"a distribution sums to {Fraction(sum(weights), common)}, not 1")
     mean = Fraction(sum(v * w for v, w in zip(values, weights, strict=True)), common)
-    start, stop = 0, len(values)
-    if len(values) > MAX_BARS:
-        peak = max(range(len(values)), key=weights.__getitem__)
-        start = min(max(0, peak - MAX_BARS // 2), len(values) - MAX_BARS)
-        stop = start + MAX_BARS
+    low, high = values[0], values[-1]
+    width = -(-(high - low + 1) // MAX_BARS)  # values per bar: 1 up to MAX_BARS values
+    binned: dict[int, int] = {}
+    for value, weight in zip(values, weights, strict=True):
+        start = low + (value - low) // width * width
+        binned[start] = binned.get(start, 0) + weight
     bars = []
-    for i in range(start, stop):
-        p = Fraction(weights[i], common)
-        at_least, at_most = Fraction(common - below[i], common), Fraction(below[i + 1], common)
-        bars.append(
-            {
-                "value": values[i],
-                "label": number(values[i]),
-                "fraction": fraction_text(p),
-                "percent": percent(p),
-                "at_least": fraction_text(at_least),
-                "at_least_percent": percent(at_least),
-                "at_most": fraction_text(at_most),
-                "at_most_percent": percent(at_most),
-            }
-        )
+    below = 0  # the weight of the values before this bar
+    for start in sorted(binned) if width == 1 else range(low, high + 1, width):
+        weight = binned.get(start, 0)
+        end = min(start + width - 1, high)
+        p = Fraction(weight, common)
+        at_least, at_most = Fraction(common - below, common), Fraction(below + weight, common)
+        below += weight
+        bar: dict[str, Any] = {
+            "value": start,
+            "label": number(start) if width == 1 else f"{number(start)}–{number(end)}",
+            "fraction": fraction_text(p),
+            "percent": percent(p),
+            "at_least": fraction_text(at_least),
+            "at_least_percent": percent(at_least),
+            "at_most": fraction_text(at_most),
+            "at_most_percent": percent(at_most),
+        }
+        if width > 1:
+            bar.update(to=end, from_label=number(start), to_label=number(end))
+        bars.append(bar)
     out: dict[str, Any] = {
         "numeric": True,
         "bars": bars,
         "mean": {"fraction": fraction_text(mean), "text": decimal(mean)},
     }
-    if stop - start < len(values):
-        cut_below = Fraction(below[start], common)
-        cut_above = Fraction(common - below[stop], common)
-        out["cut"] = {
-            "below": fraction_text(cut_below),
-            "below_percent": percent(cut_below),
-            "above": fraction_text(cut_above),
-            "above_percent": percent(cut_above),
-        }
+    if width > 1:
+        out["width"] = width
     return out
 
 

@@ -153,15 +153,19 @@ def _shown(param: Param, value: Any) -> str:
 def _made_to_apply(
     spec: Action, param: Param, values: dict[str, Any], notes: list[str]
 ) -> dict[str, Any]:
-    """The inputs with ``param`` in force: a field it depends on (its ``when``) that does not
-    allow it is set to the first value that does, and the note says so – „Was wäre wenn“ over
-    the Güte of a parade asks what happens *if* the parade succeeds (the page clears that
-    one-roll box after each roll)."""
+    """The inputs with ``param`` in force: a one-roll field it depends on (its ``when``; a value
+    of the roll, ``per_roll``, which the page clears after each roll) that does not allow it is
+    set to the first value that does, and the note says so – „Was wäre wenn“ over the Güte of
+    a parade asks what happens *if* the parade succeeds. A situation that rules the field out
+    (a target that does not defend) holds: then it is an error naming the field."""
     if _applies(param, values):
         return values
     fields = {p.name: p for p in spec.params}
+    unmet = [(other, allowed) for other, allowed in param.when if values.get(other) not in allowed]
+    if any(not fields[other].per_roll for other, _ in unmet):  # the situation, chosen: it holds
+        raise EngineError(f"{param.label}: gilt bei diesen Angaben nicht.", param.name)
     changed = dict(values)
-    for other, allowed in param.when:
+    for other, allowed in unmet:
         if changed.get(other) not in allowed:
             changed[other] = allowed[0]
             notes.append(

@@ -18,7 +18,7 @@ biggest „Was wäre wenn“ answered in ≤ 300 ms). Needs the built site (``ma
      the page and the browser's style and layout of it (what a reader waits for before the
      chart's frame; a table of more than 40 rows gets its further rows 40 per later frame);
      the same for the widest section the engine ever sends (``engine.display.MAX_BARS`` bars,
-     30W20);
+     20W1000 in ranges of 50 values);
    - „Was wäre wenn“: the request through the page's worker (``Regelwerk.runEngine``), N times,
      from sending until the answer is read.
 Medians of N (default 15 for the chart, 5 for the request).
@@ -83,13 +83,13 @@ def largest_distribution() -> tuple[str, str, dict[str, Any]] | None:
 
 
 def widest_section() -> dict[str, Any]:
-    """The widest distribution the engine sends: 30W20 cut to MAX_BARS bars."""
+    """The widest chart the engine sends: 20W1000 in MAX_BARS ranges of 50 values."""
     from engine import dice
     from engine.display import MAX_BARS, Display
 
     display = Display("Benchmark")
     display.distribution(
-        "Schaden (30W20)", "Schaden", dice.distribution(dice.parse("30W20")), before=True
+        "Schaden (20W1000)", "Schaden", dice.distribution(dice.parse("20W1000")), before=True
     )
     section = display.sections[0]
     assert len(section["bars"]) == MAX_BARS, len(section["bars"])
@@ -255,7 +255,7 @@ def main() -> None:
         system, action, section = found
         print(f"  {system}.{action}: „{section['caption']}“, {len(section['bars'])} Balken")
         charts.append((f"{system}.{action}", section))
-    charts.append(("breiteste mögliche (30W20)", widest_section()))
+    charts.append(("breiteste mögliche (20W1000)", widest_section()))
     print("„Was wäre wenn“ jeder Aktion mit den Vorgaben ihres Formulars (CPython, Median von 3):")
     ask = slowest_what_if()
     if ask is None:

@@ -44,7 +44,6 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import forecast
-from engine.declarative.odds import show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.formatting import number
@@ -267,12 +266,12 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         # the captions name no input value: „Was wäre wenn“ and „Vergleichen“ line the chances
         # of different values up by caption and label
         display.chances("Chancen vor dem Wurf", chance_items, before=True)
-        show_distribution(
-            display,
+        display.distribution(
             f"Abstand zu {goal_label} (Ergebnis − {goal_label}, vor dem Wurf)",
             "Abstand",
             margin_distribution(bonus, goal),
             mean_label="Mittlerer Abstand",
+            before=True,
         )
         follow_ups = []
         if hit and "erfolg" in follow:

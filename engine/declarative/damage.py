@@ -40,7 +40,6 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice, fight_contract
-from engine.declarative.odds import show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
@@ -203,12 +202,12 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             change = f" {resource.resource_name}: {number(before)} → {number(after)}"
             display.outcome += f"{change} – {state['text']}." if state else f"{change}."
         # the damage after bonus, armour, minimum and critical, before the roll
-        if not show_distribution(
-            display,
+        if not display.distribution(
             "Schaden (vor dem Wurf)",
             "Schaden",
             dict(sorted(spread.items())),
             mean_label="Erwarteter Schaden",
+            before=True,
         ):
             display.table("Schaden im Mittel", ["Mittelwert"], [[decimal(mean)]])
         display.chances("Chancen (vor dem Wurf)", chance_items, before=True)

@@ -36,7 +36,6 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.declarative.odds import place_bars, place_chances, show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
@@ -47,6 +46,8 @@ from engine.ordering import (
     counts_of,
     first_place_chances,
     order_groups,
+    place_bars,
+    place_chances,
 )
 from engine.params import ListParam, Param, TextParam, validate_record
 from engine.registry import ActionFunc
@@ -223,8 +224,11 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             else None
         )
         for row, chances_of in zip(rows, place_odds or [], strict=False):
-            show_distribution(
-                display, f"Platz von {row['name']} (vor dem Wurf)", "Platz", place_bars(chances_of)
+            display.distribution(
+                f"Platz von {row['name']} (vor dem Wurf)",
+                "Platz",
+                place_bars(chances_of),
+                before=True,
             )
         return {
             "order": [

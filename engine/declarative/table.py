@@ -29,7 +29,6 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import DataError
-from engine.declarative.odds import show_distribution
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
@@ -107,11 +106,11 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             ],
             before=True,
         )
-        show_distribution(
-            display,
+        display.distribution(
             f"Zeilen der Tabelle ({expression.notation()}, vor dem Wurf)",
             "Zeile",
             [(_range(r), p) for r, p in zip(rows, row_chances, strict=True)],
+            before=True,
         )
         out["chances"] = {
             f"{r['von']}-{r['bis']}": str(p) for r, p in zip(rows, row_chances, strict=True)

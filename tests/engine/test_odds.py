@@ -63,16 +63,22 @@ class _Fixed(random.Random):
         return self.faces.pop(0)
 
 
-def test_a_wide_distribution_keeps_its_middle_and_says_what_it_cut() -> None:
-    """30W20 has 581 values: the 400 most likely in the middle are drawn, the rest summed."""
-    dist = dice.distribution(dice.parse("30W20"))
+def test_a_wide_distribution_is_drawn_in_ranges_of_values() -> None:
+    """20W1000 spans 19.981 values: 400 bars of 50 values each, the whole range, exactly –
+    each bar's chance the sum of its values, „mindestens“ from its first value, „höchstens“
+    to its last."""
+    dist = dice.distribution(dice.parse("20W1000"))
     bars = numeric_bars(dist)
-    assert len(bars["bars"]) == MAX_BARS
-    shown = sum(parse_fraction(b["fraction"]) for b in bars["bars"])
-    cut = parse_fraction(bars["cut"]["below"]) + parse_fraction(bars["cut"]["above"])
-    assert shown + cut == 1
-    assert bars["bars"][0]["value"] > 30 and bars["bars"][-1]["value"] < 600
-    assert parse_fraction(bars["mean"]["fraction"]) == 315  # the mean of all, not of the shown
+    assert bars["width"] == 50 and len(bars["bars"]) == MAX_BARS
+    first, last = bars["bars"][0], bars["bars"][-1]
+    assert (first["value"], first["to"], first["label"]) == (20, 69, "20–69")
+    assert (last["value"], last["to"], last["label"]) == (19_970, 20_000, "19.970–20.000")
+    assert sum(parse_fraction(b["fraction"]) for b in bars["bars"]) == 1
+    middle = next(b for b in bars["bars"] if b["value"] == 9_970)
+    assert parse_fraction(middle["fraction"]) == sum(dist.get(v, 0) for v in range(9_970, 10_020))
+    assert parse_fraction(middle["at_least"]) == sum(p for v, p in dist.items() if v >= 9_970)
+    assert parse_fraction(middle["at_most"]) == sum(p for v, p in dist.items() if v <= 10_019)
+    assert parse_fraction(bars["mean"]["fraction"]) == 10_010
 
 
 def test_a_distribution_that_does_not_sum_to_one_is_a_bug() -> None:
@@ -213,7 +219,7 @@ def test_the_walk_assumes_what_makes_its_field_count(monkeypatch: pytest.MonkeyP
     says so."""
     from engine.params import BoolParam
 
-    done = BoolParam("gelungen", "Abwehr gelungen", default=False)
+    done = BoolParam("gelungen", "Abwehr gelungen", default=False, per_roll=True)
     guete = IntParam(
         "guete", "Güte der Abwehr", default=0, minimum=-5, maximum=5, when=(("gelungen", (True,)),)
     )
@@ -229,6 +235,14 @@ def test_the_walk_assumes_what_makes_its_field_count(monkeypatch: pytest.MonkeyP
     sweep = odds.what_if("test", "probe", {})
     assert "Angenommen für diese Rechnung: Abwehr gelungen: ja." in sweep["notes"]
     assert [row["value"] for row in sweep["rows"]] == list(range(-5, 6))
+    # a situation the reader chose holds: a field it rules out is no walk
+    chosen = BoolParam("gelungen", "Ziel verteidigt sich", default=False)
+    _use(
+        monkeypatch,
+        _action(lambda v, rng: _chance_of("V", Fraction(1, 2)), chosen, guete, what_if="guete"),
+    )
+    with pytest.raises(EngineError, match="Güte der Abwehr: gilt bei diesen Angaben nicht"):
+        odds.what_if("test", "probe", {})
 
 
 def test_the_walk_stays_within_one_work_budget(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -84,6 +84,20 @@ test("chart-scale.js: a bar of chance 0 has no height, a tiny one stays visible,
   for (let i = 1; i < wide.labels.length; i++) assert.ok(wide.labels[i].x - wide.labels[i - 1].x >= 3 * 7.5, "labels do not touch");
 });
 
+test("chart-scale.js: a wide distribution in ranges – each bar spans its values, side by side, the readout names both ends", () => {
+  // engine/display.py numeric_bars: more than 400 values are drawn in equal ranges (`width`)
+  const ranged = (from, to, fraction) => ({ ...bar(from, fraction), to, label: `${from}–${to}`, from_label: String(from), to_label: String(to) });
+  const section = { numeric: true, width: 5, bars: [ranged(10, 14, "1/4"), ranged(15, 19, "1/2"), ranged(20, 22, "1/4")] };
+  const g = numericGeometry(section, DIST_BOX);
+  const unit = (DIST_BOX.right - DIST_BOX.left) / 13; // values 10..22
+  assert.ok(Math.abs(g.unit - 5 * unit) < 1e-9, "one bar's room is five values");
+  assert.ok(Math.abs(g.bars[1].center - g.bars[0].center - 5 * unit) < 1e-9);
+  assert.ok(Math.abs(g.bars[0].center - (DIST_BOX.left + 2.5 * unit)) < 1e-9, "centred on 12, the middle of 10–14");
+  for (let i = 1; i < g.bars.length; i++) assert.ok(g.bars[i].x >= g.bars[i - 1].x + g.bars[i - 1].width - 1e-9, "no overlap");
+  const text = barReadout({ ...section.bars[1], percent: "50,0 %", at_least: "3/4", at_least_percent: "75,0 %", at_most: "3/4", at_most_percent: "75,0 %" }, true);
+  assert.equal(text, "15–19: 50,0 % (1/2) · mindestens 15: 75,0 % (3/4) · höchstens 19: 75,0 % (3/4)");
+});
+
 test("chart-scale.js: labelStep keeps labels apart; at least every label", () => {
   assert.equal(labelStep(100, 2), 1);
   assert.equal(labelStep(10, 2), 3); // 2 × 7,5 + 6 = 21 units needed

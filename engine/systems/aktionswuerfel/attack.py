@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.display import Display
+from engine.display import Display, show_distribution
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam, Param
@@ -31,7 +31,6 @@ from engine.systems.aktionswuerfel.common import (
     entered_roll,
     reaches,
     sacrifice,
-    show_distribution,
 )
 
 MAX_DAMAGE_DICE = 10

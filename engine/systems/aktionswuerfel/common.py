@@ -10,13 +10,8 @@ action costs, ``zug.opfern``) and ``reaches`` (a Wurf „gegen“ a value, ties 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from fractions import Fraction
-
 from engine import fight_contract
-from engine.budget import current as current_budget
 from engine.data_files import load
-from engine.display import Display
 from engine.registry import new_system
 
 SOURCE = "003_3ac4060591b07c19.txt"
@@ -50,33 +45,3 @@ def reaches(roll: int, value: int, tie_key: str) -> bool:
     if roll != value:
         return roll > value
     return DATA.flag(tie_key)
-
-
-BAR_WORK = 60_000
-"""Work units (:mod:`engine.budget`) of one bar of a distribution section: its Fraction, its
-exact chance, „mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``, measured
-70–160 µs a bar on a machine at 1,8 ns a unit); plus :data:`BAR_WORK_PER_BIT` per bit of the
-denominator."""
-BAR_WORK_PER_BIT = 80
-
-
-def show_distribution(
-    display: Display,
-    caption: str,
-    axis: str,
-    make: Callable[[], Mapping[int, Fraction]],
-    *,
-    size: int,
-    bits: int,
-    mean_label: str = "",
-) -> bool:
-    """Add the distribution ``make()`` (``size`` values, denominators of at most ``bits`` bits)
-    as a section of the odds before the roll, if its bars fit into the request's work budget
-    (charged up front); False, and nothing drawn, when they do not."""
-    work = size * (BAR_WORK + BAR_WORK_PER_BIT * bits)
-    budget = current_budget()
-    if not budget.fits(work):
-        return False
-    budget.spend(work, f"{caption}: zu viele Werte für ein Diagramm.", "")
-    display.distribution(caption, axis, make(), before=True, mean_label=mean_label)
-    return True

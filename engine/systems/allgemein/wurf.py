@@ -12,8 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.budget import current as current_budget
-from engine.display import Display
+from engine.display import Display, show_distribution
 from engine.formatting import decimal, number
 from engine.params import ChoiceParam, DiceParam
 from engine.systems.allgemein.common import SYSTEM
@@ -37,32 +36,24 @@ def combined(expression: dice.Expression, mode: str) -> dict[int, Fraction]:
     return {total: Fraction(count, exact.outcomes) for total, count in exact.items()}
 
 
-BAR_WORK = 60_000
-"""Work units (:mod:`engine.budget`) of one bar of the chart: its Fraction, its exact chance,
-„mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``, measured 70–160 µs
-a bar on a machine at 1,8 ns a unit); plus :data:`BAR_WORK_PER_BIT` per bit of the denominator."""
-BAR_WORK_PER_BIT = 80
-
-
 def _show_distribution(display: Display, exact: dice.Counts) -> bool:
     """The distribution of the result (the kept one with Vorteil / Nachteil) as a chart of the
-    odds before the roll, its mean the expected value – if its bars fit into the request's work
-    budget (charged up front); False, and nothing drawn, when they do not."""
-    work = len(exact.counts) * (BAR_WORK + BAR_WORK_PER_BIT * exact.outcomes.bit_length())
-    budget = current_budget()
-    if not budget.fits(work):
-        return False
-    budget.spend(work, "Würfelausdruck: zu viele Werte für ein Diagramm.", "notation")
-    dist = {
-        exact.offset + index: Fraction(count, exact.outcomes)
-        for index, count in enumerate(exact.counts)
-        if count
-    }
+    odds before the roll, its mean the expected value; False, and nothing drawn, when its bars
+    do not fit into the request's work budget."""
     # one caption for every mode: „Vergleichen“ puts the modes' means in one column
-    display.distribution(
-        "Verteilung des Ergebnisses", "Ergebnis", dist, before=True, mean_label="Erwartungswert"
+    return show_distribution(
+        display,
+        "Verteilung des Ergebnisses",
+        "Ergebnis",
+        lambda: {
+            exact.offset + index: Fraction(count, exact.outcomes)
+            for index, count in enumerate(exact.counts)
+            if count
+        },
+        size=len(exact.counts),
+        bits=exact.outcomes.bit_length(),
+        mean_label="Erwartungswert",
     )
-    return True
 
 
 @SYSTEM.action(

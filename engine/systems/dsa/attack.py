@@ -41,7 +41,7 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import forecast
-from engine.display import Display
+from engine.display import Display, bars_fit
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam
@@ -64,7 +64,6 @@ from engine.systems.dsa.common import (
     UNGLUECKLICH,
     ProbeRoll,
     assumptions_for,
-    bars_fit,
     combination,
     combination_row,
     critical_label,
@@ -408,7 +407,7 @@ def _per_attack(
     rest of the chance (no damage) at 0 – or None when its bars do not fit the work budget."""
     values = {0, *(v for _, counts in weighted for v in counts)}
     bits = outcomes.bit_length() + 2 * PROBE_DIE_SIDES.bit_length()
-    if not bars_fit(len(values), bits, caption, "damage"):
+    if not bars_fit(len(values), bits):
         return None
     dist = dict.fromkeys(sorted(values), Fraction(0))
     for chance, counts in weighted:

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import forecast
-from engine.display import Display
+from engine.display import Display, bars_fit
 from engine.errors import EngineError
 from engine.fight_state import DEAD
 from engine.formatting import decimal, fraction_text, number, signed
@@ -41,7 +41,6 @@ from engine.systems.dsa.common import (
     DATA,
     SYSTEM,
     assumptions_for,
-    bars_fit,
     critical_label,
     damage_points,
     wound_penalty,
@@ -225,9 +224,9 @@ def _damage_odds(
         wounds_count[e_wounds] = wounds_count.get(e_wounds, 0) + count
     bits = exact.outcomes.bit_length()
     sp_dist = wounds_dist = None
-    if bars_fit(len(sp_count), bits, SP_CAPTION, "damage"):
+    if bars_fit(len(sp_count), bits):
         sp_dist = {sp: exact.fraction(c) for sp, c in sorted(sp_count.items())}
-    if bars_fit(len(wounds_count), bits, WOUNDS_CAPTION, "damage"):
+    if bars_fit(len(wounds_count), bits):
         wounds_dist = {w: exact.fraction(c) for w, c in sorted(wounds_count.items())}
     return DamageOdds(
         exact.fraction(wound_count),

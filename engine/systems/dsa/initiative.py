@@ -16,14 +16,12 @@ one was needed, the actions below phase 1 only when there are some.
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.budget import current as current_budget
-from engine.display import Display
+from engine.display import Display, bars_fit
 from engine.errors import EngineError
 from engine.formatting import number, signed
 from engine.ordering import (
@@ -31,6 +29,7 @@ from engine.ordering import (
     counts_of,
     first_place_chances,
     order_groups,
+    place_chances,
     roll_off,
 )
 from engine.params import BoolParam, IntParam, ListParam, TextParam
@@ -41,7 +40,6 @@ from engine.systems.dsa.common import (
     DATA,
     SYSTEM,
     assumptions_for,
-    bars_fit,
     modifier_rows,
 )
 from engine.systems.dsa.fighter import Fighter
@@ -143,82 +141,6 @@ def first_chances(distributions: list[dict[int, Fraction]], ini_bases: list[int]
     the end, so 20 fighters stay fast.
     """
     return first_place_chances([counts_of(d) for d in distributions], ini_bases)
-
-
-PLACE_STEP_WORK = 400
-"""Work units (:mod:`engine.budget`) of one step of :func:`place_chances`: one state of its
-counting met with one other fighter (a few products and sums of small integers)."""
-
-
-def _place_work(totals: list[dict[int, int]], ini_bases: list[int]) -> int:
-    """An upper bound of the work of :func:`place_chances`: per kind of fighter (the same
-    values and INI-Basis count once), per value of his, per other fighter the states so far –
-    (others ahead) × (others fully tied: only those with his INI-Basis) – and that other's
-    values."""
-    n = len(totals)
-    work = 0
-    for kind in {(tuple(sorted(t.items())), b) for t, b in zip(totals, ini_bases, strict=True)}:
-        values, basis = kind
-        same = sum(1 for b in ini_bases if b == basis) - 1
-        steps = sum((m + 1) * (min(m, same) + 1) for m in range(n))
-        steps += sum(len(t) for t in totals)
-        work += len(values) * steps
-    return work * PLACE_STEP_WORK
-
-
-def place_chances(
-    totals: list[dict[int, int]], ini_bases: list[int]
-) -> list[list[Fraction]] | None:
-    """Exact chance of each fighter to act at each place (``[i][k]``: fighter i at place k + 1),
-    before the INI roll, by the rule of :func:`first_chances`: higher INI first, an equal INI to
-    the higher INI-Basis, equal in both a fair roll-off (each of the k so tied takes each of
-    their places with 1/k). ``totals[i]`` counts the ways fighter i's INI comes out. Counted in
-    integers, one division per place at the end; fighters alike in values and INI-Basis are
-    counted once. None when it does not fit the request's work budget."""
-    budget = current_budget()
-    work = _place_work(totals, ini_bases)
-    if not budget.fits(work):
-        return None
-    budget.spend(work, "Kämpfer: die Chancen der Plätze wurden abgebrochen.", "fighters")
-    n = len(totals)
-    shares = math.lcm(*range(1, n + 1))
-    everyone = math.prod(sum(t.values()) for t in totals)
-    done: dict[Any, list[Fraction]] = {}
-    out = []
-    for me, my_counts in enumerate(totals):
-        kind = (tuple(sorted(my_counts.items())), ini_bases[me])
-        if kind not in done:
-            places = [0] * n
-            for mine, my_ways in my_counts.items():
-                states = {(0, 0): 1}  # (others ahead, others fully tied) → ways
-                for other, other_counts in enumerate(totals):
-                    if other == me:
-                        continue
-                    ahead = tied = behind = 0
-                    for theirs, ways in other_counts.items():
-                        if theirs == mine and ini_bases[other] == ini_bases[me]:
-                            tied += ways
-                        elif theirs > mine or (theirs == mine and ini_bases[other] > ini_bases[me]):
-                            ahead += ways
-                        else:
-                            behind += ways
-                    following: dict[tuple[int, int], int] = {}
-                    for (a, t), w in states.items():
-                        for key, ways in (
-                            ((a, t), behind),
-                            ((a + 1, t), ahead),
-                            ((a, t + 1), tied),
-                        ):
-                            if ways:
-                                following[key] = following.get(key, 0) + w * ways
-                    states = following
-                for (a, t), w in states.items():
-                    share = my_ways * w * (shares // (t + 1))
-                    for place in range(a, a + t + 1):
-                        places[place] += share
-            done[kind] = [Fraction(count, shares * everyone) for count in places]
-        out.append(done[kind])
-    return out
 
 
 def _validate_initiative(params: dict[str, Any]) -> dict[int, int]:
@@ -501,7 +423,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     ini_bases = [f.ini_basis for f in fighters]
     chances = first_chances(distributions, ini_bases)
     places = None
-    if len(fighters) > 1 and bars_fit(len(fighters) ** 2, 64, "Plätze", "fighters"):
+    if len(fighters) > 1 and bars_fit(len(fighters) ** 2, 64):
         places = place_chances([counts_of(d) for d in distributions], ini_bases)
     display = _initiative_display(
         params, fighters, order, phases, ties, taktik_change, chances, places, step

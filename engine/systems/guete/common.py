@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice, fight_contract
-from engine.budget import current as current_budget
 from engine.data_files import load
 from engine.errors import EngineError
 from engine.registry import new_system
@@ -56,26 +55,6 @@ def plus_constant(expression: dice.Expression, constant: int) -> dice.Expression
 
 def chances_dict(dist: dict[int, Fraction]) -> dict[str, str]:
     return {str(total): str(p) for total, p in dist.items()}
-
-
-BAR_WORK = 60_000
-"""Work units (:mod:`engine.budget`) of one bar of a distribution section: its Fractions, its
-exact chance, „mindestens“ and „höchstens“ formatted (``engine.display.numeric_bars``, about
-40–90 µs a bar on the reference machine); plus :data:`BAR_WORK_PER_BIT` per bit of the
-denominator."""
-BAR_WORK_PER_BIT = 80
-
-
-def bars_fit(size: int, bits: int, caption: str, field: str) -> bool:
-    """Charge the bars of a distribution of ``size`` values (denominators of about ``bits``
-    bits) to the request's work budget, up front; False – and nothing charged – when they do
-    not fit (the section is then left out; the expected values stay)."""
-    work = size * (BAR_WORK + BAR_WORK_PER_BIT * bits)
-    budget = current_budget()
-    if not budget.fits(work):
-        return False
-    budget.spend(work, f"{caption}: zu viele Werte für ein Diagramm.", field)
-    return True
 
 
 def sturzflug_bonus(height: int) -> int:

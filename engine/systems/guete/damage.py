@@ -15,11 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.display import bars_fit
 from engine.systems.guete.common import (
     DATA,
     RESOURCES,
     SUITED_FOR_STUN,
-    bars_fit,
     plus_constant,
     sturzflug_bonus,
     table_row,
@@ -92,7 +92,7 @@ def target_damage(
             value = lost.get("LE", 0) + lost.get("KE", 0)
             counts[value] = counts.get(value, 0) + ways * extra_ways
     outcomes = main.outcomes * (extra.outcomes if extra is not None else 1)
-    if not bars_fit(len(counts), outcomes.bit_length(), TARGET_DAMAGE_CAPTION, "damage"):
+    if not bars_fit(len(counts), outcomes.bit_length()):
         return None
     return {value: Fraction(count, outcomes) for value, count in sorted(counts.items())}
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.display import Display
+from engine.display import Display, show_distribution
 from engine.formatting import decimal, number, signed
 from engine.systems.pathfinder.attack_roll import AttackOdds, AttackRolls, AttackSetup
-from engine.systems.pathfinder.common import auto_hit, auto_miss, show_distribution
+from engine.systems.pathfinder.common import auto_hit, auto_miss
 
 
 def _parts_text(parts: list[tuple[str, int]]) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import forecast
-from engine.display import Display
+from engine.display import Display, show_distribution
 from engine.errors import EngineError
 from engine.fight_state import DEAD
 from engine.formatting import number
@@ -30,7 +30,6 @@ from engine.systems.pathfinder.common import (
     SOURCE,
     SYSTEM,
     assumptions_for,
-    show_distribution,
 )
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ when two fighters rolled the same total (the chance to act first always counts t
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -19,7 +18,6 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.budget import current as current_budget
 from engine.data_files import forecast
 from engine.display import Display
 from engine.errors import EngineError
@@ -30,6 +28,7 @@ from engine.ordering import (
     counts_of,
     first_place_chances,
     order_groups,
+    place_chances,
     place_turns,
     roll_off,
 )
@@ -87,82 +86,15 @@ def initiative_first_chances(modifiers: list[int]) -> list[Fraction]:
     )
 
 
-PLACE_STEP_WORK = 400
-"""Work units (:mod:`engine.budget`) of one step of :func:`initiative_place_chances`: one
-state of its counting, times one other fighter (three products and sums of small integers,
-measured with the bookkeeping around them)."""
-
-
-def _place_work(modifiers: list[int], faces: int) -> int:
-    """An upper bound of the work of :func:`initiative_place_chances`: once per modifier, per
-    face of the die and per other fighter, at most (m + 1) × g states (m others counted, g the
-    most fighters sharing one modifier: only they can be fully tied)."""
-    n = len(modifiers)
-    shared = max(Counter(modifiers).values())
-    states = sum((m + 1) * min(m + 1, shared) for m in range(n))
-    return len(set(modifiers)) * faces * (states + n) * PLACE_STEP_WORK
-
-
 def initiative_place_chances(modifiers: list[int]) -> list[list[Fraction]] | None:
     """Exact chance of each fighter to act at each place (``[i][k]``: fighter i at place k + 1),
     by the rule of :func:`initiative_first_chances`: higher total first, an equal total goes to
-    the higher modifier, equal in both a fair roll-off – among k so tied each of their places
-    is equally likely. Fighters with the same modifier share their chances (computed once).
-    Counted in integers; None when it does not fit the work budget."""
+    the higher modifier, equal in both a fair roll-off (:func:`engine.ordering.place_chances`).
+    None when it does not fit the work budget."""
     DATA.choice("initiative.gleichstand", ("hoeherer_modifikator_dann_stechen",))
     faces = counts_of(dice.distribution(_initiative_die()))
-    budget = current_budget()
-    work = _place_work(modifiers, len(faces))
-    if not budget.fits(work):
-        return None
-    budget.spend(work, "Kämpfer: die Chancen der Plätze wurden abgebrochen.", "fighters")
-    n = len(modifiers)
-    shares = math.lcm(*range(1, n + 1))
-    outcomes = sum(faces.values())
-    low, high = min(faces), max(faces)
-    at_most = [0] * (high - low + 2)  # at_most[i]: ways of a face ≤ low + i - 1
-    for i in range(high - low + 1):
-        at_most[i + 1] = at_most[i] + faces.get(low + i, 0)
-
-    def below(value: int) -> int:  # ways of a face < value
-        return at_most[min(max(value - low, 0), high - low + 1)]
-
-    by_modifier: dict[int, list[Fraction]] = {}
-    for me, mine in enumerate(modifiers):
-        if mine in by_modifier:
-            continue
-        others = [theirs for other, theirs in enumerate(modifiers) if other != me]
-        places = [0] * n
-        for face, my_ways in faces.items():
-            my_total = face + mine
-            states = {(0, 0): 1}  # (others ahead, others fully tied) → ways
-            for theirs in others:
-                need = my_total - theirs  # their face that ties my total
-                equal = faces.get(need, 0)
-                behind = below(need)
-                ahead = outcomes - behind - equal
-                tied = 0
-                if theirs > mine:
-                    ahead += equal
-                elif theirs < mine:
-                    behind += equal
-                else:
-                    tied = equal
-                following: dict[tuple[int, int], int] = {}
-                for (a, t), w in states.items():
-                    if behind:
-                        following[a, t] = following.get((a, t), 0) + w * behind
-                    if ahead:
-                        following[a + 1, t] = following.get((a + 1, t), 0) + w * ahead
-                    if tied:
-                        following[a, t + 1] = following.get((a, t + 1), 0) + w * tied
-                states = following
-            for (a, t), w in states.items():
-                share = my_ways * w * (shares // (t + 1))
-                for place in range(a, a + t + 1):
-                    places[place] += share
-        by_modifier[mine] = [Fraction(count, shares * outcomes**n) for count in places]
-    return [by_modifier[mine] for mine in modifiers]
+    totals = [{modifier + face: ways for face, ways in faces.items()} for modifier in modifiers]
+    return place_chances(totals, modifiers)
 
 
 def _roll_off(group: list[Fighter], rng: random.Random) -> list[Fighter]:

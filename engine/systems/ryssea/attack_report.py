@@ -16,7 +16,7 @@ from typing import Any
 from engine import dice
 from engine.display import Display
 from engine.formatting import decimal, number
-from engine.systems.ryssea.common import DATA, ProbeRoll, probe_flags, show_distribution
+from engine.systems.ryssea.common import DATA, ProbeRoll, probe_flags
 from engine.systems.ryssea.defense import Difficulty
 from engine.systems.ryssea.manoeuvres import Allocation, AttackChances, DamagePlan
 
@@ -230,12 +230,12 @@ def show_chances(
         # it (Betäubungsschaden after a Betäubungsschlag counts as damage to the target); a
         # miss, a hit on the cover (L220) and Erfolge short of the range (L210) are 0. The
         # caption stays the same for every choice: „Vergleichen“ lines the means up by it.
-        show_distribution(
-            display,
+        display.distribution(
             "Schaden am Ziel je Angriff (vor dem Wurf)",
             "Schaden",
             chances.damage_distribution(),
             mean_label="Erwarteter Schaden je Angriff",
+            before=True,
         )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -444,23 +444,3 @@ def probe_flags(roll: ProbeRoll) -> str:
     if roll.patzer:
         return " Patzer!"
     return ""
-
-
-# ---------------------------------------------------------------------------------------------
-# Distributions shown as bar charts (issue 44: „Chancen sehen“)
-# ---------------------------------------------------------------------------------------------
-
-
-def show_distribution(
-    display: Display,
-    caption: str,
-    axis: str,
-    dist: Mapping[int, Fraction] | Sequence[tuple[str, Fraction]],
-    *,
-    mean_label: str = "",
-) -> bool:
-    """Add ``dist`` as a distribution of the odds before the roll (``before``: it depends on
-    the inputs only). Its bars are charged to the request's work budget by
-    :meth:`~engine.display.Display.distribution`; False, and nothing shown, when they do not
-    fit (the result keeps its chances and expected values)."""
-    return display.distribution(caption, axis, dist, before=True, mean_label=mean_label)

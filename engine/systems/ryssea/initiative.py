@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.declarative.odds import place_bars, place_chances
 from engine.display import Display
 from engine.errors import EngineError
 from engine.formatting import number, signed
@@ -24,10 +23,12 @@ from engine.ordering import (
     check_unique_names,
     first_place_chances,
     order_groups,
+    place_bars,
+    place_chances,
     roll_off,
 )
 from engine.params import BoolParam, IntParam, ListParam, TextParam
-from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for, show_distribution
+from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for
 
 FIGHTER_FIELDS = (
     TextParam("name", "Name", help="Wie der Kämpfer auf der Tickleiste heißt.", max_length=30),
@@ -279,8 +280,8 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         before=True,
     )
     for row, chances_of in zip(rows, place_odds(rows) or [], strict=False):
-        show_distribution(
-            display, f"Platz von {row['name']} (vor dem Wurf)", "Platz", place_bars(chances_of)
+        display.distribution(
+            f"Platz von {row['name']} (vor dem Wurf)", "Platz", place_bars(chances_of), before=True
         )
     return {
         "order": [

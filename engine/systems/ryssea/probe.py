@@ -26,7 +26,6 @@ from engine.systems.ryssea.common import (
     probe_flags,
     probe_input,
     roll_probe,
-    show_distribution,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -113,12 +112,12 @@ def probe(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     }
     if params["erfolgsprobe"]:
         # TaW × W6, each 5 or 6 one Erfolg (draft chapter): before the roll, as bars
-        show_distribution(
-            display,
+        display.distribution(
             f"Erfolge aus {spec.taw} W6 (vor dem Wurf)",
             "Erfolge",
             dict(enumerate(erfolge_distribution(spec.taw))),
             mean_label="Erwartete Erfolge",
+            before=True,
         )
         result["chances"]["erfolge"] = {
             str(k): str(p) for k, p in enumerate(erfolge_distribution(spec.taw))

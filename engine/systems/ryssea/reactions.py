@@ -42,7 +42,6 @@ from engine.systems.ryssea.common import (
     probe_flags,
     probe_input,
     roll_probe,
-    show_distribution,
 )
 
 MAX_DAMAGE = 999
@@ -144,12 +143,12 @@ def dodge_jump(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             ["Verbleibender Schaden", decimal(incoming - expected_cut)],
         ],
     )
-    show_distribution(
-        display,
+    display.distribution(
         "Verbleibender Schaden (vor dem Wurf)",
         "Schaden",
         _remaining_damage(incoming, chances.success, spec.taw, base_cut, per),
         mean_label="Erwarteter verbleibender Schaden",
+        before=True,
     )
     result = _simple_probe_result(rolled, chances, target, success)
     result.update(
@@ -396,12 +395,12 @@ def teamwork(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     chance_items.insert(0, ("Gesamt-Modifikator positiv", p_positive))
     display.chances("Chancen vor dem Wurf", chance_items, before=True)
     # L311–L313: the sum of the helpers' bonuses and maluses, before the roll
-    if not show_distribution(
-        display,
+    if not display.distribution(
         "Gesamt-Modifikator für den Hauptangreifer (vor dem Wurf)",
         "Modifikator",
         total_dist,
         mean_label="Erwarteter Gesamt-Modifikator",
+        before=True,
     ):
         display.table(
             "Erwartungswerte", ["Größe", "Wert"], [["Gesamt-Modifikator", decimal(expected_total)]]

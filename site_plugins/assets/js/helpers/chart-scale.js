@@ -72,16 +72,19 @@ export function numericGeometry(section, box = DIST_BOX) {
   const bars = Array.isArray(section.bars) ? section.bars : [];
   if (!bars.length) return { bars: [], mean: null, labels: [], unit: 0 };
   const values = bars.map((bar) => Number(bar.value));
+  // a bar of a wide distribution is a range of values: `value` … `to` (the engine's `width`)
+  const ends = bars.map((bar, index) => (bar.to === undefined ? values[index] : Number(bar.to)));
+  const span = Number(section.width) > 1 ? Number(section.width) : 1;
   const low = Math.min(...values);
-  const high = Math.max(...values);
+  const high = Math.max(...ends);
   const x = linearScale(low - 0.5, high + 0.5, box.left, box.right);
-  const unit = (box.right - box.left) / (high - low + 1);
+  const unit = ((box.right - box.left) / (high - low + 1)) * span;
   const chances = bars.map((bar) => fractionValue(bar.fraction));
   const top = Math.max(...chances.filter((p) => p > 0), 0);
   const y = linearScale(0, top || 1, box.bottom, box.top);
   const width = Math.max(unit * 0.8, Math.min(unit, 0.6));
   const out = bars.map((bar, index) => {
-    const center = x(values[index]);
+    const center = x((values[index] + values[index] + span - 1) / 2);
     const barTop = chances[index] > 0 ? Math.min(y(chances[index]), box.bottom - 0.75) : box.bottom;
     return { index, center, x: center - width / 2, width, y: barTop, height: box.bottom - barTop, bottom: box.bottom };
   });
@@ -207,6 +210,13 @@ export function bestCells(answer) {
 // The readout of one bar, from the engine's texts only.
 export function barReadout(bar, numeric) {
   if (!numeric) return `${bar.label}: ${bar.percent} (${bar.fraction})`;
+  if (bar.to !== undefined) {
+    return (
+      `${bar.label}: ${bar.percent} (${bar.fraction}) · ` +
+      `mindestens ${bar.from_label}: ${bar.at_least_percent} (${bar.at_least}) · ` +
+      `höchstens ${bar.to_label}: ${bar.at_most_percent} (${bar.at_most})`
+    );
+  }
   return (
     `genau ${bar.label}: ${bar.percent} (${bar.fraction}) · ` +
     `mindestens ${bar.label}: ${bar.at_least_percent} (${bar.at_least}) · ` +

@@ -163,11 +163,14 @@ export function drawDistribution(section, options = {}) {
   if (numeric && section.mean) {
     foot.appendChild(el("p", "rw-chart-mean", `${section.mean.label || `Mittelwert ${section.axis}`}: ${section.mean.text}`));
   }
-  if (section.cut) {
-    foot.appendChild(el("p", "rw-chart-cut", `Nicht gezeigt: kleinere Werte ${section.cut.below_percent} (${section.cut.below}), größere ${section.cut.above_percent} (${section.cut.above}).`));
+  if (numeric && section.width > 1) {
+    foot.appendChild(el("p", "rw-chart-width", `Je Balken ${section.width} Werte (zu viele für einen Balken je Wert).`));
   }
   box.appendChild(readout);
-  const heads = numeric ? [section.axis, "genau", "mindestens", "höchstens"] : [section.axis || "Ergebnis", "Chance"];
+  const ranges = numeric && section.width > 1;
+  const heads = numeric
+    ? [section.axis, ranges ? "Chance" : "genau", ranges ? "mindestens (ab Anfang)" : "mindestens", ranges ? "höchstens (bis Ende)" : "höchstens"]
+    : [section.axis || "Ergebnis", "Chance"];
   const rows = bars.map((bar) => (numeric
     ? [bar.label, `${bar.percent} (${bar.fraction})`, `${bar.at_least_percent} (${bar.at_least})`, `${bar.at_most_percent} (${bar.at_most})`]
     : [bar.label, `${bar.percent} (${bar.fraction})`]));
