@@ -298,7 +298,12 @@ def _places_of(
     return [Fraction(count, shares * everyone) for count in places]
 
 
-def place_bars(chances: Sequence[Fraction]) -> list[tuple[str, Fraction]]:
-    """The bars of one fighter's places: „Platz 1“, „Platz 2“ … (every place, so the charts of
-    all fighters share their axis)."""
-    return [(f"Platz {k}", p) for k, p in enumerate(chances, start=1)]
+def show_places(
+    display: Display, names: Sequence[str], places: Sequence[Sequence[Fraction]] | None
+) -> None:
+    """A chart per fighter of the odds before the roll: the chance of each place („Platz 1“,
+    „Platz 2“ … – every place, so the charts of all fighters share their axis); nothing when
+    the places were not counted (one fighter, or over the work budget: ``None``)."""
+    for name, chances in zip(names, places or [], strict=False):
+        bars = [(f"Platz {k}", p) for k, p in enumerate(chances, start=1)]
+        display.distribution(f"Platz von {name} (vor dem Wurf)", "Platz", bars, before=True)

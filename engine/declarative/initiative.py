@@ -46,8 +46,8 @@ from engine.ordering import (
     counts_of,
     first_place_chances,
     order_groups,
-    place_bars,
     place_chances,
+    show_places,
 )
 from engine.params import ListParam, Param, TextParam, validate_record
 from engine.registry import ActionFunc
@@ -223,13 +223,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             if len(rows) > 1
             else None
         )
-        for row, chances_of in zip(rows, place_odds or [], strict=False):
-            display.distribution(
-                f"Platz von {row['name']} (vor dem Wurf)",
-                "Platz",
-                place_bars(chances_of),
-                before=True,
-            )
+        show_places(display, [row["name"] for row in rows], place_odds)
         return {
             "order": [
                 {

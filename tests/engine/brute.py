@@ -25,3 +25,15 @@ def expectation(
     sides: Sequence[int], value: Callable[[tuple[int, ...]], Fraction | int]
 ) -> Fraction:
     return sum((w * value(faces) for faces, w in outcomes(sides)), Fraction(0))
+
+
+def distribution(
+    sides: Sequence[int], value: Callable[[tuple[int, ...]], int]
+) -> dict[int, Fraction]:
+    """The exact distribution of ``value(faces)`` over every combination of faces (values of
+    chance 0 left out)."""
+    out: dict[int, Fraction] = {}
+    for faces, weight in outcomes(sides):
+        v = value(faces)
+        out[v] = out.get(v, Fraction(0)) + weight
+    return {v: p for v, p in out.items() if p}

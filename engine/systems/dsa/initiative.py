@@ -31,6 +31,7 @@ from engine.ordering import (
     order_groups,
     place_chances,
     roll_off,
+    show_places,
 )
 from engine.params import BoolParam, IntParam, ListParam, TextParam
 from engine.systems.dsa.common import (
@@ -347,13 +348,7 @@ def _initiative_display(
         [(f["name"], p) for f, p in zip(rows, chances, strict=True)],
         before=True,
     )
-    for row, chances_of in zip(rows, places or [], strict=False):
-        display.distribution(
-            f"Platz von {row['name']} (vor dem Wurf)",
-            "Platz",
-            [(f"Platz {place}", p) for place, p in enumerate(chances_of, start=1)],
-            before=True,
-        )
+    show_places(display, [row["name"] for row in rows], places)
     return display
 
 

@@ -31,6 +31,7 @@ from engine.ordering import (
     place_chances,
     place_turns,
     roll_off,
+    show_places,
 )
 from engine.params import IntParam, ListParam, TextParam
 from engine.systems.pathfinder.common import (
@@ -199,13 +200,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [(row["name"], p) for row, p in zip(rows, chances, strict=True)],
         before=True,
     )
-    for row, chances_of in zip(rows, places or [], strict=False):
-        display.distribution(
-            f"Platz von {row['name']} (vor dem Wurf)",
-            "Platz",
-            [(f"Platz {place}", p) for place, p in enumerate(chances_of, start=1)],
-            before=True,
-        )
+    show_places(display, [row["name"] for row in rows], places)
     return {
         "order": [
             {

@@ -23,9 +23,9 @@ from engine.ordering import (
     check_unique_names,
     first_place_chances,
     order_groups,
-    place_bars,
     place_chances,
     roll_off,
+    show_places,
 )
 from engine.params import BoolParam, IntParam, ListParam, TextParam
 from engine.systems.ryssea.common import DATA, SOURCE, SYSTEM, assumptions_for
@@ -279,10 +279,7 @@ def initiative(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         [(f["name"], p) for f, p in zip(rows, chances, strict=True)],
         before=True,
     )
-    for row, chances_of in zip(rows, place_odds(rows) or [], strict=False):
-        display.distribution(
-            f"Platz von {row['name']} (vor dem Wurf)", "Platz", place_bars(chances_of), before=True
-        )
+    show_places(display, [row["name"] for row in rows], place_odds(rows))
     return {
         "order": [
             {

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -21,6 +20,7 @@ import pytest
 
 from engine import api, dice
 from engine.formatting import parse_fraction
+from tests.engine.brute import distribution as brute_distribution
 from tests.engine.brute import outcomes
 from tests.engine.dsa.helpers import SAMPLE, fighter, model_outcome, run
 
@@ -42,14 +42,6 @@ def _numeric(section: dict[str, Any]) -> dict[int, Fraction]:
     assert sum(dist.values()) == 1
     assert parse_fraction(section["mean"]["fraction"]) == sum(v * p for v, p in dist.items())
     return dist
-
-
-def _enumerate(sides: list[int], value: Callable[[tuple[int, ...]], int]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for faces, weight in outcomes(sides):
-        v = value(faces)
-        out[v] = out.get(v, Fraction(0)) + weight
-    return {v: p for v, p in out.items() if p}
 
 
 def _before(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -128,7 +120,7 @@ def test_attack_damage_per_attack_is_every_die_enumerated(params: dict[str, Any]
     section = _section(r, "Schaden am Ziel je Angriff")
     assert section["axis"] == "SP"
     assert section["mean"]["label"] == "Erwarteter Schaden je Angriff"
-    assert _numeric(section) == _enumerate([20, 20, *sides], sp)
+    assert _numeric(section) == brute_distribution([20, 20, *sides], sp)
     assert parse_fraction(section["mean"]["fraction"]) == Fraction(r["expected_damage"])
     stray_captions = [
         s for s in r["display"]["sections"] if s.get("caption", "").startswith("Schaden an ")
@@ -137,7 +129,7 @@ def test_attack_damage_per_attack_is_every_die_enumerated(params: dict[str, Any]
         assert not stray_captions  # no Kampfgetümmel, nobody else to hit
         return
     stray = _section(r, "Schaden an einer anderen Person")
-    assert _numeric(stray) == _enumerate([20, 20, *sides], other)
+    assert _numeric(stray) == brute_distribution([20, 20, *sides], other)
     assert parse_fraction(stray["mean"]["fraction"]) == Fraction(r["expected_damage_other"])
 
 
@@ -175,7 +167,9 @@ def test_attack_what_if_walks_the_targets_rs() -> None:
                 total = (sum(faces[2:]) + b) * (2 if outcome == "kritisch" else 1)
                 return max(0, total - a)
 
-            mean = sum((v * p for v, p in _enumerate([20, 20, *sides], sp).items()), Fraction(0))
+            mean = sum(
+                (v * p for v, p in brute_distribution([20, 20, *sides], sp).items()), Fraction(0)
+            )
             hit = sum(w for f, w in outcomes([20, 20]) if model_outcome(*f, target, None) in HITS)
             cells = _cells(sweep, row)
             assert cells["Erwarteter Schaden je Angriff"] == mean
@@ -363,8 +357,10 @@ def test_damage_sp_and_wounds_are_every_die_enumerated(params: dict[str, Any]) -
     r = run("damage", params, 2)
     sp = _numeric(_section(r, "Schadenspunkte dieses Treffers"))
     wounds = _numeric(_section(r, "Wunden durch diesen Treffer"))
-    assert sp == _enumerate(sides, lambda f: _damage_model(params, sum(f) + expression.constant)[0])
-    assert wounds == _enumerate(
+    assert sp == brute_distribution(
+        sides, lambda f: _damage_model(params, sum(f) + expression.constant)[0]
+    )
+    assert wounds == brute_distribution(
         sides, lambda f: _damage_model(params, sum(f) + expression.constant)[1]
     )
     assert sum(v * p for v, p in sp.items()) == Fraction(r["expected_sp"])
@@ -387,7 +383,7 @@ def test_damage_what_if_walks_the_rs() -> None:
         def hit(f: tuple[int, ...], h: dict[str, Any] = here) -> tuple[int, int]:
             return _damage_model(h, sum(f) + 4)
 
-        sp = _enumerate([6, 6], lambda f: hit(f)[0])
+        sp = brute_distribution([6, 6], lambda f: hit(f)[0])
         cells = _cells(sweep, row)
         assert cells["Erwarteter Schaden (SP)"] == sum(v * p for v, p in sp.items())
         wound = sum(w for f, w in outcomes([6, 6]) if hit(f)[1])

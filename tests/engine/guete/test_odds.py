@@ -17,7 +17,7 @@ import pytest
 
 from engine import api, dice
 from engine.formatting import parse_fraction
-from tests.engine.brute import outcomes
+from tests.engine.brute import distribution as brute_distribution
 from tests.engine.guete.helpers import SAMPLE, run
 
 CAPTION = "Schaden am Ziel je Angriff"
@@ -40,14 +40,6 @@ def _per_attack(result: dict[str, Any]) -> dict[int, Fraction]:
     assert section["before"] is True and section["axis"] == "Schaden"
     assert section["mean"]["label"] == "Erwarteter Schaden je Angriff"
     return _numeric(section)
-
-
-def _enumerate(sides: list[int], value: Callable[[tuple[int, ...]], int]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for faces, weight in outcomes(sides):
-        v = value(faces)
-        out[v] = out.get(v, Fraction(0)) + weight
-    return {v: p for v, p in out.items() if p}
 
 
 def _target_loss(params: dict[str, Any], faces: tuple[int, ...]) -> int:
@@ -126,7 +118,7 @@ def test_damage_per_attack_is_every_die_enumerated(params: dict[str, Any]) -> No
     expected LE plus KE the result names."""
     r = run("attack", params, 5)
     dist = _per_attack(r)
-    assert dist == _enumerate(_sides(params), lambda f: _target_loss(params, f))
+    assert dist == brute_distribution(_sides(params), lambda f: _target_loss(params, f))
     expected = r["chances"]["expected"]
     mean = sum(v * p for v, p in dist.items())
     assert mean == Fraction(expected["LE"]) + Fraction(expected["KE"])
@@ -157,7 +149,7 @@ def test_the_rolls_own_distribution_stays_only_where_it_differs() -> None:
     halved = run("attack", {"option": "gedaempft"})
     (roll,) = _sections(halved, "Schaden 1W6+2: Wahrscheinlichkeit jeder Summe")
     assert roll["kind"] == "distribution" and "before" not in roll
-    assert _numeric(roll) == _enumerate([6], lambda f: f[0] + 2)
+    assert _numeric(roll) == brute_distribution([6], lambda f: f[0] + 2)
 
 
 def _cells(answer: dict[str, Any], row: dict[str, Any]) -> dict[str, Fraction]:
@@ -193,7 +185,9 @@ def test_what_if_walks_the_guete_of_the_abwehr(params: dict[str, Any]) -> None:
     rest = params["angriff_guete"] - (params["parade_guete"] + 5 if params.get("parade") else 0)
     for row in sweep["rows"]:
         sides = _sides(params)
-        damage = _enumerate(sides, lambda f: _target_loss({**params, "abwehr_guete": -99}, f))
+        damage = brute_distribution(
+            sides, lambda f: _target_loss({**params, "abwehr_guete": -99}, f)
+        )
         mean = sum(v * p for v, p in damage.items()) if row["value"] <= rest else Fraction(0)
         assert _cells(sweep, row)["Erwarteter Schaden je Angriff"] == mean
 
@@ -268,7 +262,7 @@ def test_further_rolls_distribution_is_every_die_enumerated(
     (section,) = _sections(r, "Verteilung")
     assert section["kind"] == "distribution" and section["before"] is True
     assert section["axis"] == axis
-    assert _numeric(section) == _enumerate(sides, total)
+    assert _numeric(section) == brute_distribution(sides, total)
     assert parse_fraction(section["mean"]["fraction"]) == Fraction(r["chances"]["expected"])
     assert not [s for s in r["display"]["sections"] if s["kind"] == "chances" and not s["items"]]
 
