@@ -18,7 +18,7 @@ biggest „Was wäre wenn“ answered in ≤ 300 ms). Needs the built site (``ma
      the page and the browser's style and layout of it (what a reader waits for before the
      chart's frame; a table of more than 40 rows gets its further rows 40 per later frame);
      the same for the widest section the engine ever sends (``engine.display.MAX_BARS`` bars,
-     20W1000 in ranges of 50 values);
+     20W1000 in ranges of 100 values);
    - „Was wäre wenn“: the request through the page's worker (``Regelwerk.runEngine``), N times,
      from sending until the answer is read.
 Medians of N (default 15 for the chart, 5 for the request).
@@ -83,7 +83,7 @@ def largest_distribution() -> tuple[str, str, dict[str, Any]] | None:
 
 
 def widest_section() -> dict[str, Any]:
-    """The widest chart the engine sends: 20W1000 in MAX_BARS ranges of 50 values."""
+    """The widest chart the engine sends: 20W1000 in MAX_BARS ranges of 100 values."""
     from engine import dice
     from engine.display import MAX_BARS, Display
 

@@ -126,13 +126,14 @@ def small_targets(page: Any, scope: str) -> list[str]:
 
 FORBIDDEN = re.compile(r"\bEngine\b|\bSeed\b|\bJSON\b|\.txt\b|\bL\d{1,3}\b")
 
-# what sticks out to the right, outside a table's own scroll box
+# what sticks out to the right, outside a table's own scroll box (text only screen readers get,
+# .rw-sr-only – a chart's table until „Als Tabelle“ –, is clipped to 1 px: it sticks out nowhere)
 OVERFLOW = """() => {
   const width = window.innerWidth;
   const wide = [];
   for (const el of document.querySelectorAll(".rw-helper, .rw-helper *")) {
     const box = el.getBoundingClientRect();
-    if (box.width > 0 && box.right > width + 1 && !el.closest(".rw-table-wrap")) {
+    if (box.width > 0 && box.right > width + 1 && !el.closest(".rw-table-wrap, .rw-sr-only")) {
       wide.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(box.right)}px`);
     }
   }

@@ -64,19 +64,19 @@ class _Fixed(random.Random):
 
 
 def test_a_wide_distribution_is_drawn_in_ranges_of_values() -> None:
-    """20W1000 spans 19.981 values: 400 bars of 50 values each, the whole range, exactly –
+    """20W1000 spans 19.981 values: 200 bars of 100 values each, the whole range, exactly –
     each bar's chance the sum of its values, „mindestens“ from its first value, „höchstens“
     to its last."""
     dist = dice.distribution(dice.parse("20W1000"))
     bars = numeric_bars(dist)
-    assert bars["width"] == 50 and len(bars["bars"]) == MAX_BARS
+    assert bars["width"] == 100 and len(bars["bars"]) == MAX_BARS
     first, last = bars["bars"][0], bars["bars"][-1]
-    assert (first["value"], first["to"], first["label"]) == (20, 69, "20–69")
-    assert (last["value"], last["to"], last["label"]) == (19_970, 20_000, "19.970–20.000")
+    assert (first["value"], first["to"], first["label"]) == (20, 119, "20–119")
+    assert (last["value"], last["to"], last["label"]) == (19_920, 20_000, "19.920–20.000")
     assert sum(parse_fraction(b["fraction"]) for b in bars["bars"]) == 1
-    middle = next(b for b in bars["bars"] if b["value"] == 9_970)
-    assert parse_fraction(middle["fraction"]) == sum(dist.get(v, 0) for v in range(9_970, 10_020))
-    assert parse_fraction(middle["at_least"]) == sum(p for v, p in dist.items() if v >= 9_970)
+    middle = next(b for b in bars["bars"] if b["value"] == 9_920)
+    assert parse_fraction(middle["fraction"]) == sum(dist.get(v, 0) for v in range(9_920, 10_020))
+    assert parse_fraction(middle["at_least"]) == sum(p for v, p in dist.items() if v >= 9_920)
     assert parse_fraction(middle["at_most"]) == sum(p for v, p in dist.items() if v <= 10_019)
     assert parse_fraction(bars["mean"]["fraction"]) == 10_010
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
-from engine.display import Display, show_distribution
+from engine.display import Counted, Display, show_distribution
 from engine.formatting import decimal, number
 from engine.params import ChoiceParam, DiceParam
 from engine.systems.allgemein.common import SYSTEM
@@ -45,11 +45,10 @@ def _show_distribution(display: Display, exact: dice.Counts) -> bool:
         display,
         "Verteilung des Ergebnisses",
         "Ergebnis",
-        lambda: {
-            exact.offset + index: Fraction(count, exact.outcomes)
-            for index, count in enumerate(exact.counts)
-            if count
-        },
+        lambda: Counted(
+            {exact.offset + index: count for index, count in enumerate(exact.counts)},
+            exact.outcomes,
+        ),
         size=len(exact.counts),
         bits=exact.outcomes.bit_length(),
         mean_label="Erwartungswert",

@@ -34,6 +34,7 @@ confirmation is rolled here already, and the house rules have no Patzer table to
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -41,7 +42,7 @@ from typing import Any
 
 from engine import dice
 from engine.data_files import forecast
-from engine.display import Display, bars_fit
+from engine.display import Counted, Display, bars_fit
 from engine.errors import EngineError
 from engine.formatting import decimal, number, signed
 from engine.params import BoolParam, ChoiceParam, DiceParam, IntParam
@@ -216,8 +217,8 @@ class AttackOdds:
     expected_other: Fraction
     # the SP on the target per attack (0: no hit or no SP) and the TP on another person per
     # shot into the Kampfgetümmel; None where the bars did not fit the work budget
-    damage: dict[int, Fraction] | None = None
-    damage_other: dict[int, Fraction] | None = None
+    damage: Counted | None = None
+    damage_other: Counted | None = None
 
 
 def _check_attack(params: dict[str, Any]) -> None:
@@ -402,19 +403,23 @@ OTHER_CAPTION = "Schaden an einer anderen Person je Schuss (TP, vor ihrem RS)"
 
 def _per_attack(
     weighted: list[tuple[Fraction, dict[int, int]]], outcomes: int, caption: str
-) -> dict[int, Fraction] | None:
+) -> Counted | None:
     """The damage of one attack: each outcome's chance times the counts of its damage, the
-    rest of the chance (no damage) at 0 – or None when its bars do not fit the work budget."""
+    rest of the chance (no damage) at 0 – counted in integers over one denominator (the
+    chances' and the damage's), or None when its bars do not fit the work budget."""
     values = {0, *(v for _, counts in weighted for v in counts)}
     bits = outcomes.bit_length() + 2 * PROBE_DIE_SIDES.bit_length()
     if not bars_fit(len(values), bits):
         return None
-    dist = dict.fromkeys(sorted(values), Fraction(0))
+    chances = math.lcm(*(chance.denominator for chance, _ in weighted))
+    ways: dict[int, int] = {}
     for chance, counts in weighted:
+        factor = chance.numerator * (chances // chance.denominator)
         for value, count in counts.items():
-            dist[value] += chance * Fraction(count, outcomes)
-    dist[0] += 1 - sum(chance for chance, _ in weighted)
-    return {value: p for value, p in dist.items() if p}
+            ways[value] = ways.get(value, 0) + factor * count
+    total = chances * outcomes
+    ways[0] = ways.get(0, 0) + total - sum(ways.values())  # no hit: no damage
+    return Counted(ways, total)
 
 
 def _attack_odds(setup: AttackSetup) -> AttackOdds:

@@ -14,12 +14,11 @@ does not lower the hit points“ when the hit deals only the minimum.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 from engine import dice
 from engine.data_files import forecast
-from engine.display import Display, show_distribution
+from engine.display import Counted, Display, show_distribution
 from engine.errors import EngineError
 from engine.fight_state import DEAD
 from engine.formatting import number
@@ -60,17 +59,17 @@ def state_text(key: str) -> str:
     return next(rule.text for rule in CONTRACT.rules if rule.id == key)
 
 
-def lethal_distribution(exact: dice.Counts, floor: int) -> dict[int, Fraction]:
+def lethal_distribution(exact: dice.Counts, floor: int) -> Counted:
     """L76: the lethal damage of one roll – a total below the minimum deals 0 lethal (the 1
     point of nonlethal damage lowers no hit points, an Annahme); its mean is
     ``expected_lethal``."""
-    out: dict[int, Fraction] = {}
+    out: dict[int, int] = {}
     for index, count in enumerate(exact.counts):
         if count:
             amount = exact.offset + index
             key = amount if amount >= floor else 0
-            out[key] = out.get(key, Fraction(0)) + Fraction(count, exact.outcomes)
-    return dict(sorted(out.items()))
+            out[key] = out.get(key, 0) + count
+    return Counted(out, exact.outcomes)
 
 
 @SYSTEM.action(

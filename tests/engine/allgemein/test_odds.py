@@ -101,11 +101,11 @@ def test_the_distribution_does_not_depend_on_the_dice(mode: str) -> None:
 
 
 def test_a_wide_distribution_is_a_chart_in_ranges() -> None:
-    """20W1000 has 19.981 values: the chart draws them in 400 ranges of 50 values (the whole
+    """20W1000 has 19.981 values: the chart draws them in 200 ranges of 100 values (the whole
     range, exactly), within one request's work budget; the range is then not said again."""
     result = _result("20W1000")
     (section,) = [s for s in result["display"]["sections"] if s["kind"] == "distribution"]
-    assert section["width"] == 50 and len(section["bars"]) == 400
+    assert section["width"] == 100 and len(section["bars"]) == 200
     assert section["mean"]["text"] == "10.010"
     assert not [s for s in result["display"]["sections"] if s.get("caption") == "Verteilung"]
 

@@ -114,7 +114,7 @@ function tableBlock(caption, heads, rows, { currentRow = -1, watch = null } = {}
   return { wrap, toggle, show };
 }
 
-// A long table (a wide distribution: up to 400 rows) is filled ROWS_AT_ONCE rows per frame:
+// A long table (a wide distribution: up to 200 rows) is filled ROWS_AT_ONCE rows per frame:
 // its layout (≈ 0.1 ms a row) would otherwise hold up the chart's first frame.
 const ROWS_AT_ONCE = 40;
 

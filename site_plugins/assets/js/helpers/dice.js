@@ -130,7 +130,7 @@ async function rollDice(button, mode, seed) {
     body.replaceChildren(errorBox(answer.error.message));
     return;
   }
-  body.replaceChildren(...resultNodes(answer));
+  body.replaceChildren(...resultNodes(answer, { foldCharts: true }));
   const buttons = [actionButton("Nochmal", () => rollDice(button, mode))];
   if (button.hasAttribute("data-vorteil")) {
     buttons.push(actionButton("Mit Vorteil", () => rollDice(button, "vorteil")));

@@ -145,12 +145,19 @@ export function hasDice(display) {
   );
 }
 
-export function resultNodes(body) {
+// `foldCharts`: a small box (the dice popover in the text) shows each chart behind its caption,
+// opened on demand, so the box stays short and its buttons on screen.
+export function resultNodes(body, { foldCharts = false } = {}) {
   const display = body.result.display;
   const out = [el("p", "rw-headline", display.headline), el("p", "rw-outcome", display.outcome)];
   for (const section of display.sections) {
     const render = RENDERERS[section.kind];
-    if (render) out.push(render(section));
+    if (!render) continue;
+    if (foldCharts && section.kind === "distribution") {
+      const box = el("details", "rw-chart-fold");
+      box.append(el("summary", "", section.caption || "Verteilung"), render(section));
+      out.push(box);
+    } else out.push(render(section));
   }
   if (hasDice(display)) out.push(el("p", "rw-seed", `Wurfnummer ${body.seed}`));
   return out;
