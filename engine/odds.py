@@ -336,6 +336,7 @@ def compare(
     notes: list[str] = []
     computed: list[tuple[Any, str, Figures]] = []
     refused: list[dict[str, str]] = []
+    errors: list[EngineError] = []
     with request_budget() as budget:
         runner = _Runner(spec, values, budget)
         for value, label in _choices(param):
@@ -346,7 +347,10 @@ def compare(
                 computed.append((value, label, runner.figures(param.name, value)))
             except EngineError as error:
                 refused.append({"value": str(value), "label": label, "message": error.message})
+                errors.append(error)
     if not computed:
+        if len({(e.message, e.field) for e in errors}) == 1:
+            raise errors[0]  # every choice fails alike: the inputs are wrong, said at their field
         raise EngineError(
             f"Vergleichen: bei diesen Angaben ist keine Wahl von „{param.label}“ möglich.",
             param.name,

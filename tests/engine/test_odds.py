@@ -306,6 +306,13 @@ def test_compare_says_a_refused_choice_instead_of_showing_it(
     assert far["notes"] == []  # the page says the refused from „refused“, once
 
 
+def test_compare_with_wrong_inputs_names_the_wrong_field() -> None:
+    """Every choice fails alike (the weapon's dice are too big, quellen/004_019b513a861ec26f.txt
+    L69ff.): not „no choice possible“ but the input's own message at its field."""
+    answer = api.compare("pathfinder", "attack", {**PATHFINDER_ATTACK, "damage": "1W100"})
+    assert not answer["ok"] and answer["error"]["field"] == "damage"
+
+
 # -- one boundary: Python API, run_json, CLI ----------------------------------------------------
 
 
