@@ -50,6 +50,7 @@ from tests.browser.conftest import (
     evaluate_one,
     navigate,
     resize_settled,
+    reveal,
     review_screenshot,
     wait_engine_ready,
 )
@@ -293,6 +294,28 @@ def test_kampfhelfer_page(visit: Visit, system: str) -> None:
         screenshot=f"kampfhelfer-{system}-{{scheme}}-{{width}}.png",
     )
     assert_clean(found)
+
+
+def test_the_odds_of_an_attack(visit: Visit) -> None:
+    """Issue 44: a helper's „Was wäre wenn?“ (lines over the opponent's value, the table with
+    the current row marked) and „Vergleichen“ (the best value emphasised) – the first helper
+    of the rule systems whose action names both – checked like every other state."""
+    for system in SYSTEMS:
+        page = visit.open(f"{system}/kampfhelfer/")
+        helper = page.locator(".rw-helper:not([data-widget])[data-odds*='compare']").first
+        if helper.count():
+            break
+    else:
+        pytest.skip("no Kampfhelfer helper offers „Was wäre wenn“ and „Vergleichen“")
+    reveal(helper)
+    roll(page, helper)
+    output = helper.locator(".rw-odds-output")
+    click_in_page(helper.locator(".rw-odds-ask[data-odds='what_if']"))
+    output.locator(".rw-chart").first.wait_for()
+    click_in_page(helper.locator(".rw-odds-ask[data-odds='compare']"))
+    output.locator("td.rw-best, .rw-error").first.wait_for()
+    click_in_page(helper.locator(".rw-result .rw-chart-toggle").first)  # a chart's table shown
+    assert_clean(visit.check(f"{system}/kampfhelfer/ with „Was wäre wenn“ and „Vergleichen“"))
 
 
 def test_patzertabelle_announces_outcome_and_row(visit: Visit) -> None:
