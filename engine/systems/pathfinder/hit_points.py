@@ -48,6 +48,11 @@ def hp_state(hp: int, constitution: int) -> dict[str, Any]:
     return state
 
 
+def hp_state_is_dead(key: str) -> bool:
+    """Whether the state with this id is „tot“ (the worst: no more damage changes it)."""
+    return any(rule.id == key and rule.zustand == DEAD for rule in CONTRACT.rules)
+
+
 def state_ids() -> list[str]:
     """Each state's id: fit first, then the rules from the mildest (the order of the odds)."""
     return [CONTRACT.fit_id, *(rule.id for rule in reversed(CONTRACT.rules))]
@@ -132,8 +137,12 @@ def hit_points(params: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     minimum_count = 0
     lethal_sum = 0
     with forecast():
-        for amount, count in exact.items():
-            state_counts[hp_state(hp - (amount if amount >= floor else 0), con)["id"]] += count
+        dead = ""  # once a total kills, every larger one does (damage only lowers the TP)
+        for amount, count in exact.items():  # the totals in rising order
+            key = dead or hp_state(hp - (amount if amount >= floor else 0), con)["id"]
+            if hp_state_is_dead(key):
+                dead = key
+            state_counts[key] += count
             if amount < floor:
                 minimum_count += count
             else:
