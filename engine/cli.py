@@ -168,28 +168,32 @@ def _add_odds_options(parser: argparse.ArgumentParser, action: Action) -> None:
     if not numbers and not choices:
         return
     odds = parser.add_mutually_exclusive_group()
-    if numbers:
-        own = f"; ohne FELD: {action.what_if}" if action.what_if else ""
-        own += f" (Felder: {', '.join(numbers)})"
-        odds.add_argument(
+    for option, dest, fields, own, what in (
+        (
             "--was-waere-wenn",
-            dest="what_if",
-            nargs="?",
-            const="",
-            metavar="FELD",
-            help=f"die Chancen über die Werte eines Zahlenfelds (z. B. des Gegners){own}",
-        )
-    if choices:
-        own = f"; ohne FELD: {action.compare[0]}" if action.compare else ""
-        own += f" (Felder: {', '.join(choices)})"
-        odds.add_argument(
+            "what_if",
+            numbers,
+            action.what_if,
+            "die Chancen über die Werte eines Zahlenfelds (z. B. des Gegners)",
+        ),
+        (
             "--vergleichen",
-            dest="compare",
-            nargs="?",
-            const="",
-            metavar="FELD",
-            help=f"die Chancen jeder Wahl eines Auswahlfelds nebeneinander{own}",
-        )
+            "compare",
+            choices,
+            action.compare[0] if action.compare else "",
+            "die Chancen jeder Wahl eines Auswahlfelds nebeneinander",
+        ),
+    ):
+        if fields:
+            default = f"; ohne FELD: {own}" if own else ""
+            odds.add_argument(
+                option,
+                dest=dest,
+                nargs="?",
+                const="",
+                metavar="FELD",
+                help=f"{what}{default} (Felder: {', '.join(fields)})",
+            )
 
 
 def _requirement(param: Param, params: Sequence[Param]) -> str:
