@@ -43,10 +43,13 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_a_new_system_gets_everything_it_needs(repo: Path) -> None:
+    # the next free number after the texts already there (CONTRIBUTING „Anlegen“): 005 beside
+    # the five shipped texts, 006 once a group has added its first – never a fixed number
+    taken = [int(p.name[:3]) for p in (repo / "quellen").glob("[0-9][0-9][0-9]_*.txt")]
     written = script().scaffold(repo, "klingen", TEXT, "Klingenspiel")
     raw = TEXT.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
-    canonical = f"005_{digest[:16]}.txt"
+    canonical = f"{max(taken) + 1:03d}_{digest[:16]}.txt"
     assert (repo / "quellen" / canonical).read_bytes() == raw
     sums = (repo / "quellen" / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
     assert sums[-1] == f"{digest}  {canonical}"
