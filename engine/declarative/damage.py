@@ -153,7 +153,10 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         display.roll(title, rolled, parts, total=rolled.total + bonus)
         if extra_roll is not None:
             display.roll("Kritischer Treffer", extra_roll)
-        steps = [f"{number(rolled_total)} gewürfelt"]
+        # a damage without dice („6“) is a value: nothing rolled, nothing to draw, no minimum
+        # that could be rolled (issue 47)
+        fixed = not whole.has_dice
+        steps = [f"{number(rolled_total)} {'fest' if fixed else 'gewürfelt'}"]
         if bonus:
             steps.append(f"{number(bonus)} Bonus")
         if critical and double:
@@ -170,7 +173,11 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             "critical": critical,
             "chances": {"expected_damage": str(mean)},
         }
-        chance_items = [(f"höchstens {number(minimum)} Schaden", spread.get(minimum, Fraction(0)))]
+        chance_items = (
+            []
+            if fixed
+            else [(f"höchstens {number(minimum)} Schaden", spread.get(minimum, Fraction(0)))]
+        )
         if resource:
             spec.use("ressource")
             before = values[resource.name]
@@ -202,7 +209,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             change = f" {resource.resource_name}: {number(before)} → {number(after)}"
             display.outcome += f"{change} – {state['text']}." if state else f"{change}."
         # the damage after bonus, armour, minimum and critical, before the roll
-        if not display.distribution(
+        if not fixed and not display.distribution(
             "Schaden (vor dem Wurf)",
             "Schaden",
             dict(sorted(spread.items())),
@@ -210,7 +217,8 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             before=True,
         ):
             display.table("Schaden im Mittel", ["Mittelwert"], [[decimal(mean)]])
-        display.chances("Chancen (vor dem Wurf)", chance_items, before=True)
+        if chance_items:
+            display.chances("Chancen (vor dem Wurf)", chance_items, before=True)
         out["display"] = display.to_dict()
         return out
 

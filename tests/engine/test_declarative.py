@@ -248,6 +248,26 @@ def test_damage_odds_equal_enumeration(
     assert result["target_state"]["zustand"] == state
 
 
+def test_a_fixed_damage_reads_as_a_value(klingen: System) -> None:
+    """L11–L12 („Waffenschaden“): a weapon with a fixed damage („6“, no dice) is a value, not a
+    roll – the result says „6 fest“, not „6 gewürfelt“, draws no one-bar chart and names no
+    chance of a minimum that cannot occur (issue 47); the states after it stay (certain, and
+    what „Was wäre wenn“ walks across the Rüstung)."""
+    result = run("schaden", {"waffe": "6", "staerke": 1, "armor": 2, "lebenspunkte": 6})
+    assert result["damage"] == 5
+    assert result["display"]["outcome"].startswith("5 Schaden (6 fest, 1 Bonus, − 2 Rüstung")
+    assert "gewürfelt" not in result["display"]["outcome"]
+    sections = result["display"]["sections"]
+    assert not [s for s in sections if s["kind"] == "distribution"]
+    labels = [i["label"] for s in sections if s["kind"] == "chances" for i in s["items"]]
+    assert not [label for label in labels if label.startswith("höchstens")]
+    assert "bewusstlos (LeP ≤ 0)" in labels
+    # with dice both are there
+    rolled = run("schaden", {"waffe": "1W6", "staerke": 1, "armor": 2, "lebenspunkte": 6})
+    assert [s for s in rolled["display"]["sections"] if s["kind"] == "distribution"]
+    assert "gewürfelt" in rolled["display"]["outcome"]
+
+
 def test_too_many_dice_with_the_criticals_own_name_the_field() -> None:
     """100 dice are the most one roll has (engine/dice): with the critical's 1W4 they are too
     many – the message names the weapon's field, not an anonymous „Würfelausdruck“."""
