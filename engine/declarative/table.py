@@ -93,6 +93,13 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                 out["follow_roll"] = follow_roll.to_dict()
                 out["follow_total"] = follow_roll.total
                 display.outcome += f" ({follow_title}: {follow_roll.total})"
+                # the row's own die, its odds too – after the table's roll (no ``before``)
+                display.distribution(
+                    f"{follow_title} ({follow_up.notation()})",
+                    follow_title,
+                    dice.distribution(follow_up),
+                    mean_label=f"{follow_title} im Mittel",
+                )
         display.table(
             "Gewürfelte Zeile (auf der Seite markiert)",
             [str(c["titel"]) for c in columns],

@@ -408,6 +408,19 @@ def test_table_row_chances_and_the_marked_row(klingen: System) -> None:
         row = result["row"]
         assert row["von"] <= result["total"] <= row["bis"]
         assert ("follow_total" in result) == (row["von"] == 5)
+        # the row's own die shows its odds too (issue 47): 1W6, each face 1/6, mean 3,5 – after
+        # the table's roll, so not among the odds before it
+        follow = [
+            s
+            for s in result["display"]["sections"]
+            if s["kind"] == "distribution" and s["caption"] == "Schaden (1W6)"
+        ]
+        assert len(follow) == ("follow_total" in result)
+        for section in follow:
+            assert [(b["value"], b["fraction"]) for b in section["bars"]] == [
+                (face, "1/6") for face in range(1, 7)
+            ]
+            assert section["mean"]["text"] == "3,5" and "before" not in section
 
 
 # ------------------------------------------------------------------ Annahmen and mistakes
