@@ -139,6 +139,18 @@ def _internal_error(error: BaseException) -> dict[str, str]:
     }
 
 
+def _error_of(error: Exception) -> dict[str, str]:
+    """The German error of a request that failed: the engine's own message naming the field,
+    too deep or too big an input, or – a bug – the last-resort message."""
+    if isinstance(error, EngineError):
+        return error.to_dict()
+    if isinstance(error, RecursionError):
+        return {"field": "", "message": "Eingabe: zu tief verschachtelt."}
+    if isinstance(error, MemoryError):
+        return {"field": "", "message": "Eingabe: zu groß für den Speicher."}
+    return _internal_error(error)
+
+
 ASSUMED_CAPTION = "Für dieses Ergebnis angenommen"
 
 
@@ -166,14 +178,8 @@ def run(
         _name_assumptions(result, assumed)
         out["result"] = result
         out["ok"] = True
-    except EngineError as error:
-        out["error"] = error.to_dict()
-    except RecursionError:
-        out["error"] = {"field": "", "message": "Eingabe: zu tief verschachtelt."}
-    except MemoryError:
-        out["error"] = {"field": "", "message": "Eingabe: zu groß für den Speicher."}
-    except Exception as error:  # last resort: a bug, never bad input
-        out["error"] = _internal_error(error)
+    except Exception as error:  # bad input, or as a last resort a bug: said, never raised
+        out["error"] = _error_of(error)
     if not out["ok"]:
         # an unusable system/action name is not echoed back in full
         for key in ("system", "action"):
@@ -186,15 +192,8 @@ def _guarded(key: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """``{"ok": true, key: …}`` or ``{"ok": false, "error": …}`` – never raises."""
     try:
         return {"ok": True, key: compute()}
-    except EngineError as error:
-        return {"ok": False, "error": error.to_dict()}
-    except RecursionError:
-        problem = {"field": "", "message": "Eingabe: zu tief verschachtelt."}
-    except MemoryError:
-        problem = {"field": "", "message": "Eingabe: zu groß für den Speicher."}
-    except Exception as error:  # last resort: a bug, never bad input
-        problem = _internal_error(error)
-    return {"ok": False, "error": problem}
+    except Exception as error:  # bad input, or as a last resort a bug: said, never raised
+        return {"ok": False, "error": _error_of(error)}
 
 
 def what_if(

@@ -88,16 +88,7 @@ function interact(svg, positions, { vertical = false, size, show }) {
 function tableBlock(caption, heads, rows, { currentRow = -1, watch = null } = {}) {
   const wrap = el("div", "rw-chart-table-wrap rw-sr-only");
   wrap.id = `rw-chart-table-${nextId++}`;
-  const table = el("table", "rw-chart-table");
-  table.appendChild(el("caption", "", caption));
-  const head = table.createTHead().insertRow();
-  for (const text of heads) {
-    const th = el("th", "", text);
-    th.scope = "col";
-    head.appendChild(th);
-  }
-  fillRows(table.createTBody(), rows, currentRow, 0);
-  wrap.appendChild(table);
+  wrap.appendChild(chartTable(caption, heads, rows, currentRow));
   const toggle = el("button", "md-button rw-chart-toggle", "Als Tabelle");
   toggle.type = "button";
   toggle.setAttribute("aria-expanded", "false");
@@ -114,6 +105,22 @@ function tableBlock(caption, heads, rows, { currentRow = -1, watch = null } = {}
   return { wrap, toggle, show };
 }
 
+// A table of the chart's numbers: a caption, the heads, a row per value (its first cell the
+// row's head; `currentRow` marked). A cell is its text, or {text} for the best value of its
+// column (emphasised, and said for screen readers) – „Vergleichen“ uses the same table.
+export function chartTable(caption, heads, rows, currentRow = -1) {
+  const table = el("table", "rw-chart-table");
+  table.appendChild(el("caption", "", caption));
+  const head = table.createTHead().insertRow();
+  for (const text of heads) {
+    const th = el("th", "", text);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  fillRows(table.createTBody(), rows, currentRow, 0);
+  return table;
+}
+
 // A long table (a wide distribution: up to 200 rows) is filled ROWS_AT_ONCE rows per frame:
 // its layout (≈ 0.1 ms a row) would otherwise hold up the chart's first frame.
 const ROWS_AT_ONCE = 40;
@@ -127,8 +134,11 @@ function fillRows(body, rows, currentRow, start) {
       tr.setAttribute("aria-current", "true");
     }
     rows[r].forEach((cell, c) => {
-      const td = c === 0 ? el("th", "", cell) : el("td", "", cell);
+      const best = typeof cell === "object" && cell !== null;
+      const td = el(c === 0 ? "th" : "td", best ? "rw-best" : "");
       if (c === 0) td.scope = "row";
+      if (best) td.append(el("strong", "", cell.text), el("span", "rw-sr-only", " (höchster Wert)"));
+      else td.textContent = cell;
       tr.appendChild(td);
     });
   }

@@ -12,7 +12,7 @@
 import { el, isObject } from "../common/util.js";
 import { runEngine } from "../runtime/engine-client.js";
 import { bestCells } from "./chart-scale.js";
-import { drawWhatIf } from "./chart.js";
+import { chartTable, drawWhatIf } from "./chart.js";
 import { clearErrors, collect, showError } from "./forms.js";
 import { watchTable } from "./results.js";
 
@@ -57,28 +57,26 @@ export function setupOdds(helper) {
     actions.appendChild(ask);
   }
   if (choices.length) {
+    // several fields to compare by: a choice of them beside one button
     let pick = null;
     if (choices.length > 1) {
-      const id = `rw-vergleich-${nextId++}`;
-      const label = el("label", "rw-odds-choice", "nach");
-      label.htmlFor = id;
       pick = el("select", "rw-odds-select");
-      pick.id = id;
+      pick.id = `rw-vergleich-${nextId++}`;
       for (const choice of choices) {
         const option = el("option", "", choice.label);
         option.value = choice.field;
         pick.appendChild(option);
       }
+    }
+    const compare = button("Vergleichen", pick ? "" : `nach ${choices[0].label}`);
+    compare.dataset.odds = "compare";
+    compare.addEventListener("click", () => request(helper, ui, "compare", pick ? pick.value : choices[0].field));
+    actions.appendChild(compare);
+    if (pick) {
+      const label = el("label", "rw-odds-choice", "nach");
+      label.htmlFor = pick.id;
       label.appendChild(pick);
-      const compare = button("Vergleichen");
-      compare.dataset.odds = "compare";
-      compare.addEventListener("click", () => request(helper, ui, "compare", pick.value));
-      actions.append(compare, label);
-    } else {
-      const compare = button("Vergleichen", `nach ${choices[0].label}`);
-      compare.dataset.odds = "compare";
-      compare.addEventListener("click", () => request(helper, ui, "compare", choices[0].field));
-      actions.appendChild(compare);
+      actions.appendChild(label);
     }
   }
   block.append(actions, status, output);
@@ -126,46 +124,25 @@ async function request(helper, ui, type, field) {
 }
 
 // A row per choice; in each column of expected values the highest is emphasised (said in words
-// for screen readers too).
+// for screen readers too) – the chart's own table (chart.js chartTable).
 export function compareTable(answer) {
   const best = bestCells(answer);
-  const wrap = el("div", "rw-table-wrap rw-odds-compare");
-  const table = el("table", "rw-chart-table");
-  table.appendChild(el("caption", "", `Vergleich je ${answer.label}`));
-  const head = table.createTHead().insertRow();
-  for (const text of [answer.label, ...answer.columns.map((c) => c.label)]) {
-    const th = el("th", "", text);
-    th.scope = "col";
-    head.appendChild(th);
-  }
-  const body = table.createTBody();
-  answer.rows.forEach((row, r) => {
-    const tr = body.insertRow();
-    const name = el("th", "", row.label + (row.current ? " (jetzt)" : ""));
-    name.scope = "row";
-    tr.appendChild(name);
-    if (row.current) {
-      tr.className = "rw-chart-current";
-      tr.setAttribute("aria-current", "true");
-    }
-    answer.columns.forEach((column, c) => {
+  const rows = answer.rows.map((row, r) => [
+    row.label + (row.current ? " (jetzt)" : ""),
+    ...answer.columns.map((column, c) => {
       const cell = row.cells[c];
-      const td = el("td", "");
-      if (!cell) td.textContent = "–";
-      else if (best.has(`${r}:${c}`)) {
-        td.className = "rw-best";
-        td.appendChild(el("strong", "", cell.text));
-        td.appendChild(el("span", "rw-sr-only", " (höchster Wert)"));
-      } else td.textContent = cell.text;
-      tr.appendChild(td);
-    });
-  });
-  wrap.appendChild(table);
+      if (!cell) return "–";
+      return best.has(`${r}:${c}`) ? { text: cell.text } : cell.text;
+    }),
+  ]);
+  const heads = [answer.label, ...answer.columns.map((c) => c.label)];
+  const wrap = el("div", "rw-table-wrap rw-odds-compare");
+  wrap.appendChild(chartTable(`Vergleich je ${answer.label}`, heads, rows, answer.rows.findIndex((row) => row.current)));
   return wrap;
 }
 
 // What stays the same in every row, the refused choices („Finte: nicht möglich – …“) and the
-// engine's notes (the refusals are among them: said once).
+// engine's notes.
 function answerNotes(answer) {
   const out = [];
   const list = (caption, items, className) => {
@@ -181,7 +158,6 @@ function answerNotes(answer) {
   list("In jeder Zeile gleich", same.map((s) => `${s.label}: ${s.text}`), "rw-odds-same");
   const refused = Array.isArray(answer.refused) ? answer.refused.map((r) => `${r.label}: nicht möglich – ${r.message}`) : [];
   list("Nicht möglich", refused, "rw-odds-refused");
-  const notes = (Array.isArray(answer.notes) ? answer.notes : []).filter((n) => !refused.includes(n));
-  list("Hinweise", notes, "rw-odds-notes");
+  list("Hinweise", Array.isArray(answer.notes) ? answer.notes : [], "rw-odds-notes");
   return out;
 }
