@@ -166,11 +166,12 @@ def test_a_round_with_the_keyboard_only(keys: Keyboard) -> None:
     keys.until(".rw-tickleiste [data-command='start']")
     keys.press("Space")
     board.locator(".rw-tl-field--now").wait_for()
-    first = board.locator(".rw-tl-marker--next").get_attribute("data-name")
     announce = board.locator(".rw-announce")
     page.wait_for_function(
         "(el) => el.textContent.includes('Als Nächstes')", arg=announce.element_handle()
     )
+    # read once the start is announced: the board is drawn from the engine's answer then
+    first = board.locator(".rw-tl-marker--next").get_attribute("data-name")
 
     # act: back (Shift+Tab) to the ticks of the action, type them, Enter acts
     # the fight's „Rückgängig“: on the Kampfhelfer page the bar's (one pair for one journal)
