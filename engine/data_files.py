@@ -14,6 +14,7 @@ roll are computed inside ``forecast()``: the Annahmen read there are not named i
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -25,6 +26,52 @@ from engine.dice import Expression
 from engine.dice import parse as parse_dice
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+# A site's own rule folders (its ``regeln/``), after the package's: the MkDocs plugin adds the
+# folder its config names (``regeln:``), the command line the folders in this variable (or
+# ``./regeln`` when it is unset and exists – a site's folder, where its commands run).
+RULES_VARIABLE = "REGELWERK_REGELN"
+_SITE_DIRS: list[Path] = []
+
+
+def rule_dirs() -> list[Path]:
+    """Every folder of rule data, the package's first: a system's data is its ``<name>.json``
+    in the first folder that has one."""
+    return [DATA_DIR, *_SITE_DIRS]
+
+
+def add_rule_dir(folder: Path) -> bool:
+    """Read rule data from ``folder`` too (False: it was already read)."""
+    folder = folder.resolve()
+    if folder in rule_dirs():
+        return False
+    _SITE_DIRS.append(folder)
+    load.cache_clear()
+    return True
+
+
+def rule_dirs_from_environment() -> list[Path]:
+    """The folders ``REGELWERK_REGELN`` names (separated like ``PATH``), else ``./regeln``
+    if there is one: where a site's command line finds the site's rules."""
+    named = os.environ.get(RULES_VARIABLE, "")
+    if named:
+        return [Path(part) for part in named.split(os.pathsep) if part]
+    here = Path.cwd() / "regeln"
+    return [here] if here.is_dir() else []
+
+
+def data_file(system: str) -> Path | None:
+    """``<system>.json`` in the first rule folder that has it."""
+    for folder in rule_dirs():
+        path = folder / f"{system}.json"
+        if path.exists():
+            return path
+    return None
+
+
+def _label(path: Path) -> str:
+    """How a message names the data file: ``engine/data/x.yaml`` or ``regeln/x.yaml``."""
+    folder = "engine/data" if path.parent == DATA_DIR else path.parent.name
+    return f"{folder}/{path.with_suffix('.yaml').name}"
 
 
 class DataError(Exception):
@@ -193,7 +240,7 @@ def forecast() -> Iterator[None]:
 @cache
 def load(system: str) -> RuleData:
     file = f"{system}.json"
-    path = DATA_DIR / file
+    path = data_file(system) or DATA_DIR / file
     try:
         content = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as error:
@@ -204,4 +251,4 @@ def load(system: str) -> RuleData:
         raise DataError(file, "", "muss ein Objekt sein")
     source = path.with_suffix(".yaml")  # beside it in a checkout; not in the browser's archive
     stale = source.exists() and source.stat().st_mtime > path.stat().st_mtime
-    return RuleData(f"engine/data/{system}.yaml", content, stale)
+    return RuleData(_label(path), content, stale)

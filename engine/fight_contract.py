@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.data_files import DATA_DIR, DataError, RuleData, load, note_assumption
+from engine.data_files import DataError, RuleData, data_file, load, note_assumption
 from engine.errors import EngineError, echo
 from engine.fight_state import DEAD, DOWN, FIT, target_state
 from engine.formatting import MINUS, number
@@ -693,7 +693,7 @@ def contract_of(system: str) -> Contract:
     """The contract of ``system``: the one declared, else read from its data file, else empty
     (a system without a fight, such as the plain dice rolls)."""
     if system not in _CONTRACTS:
-        if (DATA_DIR / f"{system}.json").exists():
+        if data_file(system) is not None:
             declare(system, load(system))
         else:
             _CONTRACTS[system] = Contract(system)

@@ -9,9 +9,11 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { nodeResolve } from "@rollup/plugin-node-resolve";
-import terser from "@rollup/plugin-terser";
-import { rollup } from "rollup";
+import { SITE_MODULES, sitePackage } from "./site_packages.mjs";
+
+const { nodeResolve } = await sitePackage("@rollup/plugin-node-resolve");
+const { default: terser } = await sitePackage("@rollup/plugin-terser");
+const { rollup } = await sitePackage("rollup");
 
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets", "js");
 
@@ -27,7 +29,7 @@ async function bundle(entry) {
   const problems = [];
   const build = await rollup({
     input: path.join(SOURCE, entry),
-    plugins: [nodeResolve({ browser: true })],
+    plugins: [nodeResolve({ browser: true, modulePaths: [SITE_MODULES] })],
     onwarn(warning) {
       problems.push(`${warning.code}: ${warning.message}`);
     },

@@ -23,13 +23,12 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
+from site_plugins import project
 from site_plugins.build_cache import keep_newest, write_atomically
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 SOURCES = HERE / "assets" / "js"
 BUNDLER = HERE / "bundle.mjs"
-CACHE_DIR = ROOT / ".cache" / "bundle"
 KEEP_CACHED = 4
 BUNDLE_TIMEOUT_S = 120
 OUTPUTS = ("regelwerk.js", "engine-start.js", "worker.js", "search-hold-worker.js")
@@ -41,10 +40,11 @@ class BundleError(Exception):
 
 def _inputs_key() -> str:
     digest = hashlib.sha256()
-    inputs = [*sorted(SOURCES.rglob("*.js")), BUNDLER, ROOT / "package-lock.json"]
-    for path in inputs:
-        digest.update(path.relative_to(ROOT).as_posix().encode())
-        digest.update(path.read_bytes() if path.exists() else b"-")
+    for path in [*sorted(SOURCES.rglob("*.js")), BUNDLER]:
+        digest.update(path.relative_to(HERE).as_posix().encode())
+        digest.update(path.read_bytes())
+    lock = project.folder() / "package-lock.json"  # the npm packages bundled in (uqr)
+    digest.update(lock.read_bytes() if lock.exists() else b"-")
     return digest.hexdigest()[:20]
 
 
@@ -55,7 +55,7 @@ def bundles() -> dict[str, str]:
 
 @cache
 def _bundles(key: str) -> dict[str, str]:
-    cached = CACHE_DIR / f"{key}.json"
+    cached = project.cache("bundle") / f"{key}.json"
     if cached.exists():
         return _checked(json.loads(cached.read_text(encoding="utf-8")))
     if shutil.which("node") is None:
@@ -63,7 +63,7 @@ def _bundles(key: str) -> dict[str, str]:
     try:
         proc = subprocess.run(
             ["node", str(BUNDLER)],
-            cwd=ROOT,
+            cwd=project.folder(),  # the site's node_modules (bundle.mjs resolves from there)
             capture_output=True,
             text=True,
             timeout=BUNDLE_TIMEOUT_S,
@@ -86,5 +86,5 @@ def _checked(result: object) -> dict[str, str]:
 
 def _store(key: str, text: str) -> None:
     """Write atomically (parallel builds share the cache) and keep the newest few."""
-    write_atomically(CACHE_DIR, f"{key}.json", text.encode("utf-8"))
-    keep_newest(CACHE_DIR, "*.json", KEEP_CACHED)
+    write_atomically(project.cache("bundle"), f"{key}.json", text.encode("utf-8"))
+    keep_newest(project.cache("bundle"), "*.json", KEEP_CACHED)

@@ -44,8 +44,15 @@ def compile_all(check: bool = False, data_dir: Path = DATA_DIR) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Regeldaten von YAML nach JSON übersetzen")
     parser.add_argument("--check", action="store_true", help="nur prüfen, nichts schreiben")
+    parser.add_argument(
+        "ordner", nargs="*", type=Path, help="Regelordner einer Seite (ohne: die des Pakets)"
+    )
     args = parser.parse_args(argv)
-    stale = compile_all(args.check)
+    stale = [
+        name
+        for folder in args.ordner or [DATA_DIR]
+        for name in compile_all(args.check, data_dir=folder)
+    ]
     if args.check and stale:
         print("veraltet (make data):", ", ".join(stale), file=sys.stderr)
         return 1

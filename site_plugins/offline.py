@@ -1,6 +1,6 @@
 """The ``regelwerk-offline`` MkDocs plugin: the export that works from ``file://``.
 
-Enabled only in ``mkdocs-offline.yml`` (``scripts/build_offline.py`` builds with it). Opened
+Enabled only in ``mkdocs-offline.yml`` (``harness/offline_export.py`` builds with it). Opened
 by double-click, Chromium refuses ``fetch`` of file URLs, module imports and
 ``new Worker(fileURL)``; classic ``<script>`` tags still load. So this plugin, using documented
 MkDocs events only:

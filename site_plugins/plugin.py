@@ -43,7 +43,7 @@ from mkdocs.utils import get_relative_url
 import engine
 from engine import declarative
 from engine.data_files import DataError
-from site_plugins import compile_data, csp, pwa
+from site_plugins import compile_data, csp, project, pwa
 from site_plugins.bundle import BundleError, bundles
 from site_plugins.forms import render_helper, render_table
 from site_plugins.inline_dice import link_dice
@@ -55,9 +55,8 @@ from site_plugins.snapshot import (
     lock_file,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 ASSETS = Path(__file__).resolve().parent / "assets"
-ENGINE_DIR = ROOT / "engine"
+ENGINE_DIR = Path(engine.__file__).resolve().parent
 ASSET_PREFIX = "assets/regelwerk"
 PAGE_SCRIPT = "regelwerk.js"  # the bundle mkdocs.yml lists in extra_javascript
 HEAD_START = "engine-start.js"  # inlined into the <head> of pages that boot the engine
@@ -86,13 +85,27 @@ PYODIDE_FILES = (
 WASM_GZ = "pyodide.asm.wasm.gz"
 
 
-def engine_archive() -> bytes:
-    """The engine package as a zip with fixed timestamps (same sources → same bytes)."""
+def engine_archive(rule_dirs: tuple[Path, ...] = ()) -> bytes:
+    """The engine package as a zip with fixed timestamps (same sources → same bytes), with the
+    rule data of the site's own folders (``regeln:``) beside the package's in ``engine/data/``
+    (in the browser the engine finds every system there)."""
     buffer = io.BytesIO()
+    files = [
+        (path, path.relative_to(ENGINE_DIR.parent).as_posix())
+        for path in [
+            *sorted(ENGINE_DIR.rglob("*.py")),
+            *sorted((ENGINE_DIR / "data").glob("*.json")),
+        ]
+    ]
+    shipped = {name for _, name in files}
+    for folder in rule_dirs:
+        for path in sorted(folder.glob("*.json")):
+            name = f"engine/data/{path.name}"
+            if name not in shipped:  # the first folder's file is the system's (as on the CLI)
+                files.append((path, name))
+                shipped.add(name)
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        files = sorted(ENGINE_DIR.rglob("*.py")) + sorted((ENGINE_DIR / "data").glob("*.json"))
-        for path in files:
-            name = path.relative_to(ROOT).as_posix()
+        for path, name in files:
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
@@ -102,6 +115,9 @@ def engine_archive() -> bytes:
 class RegelwerkConfig(Config):  # type: ignore[no-untyped-call]
     pyodide_dir = config_options.Type(str, default="node_modules/pyodide")
     glossary = config_options.Type(str, default="glossary.yml")
+    # the site's own rule folder (YAML, compiled to JSON at each build): its systems join the
+    # package's – a group's own site keeps its rules there (regelwerk-neue-seite)
+    regeln = config_options.Type(str, default="")
     # systems whose dice buttons roll with Vorteil on Shift-click (Nachteil on Ctrl-click)
     vorteil_systeme = config_options.Type(list, default=["ryssea"])
 
@@ -109,6 +125,7 @@ class RegelwerkConfig(Config):  # type: ignore[no-untyped-call]
 class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self.archive = b""
+        self.rule_dirs: tuple[Path, ...] = ()
         self.snapshot: Snapshot | None = None
         self.script_hashes: set[str] = set()
         # where each helper's rule is: (system, action) → (page file, anchor, heading, page title)
@@ -136,9 +153,11 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         return not self.offline and not self.serve
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        if self.serve:
+        project.set_folder(Path(config.config_file_path).parent)
+        self.rule_dirs = (project.folder() / self.config.regeln,) if self.config.regeln else ()
+        if self.serve or self.rule_dirs:
             self._compile_data()
-        self.archive = engine_archive()
+        self.archive = engine_archive(self.rule_dirs)
         self.script_hashes = set()
         # the offline export (mkdocs-offline.yml) adds its plugin; the policy differs there
         self.offline = "regelwerk-offline" in config.plugins
@@ -273,23 +292,31 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         server.watch(str(ASSETS))
-        for path in sorted((ENGINE_DIR / "data").glob("*.yaml")):
-            server.watch(str(path))  # compiled to JSON in on_config before each rebuild
+        for folder in ((ENGINE_DIR / "data"), *self.rule_dirs):
+            for path in sorted(folder.glob("*.yaml")):
+                server.watch(str(path))  # compiled to JSON in on_config before each rebuild
         return server
 
     def _compile_data(self) -> None:
-        """``make serve``: the rule data as edited (YAML → JSON) before each build; declared
-        actions are registered again, so their forms follow (Python systems read their data
-        once: after editing one of their files, restart ``make serve``)."""
+        """The rule data as edited (YAML → JSON) before each build – the site's own folder
+        always, the package's under ``make serve`` –; declared actions are registered again,
+        so their forms follow (Python systems read their data once: after editing one of their
+        files, restart ``make serve``)."""
+        folders = [*self.rule_dirs, *([ENGINE_DIR / "data"] if self.serve else [])]
         try:
-            changed = compile_data.compile_all()
+            if not all(folder.is_dir() for folder in folders):
+                missing = next(f for f in folders if not f.is_dir())
+                raise OSError(f"Ordner {missing} fehlt (regelwerk: regeln)")
+            changed = [name for f in folders for name in compile_data.compile_all(data_dir=f)]
         except (OSError, yaml.YAMLError, SystemExit) as error:
             raise PluginError(f"regelwerk: Regeldaten: {error}") from error
-        if changed:
-            try:
+        try:
+            for folder in self.rule_dirs:
+                declarative.use_rules(folder)
+            if changed:
                 declarative.reload()
-            except DataError as error:
-                raise PluginError(f"regelwerk: {error}") from error
+        except DataError as error:
+            raise PluginError(f"regelwerk: {error}") from error
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         return self._head(output, pwa.page_root(page.url))

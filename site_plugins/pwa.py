@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
+from site_plugins import project
+
 HERE = Path(__file__).resolve().parent / "pwa"
 LOGO = Path(__file__).resolve().parent / "assets" / "logo.svg"
 PREFIX = "assets/pwa"
@@ -244,6 +246,7 @@ def write_worker(site_dir: Path, color: str) -> dict[str, Any]:
     try:
         proc = subprocess.run(
             ["node", str(HERE / "build.mjs"), json.dumps(settings)],
+            cwd=project.folder(),  # the site's node_modules (build.mjs resolves from there)
             capture_output=True,
             text=True,
             timeout=BUILD_TIMEOUT_S,

@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from site_plugins import project
 from site_plugins.build_cache import keep_newest, one_maker, write_atomically
 
 MAKER = Path(__file__).resolve().parent / "make_snapshot.mjs"
 # how the shipped snapshot differs from Pyodide's (the worker undoes it with the same module)
 CODEC = Path(__file__).resolve().parent / "assets" / "js" / "runtime" / "snapshot-codec.js"
-CACHE_DIR = Path(__file__).resolve().parent.parent / ".cache" / "snapshots"
 # Pyodide files the snapshot is bound to (the wasm's memory layout, the stdlib it imported).
 PYODIDE_INPUTS = (
     "package.json",
@@ -179,15 +179,15 @@ def lock_file(pyodide_dir: Path) -> str:
 
 
 WASM = "pyodide.asm.wasm"
-WASM_CACHE = CACHE_DIR.parent / "wasm"
 WASM_LEVEL = 9  # once per Pyodide version (cached): 3.53 MB instead of level 6's 3.55 MB
 
 
-def compressed_wasm(pyodide_dir: Path, cache_dir: Path = WASM_CACHE) -> bytes:
+def compressed_wasm(pyodide_dir: Path, cache_dir: Path | None = None) -> bytes:
     """Pyodide's ``pyodide.asm.wasm`` (9.6 MB) gzip-compressed (3.5 MB), as the site ships it
     (``pyodide.asm.wasm.gz``; the worker inflates it while it downloads, see worker.js):
     fixed bytes for the same wasm (no time stamp), kept in ``.cache/wasm`` by the wasm's
     hash (compressing takes several seconds)."""
+    cache_dir = cache_dir or project.cache("wasm")
     path = pyodide_dir / WASM
     if not path.exists():
         raise SnapshotError(f"{path} fehlt – bitte zuerst `npm ci` ausführen")
@@ -220,9 +220,10 @@ def cut_stdlib(full: Path, members: list[str]) -> bytes:
     return buffer.getvalue()
 
 
-def build_snapshot(archive: bytes, pyodide_dir: Path, cache_dir: Path = CACHE_DIR) -> Snapshot:
+def build_snapshot(archive: bytes, pyodide_dir: Path, cache_dir: Path | None = None) -> Snapshot:
     """The snapshot and its cut standard libraries for this engine archive and Pyodide: from
     the cache, or made and proven now."""
+    cache_dir = cache_dir or project.cache("snapshots")
     key = runtime_key(archive, pyodide_dir)
     with one_maker(cache_dir, key):
         cached = _cached_snapshot(key, cache_dir)

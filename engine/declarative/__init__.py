@@ -29,10 +29,18 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from engine import fight_contract
-from engine.data_files import DATA_DIR, DataError, RuleData, load, note_assumption
+from engine.data_files import (
+    DataError,
+    RuleData,
+    add_rule_dir,
+    load,
+    note_assumption,
+    rule_dirs,
+)
 from engine.declarative import check, damage, initiative, table
 from engine.declarative.spec import Spec
 from engine.params import BoolParam, ChoiceParam, IntParam, Param
@@ -50,11 +58,14 @@ SYSTEM_KEYS = {"titel", "quelle"}
 
 def declared_files() -> list[str]:
     """The systems whose data file declares actions (``aktionen:``), in name order."""
-    out = []
-    for path in sorted(DATA_DIR.glob("*.json")):
-        content = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(content, dict) and "aktionen" in content:
-            out.append(path.stem)
+    out: list[str] = []
+    for folder in rule_dirs():
+        for path in sorted(folder.glob("*.json")):
+            if path.stem in out:
+                continue  # the first folder's file is the system's (engine.data_files.load)
+            content = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(content, dict) and "aktionen" in content:
+                out.append(path.stem)
     return out
 
 
@@ -65,7 +76,17 @@ DECLARED: dict[str, list[str]] = {}
 
 def load_all() -> None:
     for name in declared_files():
-        load_system(name)
+        if name not in DECLARED:
+            load_system(name)
+
+
+def use_rules(folder: Path) -> list[str]:
+    """Read a site's rule folder too and register the systems declared there (the MkDocs
+    plugin's ``regeln:``); returns their names."""
+    before = set(DECLARED)
+    add_rule_dir(folder)
+    load_all()
+    return sorted(set(DECLARED) - before)
 
 
 def reload() -> None:

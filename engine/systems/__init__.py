@@ -15,9 +15,12 @@ from engine.systems import aktionswuerfel
 from engine.systems import pathfinder
 
 # isort: split
-from engine import declarative
+from engine import data_files, declarative
 
-declarative.load_all()  # systems and actions declared in engine/data/*.yaml (aktionen:)
+# a site's own rule folders for the command line (REGELWERK_REGELN, else ./regeln)
+for _folder in data_files.rule_dirs_from_environment():
+    data_files.add_rule_dir(_folder)
+declarative.load_all()  # systems and actions declared in the rule data (aktionen:)
 
 # isort: split
 from engine.systems import allgemein  # noqa: E402

@@ -17,12 +17,14 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { Resvg } from "@resvg/resvg-js";
-import { nodeResolve } from "@rollup/plugin-node-resolve";
-import replace from "@rollup/plugin-replace";
-import terser from "@rollup/plugin-terser";
-import { rollup } from "rollup";
-import { getManifest, injectManifest } from "workbox-build";
+import { SITE_MODULES, sitePackage } from "../site_packages.mjs";
+
+const { Resvg } = await sitePackage("@resvg/resvg-js");
+const { nodeResolve } = await sitePackage("@rollup/plugin-node-resolve");
+const { default: replace } = await sitePackage("@rollup/plugin-replace");
+const { default: terser } = await sitePackage("@rollup/plugin-terser");
+const { rollup } = await sitePackage("rollup");
+const { getManifest, injectManifest } = await sitePackage("workbox-build");
 
 const config = JSON.parse(process.argv[2]);
 const site = config.site;
@@ -87,7 +89,7 @@ async function bundle(input, target, values = {}) {
   const build = await rollup({
     input,
     plugins: [
-      nodeResolve({ browser: true }),
+      nodeResolve({ browser: true, modulePaths: [SITE_MODULES] }),
       replace({
         preventAssignment: true,
         values: { "process.env.NODE_ENV": JSON.stringify("production"), ...values },

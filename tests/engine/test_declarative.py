@@ -1,7 +1,7 @@
 """Declared roll actions (engine/declarative): a small invented system written in YAML only –
 ``tests/fixtures/klingenspiel/klingenspiel.yaml`` with its text ``quelle.txt`` (cited by line
 below) – served through the JSON boundary like any Python system; every chance checked
-against an enumeration of all faces (tests/engine/brute.py)."""
+against an enumeration of all faces (harness/brute.py)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from engine.data_files import DataError, RuleData
 from engine.declarative.spec import NOT_DECIDING
 from engine.params import DiceParam, IntParam
 from engine.registry import SYSTEMS, System
-from tests.engine import brute
-from tests.engine.support import SystemTests, assumed
+from harness import brute
+from harness.support import SystemTests, assumed
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "klingenspiel" / "klingenspiel.yaml"
 NAME = "klingenspiel_test"
@@ -648,7 +648,6 @@ def test_an_edited_declaration_is_registered_again(
     source.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
     compile_data.compile_all(data_dir=tmp_path)
     monkeypatch.setattr(data_files, "DATA_DIR", tmp_path)
-    monkeypatch.setattr(declarative, "DATA_DIR", tmp_path)
     monkeypatch.setattr(declarative, "DECLARED", {})
     saved = dict(SYSTEMS)
     data_files.load.cache_clear()
