@@ -57,7 +57,7 @@ browsers:
 site: deps
 	$(PY) -m site_plugins.compile_data --check
 	$(PY) -m mkdocs build --strict
-	$(PY) scripts/build_offline.py --dist dist --site site
+	$(PY) -m harness.offline_export --dist dist --site site
 
 # the five checks side by side (each prints its own lines): as long as mypy alone, ≈ 4 s instead
 # of ≈ 8 s on a fresh clone
@@ -91,12 +91,12 @@ data: deps
 # A new rule system from its source text: make system NAME=klingenspiel QUELLE=pfad/zum/text.txt TITEL="Klingenspiel"
 system: deps
 	@test -n "$(NAME)" -a -n "$(QUELLE)" || { echo "Aufruf: make system NAME=<schlüssel> QUELLE=<datei> [TITEL=<Name>]"; exit 2; }
-	$(PY) scripts/new_system.py "$(NAME)" "$(QUELLE)" $(if $(TITEL),--titel "$(TITEL)")
+	$(PY) -m harness.scaffold "$(NAME)" "$(QUELLE)" $(if $(TITEL),--titel "$(TITEL)")
 
 # The quick check after adding or changing a system (data, actions, odds, pages; < 1 minute)
 check-system: deps
 	@test -n "$(NAME)" || { echo "Aufruf: make check-system NAME=<schlüssel>"; exit 2; }
-	$(PY) scripts/check_system.py "$(NAME)"
+	$(PY) -m harness.check "$(NAME)"
 
 # Review pictures in test-results/screenshots/: pages at 1280 and 375 px, Kampfhelfer at 1366 and 375 px (both schemes)
 screenshots: deps chromium

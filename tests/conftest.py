@@ -7,7 +7,6 @@ import contextlib
 import fcntl
 import functools
 import http.server
-import importlib.util
 import os
 import re
 import shutil
@@ -216,19 +215,10 @@ UNZIP_INTO = "Regelwerk Übung"  # a space and an umlaut in the path, as on a re
 LOCAL_SITE_URL = "http://127.0.0.1:8000/"  # mkdocs.yml's default: `make serve` on this computer
 
 
-def load_script(name: str) -> ModuleType:
-    """``scripts/<name>.py`` as the module ``name`` (the scripts are run as files, not
-    imported as a package)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def _load_build_script() -> ModuleType:
-    return load_script("build_offline")
+    from harness import offline_export
+
+    return offline_export
 
 
 @dataclass(frozen=True)

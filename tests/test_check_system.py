@@ -1,4 +1,4 @@
-"""``make check-system`` (scripts/check_system.py): its wording step holds a new system's pages
+"""``make check-system`` (harness/check.py): its wording step holds a new system's pages
 to the rule ``make test`` holds them to – every sentence of the source word for word on the
 site (CONTRIBUTING.md „Grundsätze“: „Jeder Satz steht wörtlich auf den Seiten“,
 tests/site/test_fidelity.py). Before this step a Regelseite whose regeltabelle had replaced
@@ -12,9 +12,10 @@ from types import ModuleType
 
 import pytest
 
-from tests.conftest import load_script
+from harness.layout import Layout
 
 ROOT = Path(__file__).resolve().parent.parent
+LAYOUT = Layout.of(ROOT)
 
 SOURCE = """Patzertabelle (1W6)
 1: Waffe verloren – die Waffe fliegt 1W6 Schritt weit davon.
@@ -32,7 +33,9 @@ LINES_KEPT = """<h2>Patzertabelle (1W6)</h2><ul>
 
 
 def script() -> ModuleType:
-    return load_script("check_system")
+    from harness import check
+
+    return check
 
 
 def built(tmp_path: Path, html: str) -> tuple[Path, Path]:
@@ -66,8 +69,8 @@ def test_the_source_is_found_in_both_shapes_of_data_file() -> None:
     files carry ``quelle`` at the top (engine/data/ryssea.yaml). A wrong name is refused."""
     check = script()
     ryssea = json.loads((ROOT / "engine" / "data" / "ryssea.json").read_text(encoding="utf-8"))
-    assert check.source_file(ryssea, "ryssea") == "000_5fbfd0ad384a0921.txt"
+    assert check.source_file(LAYOUT, ryssea, "ryssea") == "000_5fbfd0ad384a0921.txt"
     declared = {"system": {"titel": "Eisenwald", "quelle": "002_51e59e824768e9e9.txt"}}
-    assert check.source_file(declared, "eisenwald") == "002_51e59e824768e9e9.txt"
+    assert check.source_file(LAYOUT, declared, "eisenwald") == "002_51e59e824768e9e9.txt"
     with pytest.raises(check.CheckFailed, match=r"system\.quelle"):
-        check.source_file({"system": {"titel": "Eisenwald"}}, "eisenwald")
+        check.source_file(LAYOUT, {"system": {"titel": "Eisenwald"}}, "eisenwald")

@@ -1,4 +1,4 @@
-"""``make system`` (scripts/new_system.py) into a copy of the files it touches: the source
+"""``make system`` (harness/scaffold.py) into a copy of the files it touches: the source
 under its canonical name with its checksum, a data skeleton whose declared actions load and
 roll, the pages with nav and Druckansicht, the search label, glossary and search entries, test
 stubs – and nothing overwritten."""
@@ -19,14 +19,15 @@ import yaml
 from engine import api, declarative
 from engine.data_files import RuleData
 from engine.registry import SYSTEMS, System
-from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = ROOT / "tests" / "fixtures" / "klingenspiel" / "quelle.txt"
 
 
 def script() -> ModuleType:
-    return load_script("new_system")
+    from harness import scaffold
+
+    return scaffold
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The offline export, opened by double-click: ``file://``, every network request blocked.
 
-A session fixture builds the export with ``scripts/build_offline.py`` into a temporary folder
+A session fixture builds the export with ``harness/offline_export.py`` into a temporary folder
 (``dist/`` is not used), unzips it below a folder whose name has a space and an umlaut, and
 Debian Chromium opens ``index.html`` from there with every request outside ``file:``, ``blob:``
 and ``data:`` aborted *and recorded*: there must be none. Every distinct roll helper is rolled
@@ -419,7 +419,7 @@ def published_export(export: Unzipped, tmp_path_factory: pytest.TempPathFactory)
 def test_the_export_build_takes_the_published_site_from_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """scripts/build_offline.py hands site_url to the export's build as REGELWERK_SITE_URL;
+    """harness/offline_export.py hands site_url to the export's build as REGELWERK_SITE_URL;
     mkdocs-offline.yml (INHERIT: mkdocs.yml, site_url: !ENV …) and its offline plugin read it."""
     monkeypatch.setenv("REGELWERK_SITE_URL", PUBLISHED)
     config = load_config(str(ROOT / "mkdocs-offline.yml"))

@@ -1,7 +1,7 @@
 """Seeing the odds (issue 44) for the declared kinds: the YAML system of
 ``tests/fixtures/klingenspiel`` (its text ``quelle.txt``, cited by line) gets distributions,
 „Was wäre wenn“ and „Vergleichen“ without a line of Python – each checked against an
-enumeration of all faces (tests/engine/brute.py)."""
+enumeration of all faces (harness/brute.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from engine import api, odds
 from engine.data_files import DataError
 from engine.formatting import parse_fraction
 from engine.registry import System
-from tests.engine import brute
+from harness import brute
 from tests.engine.test_declarative import (
     NAME,
     attack_by_enumeration,

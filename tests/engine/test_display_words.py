@@ -198,7 +198,7 @@ def test_a_fighter_is_called_kaempfer_in_the_engines_own_words(system: str, acti
     """One word for one idea in every system (CONTRIBUTING.md „Namen“): the engine's labels,
     helps and outcomes say „Kämpfer“ (issue 48: the Aktionswürfel helpers said „Charakter“);
     what a text says is quoted verbatim in „…“ and keeps its word."""
-    from tests.engine.support import player_texts
+    from harness.support import player_texts
 
     texts = player_texts(api.describe(system, action))
     for runs in answers(system, action):

@@ -538,16 +538,10 @@ def test_a_mistake_in_the_fight_names_file_and_key(
 
 
 def test_a_new_system_is_written_with_its_fight(tmp_path: Path) -> None:
-    """scripts/new_system.py writes the full form (``kampf:``) beside the sample actions."""
-    sys_path = ROOT / "scripts"
-    import sys
+    """harness/scaffold.py writes the full form (``kampf:``) beside the sample actions."""
+    from harness import scaffold
 
-    sys.path.insert(0, str(sys_path))
-    try:
-        import new_system
-    finally:
-        sys.path.remove(str(sys_path))
-    content = yaml.safe_load(new_system.data_yaml("Sturm", "005_0123456789abcdef.txt", 20))
+    content = yaml.safe_load(scaffold.data_yaml("Sturm", "005_0123456789abcdef.txt", 20))
     data = RuleData("sturm.yaml", json.loads(json.dumps(content)))
     contract = fight_contract.from_data("sturm", data)
     assert [v.name for v in contract.values] == ["lebenspunkte"]

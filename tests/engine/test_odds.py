@@ -23,7 +23,7 @@ from engine.errors import EngineError
 from engine.formatting import parse_fraction
 from engine.params import ChoiceParam, IntParam
 from engine.registry import Action
-from tests.engine import brute
+from harness import brute
 
 PATHFINDER_ATTACK = {"gab": 5, "armor_class": 15, "damage": "1W8", "staerkemodifikator": 2}
 

@@ -20,7 +20,7 @@ from tests.conftest import SiteServer, Unzipped, build_site
 ROOT = Path(__file__).resolve().parents[2]
 LYCHEE = Path(sys.executable).with_name("lychee")
 
-# Made by the offline export's own build step (scripts/build_offline.py), not by `mkdocs build`.
+# Made by the offline export's own build step (harness/offline_export.py), not by `mkdocs build`.
 EXCLUDE = [r"downloads/regelwerk-offline\.zip$"]
 
 

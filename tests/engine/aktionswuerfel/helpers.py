@@ -2,14 +2,14 @@
 
 The die of a Wurf is not in the text, so Willens-Wurf and Angriffswurf are inputs; the engine
 rolls the weapon's damage dice and, for ties, the re-roll with the die from the data (Annahme).
-``run``, ``error`` and the rest are the shared ``tests/engine/support.py`` bound to the system.
+``run``, ``error`` and the rest are the shared ``harness/support.py`` bound to the system.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.engine.support import SystemTests
+from harness.support import SystemTests
 
 SRC = "003_3ac4060591b07c19.txt"
 

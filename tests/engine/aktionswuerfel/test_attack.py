@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from harness.brute import chance, expectation
+from harness.support import assumed, notes
 from tests.engine.aktionswuerfel.helpers import annahme, error, fields, form_params, run, send
-from tests.engine.brute import chance, expectation
-from tests.engine.support import assumed, notes
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from harness.support import assumed, notes
 from tests.engine.aktionswuerfel.helpers import annahme, error, fields, form_params, run, send
-from tests.engine.support import assumed, notes
 
 NEIGHBOUR = {"wohin": "nachbarfeld"}
 

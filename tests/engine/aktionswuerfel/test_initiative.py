@@ -11,8 +11,8 @@ import pytest
 
 from engine import api
 from engine.data_files import load
+from harness.support import assumed, notes
 from tests.engine.aktionswuerfel.helpers import annahme, error, fields, run
-from tests.engine.support import assumed, notes
 
 
 def fighters(*values: int, first: tuple[int, ...] = ()) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ import pytest
 
 from engine import api
 from engine.formatting import parse_fraction
-from tests.engine import brute
+from harness import brute
 from tests.engine.aktionswuerfel.helpers import SAMPLE, run
 
 PER_ATTACK = "Erwarteter Schaden je Angriff"

@@ -16,7 +16,7 @@ import pytest
 
 from engine import api, dice
 from engine.formatting import parse_fraction
-from tests.engine import brute
+from harness import brute
 
 
 def _result(notation: str, mode: str = "normal", seed: int = 1) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import pytest
 
 from engine import api, dice
 from engine.systems.allgemein.wurf import combined
-from tests.engine.brute import chance
+from harness.brute import chance
 
 
 @pytest.mark.parametrize("notation", ["1W6+1", "2W6", "W10", "1W20", "2W10", "1W12+1W4-1"])

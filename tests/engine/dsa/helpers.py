@@ -5,16 +5,16 @@ The source has a single line, so each test cites the section heading (``Abschnit
 Seeded tests replay ``random.Random(seed)`` independently (same draw order as the engine:
 probe W20, confirmation W20 only after a 1 or 20, the Getümmel die, then the damage dice) and
 derive the expected values by hand from the rule. Every reported probability is checked
-against brute-force enumeration of all dice outcomes (``tests/engine/brute.py``); the
+against brute-force enumeration of all dice outcomes (``harness/brute.py``); the
 independent model of the probe for that is ``model_outcome`` here. ``run``, ``error`` and the
-rest are the shared ``tests/engine/support.py`` bound to the system.
+rest are the shared ``harness/support.py`` bound to the system.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.engine.support import SystemTests
+from harness.support import SystemTests
 
 SRC = "001_240b8e52c108db7c.txt"
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import dice
-from tests.engine.brute import chance, expectation
+from harness.brute import chance, expectation
+from harness.support import assumed, draws, seed_where
 from tests.engine.dsa.helpers import KEYS, annahme, attack, error, fields, model_outcome, run
-from tests.engine.support import assumed, draws, seed_where
 
 
 def test_attack_roll_under_with_erschwernis() -> None:

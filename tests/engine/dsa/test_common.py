@@ -11,9 +11,9 @@ import pytest
 
 from engine import api
 from engine.systems.dsa import common
-from tests.engine.brute import chance
+from harness.brute import chance
+from harness.support import applies, roll_line, seed_where
 from tests.engine.dsa.helpers import KEYS, SRC, error, fields, fighter, model_outcome, run
-from tests.engine.support import applies, roll_line, seed_where
 
 
 @pytest.mark.parametrize("target", [-5, 0, 1, 2, 5, 10, 14, 19, 20, 25])

@@ -10,9 +10,9 @@ import pytest
 
 from engine import dice
 from engine.systems.dsa import common, damage
-from tests.engine.brute import chance, expectation
+from harness.brute import chance, expectation
+from harness.support import assumed, draws
 from tests.engine.dsa.helpers import annahme, error, fields, run
-from tests.engine.support import assumed, draws
 
 
 @pytest.mark.parametrize(

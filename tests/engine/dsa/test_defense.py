@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.engine.brute import chance
+from harness.brute import chance
+from harness.support import assumed, seed_where
 from tests.engine.dsa.helpers import annahme, error, fields, model_outcome, run
-from tests.engine.support import assumed, seed_where
 
 
 def test_waffenparade_value() -> None:

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.brute import chance
+from harness.brute import chance
+from harness.support import assumed, seed_where
 from tests.engine.dsa.helpers import annahme, run
-from tests.engine.support import assumed, seed_where
 
 
 def test_fumble_confirmation_and_meisterentscheid() -> None:

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from engine import api
-from tests.engine.brute import expectation
+from harness.brute import expectation
+from harness.support import assumed, draws
 from tests.engine.dsa.helpers import annahme, error, fighter, run
-from tests.engine.support import assumed, draws
 
 
 def test_initiative_order_highest_first_and_declaration_reverse() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from harness.support import draws, seed_where
 from tests.engine.dsa.helpers import attack, error, run
-from tests.engine.support import draws, seed_where
 
 
 def test_wuchtschlag_x() -> None:

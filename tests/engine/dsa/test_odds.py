@@ -20,8 +20,8 @@ import pytest
 
 from engine import api, dice
 from engine.formatting import parse_fraction
-from tests.engine.brute import distribution as brute_distribution
-from tests.engine.brute import outcomes
+from harness.brute import distribution as brute_distribution
+from harness.brute import outcomes
 from tests.engine.dsa.helpers import SAMPLE, fighter, model_outcome, run
 
 HITS = ("kritisch", "gluecklich", "gelungen")

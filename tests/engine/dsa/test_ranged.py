@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from engine.systems.dsa import common
-from tests.engine.brute import expectation
+from harness.brute import expectation
+from harness.support import assumed, draws, notes, roll_line, seed_where
 from tests.engine.dsa.helpers import annahme, attack, model_outcome, run
-from tests.engine.support import assumed, draws, notes, roll_line, seed_where
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from harness.support import applies, assumed
 from tests.engine.dsa.helpers import annahme, error, fields, fighter, run
 from tests.engine.dsa.test_initiative import brute_first
-from tests.engine.support import applies, assumed
 
 SELF = "initiative.taktiker_mitstreiter"
 

@@ -4,7 +4,7 @@ share.
 The text defines no FP roll, so the probes are inputs; the tests check the resolution (who
 hits, which defense, which resource loses), every modifier from the sections, the dice the
 text does define, and every reported probability against brute-force enumeration. ``run``,
-``error`` and the rest are the shared ``tests/engine/support.py`` bound to the system; ``d6``
+``error`` and the rest are the shared ``harness/support.py`` bound to the system; ``d6``
 replays the seeded dice.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.engine.support import SystemTests, draws
+from harness.support import SystemTests, draws
 
 SRC = "002_51e59e824768e9e9.txt"
 

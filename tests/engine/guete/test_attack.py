@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from harness.support import assumed, notes
 from tests.engine.guete.helpers import annahme, d6, error, fields, form_params, run, send
-from tests.engine.support import assumed, notes
 
 # --- resolution -------------------------------------------------------------------------------
 

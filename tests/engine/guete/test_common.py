@@ -7,8 +7,8 @@ from typing import Any
 from engine import api
 from engine.data_files import load
 from engine.systems.guete import SYSTEM
+from harness.support import NOT_FOR_PLAYERS, player_texts
 from tests.engine.guete.helpers import error, fields, run
-from tests.engine.support import NOT_FOR_PLAYERS, player_texts
 
 
 def test_assumptions_are_in_describe_and_data() -> None:

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.brute import chance, expectation
+from harness.brute import chance, expectation
+from harness.support import assumed
 from tests.engine.guete.helpers import annahme, d6, error, run
-from tests.engine.support import assumed
 
 # --- option effects ---------------------------------------------------------------------------
 

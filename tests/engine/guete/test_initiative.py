@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from engine import api
+from harness.support import assumed
 from tests.engine.guete.helpers import annahme, error, run
-from tests.engine.support import assumed
 
 
 def test_the_initiative_values_are_rolled_for_one_round() -> None:

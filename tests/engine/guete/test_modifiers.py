@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from engine.fight_contract import contract_of
+from harness.support import assumed
 from tests.conftest import ROOT
 from tests.engine.guete.helpers import annahme, d6, error, fields, run
-from tests.engine.support import assumed
 
 # --- modifiers --------------------------------------------------------------------------------
 

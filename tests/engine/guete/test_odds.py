@@ -17,7 +17,7 @@ import pytest
 
 from engine import api, dice
 from engine.formatting import parse_fraction
-from tests.engine.brute import distribution as brute_distribution
+from harness.brute import distribution as brute_distribution
 from tests.engine.guete.helpers import SAMPLE, run
 
 CAPTION = "Schaden am Ziel je Angriff"

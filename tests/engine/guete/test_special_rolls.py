@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.brute import chance
+from harness.brute import chance
+from harness.support import assumed
 from tests.engine.guete.helpers import annahme, d6, fields, run
-from tests.engine.support import assumed
 
 
 @pytest.mark.parametrize("gw", [0, 4, 12, 30])

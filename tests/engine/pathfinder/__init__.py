@@ -3,5 +3,5 @@
 Source ``004_019b513a861ec26f.txt``, „Die Grundregeln des Kampfes“. Every rule test cites the
 source line it checks; what the text leaves open is an Annahme in ``engine/data/pathfinder.yaml``
 and the tests say so. Exact chances are compared with brute-force enumeration of every die
-(``tests/engine/brute.py``) and an independent reference written from the rule text here.
+(``harness/brute.py``) and an independent reference written from the rule text here.
 """

@@ -1,13 +1,13 @@
 """Pathfinder 1 (source 004_019b513a861ec26f.txt): what its tests share – the sample values,
 the reference hit rule; ``run``, ``error`` and the rest are the shared
-``tests/engine/support.py`` bound to the system."""
+``harness/support.py`` bound to the system."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.data_files import load
-from tests.engine.support import SystemTests
+from harness.support import SystemTests
 
 SOURCE_NAME = "004_019b513a861ec26f.txt"
 DATA = load("pathfinder")

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.brute import chance
+from harness.brute import chance
+from harness.support import assumed
 from tests.engine.pathfinder.helpers import fields, ref_hit, run
-from tests.engine.support import assumed
 
 # ---------------------------------------------------------------------------------------------
 # Armor class (L25–L66)

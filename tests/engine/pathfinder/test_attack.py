@@ -12,9 +12,9 @@ import pytest
 
 from engine.systems.pathfinder.attack import GRIP_CHOICES, WEAPON_CHOICES
 from engine.systems.pathfinder.common import size_modifier
-from tests.engine.brute import chance, expectation
+from harness.brute import chance, expectation
+from harness.support import applies, assumed, chance_labels, seed_for
 from tests.engine.pathfinder.helpers import annahme, fields, ref_hit, run
-from tests.engine.support import applies, assumed, chance_labels, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Attack roll (L6–L23)

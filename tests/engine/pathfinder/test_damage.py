@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from engine.systems.pathfinder.damage import combined_multiplier, strength_damage
+from harness.support import seed_for
 from tests.engine.pathfinder.helpers import run
-from tests.engine.support import seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Damage (L69–L88)

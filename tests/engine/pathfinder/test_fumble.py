@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine import api
+from harness.support import assumed, seed_for
 from tests.engine.pathfinder.helpers import fields, run
-from tests.engine.support import assumed, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Fumble (L10, L162)

@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 
 from engine.systems.pathfinder.hit_points import hp_state
-from tests.engine.brute import chance
+from harness.brute import chance
+from harness.support import assumed
 from tests.engine.pathfinder.helpers import annahme, fields, run
-from tests.engine.support import assumed
 
 # ---------------------------------------------------------------------------------------------
 # Hit points (L93–L95)

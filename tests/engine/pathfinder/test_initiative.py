@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
+from harness.support import assumed, seed_for
 from tests.engine.pathfinder.helpers import annahme, run
-from tests.engine.support import assumed, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Initiative (not in the text: Annahme)

@@ -15,7 +15,7 @@ import pytest
 
 from engine import api
 from engine.formatting import parse_fraction
-from tests.engine import brute
+from harness import brute
 from tests.engine.pathfinder.helpers import SAMPLE, ref_hit, run
 
 PER_ATTACK = "Erwarteter Schaden je Angriff"

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from tests.engine.brute import chance
+from harness.brute import chance
+from harness.support import assumed, chance_labels, seed_for
 from tests.engine.pathfinder.helpers import annahme, fields, run
-from tests.engine.support import assumed, chance_labels, seed_for
 
 # ---------------------------------------------------------------------------------------------
 # Saving throw (L144–L162)

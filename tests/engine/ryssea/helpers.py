@@ -8,8 +8,8 @@ Genie (W12 + W4) − 1, Vorteil / Nachteil, Kritischer Erfolg 9/10 → W10 → s
 1/2 → W10 → sum 2/3, Erfolgsprobe TaW × W6 (5 and 6 count).
 
 Every exact chance an action reports is compared with a brute-force enumeration of all dice
-(``tests/engine/brute.py``), written here from the rule text, not from the engine's code.
-``run``, ``error``, ``seek`` and the rest are the shared ``tests/engine/support.py`` bound to
+(``harness/brute.py``), written here from the rule text, not from the engine's code.
+``run``, ``error``, ``seek`` and the rest are the shared ``harness/support.py`` bound to
 the system.
 """
 
@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.data_files import load
-from tests.engine.support import SystemTests
+from harness.support import SystemTests
 
 
 def every_face(sides: Sequence[int]) -> tuple[Any, int]:

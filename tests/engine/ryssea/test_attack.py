@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.systems.ryssea import ranged
+from harness.support import assumed
 from tests.engine.ryssea.helpers import (
     BASE,
     DATA,
@@ -28,7 +29,6 @@ from tests.engine.ryssea.helpers import (
     seek,
     talent_sides,
 )
-from tests.engine.support import assumed
 
 
 def brute_attack(

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from engine import api
-from tests.engine.brute import outcomes
+from harness.brute import outcomes
+from harness.support import assumed
 from tests.engine.ryssea.helpers import DATA, annahme, error, fr, run
-from tests.engine.support import assumed
 
 
 def brute_fumble(impossible: set[int]) -> list[Fraction]:

@@ -10,9 +10,9 @@ import pytest
 
 from engine import api
 from engine.systems.ryssea.initiative import first_chances
-from tests.engine.brute import outcomes
+from harness.brute import outcomes
+from harness.support import assumed, draws
 from tests.engine.ryssea.helpers import DATA, TESTS
-from tests.engine.support import assumed, draws
 
 
 def fighter(name: str, ini: int, intuition: int = 3, modifier: int = 0, surprised: bool = False):

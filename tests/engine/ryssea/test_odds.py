@@ -13,7 +13,7 @@ import pytest
 
 from engine import odds
 from engine.formatting import parse_fraction
-from tests.engine.brute import outcomes
+from harness.brute import outcomes
 from tests.engine.ryssea.helpers import (
     BASE,
     PROBE_SAMPLE,

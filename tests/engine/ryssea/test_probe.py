@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from engine.systems.ryssea import common
+from harness.support import assumed
 from tests.engine.ryssea.helpers import annahme, brute_probe, erfolge, every_face, fr, run, seek
-from tests.engine.support import assumed
 
 
 def test_grundwert_rounds_down() -> None:

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from engine import api
+from harness.support import assumed
 from tests.engine.ryssea.helpers import (
     BASE,
     PROBE_SAMPLE,
@@ -20,7 +21,6 @@ from tests.engine.ryssea.helpers import (
     run,
     seek,
 )
-from tests.engine.support import assumed
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,8 @@ import pytest
 
 from engine import api
 from engine.systems.ryssea import common, surprise
+from harness.support import assumed
 from tests.engine.ryssea.helpers import DATA, every_face, fr, kept_value, run, seek, talent_sides
-from tests.engine.support import assumed
 
 TIE_TEXT = "Gleichstand zwischen dem niedrigsten Ergebnis"
 THRESHOLD_TEXT = "Beim Überraschungsvergleich zählen nur die Ergebnisse"

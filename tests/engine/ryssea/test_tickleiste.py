@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from engine import api
+from harness.support import assumed
 from tests.engine.ryssea.helpers import DATA
-from tests.engine.support import assumed
 
 
 class Board:

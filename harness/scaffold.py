@@ -1,7 +1,10 @@
 """Add a rule system: everything it needs, from its source text to a rolling Kampfhelfer page.
 
-    .venv/bin/python scripts/new_system.py NAME QUELLE [--titel "Titel"]
+    .venv/bin/python -m harness.scaffold NAME QUELLE [--titel "Titel"]
     make system NAME=klingenspiel QUELLE=~/klingenspiel.txt TITEL="Klingenspiel"
+
+Works in the site of the working directory: this repository (rule data in ``engine/data/``)
+or a group's own site (rule data in its ``regeln/``, :mod:`harness.layout`).
 
 NAME is the system key (a–z, 0–9, _; the folder under docs/, the data file's name), QUELLE
 the source text (UTF-8). Writes – and refuses to overwrite anything that is there:
@@ -9,8 +12,9 @@ the source text (UTF-8). Writes – and refuses to overwrite anything that is th
 - ``quellen/NNN_<16 hex>.txt``: the text byte for byte under its canonical name (the next free
   number, the first 16 hex digits of its SHA-256), its line in ``quellen/SHA256SUMS`` and a row
   in ``quellen/README.md``;
-- ``engine/data/NAME.yaml`` (+ ``.json``): the system, its fight (``kampf:`` – a life value, a
-  state rule, the conditions; engine/fight_contract.py) and one declared action of each kind –
+- ``engine/data/NAME.yaml`` or ``regeln/NAME.yaml`` (+ ``.json``): the system, its fight
+  (``kampf:`` – a life value, a state rule, the conditions; engine/fight_contract.py) and one
+  declared action of each kind –
   ``initiative``, ``angriff`` (a check against a target), ``schaden``, ``patzer`` (a table roll)
   – with sample rules to replace by the text's own (engine/declarative);
 - ``docs/NAME/``: ``index.md`` (Quelle & Stand), ``regeln.md`` (the text, one paragraph per
@@ -33,10 +37,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from site_plugins.compile_data import compile_all  # noqa: E402
+from harness.layout import Layout
+from site_plugins.compile_data import compile_all
 
 NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{9,}")
@@ -267,8 +269,8 @@ aktion: initiative
 
 
 TEST_TEMPLATE = '''\
-"""{title}: the declared actions of engine/data/{name}.yaml, each chance against an
-enumeration of every face (tests/engine/brute.py). The tests read the declaration, so they
+"""{title}: the declared actions of {data}, each chance against an
+enumeration of every face (harness/brute.py). The tests read the declaration, so they
 follow its edits; cite the source's lines ({source} L…) where a rule is checked."""
 
 from __future__ import annotations
@@ -278,8 +280,8 @@ from typing import Any
 
 from engine import api, dice
 from engine.data_files import load
-from tests.engine import brute
-from tests.engine.support import SystemTests
+from harness import brute
+from harness.support import SystemTests
 
 SYSTEM = "{name}"
 DATA = load(SYSTEM)
@@ -437,7 +439,7 @@ def search_word(root: Path, text: str) -> str:
     counts = Counter(WORD.findall(text))
     for word, _ in counts.most_common():
         if word.lower() not in others:
-            return word
+            return str(word)
     raise ScaffoldError("kein Wort der Quelle, das nur auf den neuen Seiten steht (Suchtest)")
 
 
@@ -454,17 +456,16 @@ def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
     except UnicodeDecodeError as error:
         raise ScaffoldError(f"QUELLE: {source} ist kein UTF-8 ({error.reason})") from None
     canonical = source_name(root, raw)
+    layout = Layout.of(root)
     new_files = {
         root / "quellen" / canonical: raw,
-        root / "engine" / "data" / f"{name}.yaml": data_yaml(
-            title, canonical, len(text.splitlines())
-        ).encode(),
+        layout.data_yaml(name): data_yaml(title, canonical, len(text.splitlines())).encode(),
         root / "docs" / name / "index.md": index_page(title, canonical).encode(),
         root / "docs" / name / "regeln.md": rules_page(name, title, text).encode(),
         root / "docs" / name / "kampfhelfer.md": workbench_page(name, title).encode(),
-        root / "tests" / "engine" / name / "__init__.py": b"",
-        root / "tests" / "engine" / name / "test_rules.py": TEST_TEMPLATE.format(
-            name=name, title=title, source=canonical
+        layout.tests(name) / "__init__.py": b"",
+        layout.tests(name) / "test_rules.py": TEST_TEMPLATE.format(
+            name=name, title=title, source=canonical, data=layout.shown(layout.data_yaml(name))
         ).encode(),
     }
     taken = [str(p.relative_to(root)) for p in new_files if p.exists()]
@@ -490,11 +491,14 @@ def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
     readme.write_text("".join(lines), encoding="utf-8")
     with (root / "glossary.yml").open("a", encoding="utf-8") as handle:
         handle.write(f"\n{name}:\n  LeP: Lebenspunkte\n")
-    with (root / "tests" / "site" / "search_queries.yml").open("a", encoding="utf-8") as handle:
-        handle.write(f"- {{suche: {word}, seite: {name}/regeln/}}  # {title}\n")
-    compile_all(data_dir=root / "engine" / "data")
-    changed = [mkdocs, sums, readme, root / "glossary.yml", root / "tests/site/search_queries.yml"]
-    return [*new_files, root / "engine" / "data" / f"{name}.json", *changed]
+    changed = [mkdocs, sums, readme, root / "glossary.yml"]
+    queries = root / "tests" / "site" / "search_queries.yml"  # this repository's search test
+    if queries.exists():
+        with queries.open("a", encoding="utf-8") as handle:
+            handle.write(f"- {{suche: {word}, seite: {name}/regeln/}}  # {title}\n")
+        changed.append(queries)
+    compile_all(data_dir=layout.rules)
+    return [*new_files, layout.rules / f"{name}.json", *changed]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -506,14 +510,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--titel", default="", help="Name des Systems auf den Seiten")
     args = parser.parse_args(argv)
     title = args.titel or args.name.replace("_", " ").title()
+    root = Layout.of().root
     try:
-        written = scaffold(ROOT, args.name, args.quelle, title)
+        written = scaffold(root, args.name, args.quelle, title)
     except (ScaffoldError, OSError) as error:
         print(f"Fehler: {error}", file=sys.stderr)
         return 1
     print("Angelegt oder ergänzt:")
     for path in written:
-        print(f"  {path.relative_to(ROOT)}")
+        print(f"  {path.relative_to(root)}")
     print(f"Weiter: make check-system NAME={args.name}, dann make serve")
     return 0
 

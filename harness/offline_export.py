@@ -1,8 +1,9 @@
 """Build the offline export: a folder and a zip that work by double-click, with no network.
 
-    .venv/bin/python scripts/build_offline.py [--dist dist] [--site site]
+    .venv/bin/python -m harness.offline_export [--dist dist] [--site site]
 
-Writes ``DIST/regelwerk-offline/`` (``mkdocs build --strict -f mkdocs-offline.yml``) and
+In the site of the working directory (this repository or a group's own site), writes
+``DIST/regelwerk-offline/`` (``mkdocs build --strict -f mkdocs-offline.yml``) and
 ``DIST/regelwerk-offline.zip`` (one top folder ``regelwerk-offline/``, fixed timestamps: the
 same files give the same zip). With ``--site`` the zip is also copied to
 ``SITE/downloads/regelwerk-offline.zip``, the target of the home page's download link, so run
@@ -24,8 +25,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CONFIG = ROOT / "mkdocs-offline.yml"
+CONFIG = "mkdocs-offline.yml"
 NAME = "regelwerk-offline"
 DOWNLOAD = f"downloads/{NAME}.zip"  # the online site's link target (docs/index.md)
 MAX_ZIP_BYTES = 16_000_000  # one download; the snapshot issue allows up to 16 MB
@@ -62,10 +62,13 @@ def write_zip(folder: Path, target: Path) -> None:
     tmp.replace(target)
 
 
-def build_offline(dist: Path, site: Path | None = None, site_url: str | None = None) -> Export:
+def build_offline(
+    dist: Path, site: Path | None = None, site_url: str | None = None, root: Path | None = None
+) -> Export:
     """Build the export into ``dist`` (and copy the zip into ``site`` when given). The export's
     links to a roll point to the published site (``site_url``; default: ``REGELWERK_SITE_URL``,
     as for the online build) unless that is this computer (site_plugins/offline.py)."""
+    root = (root or Path.cwd()).resolve()
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     if site_url is not None:
         env["REGELWERK_SITE_URL"] = site_url
@@ -84,11 +87,11 @@ def build_offline(dist: Path, site: Path | None = None, site_url: str | None = N
                 "--strict",
                 "--quiet",
                 "--config-file",
-                str(CONFIG),
+                str(root / CONFIG),
                 "--site-dir",
                 str(staging),
             ],
-            cwd=ROOT,
+            cwd=root,
             capture_output=True,
             text=True,
             env=env,
@@ -124,7 +127,7 @@ def build_offline(dist: Path, site: Path | None = None, site_url: str | None = N
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="target folder")
+    parser.add_argument("--dist", type=Path, default=Path("dist"), help="target folder")
     parser.add_argument(
         "--site", type=Path, default=None, help=f"online site: copy the zip to SITE/{DOWNLOAD}"
     )

@@ -1,5 +1,7 @@
 """The quick check for one rule system (``make check-system NAME=…``): well under a minute.
 
+    .venv/bin/python -m harness.check NAME      # in the site's folder (this one or a group's)
+
 1. its data compiles (YAML in step with JSON; the declared actions load);
 2. every action describes itself and rolls – with the form's sample values, over the JSON
    boundary (``run_json``) and on the command line – and a roll with dice shows them;
@@ -26,8 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness.fidelity import THRESHOLD, source_sentences, visible_text
+from harness.layout import Layout
 
 
 class CheckFailed(Exception):
@@ -85,12 +87,12 @@ def _cli_args(params: dict[str, Any]) -> list[str]:
     return ["--params", json.dumps(params)] if params else []
 
 
-def check_pages(name: str) -> None:
+def check_pages(layout: Layout, name: str) -> None:
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
         proc = subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", out],
-            cwd=ROOT,
+            cwd=layout.root,
             capture_output=True,
             text=True,
             env=env,
@@ -101,7 +103,7 @@ def check_pages(name: str) -> None:
         if not page.exists():
             raise CheckFailed(f"docs/{name}/kampfhelfer.md: Seite fehlt im Build")
         html = page.read_text(encoding="utf-8")
-        source = (ROOT / "docs" / name / "kampfhelfer.md").read_text(encoding="utf-8")
+        source = (layout.root / "docs" / name / "kampfhelfer.md").read_text(encoding="utf-8")
         named = {
             line.split(":", 1)[1].strip()
             for line in source.splitlines()
@@ -112,27 +114,26 @@ def check_pages(name: str) -> None:
                 raise CheckFailed(f"Kampfhelfer: kein Helfer für {action}")
         if not (Path(out) / name / "druck" / "index.html").exists():
             raise CheckFailed(f"Druckansicht fehlt: „Druckansicht: {name}/druck.md“ in mkdocs.yml")
-        data = json.loads((ROOT / "engine" / "data" / f"{name}.json").read_text(encoding="utf-8"))
-        check_wording(ROOT / "quellen" / source_file(data, name), Path(out) / name, name)
+        data = json.loads((layout.rules / f"{name}.json").read_text(encoding="utf-8"))
+        quelle = source_file(layout, data, name)
+        check_wording(layout.root / "quellen" / quelle, Path(out) / name, name)
 
 
-def source_file(data: dict[str, Any], name: str) -> str:
+def source_file(layout: Layout, data: dict[str, Any], name: str) -> str:
     """The source text's file name: ``system: {quelle}`` (a system in YAML, make system) or
     ``quelle`` beside ``system: <name>`` (the Python systems' data files)."""
     head = data.get("system")
     quelle = head.get("quelle") if isinstance(head, dict) else data.get("quelle")
-    if not isinstance(quelle, str) or not (ROOT / "quellen" / quelle).is_file():
+    if not isinstance(quelle, str) or not (layout.root / "quellen" / quelle).is_file():
         raise CheckFailed(
-            f"engine/data/{name}.yaml: Schlüssel „system.quelle“: muss der Name des Quelltexts "
-            f"unter quellen/ sein (make system trägt ihn ein), nicht {quelle!r}"
+            f"{layout.shown(layout.data_yaml(name))}: Schlüssel „system.quelle“: muss der Name "
+            f"des Quelltexts unter quellen/ sein (make system trägt ihn ein), nicht {quelle!r}"
         )
     return quelle
 
 
 def check_wording(source: Path, pages: Path, name: str) -> int:
     """Every sentence of ``source`` on the built pages under ``pages`` (as ``make test``)."""
-    from tests.site.test_fidelity import THRESHOLD, source_sentences, visible_text
-
     text = "\n".join(
         visible_text(page.read_text(encoding="utf-8")) for page in sorted(pages.rglob("*.html"))
     )
@@ -156,29 +157,39 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Schnelle Prüfung eines Regelsystems")
     parser.add_argument("name", help="Systemschlüssel (Ordner unter docs/)")
     args = parser.parse_args(argv)
-    name = args.name
+    return check(Layout.of(), args.name)
+
+
+def check(layout: Layout, name: str) -> int:
+    """The five steps for ``name`` in the site ``layout``; 0 when all passed."""
     began = started = time.monotonic()
+    rules = [str(layout.rules)] if layout.own_rules else []
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "site_plugins.compile_data", "--check"], cwd=ROOT
+        compiled = subprocess.run(
+            [sys.executable, "-m", "site_plugins.compile_data", "--check", *rules],
+            cwd=layout.root,
         )
-        if proc.returncode:
+        if compiled.returncode:
             raise CheckFailed("Regeldaten veraltet: make data")
         step("Regeldaten übersetzt", started)
         started = time.monotonic()
+        if layout.own_rules:
+            from engine import declarative
+
+            declarative.use_rules(layout.rules)
         rolls = check_engine(name)
         step(
             f"Aktionen beschreiben sich und würfeln ({rolls} Würfe, JSON und Kommandozeile)",
             started,
         )
         started = time.monotonic()
-        folder = ROOT / "tests" / "engine" / name
+        folder = layout.tests(name)
         if not folder.is_dir():
-            raise CheckFailed(f"tests/engine/{name}/ fehlt (make system legt Tests an)")
+            raise CheckFailed(f"{layout.shown(folder)}/ fehlt (make system legt Tests an)")
         tests = [str(folder)]
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
-            cwd=ROOT,
+            cwd=layout.root,
             capture_output=True,
             text=True,
         )
@@ -189,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             started,
         )
         started = time.monotonic()
-        check_pages(name)
+        check_pages(layout, name)
         step(
             "Seiten gebaut (Kampfhelfer mit jedem Helfer, Druckansicht, Wortlaut der Quelle)",
             started,

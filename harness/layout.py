@@ -1,0 +1,66 @@
+"""Where a site keeps its parts. This repository and a group's own site (made by
+``regelwerk-neue-seite``) have the same layout but one folder: the rule data is in the
+package's ``engine/data/`` here and in the site's own folder there – the one the ``regelwerk``
+plugin names in ``mkdocs.yml`` (``regeln:``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class _Tolerant(yaml.SafeLoader):
+    """mkdocs.yml with its tags (``!ENV``) read as plain values."""
+
+
+def _untagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_scalar(node) if isinstance(node, yaml.ScalarNode) else None
+
+
+_Tolerant.add_multi_constructor("", _untagged)
+
+
+@dataclass(frozen=True)
+class Layout:
+    root: Path
+    rules: Path  # the folder of <system>.yaml and its compiled <system>.json
+
+    @classmethod
+    def of(cls, root: Path | None = None) -> Layout:
+        root = (root or Path(os.environ.get("REGELWERK_SEITE", "") or Path.cwd())).resolve()
+        return cls(root, _rules_folder(root))
+
+    @property
+    def own_rules(self) -> bool:
+        """The rules are the site's own folder (a group's site), not the engine's data."""
+        return self.rules != self.root / "engine" / "data"
+
+    def shown(self, path: Path) -> str:
+        """A path as a message names it: relative to the site."""
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def data_yaml(self, system: str) -> Path:
+        return self.rules / f"{system}.yaml"
+
+    def tests(self, system: str) -> Path:
+        return self.root / "tests" / "engine" / system
+
+
+def _rules_folder(root: Path) -> Path:
+    config_file = root / "mkdocs.yml"
+    if config_file.exists():
+        config: Any = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_Tolerant)
+        plugins = config.get("plugins") if isinstance(config, dict) else None
+        own = plugins.get("regelwerk") if isinstance(plugins, dict) else None
+        if isinstance(own, dict) and own.get("regeln"):
+            return (root / str(own["regeln"])).resolve()
+    return root / "engine" / "data"  # this repository: the engine's own data
