@@ -4,7 +4,8 @@ Documented MkDocs events only:
 - ``on_startup``: notes whether this is ``mkdocs serve`` (no service worker while editing);
 - ``on_config``: registers the ``helfer`` fence with pymdownx.superfences;
 - ``on_page_markdown``: appends the page's abbreviations from ``glossary.yml``;
-- ``on_files``: adds the browser code (ES modules bundled by :mod:`site_plugins.bundle`),
+- ``on_files``: adds the tool pages every site has (``pages/``: Meine Werte, Spieleransicht,
+  Offline-Version – unless the site's docs have their own), the browser code (ES modules bundled by :mod:`site_plugins.bundle`),
   Pyodide (from npm), the engine archive and the engine's memory snapshot (both named by the
   runtime key, see :mod:`site_plugins.snapshot`);
 - ``on_serve``: ``mkdocs serve`` also watches the browser code and the rule data (YAML, compiled
@@ -56,6 +57,9 @@ from site_plugins.snapshot import (
 )
 
 ASSETS = Path(__file__).resolve().parent / "assets"
+# The pages every site has (the package's): „Meine Werte“, „Spieleransicht“, „Offline-Version“;
+# a site's own docs/ file of the same name replaces one
+TOOL_PAGES = Path(__file__).resolve().parent / "pages"
 ENGINE_DIR = Path(engine.__file__).resolve().parent
 ASSET_PREFIX = "assets/regelwerk"
 PAGE_SCRIPT = "regelwerk.js"  # the bundle mkdocs.yml lists in extra_javascript
@@ -227,6 +231,9 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         return nav
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        for page in sorted(TOOL_PAGES.glob("*.md")):
+            if files.get_file_from_path(page.name) is None:
+                files.append(File.generated(config, page.name, abs_src_path=str(page)))
         try:
             scripts = bundles()
         except BundleError as error:
