@@ -157,8 +157,38 @@ def _paragraph(line: str) -> str:
     return text.replace("\t", " ")
 
 
+TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+TABLE_RULE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
+
+
+def _blocks(text: str) -> list[str]:
+    """The text as Markdown blocks: a paragraph per line, and rows written with ``|`` (a table
+    in the source, ``| W6 | Folge |``) as that table – with the rule line Markdown needs under
+    its first row when the source has none."""
+    blocks: list[str] = []
+    rows: list[str] = []
+
+    def close_table() -> None:
+        if rows:
+            if len(rows) < 2 or not TABLE_RULE.match(rows[1]):
+                cells = rows[0].strip().strip("|").count("|") + 1
+                rows.insert(1, "|" + "---|" * cells)
+            blocks.append("\n".join(row.strip() for row in rows))
+            rows.clear()
+
+    for line in text.splitlines():
+        if TABLE_ROW.match(line):
+            rows.append(line)
+            continue
+        close_table()
+        if line.strip():
+            blocks.append(_paragraph(line))
+    close_table()
+    return blocks
+
+
 def rules_page(name: str, title: str, text: str) -> str:
-    paragraphs = "\n\n".join(_paragraph(line) for line in text.splitlines() if line.strip())
+    paragraphs = "\n\n".join(_blocks(text))
     return f"""\
 # Regeln: {title} {{ #regeln }}
 
@@ -471,7 +501,8 @@ def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
     taken = [str(p.relative_to(root)) for p in new_files if p.exists()]
     if taken or (root / "docs" / name).exists():
         raise ScaffoldError(f"{name}: schon vorhanden ({', '.join(taken) or 'docs/' + name})")
-    word = search_word(root, text)
+    queries = root / "tests" / "site" / "search_queries.yml"  # this repository's search test
+    word = search_word(root, text) if queries.exists() else ""
     mkdocs = root / "mkdocs.yml"
     config = _insert_label(
         _insert_nav(mkdocs.read_text(encoding="utf-8"), name, title), name, title
@@ -485,15 +516,14 @@ def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
         handle.write(f"{hashlib.sha256(raw).hexdigest()}  {canonical}\n")
     readme = root / "quellen" / "README.md"
     rows = readme.read_text(encoding="utf-8")
-    last_row = max(i for i, line in enumerate(rows.splitlines()) if line.startswith("| `"))
+    last_row = max(i for i, line in enumerate(rows.splitlines()) if line.startswith("|"))
     lines = rows.splitlines(keepends=True)
     lines.insert(last_row + 1, f"| `{canonical}` | {title} | {source.name} |\n")
     readme.write_text("".join(lines), encoding="utf-8")
     with (root / "glossary.yml").open("a", encoding="utf-8") as handle:
         handle.write(f"\n{name}:\n  LeP: Lebenspunkte\n")
     changed = [mkdocs, sums, readme, root / "glossary.yml"]
-    queries = root / "tests" / "site" / "search_queries.yml"  # this repository's search test
-    if queries.exists():
+    if word:
         with queries.open("a", encoding="utf-8") as handle:
             handle.write(f"- {{suche: {word}, seite: {name}/regeln/}}  # {title}\n")
         changed.append(queries)

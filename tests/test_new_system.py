@@ -126,3 +126,30 @@ def test_the_scaffolded_python_passes_make_lint(repo: Path) -> None:
                 check=False,
             )
             assert done.returncode == 0, (where, command, done.stdout + done.stderr)
+
+
+def test_a_source_table_written_with_bars_becomes_a_table(repo: Path, tmp_path: Path) -> None:
+    """A text that brings its table in Markdown (``| W6 | Folge |``) gets that table on its
+    rules page, not the rows as escaped text (#47: „A source table written with `|` becomes
+    escaped text“); without a rule line under the first row one is added (structure, not
+    wording), and every cell stays word for word."""
+    from harness import scaffold
+    from harness.fidelity import source_sentences, visible_text
+
+    text = tmp_path / "tabelle.txt"
+    text.write_text(
+        "Nach einem Patzer würfelt man auf der Schwertbruchtabelle.\n"
+        "| W6 | Folge |\n| 1–3 | Die Waffe fällt. |\n| 4–6 | Man stolpert. |\n"
+        "Danach geht es weiter.\n",
+        encoding="utf-8",
+    )
+    scaffold.scaffold(repo, "tabellen", text, "Tabellen")
+    page = (repo / "docs" / "tabellen" / "regeln.md").read_text(encoding="utf-8")
+    assert "\\|" not in page
+    assert "| W6 | Folge |\n|---|---|\n| 1–3 | Die Waffe fällt. |" in page
+    import markdown
+
+    html = markdown.markdown(page, extensions=["tables", "attr_list"])
+    assert "<table>" in html and "<td>Die Waffe fällt.</td>" in html
+    shown = visible_text(html)
+    assert all(sentence in shown for sentence in source_sentences(text))
