@@ -67,7 +67,7 @@ def build_offline(
 ) -> Export:
     """Build the export into ``dist`` (and copy the zip into ``site`` when given). The export's
     links to a roll point to the published site (``site_url``; default: ``REGELWERK_SITE_URL``,
-    as for the online build) unless that is this computer (site_plugins/offline.py)."""
+    as for the online build) unless that is this computer (site_plugins/offline/plugin.py)."""
     root = (root or Path.cwd()).resolve()
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     if site_url is not None:

@@ -3,8 +3,8 @@
 The YAML files are what maintainers edit; the engine (standard library only, also in Pyodide)
 reads the JSON. Run ``python -m site_plugins.compile_data`` (``make data``) after editing;
 ``--check`` exits non-zero when a JSON file is out of date (used by the tests). ``make serve``
-calls :func:`compile_all` before every build and watches the YAML files (site_plugins/plugin.py),
-so an edit shows on the next reload.
+calls :func:`compile_all` before every build and watches the YAML files
+(site_plugins/regelwerk/plugin.py), so an edit shows on the next reload.
 """
 
 from __future__ import annotations

@@ -256,12 +256,12 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
 
 @pytest.fixture(scope="session")
 def engine_snapshot() -> Any:
-    """The site's memory snapshot of the engine (``site_plugins.snapshot.build_snapshot``:
+    """The site's memory snapshot of the engine (``site_plugins.laufzeit.snapshot.build_snapshot``:
     from ``.cache/snapshots``, or made and proven now – on a fresh clone by whichever build
     asks first, the others wait for it). A fixture, so that ``_work_order`` sees which files
     need it."""
-    from site_plugins.plugin import engine_archive
-    from site_plugins.snapshot import build_snapshot
+    from site_plugins.laufzeit.plugin import engine_archive
+    from site_plugins.laufzeit.snapshot import build_snapshot
 
     return build_snapshot(engine_archive(), ROOT / "node_modules" / "pyodide")
 

@@ -2,7 +2,7 @@
 violation while a reader uses the site (the reliability issue, deliverable 5).
 
 The policy has no 'unsafe-inline' and no 'unsafe-eval'; the hashes of Material's inline
-scripts are computed at build time (site_plugins/csp.py). Every browser test fails on a
+scripts are computed at build time (site_plugins/csp/policy.py). Every browser test fails on a
 violation Chromium reports on the console (the harness, ``page_errors`` in conftest.py); this
 one walks through everything once and also records the page's securitypolicyviolation events.
 """

@@ -27,7 +27,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 from engine import api
-from site_plugins import offline as plugin
+from site_plugins.offline.plugin import plugin
 from tests.browser.conftest import (
     LOCAL_SCHEMES,
     Browsers,
@@ -492,7 +492,7 @@ def test_offline_link_points_to_the_published_page_and_replays_there(
 
 
 def test_only_a_published_site_url_is_linked() -> None:
-    """site_plugins/offline.py: mkdocs.yml's default (this computer) is no address to share."""
+    """site_plugins/offline: mkdocs.yml's default (this computer) is no address to share."""
     assert plugin.published_root("http://127.0.0.1:8000/") is None
     assert plugin.published_root("http://localhost:8000/") is None
     assert plugin.published_root(None) is None

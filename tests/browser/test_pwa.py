@@ -1,5 +1,5 @@
 """The online site as a web app: installable, offline after the first visit, updated when we
-publish (site_plugins/pwa.py, site_plugins/pwa/).
+publish (site_plugins/webapp/pwa.py, site_plugins/webapp/assets/).
 
 - the manifest and the icons (rendered at build time from the logo; sizes from the PNG header),
   and Chromium's own verdict: installable (DevTools protocol);
@@ -41,7 +41,7 @@ from typing import Any
 import pytest
 
 from scripts.benchmark_player_link import measure
-from site_plugins import pwa
+from site_plugins.webapp import pwa
 from tests.browser.conftest import (
     RESULTS_HOOK,
     Browsers,
@@ -196,7 +196,7 @@ def test_first_visit_then_everything_works_in_flight_mode(
         assert status["runtime"]["cached"] == 0 and status["runtime"]["files"] >= 8
         assert "Datensparmodus" in page.locator(STATUS).inner_text()
         assert page.locator(TOAST).get_by_role("button", name="Trotzdem offline speichern").count()
-        # what a visit needs first includes the player view (site_plugins/pwa.py): a phone
+        # what a visit needs first includes the player view (site_plugins/webapp/pwa.py): a phone
         # that visited the site once opens the next code in flight mode, nothing from the
         # network (issue #28, Deliver 6). The link is the benchmark's 8 fighters, packed by
         # the page's own module.
@@ -337,7 +337,7 @@ ENGINE_META = re.compile(r'<meta name="regelwerk-engine" content="([0-9a-f]{16})
 def _next_deployment(built_site: Path, target: Path) -> Path:
     """The next deployment, made from the suite's build: another engine key (its archive,
     snapshot and standard libraries under the new name, every page pointing there) and the
-    service worker's lists generated anew by the build's own step (site_plugins/pwa.py
+    service worker's lists generated anew by the build's own step (site_plugins/webapp/pwa.py
     write_worker: revisions, integrity, version). What a reader's browser sees
     of a new engine is exactly that – new file names, new pages, a new sw.js – and it costs a
     copy and one Node run instead of a second mkdocs build (≈ 15 CPU-s on a fresh clone, where

@@ -112,7 +112,7 @@ FOLLOW = """(url) => {
   link.click();
   link.remove();
 }"""
-# Material's key „n“ (its keyboard shortcuts follow <link rel="next">, site_plugins/csp.py)
+# Material's key „n“ (its keyboard shortcuts follow <link rel="next">, site_plugins/csp/policy.py)
 KEY_NEXT = """() => {
   const next = document.querySelector("link[rel=next]");
   document.activeElement?.blur?.();

@@ -640,7 +640,7 @@ def test_an_edited_declaration_is_registered_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``make serve`` compiles the YAML before each build and registers the declared actions
-    again (site_plugins/plugin.py): an edited title reaches describe, the Python systems stay."""
+    again (site_plugins/regelwerk): an edited title reaches describe, the Python systems stay."""
     from engine import data_files
     from site_plugins import compile_data
 

@@ -16,7 +16,7 @@ import {
   resultMessage,
   runMessage,
   runtimeKey,
-} from "../../site_plugins/assets/js/runtime/protocol.js";
+} from "../../site_plugins/laufzeit/js/protocol.js";
 
 test("protocol.js: the message types are the documented ones and cannot be changed", () => {
   assert.deepEqual({ ...MESSAGE }, {

@@ -12,7 +12,7 @@ import {
   dataSegments,
   unsparse,
   xorWasmData,
-} from "../../site_plugins/assets/js/runtime/snapshot-codec.js";
+} from "../../site_plugins/laufzeit/js/snapshot-codec.js";
 
 // A wasm with only a data section: an active segment at 3 (flags 0), a passive one (flags 1)
 // and an active one with an explicit memory index at 200 (flags 2, offset as signed LEB128).

@@ -10,12 +10,12 @@ import json
 from typing import Any
 
 from engine import api
-from site_plugins.snapshot import parity_requests
+from site_plugins.laufzeit.snapshot import parity_requests
 
 
 def requests() -> list[dict[str, Any]]:
     """Seeded requests for every action: defaults, varied values, and some invalid ones (the
-    build's own proof of the snapshot sends them too: site_plugins.snapshot)."""
+    build's own proof of the snapshot sends them too: site_plugins.laufzeit.snapshot)."""
     return parity_requests()
 
 

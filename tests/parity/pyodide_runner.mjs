@@ -1,7 +1,7 @@
 // Runs engine requests in Node + Pyodide (npm package) started from the site's memory
 // snapshot, and prints one JSON answer per line.
 // Usage: node pyodide_runner.mjs SNAPSHOT_GZ STDLIB_ZIP REQUESTS_JSON
-// The snapshot is the very file the site ships (site_plugins.snapshot.build_snapshot),
+// The snapshot is the very file the site ships (site_plugins.laufzeit.snapshot.build_snapshot),
 // decoded as the worker decodes it (snapshot-codec.js: the wasm's data put back), and the
 // standard library is only the archive the site ships for the snapshot boot: its file system
 // holds no engine files, so the answers come from the snapshot alone.
@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 
-import { xorWasmData } from "../../site_plugins/assets/js/runtime/snapshot-codec.js";
+import { xorWasmData } from "../../site_plugins/laufzeit/js/snapshot-codec.js";
 
 const require = createRequire(import.meta.url);
 const { loadPyodide } = require("pyodide");

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from site_plugins.snapshot import Snapshot
+from site_plugins.laufzeit.snapshot import Snapshot
 from tests.conftest import ROOT
 from tests.parity.batch import expected, requests
 

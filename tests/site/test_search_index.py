@@ -20,7 +20,7 @@ import yaml
 
 from mkdocs.exceptions import PluginError
 
-from site_plugins.search_de import SCRIPT, index_words, system_labels
+from site_plugins.suche.plugin import SCRIPT, index_words, system_labels
 from tests.conftest import search_labels
 
 QUERIES = Path(__file__).with_name("search_queries.yml")

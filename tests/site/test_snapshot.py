@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from site_plugins import snapshot
-from site_plugins.plugin import engine_archive
+from site_plugins.laufzeit import snapshot
+from site_plugins.laufzeit.plugin import engine_archive
 from tests.conftest import ROOT
 
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -135,7 +135,7 @@ def test_builds_started_together_make_the_snapshot_once(
 ) -> None:
     """On a fresh clone the site build, the offline export and the Node parity test ask for
     the same snapshot at once: one makes it (≈ 12 CPU-s), the others wait and take it from
-    the cache (site_plugins/build_cache.py, one_maker)."""
+    the cache (site_plugins/laufzeit/build_cache.py, one_maker)."""
     made: list[str] = []
 
     def make(key: str, archive: bytes, pyodide_dir: Path, cache_dir: Path) -> str:

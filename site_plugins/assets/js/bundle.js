@@ -8,11 +8,11 @@
 // and, read from other scripts, window.RegelwerkTransport (the offline export's worker),
 // window.__regelwerkEarlyWorker (engine-start.js) and Material's window.document$.
 import { listenForDice } from "./helpers/dice.js";
-import { engineReady, newSeed, runEngine, startEngineClient } from "./runtime/engine-client.js";
+import { engineReady, newSeed, runEngine, startEngineClient } from "../../laufzeit/js/engine-client.js";
 import { current as currentFight } from "./fight/store.js";
 import { collect, fill, listenForFieldHelp } from "./helpers/forms.js";
 import { initPage, registerWidget, startPages } from "./page.js";
-import { startSearchHold } from "./runtime/search-hold.js";
+import { startSearchHold } from "../../laufzeit/js/search-hold.js";
 import { offerSurprisedOnBoard, setupTickleiste } from "./fight/tickleiste-ui.js";
 import { keepTooltipsInWindow } from "./helpers/tooltips.js";
 

@@ -15,7 +15,7 @@ import {
   scheduleBoot,
   showState,
   timing,
-} from "./runtime/engine-client.js";
+} from "../../laufzeit/js/engine-client.js";
 import { closePopover } from "./helpers/dice.js";
 import { openedStore } from "./fight/store.js";
 import { initWorkbenches } from "./fight/workbench.js";

@@ -3,12 +3,12 @@
 // The build puts each system's fight contract (engine.api.fight_contract: the life values its
 // text tracks, the values its state rules read, the states with their rules and lines, the
 // conditions it names) into the page as JSON (<div class="rw-fight-contract" data-system="…"
-// data-contract="…" hidden>, site_plugins/plugin.py); the page draws what it
+// data-contract="…" hidden>, site_plugins/regelwerk/plugin.py); the page draws what it
 // says (the overview's columns, the conditions offered for an effect) and never decides a rule:
 // the state that values lead to comes from the engine's one function (`stateFor`, the request
 // {type: "state"} through the worker) – the same that every roll's `target_state` comes from.
 
-import { runEngine } from "../runtime/engine-client.js";
+import { runEngine } from "../../../laufzeit/js/engine-client.js";
 import { isObject } from "../common/util.js";
 
 const EMPTY = Object.freeze({ system: "", values: [], reads: [], states: [], fit: { id: "", text: "kampffähig" }, conditions: [], note: "" });

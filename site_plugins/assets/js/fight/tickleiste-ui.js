@@ -10,7 +10,7 @@
 // Exposes: setupTickleiste (the custom widget „tickleiste“, registered by bundle.js) and
 // offerSurprisedOnBoard (the Überraschung helper's button to mark them on the board).
 
-import { runEngine } from "../runtime/engine-client.js";
+import { runEngine } from "../../../laufzeit/js/engine-client.js";
 import { ask, notice } from "../helpers/results.js";
 import * as store from "../common/store.js";
 import * as tickleiste from "./tickleiste.js";

@@ -17,7 +17,7 @@
 import { clearErrors, formerNames, showError } from "../helpers/forms.js";
 import { logRoll } from "../helpers/log.js";
 import { announce, ask, hasDice, notice, outcomeText, resultNodes } from "../helpers/results.js";
-import { newSeed, runEngine } from "../runtime/engine-client.js";
+import { newSeed, runEngine } from "../../../laufzeit/js/engine-client.js";
 import * as storage from "../common/store.js";
 import { el, ownValue } from "../common/util.js";
 import { boardFighters, effectText, effectsOf } from "./effects.js";

@@ -7,7 +7,7 @@
 // Escape or a click outside closes it); every roll goes into the page roll log. Screen readers
 // hear the outcome once from a visually hidden live region (#rw-dice-announce).
 
-import { engineReady, newSeed, runEngine } from "../runtime/engine-client.js";
+import { engineReady, newSeed, runEngine } from "../../../laufzeit/js/engine-client.js";
 import { logRoll } from "./log.js";
 import { announce, outcomeText, resultNodes } from "./results.js";
 import { el } from "../common/util.js";

@@ -19,7 +19,7 @@
 // roll is not logged again. „Protokoll leeren“ asks first and can be undone.
 
 import { fightStore } from "../fight/store.js";
-import { runEngine } from "../runtime/engine-client.js";
+import { runEngine } from "../../../laufzeit/js/engine-client.js";
 import { ask, hasDice, notice, resultNodes } from "./results.js";
 import * as store from "../common/store.js";
 import { el, isObject } from "../common/util.js";

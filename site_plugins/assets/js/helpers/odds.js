@@ -10,7 +10,7 @@
 // An error names its field as a roll's error does (forms.js showError), the roll stays shown.
 
 import { el, isObject } from "../common/util.js";
-import { runEngine } from "../runtime/engine-client.js";
+import { runEngine } from "../../../laufzeit/js/engine-client.js";
 import { bestCells } from "./chart-scale.js";
 import { chartTable, drawWhatIf } from "./chart.js";
 import { clearErrors, collect, showError } from "./forms.js";

@@ -13,12 +13,12 @@
 // Where the link points (`pageAddress`): the page's own address online. In the offline export
 // (file://) that would be a path on this computer – it opens nowhere else –, so the export
 // links to the published site's page when its build knew it (<meta name="regelwerk-online">,
-// site_plugins/offline.py), and otherwise the button copies the roll as text instead
+// site_plugins/offline/plugin.py), and otherwise the button copies the roll as text instead
 // (`rollText`: the helper, the values, the dice, the result in words and the Wurfnummer) and
 // says so („Wurf als Text kopieren“).
 
 import { builtValuesOf, collect, fill, resetForm } from "./forms.js";
-import { runtimeKey } from "../runtime/protocol.js";
+import { runtimeKey } from "../../../laufzeit/js/protocol.js";
 import { hasDice } from "./results.js";
 import { el } from "../common/util.js";
 

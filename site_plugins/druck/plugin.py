@@ -36,7 +36,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 from mkdocs.utils.templates import TemplateContext
 
-ASSETS = Path(__file__).resolve().parent / "search_assets"
+ASSETS = Path(__file__).resolve().parent
 STYLESHEET = "assets/regelwerk-druck/druck.css"
 MARKER = "<!-- regelwerk-druck: kapitel -->"
 TITLE = re.compile(r"^#\s+(.+?)(?:\s+\{[^}]*\})?\s*$", re.MULTILINE)

@@ -4,7 +4,7 @@
 // About 3.2 MB of a snapshot's memory are the static data that pyodide.asm.wasm brings along
 // (its active data segments, copied into memory when the module starts) and that Python
 // mostly leaves as it was. Every reader downloads the wasm anyway, so the build
-// (site_plugins/make_snapshot.mjs) XORs those bytes out of the snapshot – where nothing
+// (site_plugins/laufzeit/make_snapshot.mjs) XORs those bytes out of the snapshot – where nothing
 // changed there are zeros, which gzip takes to almost nothing (the compressed snapshot:
 // 6.0 → 4.6 MB) – and the worker (worker.js) XORs them back in from the wasm it has before
 // it hands the snapshot to Pyodide. XOR is its own inverse: one function does both.
@@ -127,7 +127,7 @@ export function xorWasmData(snapshot, wasm) {
 }
 
 // The offline export ships the snapshot as its pages that are not all zeros (gzipped;
-// site_plugins/offline.py, sparse_snapshot): `payload` holds them back to back (inflated),
+// site_plugins/offline/plugin.py, sparse_snapshot): `payload` holds them back to back (inflated),
 // `layout` says how long the snapshot is and where each run of them goes ({length, runs:
 // [[offset, length], …]}). Putting them back is a few copies; the zeros are never inflated.
 export function unsparse(payload, layout) {

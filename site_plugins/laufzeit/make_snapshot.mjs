@@ -1,16 +1,16 @@
-// Build step (called by site_plugins/snapshot.py): a Pyodide memory snapshot with the engine
+// Build step (called by site_plugins/laufzeit/snapshot.py): a Pyodide memory snapshot with the engine
 // already imported, so a helper in the browser is ready in well under a second, and the proof
 // that the cut standard library is all the engine needs.
 //
-//   node site_plugins/make_snapshot.mjs make PYODIDE_DIR ENGINE_ZIP PROBE_JSON OUT_FILE
-//   node site_plugins/make_snapshot.mjs verify PYODIDE_DIR ENGINE_ZIP PROBE_JSON SNAPSHOT \
+//   node site_plugins/laufzeit/make_snapshot.mjs make PYODIDE_DIR ENGINE_ZIP PROBE_JSON OUT_FILE
+//   node site_plugins/laufzeit/make_snapshot.mjs verify PYODIDE_DIR ENGINE_ZIP PROBE_JSON SNAPSHOT \
 //        RESTORE_STDLIB PLAIN_STDLIB LOCK_FILE
 //
 // make: boots Pyodide from the npm package in PYODIDE_DIR (nothing is downloaded, its whole
 //   python_stdlib.zip), unpacks ENGINE_ZIP, imports every engine module, empties what only
 //   the build filled (import caches, garbage, free memory: zeros compress to nothing) and
 //   writes pyodide.makeMemorySnapshot() to OUT_FILE as the site ships it: with the wasm's
-//   data segments XOR-ed out (assets/js/runtime/snapshot-codec.js; raw bytes, the caller compresses
+//   data segments XOR-ed out (laufzeit/js/snapshot-codec.js; raw bytes, the caller compresses
 //   them). Every check below loads the snapshot back from those bytes, as the worker does.
 //   Then it records what the standard library must hold:
 //   - "plain": every module of python_stdlib.zip the plain boot uses (Pyodide's own start,
@@ -32,7 +32,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-import { xorWasmData } from "./assets/js/runtime/snapshot-codec.js";
+import { xorWasmData } from "./js/snapshot-codec.js";
 
 const [mode, pyodideDir, enginePath, probePath, ...rest] = process.argv.slice(2);
 const USAGE =

@@ -16,7 +16,7 @@
 // released, „freigeben“). A worker that hears no answer – our page script did not run – starts
 // Material's search after NO_ANSWER_MS, so the search never depends on this script.
 // Checked against mkdocs-material 9.8.2 (its worker registers addEventListener("message") and
-// loads lunr's languages from "../lunr", relative to its own folder); site_plugins/plugin.py
+// loads lunr's languages from "../lunr", relative to its own folder); site_plugins/regelwerk/plugin.py
 // fails the build when Material's search worker or its __config entry is not found, and
 // tests/browser/test_search.py checks that nothing is built before the reader's intent and
 // that the search then answers.

@@ -1,7 +1,7 @@
 // Regelwerk web app – pwa.js: the page side of the service worker (online site only).
-// An ES module using workbox-window; site_plugins/pwa/build.mjs bundles it (rollup, IIFE,
+// An ES module using workbox-window; site_plugins/webapp/assets/build.mjs bundles it (rollup, IIFE,
 // from node_modules – nothing from a CDN) into the site as assets/pwa/pwa.js, a classic
-// script loaded with `defer` from <head> (see site_plugins/pwa.py).
+// script loaded with `defer` from <head> (see site_plugins/webapp/pwa.py).
 //
 // Owns: registering sw.js (site root, only on http(s) pages), after the page has loaded and
 // its engine has started, so the first visit does not compete with itself; asking the worker

@@ -7,7 +7,7 @@
 
 export const OFFLINE = self.RegelwerkOfflineRuntime || null;
 // Pyodide's own files; the standard library is one of the archives the build cut from its
-// python_stdlib.zip (site_plugins/snapshot.py): python_stdlib-<key>.zip for the snapshot
+// python_stdlib.zip (site_plugins/laufzeit/snapshot.py): python_stdlib-<key>.zip for the snapshot
 // boot, python_stdlib-plain-<key>.zip for the plain boot (offline: python_stdlib.zip, the
 // plain one, for both). Online the wasm comes as pyodide.asm.wasm.gz (see wasmResponse in
 // worker-wasm.js).

@@ -1,23 +1,23 @@
 // Builds the installable, offline-capable part of the online site into the finished site
-// folder (called by site_plugins/pwa.py in on_post_build, after every page is final):
+// folder (called by site_plugins/webapp/pwa.py in on_post_build, after every page is final):
 //   1. the app icons, rendered from the project's logo (SVG) with @resvg/resvg-js;
-//   2. the page script: site_plugins/pwa/pwa.js (an ES module) bundled with workbox-window
+//   2. the page script: site_plugins/webapp/assets/pwa.js (an ES module) bundled with workbox-window
 //      into assets/pwa/pwa.js, a classic script (IIFE) – before the lists, which take it in;
-//   3. the service worker: site_plugins/pwa/sw.js bundled with Workbox's modules, then
+//   3. the service worker: site_plugins/webapp/assets/sw.js bundled with Workbox's modules, then
 //      Workbox's injectManifest writes the precache list (the shell) into it; the lists of
 //      the runtime and of the other pages go in at bundle time.
 // Both bundles: rollup with terser, from node_modules – nothing from a CDN.
 // Each list entry: url, revision (Workbox: MD5 of the file, null for URLs already named by
 // a hash), integrity (SHA-256 of the file: the browser refuses other bytes) and bytes.
 //
-//   node site_plugins/pwa/build.mjs '<json>'   (see site_plugins/pwa.py: build_config)
+//   node site_plugins/webapp/assets/build.mjs '<json>'   (see site_plugins/webapp/pwa.py: build_config)
 // Prints one JSON line with the figures.
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { SITE_MODULES, sitePackage } from "../site_packages.mjs";
+import { SITE_MODULES, sitePackage } from "../../laufzeit/site_packages.mjs";
 
 const { Resvg } = await sitePackage("@resvg/resvg-js");
 const { nodeResolve } = await sitePackage("@rollup/plugin-node-resolve");

@@ -1,7 +1,8 @@
 """The browser code as the site serves it: ES modules bundled into classic scripts.
 
-The sources are ES modules in ``site_plugins/assets/js/``; ``site_plugins/bundle.mjs`` bundles
-them with rollup (from npm, like everything the build runs in Node) into four scripts:
+The sources are ES modules in ``site_plugins/assets/js/`` (the page) and
+``site_plugins/laufzeit/js/`` (the runtime); ``bundle.mjs`` beside this file bundles them
+with rollup (from npm, like everything the build runs in Node) into four scripts:
 
 - ``regelwerk.js``: the page's code, the one script ``mkdocs.yml`` lists;
 - ``engine-start.js``: inlined into the ``<head>`` of online pages that boot the engine;
@@ -24,10 +25,10 @@ from functools import cache
 from pathlib import Path
 
 from site_plugins import project
-from site_plugins.build_cache import keep_newest, write_atomically
+from site_plugins.laufzeit.build_cache import keep_newest, write_atomically
 
 HERE = Path(__file__).resolve().parent
-SOURCES = HERE / "assets" / "js"
+SOURCES = (HERE.parent / "assets" / "js", HERE / "js")  # page code, runtime
 BUNDLER = HERE / "bundle.mjs"
 KEEP_CACHED = 4
 BUNDLE_TIMEOUT_S = 120
@@ -40,8 +41,8 @@ class BundleError(Exception):
 
 def _inputs_key() -> str:
     digest = hashlib.sha256()
-    for path in [*sorted(SOURCES.rglob("*.js")), BUNDLER]:
-        digest.update(path.relative_to(HERE).as_posix().encode())
+    for path in [*(p for folder in SOURCES for p in sorted(folder.rglob("*.js"))), BUNDLER]:
+        digest.update(path.relative_to(HERE.parent).as_posix().encode())
         digest.update(path.read_bytes())
     lock = project.folder() / "package-lock.json"  # the npm packages bundled in (uqr)
     digest.update(lock.read_bytes() if lock.exists() else b"-")

@@ -1,20 +1,20 @@
 """The online site as an installable web app that works offline after the first visit.
 
-Used by the ``regelwerk`` plugin (:mod:`site_plugins.plugin`), for the online build only:
+Used by the ``regelwerk`` plugin (:mod:`site_plugins.regelwerk.plugin`), for the online build only:
 
 - every page's ``<head>`` gets the manifest link, the apple-touch-icon, the theme colour and
   ``assets/pwa/pwa.js`` (registers ``sw.js`` on http(s) pages with workbox-window, shows how
   much is stored, „Offline bereit“, „Trotzdem offline speichern“ and „Neue Version – neu
   laden“) with its stylesheet;
 - after the build (:func:`build`) ``manifest.webmanifest`` is written, and
-  ``site_plugins/pwa/build.mjs`` (Node, pinned npm packages) renders the icons from the
-  project's logo, bundles ``site_plugins/pwa/pwa.js`` (an ES module) with workbox-window
+  ``site_plugins/webapp/assets/build.mjs`` (Node, pinned npm packages) renders the icons from the
+  project's logo, bundles ``site_plugins/webapp/assets/pwa.js`` (an ES module) with workbox-window
   into that classic script, and generates ``sw.js`` with Workbox: the precache list, the
   shell (what a visit needs first: start page, player view, search, scripts (pwa.js among
   them), styles), the runtime list (Pyodide, the cut standard libraries, the engine archive
   and snapshot: stored once a page with helpers was opened, or when the reader stores
   everything) and the list of every other page, fetched in the background (see
-  ``site_plugins/pwa/sw.js``).
+  ``site_plugins/webapp/assets/sw.js``).
 
 Not in the offline export (``file://`` has no service workers) and not under ``mkdocs
 serve``: there :func:`write_unregister` puts a ``sw.js`` that removes itself, so a browser
@@ -28,6 +28,7 @@ import json
 import shutil
 import subprocess
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,8 +38,8 @@ from mkdocs.structure.files import File, Files
 
 from site_plugins import project
 
-HERE = Path(__file__).resolve().parent / "pwa"
-LOGO = Path(__file__).resolve().parent / "assets" / "logo.svg"
+HERE = Path(__file__).resolve().parent / "assets"
+LOGO = Path(__file__).resolve().parent.parent / "assets" / "logo.svg"
 PREFIX = "assets/pwa"
 MANIFEST = "manifest.webmanifest"
 SW_FILE = "sw.js"
@@ -46,8 +47,8 @@ BUILD_TIMEOUT_S = 300
 # The engine's runtime (10.4 MB): not in the precache (a reader who never opens a page with
 # helpers, e.g. a player with only the player view, never downloads it), stored by the
 # service worker once a page with helpers asks for it (see pwa/sw.js). Pyodide's four files
-# (site_plugins/plugin.py), the engine archive, the snapshot and the two cut standard
-# libraries (site_plugins/snapshot.py): 8 files.
+# (site_plugins/regelwerk/plugin.py), the engine archive, the snapshot and the two cut standard
+# libraries (site_plugins/laufzeit/snapshot.py): 8 files.
 RUNTIME_PATTERNS = (
     "assets/pyodide/**/*",
     "assets/regelwerk/engine-*.{zip,snap}",
@@ -55,15 +56,13 @@ RUNTIME_PATTERNS = (
 )
 # Shipped to the site as assets/pwa/<name>; the other files of pwa/ are build inputs.
 PAGE_FILES = ("pwa.css",)
-# The page script: site_plugins/pwa/pwa.js, bundled by build.mjs (after the pages are built).
+# The page script: assets/pwa.js here, bundled by build.mjs (after the pages are built).
 PAGE_SCRIPT = f"{PREFIX}/pwa.js"
 
-NAME = "Regelwerk – Hausregeln unserer Spielrunde"
-SHORT_NAME = "Regelwerk"
-DESCRIPTION = (
-    "Die Kampfregeln unserer Spielrunde mit Würfelhelfern und exakten Wahrscheinlichkeiten – "
-    "nach dem ersten Besuch auch ohne Netz."
-)
+# the app's names come from the site (site_name, site_description): a group's own site is
+# installed under its own name
+SHORT_NAME_CHARS = 12  # what a home screen shows under an icon without cutting it
+OFFLINE_NOTE = "nach dem ersten Besuch auch ohne Netz."
 # Material's palette: primary "brown" (--md-primary-fg-color), the default scheme's background.
 MATERIAL_PRIMARY = {"brown": "#795649"}
 BACKGROUND = "#ffffff"
@@ -98,7 +97,7 @@ def theme_color(config: MkDocsConfig) -> str:
     first = palette[0] if isinstance(palette, list) and palette else palette
     primary = str(first.get("primary", "")) if isinstance(first, dict) else ""
     if primary not in MATERIAL_PRIMARY:
-        raise PwaError(f"Primärfarbe {primary!r} unbekannt – in site_plugins/pwa.py ergänzen")
+        raise PwaError(f"Primärfarbe {primary!r} unbekannt – in webapp/pwa.py eintragen")
     return MATERIAL_PRIMARY[primary]
 
 
@@ -107,9 +106,10 @@ def manifest(config: MkDocsConfig) -> dict[str, Any]:
     color = theme_color(config)
     return {
         "id": "./",
-        "name": NAME,
-        "short_name": SHORT_NAME,
-        "description": DESCRIPTION,
+        "name": f"{config.site_name} – Hausregeln unserer Spielrunde",
+        "short_name": short_name(config),
+        "description": f"{(config.site_description or config.site_name).rstrip('.')} – "
+        + OFFLINE_NOTE,
         "lang": "de",
         "dir": "ltr",
         "start_url": "./",
@@ -136,7 +136,13 @@ def add_files(files: Files, config: MkDocsConfig) -> None:
         files.append(File.generated(config, f"{PREFIX}/{name}", abs_src_path=str(HERE / name)))
 
 
-def head_tags(root: str, color: str) -> str:
+def short_name(config: MkDocsConfig) -> str:
+    """The site's name, or its first word where the whole is too long for a home screen."""
+    name = str(config.site_name)
+    return name if len(name) <= SHORT_NAME_CHARS else name.split()[0][:SHORT_NAME_CHARS]
+
+
+def head_tags(root: str, color: str, config: MkDocsConfig) -> str:
     """What every page of the online site gets in ``<head>``; ``root``: URL of the site root
     relative to the page (``../../``) or absolute (404.html, served at any depth)."""
     return "\n".join(
@@ -144,7 +150,7 @@ def head_tags(root: str, color: str) -> str:
             f'<link rel="manifest" href="{root}{MANIFEST}">',
             f'<meta name="theme-color" content="{color}">',
             f'<link rel="apple-touch-icon" href="{root}{PREFIX}/apple-touch-icon.png">',
-            f'<meta name="apple-mobile-web-app-title" content="{SHORT_NAME}">',
+            f'<meta name="apple-mobile-web-app-title" content="{escape(short_name(config))}">',
             f'<link rel="stylesheet" href="{root}{PREFIX}/pwa.css">',
             f'<script src="{root}{PAGE_SCRIPT}" defer></script>',
         )

@@ -1,7 +1,7 @@
 // Regelwerk – engine-start.js: starts the engine worker from <head> (a bundle of its own).
 //
 // The build inlines this bundle into the <head> of every online page with a roll helper or a
-// dice button (site_plugins/plugin.py, right after the policy and the runtime key's <meta>,
+// dice button (site_plugins/regelwerk/plugin.py, right after the policy and the runtime key's <meta>,
 // whose data-assets names the folder of worker.js; its CSP hash is added to the policy). It
 // only creates the worker and sends the boot message (protocol.js): the worker then fetches
 // and starts Python while the browser is still parsing the page, styling it and running

@@ -1,6 +1,6 @@
-// Regelwerk service worker (source). site_plugins/pwa/build.mjs bundles it with Workbox from
+// Regelwerk service worker (source). site_plugins/webapp/assets/build.mjs bundles it with Workbox from
 // npm (rollup, no CDN, no importScripts) and writes the result to the site root as sw.js, so
-// its scope is the whole site. Only the online build has it (see site_plugins/pwa.py).
+// its scope is the whole site. Only the online build has it (see site_plugins/webapp/pwa.py).
 //
 // Three lists, all made at build time from the finished site (file, revision, SHA-256
 // integrity, size):

@@ -41,11 +41,11 @@ from typing import Any
 
 import engine
 from site_plugins import project
-from site_plugins.build_cache import keep_newest, one_maker, write_atomically
+from site_plugins.laufzeit.build_cache import keep_newest, one_maker, write_atomically
 
 MAKER = Path(__file__).resolve().parent / "make_snapshot.mjs"
 # how the shipped snapshot differs from Pyodide's (the worker undoes it with the same module)
-CODEC = Path(__file__).resolve().parent / "assets" / "js" / "runtime" / "snapshot-codec.js"
+CODEC = Path(__file__).resolve().parent / "js" / "snapshot-codec.js"
 # Pyodide files the snapshot is bound to (the wasm's memory layout, the stdlib it imported).
 PYODIDE_INPUTS = (
     "package.json",

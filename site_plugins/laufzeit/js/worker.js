@@ -4,7 +4,7 @@
 // - online it runs as a module worker (new Worker(url, {type: "module"})) and imports
 //   Pyodide's pyodide.mjs next to it; the files come from the site by fetch;
 // - the offline export (file://) starts it from a Blob URL as a classic worker, with Pyodide's
-//   own code put in front of it by the build (site_plugins/offline.py), which also defines
+//   own code put in front of it by the build (site_plugins/offline/plugin.py), which also defines
 //   self.RegelwerkOfflineRuntime; its files arrive from the page by postMessage (base64 parts).
 // The build bundles this module (with protocol.js and the worker-*.js modules) into one
 // classic script without `import`/`export` and without import.meta: both doors must parse it.

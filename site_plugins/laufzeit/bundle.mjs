@@ -1,7 +1,7 @@
 // Bundles the browser code (ES modules in site_plugins/assets/js/) with rollup into classic
 // scripts (IIFE): classic, because the offline export runs them from file://, where module
-// scripts do not load. Called by site_plugins/bundle.py while MkDocs builds:
-//   node site_plugins/bundle.mjs   → one JSON object on stdout: {output name: code}
+// scripts do not load. Called by site_plugins/laufzeit/bundle.py while MkDocs builds:
+//   node site_plugins/laufzeit/bundle.mjs   → one JSON object on stdout: {output name: code}
 // A circular import or any other rollup warning fails the bundle: no module may rely on
 // the order in which another one runs. The output is minified (terser); the sources are
 // what a maintainer reads. A module from npm (the QR encoder uqr) is resolved from
@@ -15,20 +15,22 @@ const { nodeResolve } = await sitePackage("@rollup/plugin-node-resolve");
 const { default: terser } = await sitePackage("@rollup/plugin-terser");
 const { rollup } = await sitePackage("rollup");
 
-const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), "assets", "js");
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SOURCE = path.join(HERE, "..", "assets", "js");
+const RUNTIME = path.join(HERE, "js");
 
-// output file → entry module; see site_plugins/bundle.py for where each one goes
+// output file → entry module; see site_plugins/laufzeit/bundle.py for where each one goes
 const ENTRIES = {
-  "regelwerk.js": "bundle.js", // the page: every page's helpers, dice buttons, fight bar …
-  "engine-start.js": "runtime/engine-start.js", // inlined into <head>: starts the worker early
-  "worker.js": "runtime/worker.js", // the engine worker (online a module worker, offline a Blob)
-  "search-hold-worker.js": "runtime/search-hold-worker.js", // Material's search, held during the boot
+  "regelwerk.js": path.join(SOURCE, "bundle.js"), // the page: every page's helpers, dice buttons, fight bar …
+  "engine-start.js": path.join(RUNTIME, "engine-start.js"), // inlined into <head>: starts the worker early
+  "worker.js": path.join(RUNTIME, "worker.js"), // the engine worker (online a module worker, offline a Blob)
+  "search-hold-worker.js": path.join(RUNTIME, "search-hold-worker.js"), // Material's search, held during the boot
 };
 
 async function bundle(entry) {
   const problems = [];
   const build = await rollup({
-    input: path.join(SOURCE, entry),
+    input: entry,
     plugins: [nodeResolve({ browser: true, modulePaths: [SITE_MODULES] })],
     onwarn(warning) {
       problems.push(`${warning.code}: ${warning.message}`);

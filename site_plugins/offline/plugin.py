@@ -46,10 +46,10 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.yaml import yaml_load
 
-from site_plugins.bundle import BundleError, bundles
-from site_plugins.snapshot import compressed_wasm, lock_file
+from site_plugins.laufzeit.bundle import BundleError, bundles
+from site_plugins.laufzeit.snapshot import compressed_wasm, lock_file
 
-ASSETS = Path(__file__).resolve().parent / "offline_assets"
+ASSETS = Path(__file__).resolve().parent / "assets"
 ENGINE_PREFIX = "assets/regelwerk/"
 OFFLINE_PREFIX = "assets/offline"
 TRANSPORT = f"{OFFLINE_PREFIX}/transport.js"
@@ -141,7 +141,7 @@ def replace_once(text: str, old: str, new: str, where: str, why: str) -> str:
         raise PluginError(
             f"regelwerk-offline: {where}: erwartet genau einmal {old!r} ({why}), "
             f"gefunden: {count}×. Hat sich die Pyodide-Version geändert? Dann die Änderungen "
-            "in site_plugins/offline.py prüfen und anpassen."
+            "in site_plugins/offline/plugin.py prüfen und anpassen."
         )
     return text.replace(old, new)
 
@@ -169,7 +169,7 @@ def worker_source(worker: str, pyodide_js: str, asm_classic: str, lock_file: str
     runtime = {"virtualIndex": VIRTUAL_INDEX, "lockFile": lock_file}
     return "\n".join(
         (
-            "// Regelwerk offline worker, made by site_plugins/offline.py: Pyodide's own code,",
+            "// Regelwerk offline worker, made by site_plugins/offline: Pyodide's own code,",
             "// then the site's worker.js. Pyodide refuses classic workers and detects them by",
             "// calling importScripts; nothing here needs it, so it throws.",
             "self.importScripts = function () {",
@@ -249,7 +249,7 @@ def runtime_scripts(parts: dict[str, str], chunk_chars: int) -> tuple[dict[str, 
 
 
 def _generated(files: Files, name: str) -> bytes:
-    """A file that the ``regelwerk`` plugin added, named by the runtime key: ``name`` with
+    """A file that the ``regelwerk-laufzeit`` plugin added, named by the runtime key: ``name`` with
     ``*`` for the key (``engine-*.snap``)."""
     prefix, suffix = name.split("*")
     pattern = re.compile(re.escape(ENGINE_PREFIX + prefix) + "[0-9a-f]+" + re.escape(suffix))
@@ -257,8 +257,8 @@ def _generated(files: Files, name: str) -> bytes:
         if pattern.fullmatch(file.src_uri):
             return file.content_bytes
     raise PluginError(
-        f"regelwerk-offline: {ENGINE_PREFIX}{name} fehlt – das Plugin `regelwerk` "
-        "muss in plugins: vor `regelwerk-offline` stehen"
+        f"regelwerk-offline: {ENGINE_PREFIX}{name} fehlt – das Plugin "
+        "`regelwerk-laufzeit` muss in plugins: vor `regelwerk-offline` stehen"
     )
 
 

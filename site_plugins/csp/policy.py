@@ -18,7 +18,7 @@ directive of their own: Firefox prefetches the next page named by Material's
 ``prefetch-src`` for that. With ``default-src 'none'`` every online page reported a
 violation in Firefox (issue #33).
 
-The online site's web app (:mod:`site_plugins.pwa`) needs nothing beyond ``'self'``:
+The online site's web app (:mod:`site_plugins.webapp.pwa`) needs nothing beyond ``'self'``:
 ``manifest-src`` for the manifest, ``worker-src`` for ``sw.js``, ``img-src`` for the icons,
 ``script-src`` for ``assets/pwa/pwa.js`` (no inline script).
 
@@ -106,7 +106,7 @@ def shim_script_hash(shim_source: str, worker_url: str) -> str:
     if shim_source.count(_SHIM_TEMPLATE) != 1:
         raise CspError(
             "iframe-worker: das Skript des versteckten iframes sieht anders aus als erwartet "
-            "(neue Version?) – site_plugins/csp.py anpassen"
+            "(neue Version?) – site_plugins/csp/policy.py anpassen"
         )
     body = _SHIM_TEMPLATE.removesuffix("<\\/script>")
     body = body.replace("${c}", _function_source(shim_source, "c"))

@@ -1,0 +1,1 @@
+"""The regelwerk-csp MkDocs plugin (plugin.py)."""

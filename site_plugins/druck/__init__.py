@@ -1,0 +1,1 @@
+"""The regelwerk-druck MkDocs plugin (plugin.py)."""

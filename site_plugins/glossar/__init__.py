@@ -1,0 +1,1 @@
+"""The regelwerk-glossar MkDocs plugin (plugin.py)."""

@@ -1,0 +1,1 @@
+"""The regelwerk-laufzeit MkDocs plugin (plugin.py)."""

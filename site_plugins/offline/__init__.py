@@ -1,0 +1,1 @@
+"""The regelwerk-offline MkDocs plugin (plugin.py)."""

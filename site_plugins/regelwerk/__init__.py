@@ -1,0 +1,1 @@
+"""The regelwerk MkDocs plugin: the roll helpers on the pages (plugin.py)."""

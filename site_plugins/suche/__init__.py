@@ -1,0 +1,1 @@
+"""The regelwerk-suche MkDocs plugin (plugin.py)."""

@@ -1,0 +1,1 @@
+"""The regelwerk-webapp MkDocs plugin (plugin.py)."""
