@@ -27,7 +27,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 from engine import api
-from site_plugins.offline.plugin import plugin
+from site_plugins.offline import plugin
 from tests.browser.conftest import (
     LOCAL_SCHEMES,
     Browsers,
