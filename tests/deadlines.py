@@ -85,15 +85,24 @@ def kill_pid_group(pid: int | None) -> None:
 _SUBJECTS = ("expression", "selector", "url", "name", "key", "text")
 
 
+def _lineage(owner: Any) -> list[Any]:
+    """``owner`` and the objects it belongs to (a handle → its frame → its page → …)."""
+    chain = []
+    while owner is not None and len(chain) < 10:
+        chain.append(owner)
+        owner = getattr(owner, "_parent", None)
+    return chain
+
+
 def _where(owner: Any) -> str:
     """The page a Playwright object belongs to (its URL), as far as the client knows it."""
-    for candidate in (owner, getattr(owner, "_frame", None), getattr(owner, "_page", None)):
+    for candidate in _lineage(owner):
         url = getattr(candidate, "url", None)
         if isinstance(url, str):
             return url
-    pages = getattr(owner, "_pages", None)  # a browser context
-    if pages:
-        return ", ".join(page.url for page in pages)
+        pages = getattr(candidate, "_pages", None)  # a browser context
+        if pages:
+            return ", ".join(page.url for page in pages)
     return getattr(owner, "_type", type(owner).__name__)
 
 
@@ -108,10 +117,12 @@ def _step(owner: Any, method: str, params: Any) -> str:
 
 def _page_of(owner: Any) -> Any:
     """The page (impl object) an object lives in, or None (a context, the browser)."""
-    if getattr(owner, "_type", "") == "Page":
-        return owner
-    frame = owner if getattr(owner, "_type", "") == "Frame" else getattr(owner, "_frame", None)
-    return getattr(frame, "_page", None)
+    for candidate in _lineage(owner):
+        if getattr(candidate, "_type", "") == "Page":
+            return candidate
+        if getattr(candidate, "_type", "") == "Frame":
+            return getattr(candidate, "_page", None)
+    return None
 
 
 def guard_playwright(

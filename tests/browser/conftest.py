@@ -498,7 +498,7 @@ class Browsers:
                 executable_path=CHROMIUM,
                 args=CHROMIUM_ARGS,
                 locale="de-DE",
-                **options,
+                **{"timeout": deadlines.STEP_S * 1000, **options},
             )
         )
 

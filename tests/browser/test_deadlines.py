@@ -74,3 +74,15 @@ def test_every_step_has_a_default_timeout(hanging: Any) -> None:
     with pytest.raises(Exception, match=r"(?s)Timeout 2000ms exceeded.*#kommt-nie"):
         hanging.locator("#kommt-nie").click()
     assert time.monotonic() - started < STEP_S + 5
+
+
+def test_a_hang_on_an_element_names_its_page(hanging: Any) -> None:
+    """#47 item 6: a call on an element (``locator.evaluate`` goes through its handle) that
+    never returns names the page the element is on, too."""
+    with pytest.raises(deadlines.Hang) as failure:
+        hanging.locator("p").evaluate("(p) => new Promise(() => {})")
+    assert str(failure.value).endswith(
+        "Chromium: wartete 3 s auf ElementHandle.evaluateExpression(„(p) => new Promise(() =>"
+        f" {{}})“) auf {HANGING_PAGE} – keine Antwort"
+    )
+    assert hanging.is_closed()
