@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 
 import pytest
 
+from tests import deadlines
 from tests.conftest import ROOT, QuietHandler, SiteServer, Unzipped
 
 __all__ = [
@@ -92,18 +93,24 @@ def site_url(built_site: Path, site_server: SiteServer) -> str:
 
 @pytest.fixture(scope="session")
 def browser(watch: Watch) -> Iterator[Any]:
-    """The one Chromium of the session; tests get their contexts from ``browsers``."""
+    """The one Chromium of the session; tests get their contexts from ``browsers``. Every
+    call to it has a deadline (``tests.deadlines.guard_playwright``, issue #47 item 6)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian chromium-headless-shell is not installed (make test installs it)")
     with sync_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        deadlines.guard_playwright(playwright)
+        instance = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=deadlines.STEP_S * 1000
+        )
         watch.browser = instance  # to find contexts made around the factory
         yield instance
         instance.close()
 
 
-ENGINE_READY_MS = 180_000  # generous: a loaded CI machine can be slow; measured by the benchmark
+# generous: a loaded CI machine can be slow (measured by the benchmark), but below the deadline
+# of every call (tests/deadlines.py), so that the wait ends with its own message
+ENGINE_READY_MS = int(deadlines.WAIT_S * 1000)
 
 
 def wait_engine_ready(page: Any) -> None:
@@ -174,7 +181,7 @@ def reveal(helper: Any) -> Any:
 # mouse (hover transitions) and wait for stable frames: ≈ 0.25 s of drawing per helper, which
 # the parity tests (80 helpers online, 30 offline) do not check; the fight, Tickleiste and
 # keyboard tests click as a reader does.
-ROLL_SEEDED = """async (box, seed) => {
+ROLL_SEEDED = """async (box, [seed, waitMs]) => {
   box.querySelector(".rw-reset").click();
   // a helper that never rolls dice has no Wurfnummer to type (the engine's rolls_dice)
   const field = box.querySelector("[data-path='seed']");
@@ -187,7 +194,7 @@ ROLL_SEEDED = """async (box, seed) => {
   const result = box.querySelector(".rw-result");
   result.querySelectorAll(":scope > *").forEach((node) => { node.dataset.rwOld = "1"; });
   box.querySelector(".rw-submit").click();
-  for (let waited = 0; waited < 60000; waited += 10) {
+  for (let waited = 0; waited < waitMs; waited += 10) {
     const error = result.querySelector(":scope > .rw-error:not([data-rw-old])");
     if (error) return `Fehler: ${error.textContent}`;
     // the headline comes with the whole result; the Wurfnummer only with dice (results.js)
@@ -197,7 +204,7 @@ ROLL_SEEDED = """async (box, seed) => {
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return "keine Antwort nach 60 s";
+  return `keine Antwort nach ${waitMs / 1000} s`;
 }"""
 
 
@@ -205,7 +212,7 @@ def roll_seeded(helper: Any, seed: int) -> None:
     """Roll ``helper`` (a locator) with ``seed`` from its reset form, as a reader would;
     returns once its result (with that seed, or a result without dice: no Wurfnummer) is
     shown."""
-    answer = evaluate_one(helper, ROLL_SEEDED, seed)
+    answer = evaluate_one(helper, ROLL_SEEDED, [seed, int(deadlines.WAIT_S * 1000)])
     assert answer in (f"Wurfnummer {seed}", "ohne Würfel"), (helper.get_attribute("id"), answer)
 
 
@@ -373,7 +380,9 @@ class Watch:
         context.on("console", lambda message: self._console(message, lines))
         context.on("weberror", self._uncaught)
         context.on("close", lambda closed: self.lines.pop(closed, None))
-        context.set_default_timeout(60_000)
+        # every step of a test ends after STEP_S unless it says otherwise (issue #47 item 6)
+        context.set_default_timeout(deadlines.STEP_S * 1000)
+        context.set_default_navigation_timeout(deadlines.STEP_S * 1000)
         return context
 
     def _now(self) -> str:
@@ -411,7 +420,7 @@ class Watch:
     def flush(self) -> None:
         """Let every open page run one task, so what its timers throw right now arrives."""
         for context in list(self.lines):
-            for page in context.pages:
+            for page in [page for page in context.pages if not page.is_closed()]:
                 # closed or navigating: nothing more to hear from it
                 with contextlib.suppress(Exception):
                     page.evaluate(FLUSH)
@@ -489,7 +498,7 @@ class Browsers:
                 executable_path=CHROMIUM,
                 args=CHROMIUM_ARGS,
                 locale="de-DE",
-                **options,
+                **{"timeout": deadlines.STEP_S * 1000, **options},
             )
         )
 
@@ -739,6 +748,7 @@ class SharedVisit:
     def go(self, path: str, width: int = 1280, height: int | None = None) -> Any:
         """The page ``path`` (storage as it is), engine ready and every helper set up, in a
         window of ``width`` × ``height`` (900 px high on a laptop, 800 on a phone)."""
+        self._forget_closed_page()
         page = self._open() if self.page is None else self.page
         size = window_size(width, height)
         if page.viewport_size != size:
@@ -761,6 +771,7 @@ class SharedVisit:
     ) -> Any:
         """The page ``path`` with exactly ``storage`` in localStorage (see ``go``)."""
         items = storage or {}
+        self._forget_closed_page()
         if self.page is None:
             if items:
                 seed_storage(self._open(), self.site_url, items)
@@ -772,6 +783,13 @@ class SharedVisit:
             self.page.evaluate(CLEAR_AND_SEED, items)
             self.context.clear_permissions()
         return self.go(path, width, height)
+
+    def _forget_closed_page(self) -> None:
+        """A page closed under the visit (a call on it ran out of time and the deadline closed
+        it, tests/deadlines.py): the next test starts on a new page of the same context."""
+        if self.page is not None and self.page.is_closed():
+            self.page = None
+            self.loaded = False
 
     def _open(self) -> Any:
         self.page = self.context.new_page()
