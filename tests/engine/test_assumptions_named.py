@@ -330,8 +330,12 @@ def variants() -> dict[str, dict[str, Any]]:
         {"bis": -5, "zustand": "tot", "text": "tot"},
         {"bis": 0, "zustand": "kampfunfähig", "text": "bewusstlos"},
     ]
+    # a critical doubled after the armour, the minimum raising what is left (issue 47)
+    after = fixture()
+    after["aktionen"]["schaden"].update(kritisch={"verdoppeln": "nach_ruestung"}, minimum=1)
     return {
         "klingen": plain,
+        "klingen_danach": open_everywhere(after),
         "klingen_offen": open_everywhere(plain),
         "klingen_mehr": open_everywhere(more),
         "klingen_gleichzeitig": open_everywhere(together),

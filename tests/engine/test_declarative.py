@@ -305,6 +305,89 @@ def test_extra_dice_on_a_critical() -> None:
         del SYSTEMS["extra_test"]
 
 
+@pytest.mark.parametrize("order", [True, "vor_ruestung", "nach_ruestung"])
+@pytest.mark.parametrize(("bonus", "armour", "minimum"), [(1, 3, 0), (0, 8, 1), (2, 0, 0)])
+def test_doubling_before_or_after_the_armour_equals_enumeration(
+    order: bool | str, bonus: int, armour: int, minimum: int
+) -> None:
+    """quelle.txt L12: „Ein kritischer Treffer verdoppelt Waffenschaden und Stärke“ – before the
+    Rüstung (``verdoppeln: true`` or ``vor_ruestung``); a group that reads its text the other way
+    doubles what is left after it (``nach_ruestung``). The ``minimum`` („mindestens jedoch 0“)
+    comes last either way; the odds follow the order exactly."""
+    content = changed(schaden={"kritisch": {"verdoppeln": order}, "minimum": minimum})
+    SYSTEMS["order_test"] = declare(content, "order_test")
+    after = order == "nach_ruestung"
+
+    def hurt(faces: tuple[int, ...]) -> int:
+        raw = sum(faces) + bonus
+        doubled = 2 * (raw - armour) if after else 2 * raw - armour
+        return max(minimum, doubled)
+
+    try:
+        params = {"waffe": "2W6", "staerke": bonus, "armor": armour, "lebenspunkte": 6}
+        for seed in range(6):
+            answer = api.run("order_test", "schaden", {**params, "kritisch": True}, seed)
+            result = answer["result"]
+            assert Fraction(result["chances"]["expected_damage"]) == brute.expectation([6, 6], hurt)
+            assert Fraction(result["chances"]["state_bewusstlos"]) == brute.chance(
+                [6, 6], lambda f: 6 - hurt(f) <= 0
+            )
+            faces = tuple(d["value"] for t in result["roll"]["terms"] for d in t["dice"])
+            assert result["damage"] == hurt(faces)
+            words = "nach der Rüstung verdoppelt" if after else "verdoppelt"
+            assert words in result["display"]["outcome"]
+            bars = next(s for s in result["display"]["sections"] if s["kind"] == "distribution")[
+                "bars"
+            ]
+            spread = brute.distribution([6, 6], hurt)
+            assert {b["value"]: Fraction(b["fraction"]) for b in bars} == spread
+        field = next(
+            f for f in api.describe("order_test", "schaden")["params"] if f["name"] == "kritisch"
+        )
+        assert ("nach der Rüstung" in field["help"]) == after
+    finally:
+        del SYSTEMS["order_test"]
+
+
+@pytest.mark.parametrize("wrong", ["danach", 2, False])
+def test_a_doubling_order_that_is_none_names_file_and_key(wrong: Any) -> None:
+    with pytest.raises(DataError) as caught:
+        declare(changed(schaden={"kritisch": {"verdoppeln": wrong}}), "order_wrong_test")
+    assert caught.value.file == "order_wrong_test.yaml"
+    assert caught.value.key.startswith("aktionen.schaden.kritisch")
+    assert "nach_ruestung" in str(caught.value)
+
+
+def test_the_doubling_order_is_named_where_it_decided() -> None:
+    """quelle.txt L12 does not say whether the doubling comes before or after the Rüstung:
+    written as an Annahme (``verdoppeln: {wert: nach_ruestung, annahme: true, …}``) a critical
+    result names it, a plain hit does not; the minimum it raised is named too."""
+    text = "Der Text sagt nicht, ob vor oder nach der Rüstung verdoppelt wird; hier danach."
+    order = {"wert": "nach_ruestung", "annahme": True, "text": text, "quelle": "L12"}
+    low = {"wert": 0, "annahme": True, "text": "Mindestens 0 (Annahme).", "quelle": "L12"}
+    content = changed(schaden={"kritisch": {"verdoppeln": order}, "minimum": low})
+    SYSTEMS["order_named_test"] = declare(content, "order_named_test")
+    try:
+        hit = {"waffe": "1W6", "staerke": 0, "armor": 7, "lebenspunkte": 12}
+        critical = api.run("order_named_test", "schaden", {**hit, "kritisch": True}, 1)
+        # 1W6 − 7 < 0 on every face: doubled after the armour it stays below the minimum
+        assert assumed(critical["result"]) == [text, "Mindestens 0 (Annahme)."]
+        assert critical["result"]["damage"] == 0
+        plain = api.run("order_named_test", "schaden", {**hit, "kritisch": False}, 1)
+        assert assumed(plain["result"]) == ["Mindestens 0 (Annahme)."]
+        # doubled before the armour, 2 × 6 − 7 = 5 is above the minimum: not named there
+        before = changed(schaden={"kritisch": {"verdoppeln": True}, "minimum": low})
+        SYSTEMS["order_named_test"] = declare(before, "order_named_test")
+        for seed in range(30):
+            result = api.run("order_named_test", "schaden", {**hit, "kritisch": True}, seed)[
+                "result"
+            ]
+            raw = 2 * result["roll"]["total"] - 7
+            assert ("Mindestens 0 (Annahme)." in assumed(result)) == (raw < 0)
+    finally:
+        del SYSTEMS["order_named_test"]
+
+
 # ------------------------------------------------------------------ initiative
 
 
