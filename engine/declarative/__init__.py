@@ -1,6 +1,6 @@
 """Declared roll actions: a system's helpers written in its YAML, without Python.
 
-A data file ``engine/data/<system>.yaml`` with ``aktionen:`` declares actions of four kinds,
+A data file ``engine/data/<system>.yaml`` with ``aktionen:`` declares actions of these kinds,
 the shapes most combat chapters use:
 
 - ``art: tabelle`` – roll dice, find the row of a rule table by its range (:mod:`.table`);
@@ -8,7 +8,9 @@ the shapes most combat chapters use:
 - ``art: probe`` – dice + value + modifiers against a target, criticals, fumbles, confirmation
   rolls (:mod:`.check`);
 - ``art: schaden`` – dice + bonus − armour, a minimum, criticals, the resource it reduces
-  (:mod:`.damage`).
+  (:mod:`.damage`);
+- ``art: wurf`` – one roll ± shares of fields, its total said in words (:mod:`.roll`);
+- ``art: keine_regel`` – the text has no rule for this: the helper says so (:mod:`.no_rule`).
 
 Every action has ``titel``, ``zusammenfassung`` and ``quelle`` (lines of the system's source,
 „L12–L20“; the file is the system's ``system.quelle``), its fields as ``{name, label, hilfe,
@@ -18,7 +20,8 @@ helper shows them collapsed, a result names those it relied on.
 
 A file with ``system: {titel, quelle}`` is a system of its own (no Python package needed); a
 system that has Python actions may declare more in its own file (both mix: the Python ones come
-first). :func:`load_all` registers every declared action – the actions are ``Action`` objects
+first, the declared ones in name order – ``nach: <Aktion>`` places one right after an
+action). :func:`load_all` registers every declared action – the actions are ``Action`` objects
 with ``Param`` fields, so ``describe``, ``run``, the forms, the CLI and the fight treat them as
 any other. A mistake in a declaration fails at import with a :class:`DataError` naming the
 file and the key.
@@ -41,7 +44,7 @@ from engine.data_files import (
     note_assumption,
     rule_dirs,
 )
-from engine.declarative import check, damage, initiative, table
+from engine.declarative import check, damage, initiative, no_rule, roll, table
 from engine.declarative.spec import Spec
 from engine.params import BoolParam, ChoiceParam, IntParam, Param
 from engine.registry import SYSTEMS, ActionFunc, System, new_system
@@ -53,6 +56,13 @@ KINDS: dict[str, tuple[Builder, frozenset[str]]] = {
     "probe": (check.build, check.ALLOWED),
     "schaden": (damage.build, damage.ALLOWED),
 }
+# the kinds beyond the four roll helpers every new system starts with (harness/scaffold.py
+# writes one of each of ``KINDS``): a single roll said in words, a rule the text lacks
+MORE_KINDS: dict[str, tuple[Builder, frozenset[str]]] = {
+    "wurf": (roll.build, roll.ALLOWED),
+    "keine_regel": (no_rule.build, no_rule.ALLOWED),
+}
+ALL_KINDS = {**KINDS, **MORE_KINDS}
 SYSTEM_KEYS = {"titel", "quelle"}
 
 
@@ -122,15 +132,16 @@ def load_system(name: str) -> System:
         declared.append(str(action))
     for action in actions:
         _check_follow_ups(system, data, str(action))
+    _place(system, data, [str(a) for a in actions])
     return system
 
 
 def register(system: System, data: RuleData, name: str) -> None:
     spec = Spec(data, name, system)
     kind = spec.text("art")
-    if kind not in KINDS:
-        raise spec.error("art", f"muss eine von {', '.join(KINDS)} sein, ist {kind!r}")
-    builder, allowed = KINDS[kind]
+    if kind not in ALL_KINDS:
+        raise spec.error("art", f"muss eine von {', '.join(ALL_KINDS)} sein, ist {kind!r}")
+    builder, allowed = ALL_KINDS[kind]
     spec.mapping("", allowed)
     params, func = builder(spec)
     lines = spec.text("quelle")
@@ -154,7 +165,43 @@ def register(system: System, data: RuleData, name: str) -> None:
         assumptions=texts,
         what_if=what_if,
         compare=compare,
+        result_formerly=spec.result_formerly,
+        rolls_dice=spec.rolls_dice,
     )(run)
+    if spec.has("nach"):
+        spec.text("nach")  # placed by ``load_system`` once every action is there
+
+
+def _place(system: System, data: RuleData, names: list[str]) -> None:
+    """``nach: <Aktion>``: a declared helper stands right after that action of its system (in
+    the catalogue, the pages' tabs, the command line) – after the ones placed there before it;
+    without it, declared helpers follow the Python ones in name order (the compiled JSON's).
+    So a Python system keeps its order when one of its actions moves into the YAML."""
+    after = {}
+    for name in names:
+        spec = Spec(data, name, system)
+        if spec.has("nach"):
+            target = spec.text("nach")
+            if target not in system.actions or target == name:
+                raise spec.error("nach", f"„{target}“ ist keine andere Aktion von {system.title}")
+            after[name] = target
+    order = [n for n in system.actions if n not in after]
+    placed_after: dict[str, str] = {}
+    while after:
+        ready = [n for n, target in after.items() if target in order]
+        if not ready:
+            name = next(iter(after))
+            raise Spec(data, name, system).error("nach", "die Angaben nach: bilden einen Kreis")
+        for name in ready:
+            target = after.pop(name)
+            index = order.index(target) + 1
+            while index < len(order) and placed_after.get(order[index]) == target:
+                index += 1
+            order.insert(index, name)
+            placed_after[name] = target
+    actions = dict(system.actions)
+    system.actions.clear()
+    system.actions.update({name: actions[name] for name in order})
 
 
 def _odds_fields(spec: Spec, kind: str, params: tuple[Param, ...]) -> tuple[str, tuple[str, ...]]:

@@ -18,7 +18,9 @@ schaden:
     - {bis: 0, zustand: kampfunfähig, text: bewusstlos}
 ```
 
-``verdoppeln`` doubles dice and bonus before the armour; ``zusatzwurf`` adds its dice. A
+``verdoppeln: true`` (or ``vor_ruestung``) doubles dice and bonus before the armour,
+``verdoppeln: nach_ruestung`` what is left after it (dice + bonus − armour, doubled); the
+``minimum`` comes last either way. ``zusatzwurf`` adds its dice (before armour and minimum). A
 critical is the per-roll field ``kritisch`` (a check's follow-up fills it); where the text
 leaves open how a critical works, ``kritisch`` (or ``verdoppeln`` / ``zusatzwurf``) is an
 Annahme, named in a result that applied it. The other Annahmen: ``wurf`` decides every result,
@@ -48,6 +50,8 @@ from engine.params import BoolParam, Param
 from engine.registry import ActionFunc
 
 ALLOWED = COMMON_KEYS | {"bonus", "ruestung", "minimum", "kritisch", "ressource", "zustand"}
+# ``kritisch.verdoppeln``: whether the doubling comes after the armour (True) or before it
+DOUBLING: dict[bool | str, bool] = {True: False, "vor_ruestung": False, "nach_ruestung": True}
 
 
 def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
@@ -63,14 +67,26 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     armour = spec.field("ruestung") if spec.has("ruestung") else None
     minimum = spec.integer("minimum", 0)
     double = False
+    after_armour = False
     extra = None
     if spec.has("kritisch"):
         crit = spec.mapping("kritisch", {"verdoppeln", "zusatzwurf"})
         if ("verdoppeln" in crit) == ("zusatzwurf" in crit) or (
-            "verdoppeln" in crit and not spec.flag("kritisch.verdoppeln")
+            "verdoppeln" in crit and spec.raw("kritisch.verdoppeln") is False
         ):
-            raise spec.error("kritisch", "entweder verdoppeln: true oder zusatzwurf: <Würfel>")
+            raise spec.error(
+                "kritisch",
+                "entweder verdoppeln: true (vor_ruestung, nach_ruestung) oder zusatzwurf: <Würfel>",
+            )
         double = "verdoppeln" in crit
+        if double:
+            order = spec.raw("kritisch.verdoppeln")
+            if not (order is True or (isinstance(order, str) and order in DOUBLING)):
+                raise spec.error(
+                    "kritisch.verdoppeln",
+                    f"muss true, vor_ruestung oder nach_ruestung sein, ist {order!r}",
+                )
+            after_armour = DOUBLING[order]
         if "zusatzwurf" in crit:
             extra = spec.dice("kritisch.zusatzwurf", "Zusatzwurf")
     critical_key = "kritisch.verdoppeln" if double else "kritisch.zusatzwurf"
@@ -89,7 +105,15 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             BoolParam(
                 "kritisch",
                 "Kritischer Treffer",
-                help="Verdoppelt den Schaden." if double else f"Dazu {_notation(extra)}.",
+                help=(
+                    (
+                        "Verdoppelt den Schaden nach der Rüstung."
+                        if after_armour
+                        else "Verdoppelt den Schaden."
+                    )
+                    if double
+                    else f"Dazu {_notation(extra)}."
+                ),
                 per_roll=True,
             )
         )
@@ -97,11 +121,16 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         params.append(resource)
     title = spec.text("titel")
 
+    def unclamped(rolled: int, bonus: int, reduce: int, critical: bool) -> int:
+        """The damage before the minimum: doubled before or after the armour."""
+        if not (critical and double):
+            return rolled + bonus - reduce
+        if after_armour:
+            return 2 * (rolled + bonus - reduce)
+        return 2 * (rolled + bonus) - reduce
+
     def damage_of(rolled: int, bonus: int, reduce: int, critical: bool) -> int:
-        raw = rolled + bonus
-        if critical and double:
-            raw *= 2
-        return max(minimum, raw - reduce)
+        return max(minimum, unclamped(rolled, bonus, reduce, critical))
 
     def run(values: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         expression = (
@@ -147,7 +176,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         extra_roll = dice.roll(extra, rng) if critical and extra is not None else None
         rolled_total = rolled.total + (extra_roll.total if extra_roll else 0)
         hurt = damage_of(rolled_total, bonus, reduce, critical)
-        if hurt == minimum and rolled_total + bonus - reduce < minimum:
+        if unclamped(rolled_total, bonus, reduce, critical) < minimum:
             spec.use("minimum")
         display = Display(headline=title)
         display.roll(title, rolled, parts, total=rolled.total + bonus)
@@ -159,10 +188,12 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         steps = [f"{number(rolled_total)} {'fest' if fixed else 'gewürfelt'}"]
         if bonus:
             steps.append(f"{number(bonus)} Bonus")
-        if critical and double:
+        if critical and double and not after_armour:
             steps.append("verdoppelt")
         if armour and reduce:
             steps.append(f"− {number(reduce)} {armour.label}")
+        if critical and double and after_armour:
+            steps.append("nach der Rüstung verdoppelt")
         display.outcome = (
             f"{number(hurt)} Schaden ({', '.join(steps)}; mindestens {number(minimum)})."
         )

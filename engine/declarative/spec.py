@@ -71,20 +71,24 @@ def _within(node: Any, texts: list[str]) -> None:
 # The keys every declared action has (its kind, title, summary, source lines, dice, Annahmen);
 # each kind adds its own (``ALLOWED`` in table.py, initiative.py, check.py, damage.py).
 # ``was_waere_wenn`` / ``vergleichen`` name the fields „Was wäre wenn“ and „Vergleichen“ go
-# across (engine/odds.py; checked in ``declarative.register``).
+# across (engine/odds.py; checked in ``declarative.register``); ``nach: <Aktion>`` places the
+# helper right after that action of its system (a Python system's order stays as it was).
 COMMON_KEYS = frozenset(
     {"art", "titel", "zusammenfassung", "quelle", "wurf", "annahmen"}
-    | {"was_waere_wenn", "vergleichen"}
+    | {"was_waere_wenn", "vergleichen", "nach"}
 )
 # The keys that never decide how a roll comes out: what the helper is and says (kind, title,
-# summary, source lines, its words), its sample fighters, the helpers it continues with, the
-# fields the odds go across – and the free ``annahmen``, named in every result anyway. Every
+# summary, source lines, its words: headline, roll label, explanation, notes, the chart's axis
+# and mean), its sample fighters, the helpers it continues with, where it stands in the list,
+# the fields and chances the odds show – and the free ``annahmen``, named in every result
+# anyway. Every
 # other key of a kind is a rule value:
 # written as an Annahme, a result names it where it decided (tests/engine/
 # test_assumptions_named.py checks that each one does in some result).
 NOT_DECIDING = frozenset(
     {"art", "titel", "zusammenfassung", "quelle", "annahmen", "worte", "beispiel", "folgen"}
-    | {"was_waere_wenn", "vergleichen"}
+    | {"was_waere_wenn", "vergleichen", "nach"}
+    | {"ueberschrift", "wurfname", "erklaerung", "hinweise", "chancen", "achse", "mittelwert"}
 )
 
 
@@ -98,6 +102,9 @@ class Spec:
         self.prefix = f"aktionen.{name}"
         # keys of the data outside the action whose Annahmen its helper lists too (a table's)
         self.listed: list[str] = []
+        # set by a kind: its result keys' former names, and False when it never rolls a die
+        self.result_formerly: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        self.rolls_dice = True
 
     def key(self, key: str) -> str:
         return f"{self.prefix}.{key}" if key else self.prefix

@@ -305,6 +305,89 @@ def test_extra_dice_on_a_critical() -> None:
         del SYSTEMS["extra_test"]
 
 
+@pytest.mark.parametrize("order", [True, "vor_ruestung", "nach_ruestung"])
+@pytest.mark.parametrize(("bonus", "armour", "minimum"), [(1, 3, 0), (0, 8, 1), (2, 0, 0)])
+def test_doubling_before_or_after_the_armour_equals_enumeration(
+    order: bool | str, bonus: int, armour: int, minimum: int
+) -> None:
+    """quelle.txt L12: „Ein kritischer Treffer verdoppelt Waffenschaden und Stärke“ – before the
+    Rüstung (``verdoppeln: true`` or ``vor_ruestung``); a group that reads its text the other way
+    doubles what is left after it (``nach_ruestung``). The ``minimum`` („mindestens jedoch 0“)
+    comes last either way; the odds follow the order exactly."""
+    content = changed(schaden={"kritisch": {"verdoppeln": order}, "minimum": minimum})
+    SYSTEMS["order_test"] = declare(content, "order_test")
+    after = order == "nach_ruestung"
+
+    def hurt(faces: tuple[int, ...]) -> int:
+        raw = sum(faces) + bonus
+        doubled = 2 * (raw - armour) if after else 2 * raw - armour
+        return max(minimum, doubled)
+
+    try:
+        params = {"waffe": "2W6", "staerke": bonus, "armor": armour, "lebenspunkte": 6}
+        for seed in range(6):
+            answer = api.run("order_test", "schaden", {**params, "kritisch": True}, seed)
+            result = answer["result"]
+            assert Fraction(result["chances"]["expected_damage"]) == brute.expectation([6, 6], hurt)
+            assert Fraction(result["chances"]["state_bewusstlos"]) == brute.chance(
+                [6, 6], lambda f: 6 - hurt(f) <= 0
+            )
+            faces = tuple(d["value"] for t in result["roll"]["terms"] for d in t["dice"])
+            assert result["damage"] == hurt(faces)
+            words = "nach der Rüstung verdoppelt" if after else "verdoppelt"
+            assert words in result["display"]["outcome"]
+            bars = next(s for s in result["display"]["sections"] if s["kind"] == "distribution")[
+                "bars"
+            ]
+            spread = brute.distribution([6, 6], hurt)
+            assert {b["value"]: Fraction(b["fraction"]) for b in bars} == spread
+        field = next(
+            f for f in api.describe("order_test", "schaden")["params"] if f["name"] == "kritisch"
+        )
+        assert ("nach der Rüstung" in field["help"]) == after
+    finally:
+        del SYSTEMS["order_test"]
+
+
+@pytest.mark.parametrize("wrong", ["danach", 2, False])
+def test_a_doubling_order_that_is_none_names_file_and_key(wrong: Any) -> None:
+    with pytest.raises(DataError) as caught:
+        declare(changed(schaden={"kritisch": {"verdoppeln": wrong}}), "order_wrong_test")
+    assert caught.value.file == "order_wrong_test.yaml"
+    assert caught.value.key.startswith("aktionen.schaden.kritisch")
+    assert "nach_ruestung" in str(caught.value)
+
+
+def test_the_doubling_order_is_named_where_it_decided() -> None:
+    """quelle.txt L12 does not say whether the doubling comes before or after the Rüstung:
+    written as an Annahme (``verdoppeln: {wert: nach_ruestung, annahme: true, …}``) a critical
+    result names it, a plain hit does not; the minimum it raised is named too."""
+    text = "Der Text sagt nicht, ob vor oder nach der Rüstung verdoppelt wird; hier danach."
+    order = {"wert": "nach_ruestung", "annahme": True, "text": text, "quelle": "L12"}
+    low = {"wert": 0, "annahme": True, "text": "Mindestens 0 (Annahme).", "quelle": "L12"}
+    content = changed(schaden={"kritisch": {"verdoppeln": order}, "minimum": low})
+    SYSTEMS["order_named_test"] = declare(content, "order_named_test")
+    try:
+        hit = {"waffe": "1W6", "staerke": 0, "armor": 7, "lebenspunkte": 12}
+        critical = api.run("order_named_test", "schaden", {**hit, "kritisch": True}, 1)
+        # 1W6 − 7 < 0 on every face: doubled after the armour it stays below the minimum
+        assert assumed(critical["result"]) == [text, "Mindestens 0 (Annahme)."]
+        assert critical["result"]["damage"] == 0
+        plain = api.run("order_named_test", "schaden", {**hit, "kritisch": False}, 1)
+        assert assumed(plain["result"]) == ["Mindestens 0 (Annahme)."]
+        # doubled before the armour, 2 × 6 − 7 = 5 is above the minimum: not named there
+        before = changed(schaden={"kritisch": {"verdoppeln": True}, "minimum": low})
+        SYSTEMS["order_named_test"] = declare(before, "order_named_test")
+        for seed in range(30):
+            result = api.run("order_named_test", "schaden", {**hit, "kritisch": True}, seed)[
+                "result"
+            ]
+            raw = 2 * result["roll"]["total"] - 7
+            assert ("Mindestens 0 (Annahme)." in assumed(result)) == (raw < 0)
+    finally:
+        del SYSTEMS["order_named_test"]
+
+
 # ------------------------------------------------------------------ initiative
 
 
@@ -727,3 +810,194 @@ def test_a_python_system_may_declare_more_actions(monkeypatch: pytest.MonkeyPatc
     assert names == ["python_roll", "initiative", "angriff", "schaden", "patzer"]
     assert api.run("mixed_test", "angriff", {"angriffswert": 3}, 1)["ok"]
     assert declarative.DECLARED["mixed_test"] == ["initiative", "angriff", "schaden", "patzer"]
+
+
+# ------------------------------------------------------------------ a single roll, no rule
+
+
+SINGLE_ROLL: dict[str, Any] = {
+    "art": "wurf",
+    "titel": "Absturz",
+    "zusammenfassung": "2W6 + 1 je 3 volle Meter über 2 m (höchstens +4) − Polster.",
+    "quelle": "L1",
+    "wurf": "2W6",
+    "felder": [
+        {"name": "hoehe", "label": "Höhe", "vorgabe": 7, "min": 0, "max": 40, "pflicht": True},
+        {"name": "polster", "label": "Polster", "vorgabe": 0, "min": 0, "max": 10},
+        {"name": "nass", "label": "Im Wasser", "art": "ja_nein"},
+    ],
+    "modifikatoren": [
+        {"feld": "hoehe", "label": "Höhe {wert} m", "ab": 2, "je": 3, "hoechstens": 4},
+        {"feld": "polster", "label": "Polster", "faktor": -1},
+    ],
+    "ergebnis": [
+        {"bis": 4, "meldung": "Nur Prellungen."},
+        {"wenn": "nass", "meldung": "{summe} Schaden, gedämpft."},
+        {"meldung": "{summe} Schaden."},
+    ],
+    "chancen": [{"name": "nur Prellungen", "bis": 4}, {"name": "schwer", "von": 12}],
+    "zusatzwurf": {"name": "welle", "wenn": "nass", "wurf": "1W4", "meldung": "Welle {summe}."},
+}
+
+
+def declared_with(name: str, **actions: dict[str, Any]) -> System:
+    content = declaration()
+    content["aktionen"].update(copy.deepcopy(actions))
+    system = declare(content, name)
+    SYSTEMS[name] = system
+    return system
+
+
+@pytest.mark.parametrize(("height", "padding"), [(0, 0), (7, 2), (9, 0), (40, 10)])
+def test_a_single_roll_equals_enumeration(height: int, padding: int) -> None:
+    """``art: wurf``: 2W6 + the height's share (above 2 m, one per full 3 m, at most +4) − the
+    padding; the outcome by the first row that fits, every chance and the distribution of the
+    total against an enumeration of all faces."""
+    declared_with("single_test", absturz=SINGLE_ROLL)
+    bonus = min(4, max(0, height - 2) // 3) - padding
+    try:
+        for seed in range(4):
+            params = {"hoehe": height, "polster": padding}
+            result = api.run("single_test", "absturz", params, seed)["result"]
+            assert result["total"] == result["roll"]["total"] + bonus
+            assert [m["value"] for m in result["modifiers"]] == [bonus + padding, -padding]
+            assert result["modifiers"][0]["name"] == f"Höhe {height} m"
+            assert Fraction(result["chances"]["nur Prellungen"]) == brute.chance(
+                [6, 6], lambda f: sum(f) + bonus <= 4
+            )
+            assert Fraction(result["chances"]["schwer"]) == brute.chance(
+                [6, 6], lambda f: sum(f) + bonus >= 12
+            )
+            exact = {int(k): Fraction(v) for k, v in result["chances"]["exact"].items()}
+            assert exact == brute.distribution([6, 6], lambda f: sum(f) + bonus)
+            total = result["total"]
+            words = "Nur Prellungen." if total <= 4 else f"{total} Schaden."
+            assert result["display"]["outcome"] == words
+            assert "welle" not in result
+        wet = api.run("single_test", "absturz", {"hoehe": height, "nass": True}, 3)["result"]
+        if wet["total"] > 4:
+            assert wet["display"]["outcome"].startswith(f"{wet['total']} Schaden, gedämpft.")
+        assert wet["display"]["outcome"].endswith(f" Welle {wet['welle']['total']}.")
+        assert wet["chances"]["expected_welle"] == "5/2"
+        spec = api.describe("single_test", "absturz")
+        assert spec["result_formerly"]["expected_welle"] == ["welle_erwartung"]
+        assert [p["name"] for p in spec["params"]] == ["hoehe", "polster", "nass"]
+    finally:
+        del SYSTEMS["single_test"]
+
+
+@pytest.mark.parametrize(
+    ("rounding", "weight", "bonus"), [("abrunden", 70, 1), ("aufrunden", 70, 2)]
+)
+def test_a_share_rounds_as_declared_and_says_so(rounding: str, weight: int, bonus: int) -> None:
+    """„kg / 50“ leaves a remainder: ``rundung`` rounds it down or up, the label says so and a
+    result names the rounding where it is an Annahme – only when there was a remainder."""
+    text = f"Der Text sagt nicht, wie gerundet wird; hier: {rounding}."
+    action = copy.deepcopy(SINGLE_ROLL)
+    action["felder"][0]["max"] = 200
+    action["modifikatoren"] = [
+        {
+            "feld": "hoehe",
+            "label": "Gewicht {wert} kg / 50",
+            "je": 50,
+            "rundung": {"wert": rounding, "annahme": True, "text": text, "quelle": "L1"},
+        }
+    ]
+    declared_with("rounding_test", absturz=action)
+    try:
+        result = api.run("rounding_test", "absturz", {"hoehe": weight}, 1)["result"]
+        word = "abgerundet" if rounding == "abrunden" else "aufgerundet"
+        assert result["modifiers"] == [
+            {"name": f"Gewicht {weight} kg / 50 ({word})", "value": bonus}
+        ]
+        assert assumed(result) == [text]
+        even = api.run("rounding_test", "absturz", {"hoehe": 50}, 1)["result"]
+        assert even["modifiers"] == [{"name": "Gewicht 50 kg / 50", "value": 1}]
+        assert assumed(even) == []
+    finally:
+        del SYSTEMS["rounding_test"]
+
+
+def test_no_rule_says_so_and_rolls_nothing() -> None:
+    """``art: keine_regel``: the text has no rule for this – the helper says so (``rule``
+    null, its ``erklaerung``), invents nothing and has no Wurfnummer."""
+    action = {
+        "art": "keine_regel",
+        "titel": "Patzer",
+        "zusammenfassung": "Der Text hat keine Patzerregel.",
+        "quelle": "L1",
+        "erklaerung": "Der Text enthält keine Regel für Patzer.",
+        "hinweise": ["Ein Fehlschlag richtet keinen Schaden an."],
+    }
+    declared_with("no_rule_test", keine=action)
+    try:
+        result = api.run("no_rule_test", "keine", {}, 1)["result"]
+        assert result["rule"] is None
+        assert result["meaning"] == result["display"]["outcome"] == action["erklaerung"]
+        assert result["display"]["headline"] == "Patzer"
+        assert result["display"]["sections"] == [
+            {"kind": "notes", "caption": "Hinweise", "items": action["hinweise"]}
+        ]
+        spec = api.describe("no_rule_test", "keine")
+        assert spec["rolls_dice"] is False and spec["params"] == []
+    finally:
+        del SYSTEMS["no_rule_test"]
+
+
+def test_nach_places_declared_helpers_after_an_action(tmp_path: Path) -> None:
+    """``nach: <Aktion>``: a declared helper stands right after that action (the compiled JSON
+    sorts the declared ones by name otherwise) – one placed after another after it."""
+    content = declaration()
+    content["aktionen"]["initiative"]["nach"] = "schaden"
+    content["aktionen"]["angriff"]["nach"] = "initiative"
+    data = RuleData("order.yaml", json.loads(json.dumps(content, sort_keys=True)))
+    system = System("order_test", "Test", "005_0123456789abcdef.txt")
+    names = sorted(content["aktionen"])
+    for name in names:
+        declarative.register(system, data, name)
+    declarative._place(system, data, names)
+    assert list(system.actions) == ["patzer", "schaden", "initiative", "angriff"]
+    content["aktionen"]["schaden"]["nach"] = "angriff"
+    data = RuleData("order.yaml", json.loads(json.dumps(content, sort_keys=True)))
+    with pytest.raises(DataError) as caught:
+        declarative._place(system, data, names)
+    assert "Kreis" in str(caught.value) and caught.value.file == "order.yaml"
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "words"),
+    [
+        (
+            {"modifikatoren": [{"feld": "nass", "label": "x"}]},
+            "modifikatoren.0.feld",
+            "kein Zahlenfeld",
+        ),
+        (
+            {"modifikatoren": [{"feld": "hoehe", "label": "x", "rundung": "kaufmaennisch"}]},
+            "modifikatoren.0.rundung",
+            "abrunden oder aufrunden",
+        ),
+        ({"ergebnis": [{"bis": 3, "meldung": "x"}]}, "ergebnis.0", "die letzte Zeile gilt immer"),
+        (
+            {"ergebnis": [{"wenn": "hoehe", "meldung": "x"}, {"meldung": "y"}]},
+            "ergebnis.0.wenn",
+            "kein Ja/Nein-Feld",
+        ),
+        ({"chancen": [{"name": "x"}]}, "chancen.0", "braucht von oder bis"),
+        ({"nach": "heilung"}, "nach", "keine andere Aktion"),
+    ],
+)
+def test_a_mistake_in_a_single_roll_names_file_and_key(
+    change: dict[str, Any], key: str, words: str
+) -> None:
+    content = declaration()
+    content["aktionen"]["absturz"] = {**copy.deepcopy(SINGLE_ROLL), **change}
+    data = RuleData("broken_roll.yaml", json.loads(json.dumps(content)))
+    system = System("broken_roll", "Test", "005_0123456789abcdef.txt")
+    with pytest.raises(DataError) as caught:
+        for name in content["aktionen"]:
+            declarative.register(system, data, name)
+        declarative._place(system, data, list(content["aktionen"]))
+    assert caught.value.key == f"aktionen.absturz.{key}"
+    assert caught.value.file == "broken_roll.yaml"
+    assert words in str(caught.value)

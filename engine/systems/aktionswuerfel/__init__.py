@@ -15,11 +15,13 @@ Map for a newcomer (modules imported in the order the actions are registered):
 - ``attack.py`` – ``attack``: Angriffswurf against the Verteidigungswert (L50–L54), damage and
   wound, critical wounds, kampfunfähig, death (L100–L110), exact odds over the damage dice, the
   target's new Gesundheit (``target_update``); Kampfmanöver on Athletik (L56–L80).
-- ``fumble.py`` – ``fumble``: the text has no Patzer rule (L1–L110).
+- ``fumble`` – the text has no Patzer rule (L1–L110): declared in the YAML (``aktionen:``,
+  ``art: keine_regel``, placed after ``attack`` with ``nach:``).
 - ``fallenlassen.py`` – ``fallenlassen``: the freie Aktion, Geschicklichkeit-Wurf gegen 10
   (L82–L92).
 
-Data: ``engine/data/aktionswuerfel.yaml`` (rule values and Annahmen). Tests:
+Data: ``engine/data/aktionswuerfel.yaml`` (rule values, Annahmen and the declared ``fumble``).
+Tests:
 ``tests/engine/aktionswuerfel/``.
 """
 
@@ -29,10 +31,7 @@ from engine.systems.aktionswuerfel import initiative
 from engine.systems.aktionswuerfel import attack
 
 # isort: split
-from engine.systems.aktionswuerfel import fumble
-
-# isort: split
 from engine.systems.aktionswuerfel import fallenlassen
 from engine.systems.aktionswuerfel.common import SYSTEM
 
-__all__ = ["SYSTEM", "attack", "fallenlassen", "fumble", "initiative"]
+__all__ = ["SYSTEM", "attack", "fallenlassen", "initiative"]

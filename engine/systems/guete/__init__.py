@@ -18,11 +18,13 @@ Map for a newcomer (modules imported in the order the actions are registered):
   Erschwernisse (``attack_modifiers``); ``damage.py`` – damage rolls, the loss per resource and
   each option's effects (L123–L367), exact expected losses.
 - ``initiative.py`` – ``initiative``: orders the entered Initiativwerte, ambush (L89), ``turns``.
-- ``fumble.py`` – ``fumble``: the text has no Patzer rule (L229, L269, L289).
-- ``special_rolls.py`` – ``aufwachen`` (L47), ``entwaffnen`` (L141–L143), ``erdruecken``
-  (L153–L161), ``sturzflug`` (L325–L327), ``feuerschaden`` (L187–L193).
 
-Data: ``engine/data/guete.yaml`` (rule tables, dice and Annahmen). Tests:
+Declared in the YAML (``aktionen:``, engine/declarative), after these: ``fumble`` (the text has
+no Patzer rule, L229, L269, L289: ``art: keine_regel``) and the single rolls ``aufwachen``
+(L47), ``entwaffnen`` (L141–L143), ``erdruecken`` (L153–L161), ``sturzflug`` (L325–L327),
+``feuerschaden`` (L187–L193) (``art: wurf``).
+
+Data: ``engine/data/guete.yaml`` (rule tables, dice, Annahmen and the declared helpers). Tests:
 ``tests/engine/guete/``.
 """
 
@@ -30,13 +32,7 @@ from engine.systems.guete import attack
 
 # isort: split
 from engine.systems.guete import initiative
-
-# isort: split
-from engine.systems.guete import fumble
-
-# isort: split
-from engine.systems.guete import special_rolls
 from engine.systems.guete.common import SYSTEM
 from engine.systems.guete.modifiers import attack_modifiers
 
-__all__ = ["SYSTEM", "attack", "attack_modifiers", "fumble", "initiative", "special_rolls"]
+__all__ = ["SYSTEM", "attack", "attack_modifiers", "initiative"]

@@ -57,9 +57,20 @@ def chances_dict(dist: dict[int, Fraction]) -> dict[str, str]:
     return {str(total): str(p) for total, p in dist.items()}
 
 
+# The dice and numbers of the rolls declared in the YAML (``aktionen:``) that the attack rolls too
+STURZFLUG_BONUS = "aktionen.sturzflug.modifikatoren.0"
+DICE = {
+    "sturzflug": "aktionen.sturzflug.wurf",
+    "beute": "aktionen.sturzflug.zusatzwurf.wurf",
+    "feuer": "aktionen.feuerschaden.wurf",
+    "entwaffnen": "aktionen.entwaffnen.wurf",
+}
+
+
 def sturzflug_bonus(height: int) -> int:
     """L325: +1 je 2 volle Meter über 5 m, höchstens +5."""
-    base = DATA.integer("wuerfe.sturzflug.mindesthoehe", 0, 1000)
-    per = DATA.integer("wuerfe.sturzflug.meter_je_punkt", 1, 1000)
-    cap = DATA.integer("wuerfe.sturzflug.hoechstens", 0, 1000)
+    # the numbers of the declared ``sturzflug`` helper's modifier (aktionen.sturzflug)
+    base = DATA.integer(f"{STURZFLUG_BONUS}.ab", 0, 1000)
+    per = DATA.integer(f"{STURZFLUG_BONUS}.je", 1, 1000)
+    cap = DATA.integer(f"{STURZFLUG_BONUS}.hoechstens", 0, 1000)
     return min(cap, max(0, height - base) // per)

@@ -18,6 +18,7 @@ from engine import dice
 from engine.display import bars_fit
 from engine.systems.guete.common import (
     DATA,
+    DICE,
     RESOURCES,
     SUITED_FOR_STUN,
     plus_constant,
@@ -122,7 +123,7 @@ def _damage_rolls(
     weapon = dice.parse(p["damage"] if hitter == "angreifer" else p["gegner_schaden"])
     if option == "sturzflug":
         weapon = plus_constant(
-            DATA.dice("wuerfe.sturzflug.wurf", "Sturzflug"),
+            DATA.dice(DICE["sturzflug"], "Sturzflug"),
             sturzflug_bonus(p["sturzflug_hoehe"]),
         )
         label = "Sturzflug-Schaden"
@@ -135,10 +136,10 @@ def _damage_rolls(
     rolls.append((label, weapon))
     extra = ""
     if option == "feuerangriff":
-        rolls.append(("Feuerschaden", DATA.dice("wuerfe.feuerangriff.wurf", "Feuerschaden")))
+        rolls.append(("Feuerschaden", DATA.dice(DICE["feuer"], "Feuerschaden")))
         extra = "LE" if p["feuerempfindlich"] else "KE"
     elif option == "sturzflug" and p["sturzflug_greifen"]:
-        rolls.append(("Sturz der Beute (KE)", DATA.dice("wuerfe.sturzflug.beute_wurf", "Sturz")))
+        rolls.append(("Sturz der Beute (KE)", DATA.dice(DICE["beute"], "Sturz")))
         extra = "KE"
     return extra
 
@@ -237,7 +238,7 @@ def _no_damage_effects(
         if defense == "vollstaendig":
             effects.append("Das Ziel entzieht sich und behält seine Waffe.")
         else:
-            rolls.append(("Weite (Meter)", DATA.dice("wuerfe.entwaffnen.wurf", "Entwaffnen")))
+            rolls.append(("Weite (Meter)", DATA.dice(DICE["entwaffnen"], "Entwaffnen")))
             effects.append("Entwaffnet, kein Schaden.")
             DATA.text("angriff.entwaffnen_guete_ziel")  # which Güte of the target (L143)
             target_guete = p["abwehr_guete"] if defense == "halb" else None

@@ -1,4 +1,5 @@
-"""Aktionswürfel-System: the ``fumble`` action (``fumble.py``)."""
+"""Aktionswürfel-System: the ``fumble`` action (declared in engine/data/aktionswuerfel.yaml,
+``art: keine_regel``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Güte-System: the further rolls – aufwachen … feuerschaden (``special_rolls.py``)."""
+"""Güte-System: the further rolls – aufwachen … feuerschaden (declared in engine/data/guete.yaml,
+``art: wurf``)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def test_feuerschaden_roll() -> None:
 def test_erdruecken_names_the_rounding_only_with_a_remainder() -> None:
     """002_51e59e824768e9e9.txt L157: kg / 50 – rounding down is an Annahme, named (and shown)
     only when the weight leaves a remainder."""
-    rule = annahme("wuerfe.erdruecken.rundung")
+    rule = annahme("aktionen.erdruecken.modifikatoren.0.rundung")
     r = run("erdruecken", {"gewicht": 210})
     assert assumed(r) == [rule]
     assert "(abgerundet)" in r["display"]["sections"][0]["items"][0]["modifiers"][0]["label"]
