@@ -55,7 +55,7 @@ browsers:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); }
 
 site: deps
-	$(PY) -m site_plugins.compile_data --check
+	$(PY) -m site_plugins.compile_data --check regeln
 	$(PY) -m mkdocs build --strict
 	$(PY) -m harness.offline_export --dist dist --site site
 
@@ -67,11 +67,11 @@ lint: deps
 	@$(MAKE) --no-print-directory -j5 --output-sync=target $(LINT_CHECKS)
 
 lint-data:
-	$(PY) -m site_plugins.compile_data --check
+	$(PY) -m site_plugins.compile_data --check regeln
 lint-ruff:
-	$(VENV)/bin/ruff check engine site_plugins tests scripts
+	$(VENV)/bin/ruff check engine site_plugins harness regeln tests scripts
 lint-format:
-	$(VENV)/bin/ruff format --check engine site_plugins tests scripts
+	$(VENV)/bin/ruff format --check engine site_plugins harness regeln tests scripts
 lint-types:
 	$(VENV)/bin/mypy
 lint-workflows:
@@ -84,9 +84,9 @@ test: deps browsers lint
 serve: deps
 	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:8000
 
-# After editing engine/data/*.yaml
+# After editing regeln/*.yaml
 data: deps
-	$(PY) -m site_plugins.compile_data
+	$(PY) -m site_plugins.compile_data regeln
 
 # A new rule system from its source text: make system NAME=klingenspiel QUELLE=pfad/zum/text.txt TITEL="Klingenspiel"
 system: deps

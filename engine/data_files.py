@@ -1,4 +1,5 @@
-"""Rule data: YAML in ``engine/data/`` is the source; the engine reads the JSON compiled from it.
+"""Rule data: YAML in a site's ``regeln/`` is the source; the engine reads the JSON compiled
+from it.
 
 The engine stays standard-library only (it runs in Pyodide without PyYAML), so
 ``python -m site_plugins.compile_data`` turns every ``*.yaml`` into ``*.json`` and a test

@@ -2,7 +2,7 @@
 the conditions it names – declared once in the data, read the same way by every result and
 every page.
 
-A system declares it in ``kampf:`` of ``engine/data/<system>.yaml`` (German keys, like the rest
+A system declares it in ``kampf:`` of ``regeln/<system>.yaml`` (German keys, like the rest
 of the data; CONTRIBUTING.md „Der Kampf“)::
 
     kampf:

@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
 def check(layout: Layout, name: str) -> int:
     """The five steps for ``name`` in the site ``layout``; 0 when all passed."""
     began = started = time.monotonic()
-    rules = [str(layout.rules)] if layout.own_rules else []
+    rules = [str(layout.rules)]
     try:
         compiled = subprocess.run(
             [sys.executable, "-m", "site_plugins.compile_data", "--check", *rules],
@@ -173,10 +173,9 @@ def check(layout: Layout, name: str) -> int:
             raise CheckFailed("Regeldaten veraltet: make data")
         step("Regeldaten übersetzt", started)
         started = time.monotonic()
-        if layout.own_rules:
-            from engine import declarative
+        from engine import systems
 
-            declarative.use_rules(layout.rules)
+        systems.use_rules(layout.rules)
         rolls = check_engine(name)
         step(
             f"Aktionen beschreiben sich und würfeln ({rolls} Würfe, JSON und Kommandozeile)",

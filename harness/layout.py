@@ -1,7 +1,7 @@
-"""Where a site keeps its parts. This repository and a group's own site (made by
-``regelwerk-neue-seite``) have the same layout but one folder: the rule data is in the
-package's ``engine/data/`` here and in the site's own folder there – the one the ``regelwerk``
-plugin names in ``mkdocs.yml`` (``regeln:``)."""
+"""Where a site keeps its parts: this repository and a group's own site (made by
+``regelwerk-neue-seite``) have the same layout – sources in ``quellen/``, pages in ``docs/``,
+tests in ``tests/``, and the rule data in the folder the ``regelwerk`` plugin names in
+``mkdocs.yml`` (``regeln:``, by convention ``regeln/``)."""
 
 from __future__ import annotations
 
@@ -36,11 +36,6 @@ class Layout:
         root = (root or Path(os.environ.get("REGELWERK_SEITE", "") or Path.cwd())).resolve()
         return cls(root, _rules_folder(root))
 
-    @property
-    def own_rules(self) -> bool:
-        """The rules are the site's own folder (a group's site), not the engine's data."""
-        return self.rules != self.root / "engine" / "data"
-
     def shown(self, path: Path) -> str:
         """A path as a message names it: relative to the site."""
         try:
@@ -63,4 +58,4 @@ def _rules_folder(root: Path) -> Path:
         own = plugins.get("regelwerk") if isinstance(plugins, dict) else None
         if isinstance(own, dict) and own.get("regeln"):
             return (root / str(own["regeln"])).resolve()
-    return root / "engine" / "data"  # this repository: the engine's own data
+    return root / "regeln"

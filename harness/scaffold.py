@@ -3,8 +3,8 @@
     .venv/bin/python -m harness.scaffold NAME QUELLE [--titel "Titel"]
     make system NAME=klingenspiel QUELLE=~/klingenspiel.txt TITEL="Klingenspiel"
 
-Works in the site of the working directory: this repository (rule data in ``engine/data/``)
-or a group's own site (rule data in its ``regeln/``, :mod:`harness.layout`).
+Works in the site of the working directory – this repository or a group's own site
+(:mod:`harness.layout`).
 
 NAME is the system key (a–z, 0–9, _; the folder under docs/, the data file's name), QUELLE
 the source text (UTF-8). Writes – and refuses to overwrite anything that is there:
@@ -12,7 +12,7 @@ the source text (UTF-8). Writes – and refuses to overwrite anything that is th
 - ``quellen/NNN_<16 hex>.txt``: the text byte for byte under its canonical name (the next free
   number, the first 16 hex digits of its SHA-256), its line in ``quellen/SHA256SUMS`` and a row
   in ``quellen/README.md``;
-- ``engine/data/NAME.yaml`` or ``regeln/NAME.yaml`` (+ ``.json``): the system, its fight
+- ``regeln/NAME.yaml`` (+ ``.json``): the system, its fight
   (``kampf:`` – a life value, a state rule, the conditions; engine/fight_contract.py) and one
   declared action of each kind –
   ``initiative``, ``angriff`` (a check against a target), ``schaden``, ``patzer`` (a table roll)

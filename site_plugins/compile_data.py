@@ -1,4 +1,4 @@
-"""Compile the engine's rule data: ``engine/data/*.yaml`` → ``engine/data/*.json``.
+"""Compile a site's rule data: ``regeln/*.yaml`` → ``regeln/*.json``.
 
 The YAML files are what maintainers edit; the engine (standard library only, also in Pyodide)
 reads the JSON. Run ``python -m site_plugins.compile_data`` (``make data``) after editing;
@@ -44,13 +44,11 @@ def compile_all(check: bool = False, data_dir: Path = DATA_DIR) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Regeldaten von YAML nach JSON übersetzen")
     parser.add_argument("--check", action="store_true", help="nur prüfen, nichts schreiben")
-    parser.add_argument(
-        "ordner", nargs="*", type=Path, help="Regelordner einer Seite (ohne: die des Pakets)"
-    )
+    parser.add_argument("ordner", nargs="*", type=Path, help="Regelordner der Seite (ohne: regeln)")
     args = parser.parse_args(argv)
     stale = [
         name
-        for folder in args.ordner or [DATA_DIR]
+        for folder in args.ordner or [Path("regeln")]
         for name in compile_all(args.check, data_dir=folder)
     ]
     if args.check and stale:

@@ -472,7 +472,7 @@ def _source_line(source: str, rule_link: tuple[str, str] | None) -> str:
 
 
 def render_table(system: str, name: str) -> str:
-    """A rule table from ``engine/data/<system>.yaml`` (``tabellen.<name>``) as an HTML table.
+    """A rule table from ``regeln/<system>.yaml`` (``tabellen.<name>``) as an HTML table.
 
     The roll helpers read the very same rows, so page and engine cannot disagree. Rows carry
     ``data-von``/``data-bis`` when the data has them, for highlighting a rolled row.

@@ -23,6 +23,9 @@ from typing import Any, ClassVar
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# this site's rule systems (content, regeln/) for every engine the tests import or start,
+# wherever they run (engine.data_files: REGELWERK_REGELN)
+os.environ.setdefault("REGELWERK_REGELN", str(ROOT / "regeln"))
 
 
 def search_labels() -> dict[str, str]:

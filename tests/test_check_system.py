@@ -66,9 +66,9 @@ def test_a_table_that_drops_the_row_numbers_fails_and_says_what_to_do(tmp_path: 
 
 def test_the_source_is_found_in_both_shapes_of_data_file() -> None:
     """A system in YAML names its source under ``system: {quelle}``; the Python systems' data
-    files carry ``quelle`` at the top (engine/data/ryssea.yaml). A wrong name is refused."""
+    files carry ``quelle`` at the top (regeln/ryssea.yaml). A wrong name is refused."""
     check = script()
-    ryssea = json.loads((ROOT / "engine" / "data" / "ryssea.json").read_text(encoding="utf-8"))
+    ryssea = json.loads((ROOT / "regeln" / "ryssea.json").read_text(encoding="utf-8"))
     assert check.source_file(LAYOUT, ryssea, "ryssea") == "000_5fbfd0ad384a0921.txt"
     declared = {"system": {"titel": "Eisenwald", "quelle": "002_51e59e824768e9e9.txt"}}
     assert check.source_file(LAYOUT, declared, "eisenwald") == "002_51e59e824768e9e9.txt"

@@ -37,7 +37,7 @@ def repo(tmp_path: Path) -> Path:
         shutil.copy(ROOT / name, tmp_path / name)
     shutil.copytree(ROOT / "quellen", tmp_path / "quellen")
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
-    (tmp_path / "engine" / "data").mkdir(parents=True)
+    (tmp_path / "regeln").mkdir(parents=True)
     (tmp_path / "tests" / "site").mkdir(parents=True)
     shutil.copy(ROOT / "tests/site/search_queries.yml", tmp_path / "tests/site/search_queries.yml")
     return tmp_path
@@ -72,11 +72,11 @@ def test_a_new_system_gets_everything_it_needs(repo: Path) -> None:
         for cell in filter(None, (c.strip() for c in line.split("\t"))):
             assert cell in (repo / "docs/klingen/regeln.md").read_text(encoding="utf-8")
     assert (repo / "tests/engine/klingen/test_rules.py").exists()
-    assert repo / "engine/data/klingen.json" in written
+    assert repo / "regeln/klingen.json" in written
 
     # the skeleton: one declared action of each kind, loaded and rolled like any other
-    content = json.loads((repo / "engine/data/klingen.json").read_text(encoding="utf-8"))
-    assert content == yaml.safe_load((repo / "engine/data/klingen.yaml").read_text())
+    content = json.loads((repo / "regeln/klingen.json").read_text(encoding="utf-8"))
+    assert content == yaml.safe_load((repo / "regeln/klingen.yaml").read_text())
     kinds = {spec["art"] for spec in content["aktionen"].values()}
     assert kinds == set(declarative.KINDS)
     system = System("klingen", content["system"]["titel"], content["system"]["quelle"])

@@ -1,6 +1,6 @@
 """Declared roll actions: a system's helpers written in its YAML, without Python.
 
-A data file ``engine/data/<system>.yaml`` with ``aktionen:`` declares actions of these kinds,
+A data file ``regeln/<system>.yaml`` with ``aktionen:`` declares actions of these kinds,
 the shapes most combat chapters use:
 
 - ``art: tabelle`` – roll dice, find the row of a rule table by its range (:mod:`.table`);
@@ -32,14 +32,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from engine import fight_contract
 from engine.data_files import (
     DataError,
     RuleData,
-    add_rule_dir,
     load,
     note_assumption,
     rule_dirs,
@@ -88,15 +86,6 @@ def load_all() -> None:
     for name in declared_files():
         if name not in DECLARED:
             load_system(name)
-
-
-def use_rules(folder: Path) -> list[str]:
-    """Read a site's rule folder too and register the systems declared there (the MkDocs
-    plugin's ``regeln:``); returns their names."""
-    before = set(DECLARED)
-    add_rule_dir(folder)
-    load_all()
-    return sorted(set(DECLARED) - before)
 
 
 def reload() -> None:

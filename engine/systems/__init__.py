@@ -1,35 +1,62 @@
-"""Importing this package registers every rule system's actions."""
+"""Importing this package registers every rule system's actions.
 
-from engine.systems import ryssea
+The engine brings one system of its own (``allgemein``: the dice expressions of any text). The
+others are a site's content, found in its rule folders (:func:`engine.data_files.rule_dirs`):
+``<name>.json`` compiled from ``<name>.yaml``. A data file whose ``system`` names the system
+(``system: ryssea``) belongs to a Python package of the same name beside it –
+``regeln/<name>/`` of the site, imported as ``regeln.<name>`` (in the browser the archive holds
+it at the same place); a data file with ``system: {titel, quelle}`` is a system declared in
+YAML alone (:mod:`engine.declarative`). Systems register in name order.
+"""
 
-# isort: split
-from engine.systems import dsa
+from __future__ import annotations
 
-# isort: split
-from engine.systems import guete
+import importlib
+import json
+import sys
+from pathlib import Path
 
-# isort: split
-from engine.systems import aktionswuerfel
-
-# isort: split
-from engine.systems import pathfinder
-
-# isort: split
 from engine import data_files, declarative
+from engine.registry import SYSTEMS
+
+PACKAGE = "regeln"  # the Python packages of a site's systems: regeln.<name>
+
+
+def _python_systems() -> list[str]:
+    """The systems whose data file names a Python package (``system: <name>``)."""
+    found: dict[str, str] = {}
+    for folder in data_files.rule_dirs():
+        for path in sorted(folder.glob("*.json")):
+            content = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(content, dict) and content.get("system") == path.stem:
+                found.setdefault(path.stem, str(folder))
+                root = str(folder.parent)
+                if (folder / path.stem / "__init__.py").exists() and root not in sys.path:
+                    sys.path.append(root)  # the site's folder, where its regeln package is
+    return sorted(found)
+
+
+def load_site_systems() -> None:
+    """Register the systems of every rule folder: Python packages first, then the declared."""
+    for name in _python_systems():
+        importlib.import_module(f"{PACKAGE}.{name}")
+    declarative.load_all()
+
+
+def use_rules(folder: Path) -> list[str]:
+    """Read a site's rule folder too and register its systems – its Python packages and
+    those declared in YAML (the MkDocs plugin's ``regeln:``); returns their names."""
+    before = set(SYSTEMS)
+    data_files.add_rule_dir(folder)
+    load_site_systems()
+    return sorted(set(SYSTEMS) - before)
+
 
 # a site's own rule folders for the command line (REGELWERK_REGELN, else ./regeln)
 for _folder in data_files.rule_dirs_from_environment():
     data_files.add_rule_dir(_folder)
-declarative.load_all()  # systems and actions declared in the rule data (aktionen:)
+load_site_systems()
 
-# isort: split
-from engine.systems import allgemein  # noqa: E402
+from engine.systems import allgemein  # noqa: E402  (after the site's: last in the catalog)
 
-__all__ = [
-    "aktionswuerfel",
-    "allgemein",
-    "dsa",
-    "guete",
-    "pathfinder",
-    "ryssea",
-]
+__all__ = ["allgemein", "load_site_systems", "use_rules"]

@@ -44,18 +44,20 @@ if (!(mode === "make" && rest.length === 1) && !(mode === "verify" && rest.lengt
   process.exit(2);
 }
 
-// Every engine module, found by walking the unpacked folder (pkgutil would be one more
+// Every engine module and every module of the site's Python systems (regeln/), found by
+// walking the unpacked folder (pkgutil would be one more
 // module in the snapshot that the engine never uses).
 const IMPORT_ENGINE = `
 import importlib, os, sys
 sys.path.insert(0, "/regelwerk")
 import engine.api
-for folder, _, names in os.walk("/regelwerk/engine"):
-    package = os.path.relpath(folder, "/regelwerk").replace(os.sep, ".")
-    for name in sorted(names):
-        module = package if name == "__init__.py" else f"{package}.{name[:-3]}"
-        if name.endswith(".py") and module not in ("engine.__main__", "engine.cli"):
-            importlib.import_module(module)  # the CLI is not used in the browser
+for top in ("engine", "regeln"):  # the engine, and the site's systems written in Python
+    for folder, _, names in sorted(os.walk(f"/regelwerk/{top}")):
+        package = os.path.relpath(folder, "/regelwerk").replace(os.sep, ".")
+        for name in sorted(names):
+            module = package if name == "__init__.py" else f"{package}.{name[:-3]}"
+            if name.endswith(".py") and module not in ("engine.__main__", "engine.cli"):
+                importlib.import_module(module)  # the CLI is not used in the browser
 sys.path.remove("/regelwerk")
 `;
 // Filled by the build only: the import system's caches (they name the build's paths and the

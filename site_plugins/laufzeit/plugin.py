@@ -43,6 +43,7 @@ from mkdocs.structure.pages import Page
 
 import engine
 from engine.data_files import DATA_DIR, rule_dirs
+from engine.systems import PACKAGE
 from site_plugins.csp import policy as csp
 from site_plugins.laufzeit.bundle import BundleError, bundles
 from site_plugins.laufzeit.snapshot import (
@@ -88,7 +89,8 @@ WASM_GZ = "pyodide.asm.wasm.gz"
 def engine_archive(rule_dirs: tuple[Path, ...] = ()) -> bytes:
     """The engine package as a zip with fixed timestamps (same sources → same bytes), with the
     rule data of the site's own folders (``regeln:``) beside the package's in ``engine/data/``
-    (in the browser the engine finds every system there)."""
+    (in the browser the engine finds every system there) and their systems' Python packages
+    as ``regeln/<name>/``."""
     buffer = io.BytesIO()
     files = [
         (path, path.relative_to(ENGINE_DIR.parent).as_posix())
@@ -102,6 +104,13 @@ def engine_archive(rule_dirs: tuple[Path, ...] = ()) -> bytes:
         for path in sorted(folder.glob("*.json")):
             name = f"engine/data/{path.name}"
             if name not in shipped:  # the first folder's file is the system's (as on the CLI)
+                files.append((path, name))
+                shipped.add(name)
+        # its systems' Python packages (engine.systems imports regeln.<name>) at the root
+        code = [folder / "__init__.py", *sorted(folder.glob("*/**/*.py"))]
+        for path in code:
+            name = f"{PACKAGE}/{path.relative_to(folder).as_posix()}"
+            if path.exists() and "__pycache__" not in path.parts and name not in shipped:
                 files.append((path, name))
                 shipped.add(name)
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -37,7 +37,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 import engine
-from engine import declarative
+from engine import declarative, systems
 from engine.data_files import DataError
 from site_plugins import compile_data, project
 from site_plugins.forms import render_helper, render_table
@@ -102,7 +102,7 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
             raise PluginError(f"regelwerk: Regeldaten: {error}") from error
         try:
             for folder in self.rule_dirs:
-                declarative.use_rules(folder)
+                systems.use_rules(folder)
             if changed:
                 declarative.reload()
         except DataError as error:

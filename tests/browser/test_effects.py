@@ -1,7 +1,7 @@
 """Effects on fighters that run out by themselves (issue #28, Deliver 4), on every Kampfhelfer
 page: put on in „Kämpfer im Überblick“ with a name, a rule and a duration in the page's own
 time – Runden where an acting order counts the time, Ticks where the Tickleiste does (its
-current tick is its lowest, engine/systems/ryssea/tickleiste_board.py ``Board.now``) – shown
+current tick is its lowest, regeln/ryssea/tickleiste_board.py ``Board.now``) – shown
 beside the fighter and in the helpers while he acts or is the target, and ended by a named
 step of its own („Abgelaufen: betäubt (Ork)“) on exactly the turn or tick it runs out, which
 „Rückgängig“ takes back first.
@@ -212,7 +212,7 @@ def test_an_effect_sets_the_helpers_condition_field(
 ) -> None:
     """Güte: „Solange ein Gegner betäubt ist, kann er nur mit +2 erschwert angreifen und mit
     +1 abwehren.“ (quellen/002_51e59e824768e9e9.txt L129) – the attack helper has it as „Ziel
-    ist betäubt“ / „Angreifer ist betäubt“ (engine/systems/guete/modifiers.py). An effect of
+    ist betäubt“ / „Angreifer ist betäubt“ (regeln/guete/modifiers.py). An effect of
     that name on the actor or the target ticks the field, and it goes back when he no longer
     acts or the effect ends. Which field stands for which condition of whom the engine says
     (issue #48: „conditions matched to fields by a regex on German labels“ before). Pages

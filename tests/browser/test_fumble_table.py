@@ -1,7 +1,7 @@
 """The Ryssea fumble helper marks the rolled row of the Patzertabelle on the same page.
 
 000_5fbfd0ad384a0921.txt L404–L415: 2W10 on the Patzertabelle; the page's table and the
-engine read the same rows (tabellen.patzertabelle in engine/data/ryssea.yaml).
+engine read the same rows (tabellen.patzertabelle in regeln/ryssea.yaml).
 """
 
 from __future__ import annotations

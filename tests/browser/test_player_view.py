@@ -165,7 +165,7 @@ HOSTILE = {
 
 def test_heroes_show_their_values_by_default(reader: SharedVisit, built_site: Path) -> None:
     """Without a choice, a fighter of the side „Helden“ (DSA's initiative names the heroes'
-    side so by default, engine/systems/dsa/initiative.py) shows „Werte“, the others „grob“."""
+    side so by default, regeln/dsa/initiative.py) shows „Werte“, the others „grob“."""
     _, page = setup_order(reader, built_site, {"Alrik": "Helden", "Ork": "Gegner"})
     box = open_share(page)
     shown = {n: box.get_by_label(f"Was die Spieler von {n} sehen").input_value() for n in NAMES}

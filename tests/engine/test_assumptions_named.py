@@ -247,7 +247,7 @@ def test_the_watch_sees_the_annahmen_read(watch: Watch) -> None:
     """Not empty: every system whose data has Annahmen has some read in some result (here:
     its first action whose answers read one)."""
     for system, spec in SYSTEMS.items():
-        if not (data_files.DATA_DIR / f"{system}.json").exists():
+        if data_files.data_file(system) is None:
             continue
         if not data_files.load(system).assumptions():
             continue

@@ -731,6 +731,7 @@ def test_an_edited_declaration_is_registered_again(
     source.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
     compile_data.compile_all(data_dir=tmp_path)
     monkeypatch.setattr(data_files, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(data_files, "_SITE_DIRS", [])  # the one folder: the test's
     monkeypatch.setattr(declarative, "DECLARED", {})
     saved = dict(SYSTEMS)
     data_files.load.cache_clear()

@@ -18,7 +18,13 @@ def test_every_fighter_of_an_initiative_order_is_the_shared_one() -> None:
     ``Fighter`` adds its own fields to ``engine.ordering.Fighter`` instead of copying index,
     name, roll-off and tie note."""
     fighters = []
-    for module in pkgutil.walk_packages(engine.__path__, "engine."):
+    import regeln  # this site's systems (content) beside the engine's own modules
+
+    walked = [
+        *pkgutil.walk_packages(engine.__path__, "engine."),
+        *pkgutil.walk_packages(regeln.__path__, "regeln."),
+    ]
+    for module in walked:
         if module.name == "engine.__main__":
             continue
         found = getattr(importlib.import_module(module.name), "Fighter", None)

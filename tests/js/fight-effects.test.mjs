@@ -5,7 +5,7 @@
 // its own that „Rückgängig“ takes back. Rules: issue #28 (Deliver 4); Güte's „betäubt“
 // („Einhändige Waffen führen zu einer Betäubung von einer Runde“, „Solange ein Gegner betäubt
 // ist, kann er nur mit +2 erschwert angreifen und mit +1 abwehren.“ quellen/002_51e59e824768e9e9.txt
-// L127–L129); the Tickleiste's current tick is its lowest tick (engine/systems/ryssea/
+// L127–L129); the Tickleiste's current tick is its lowest tick (regeln/ryssea/
 // tickleiste_board.py Board.now).
 
 import assert from "node:assert/strict";
@@ -137,7 +137,7 @@ test("a damaged or hostile effect is not kept (names like „__proto__“ are ju
 
 // Issue #48: a fighter set to „tot“ stood first on the Tickleiste and held the line – the
 // board's time (its current tick, whose turn begins) is the first able fighter's (000 L11,
-// L23; engine/systems/ryssea/tickleiste.py: who cannot act keeps his marker, passed over).
+// L23; regeln/ryssea/tickleiste.py: who cannot act keeps his marker, passed over).
 test("effects: the Tickleiste's current tick is the first able fighter's – a fighter who cannot act does not hold the time", () => {
   const marker = (name, tick, order) => ({ name, ini: 10, intuition: 3, modifier: 0, surprised: false, status: "aktiv", tick, order });
   const board = { version: 1, started: true, seq: 3, log: [], fighters: [marker("Wolf", 4, 1), marker("Alrik", 6, 2), marker("Bruna", 9, 3)] };

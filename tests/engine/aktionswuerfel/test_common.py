@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine import api
 from engine.data_files import load
-from engine.systems.aktionswuerfel import SYSTEM
 from harness.support import NOT_FOR_PLAYERS, player_texts
+from regeln.aktionswuerfel import SYSTEM
 from tests.engine.aktionswuerfel.helpers import error, fields, run
 
 

@@ -1,4 +1,4 @@
-"""Aktionswürfel-System: the ``fumble`` action (declared in engine/data/aktionswuerfel.yaml,
+"""Aktionswürfel-System: the ``fumble`` action (declared in regeln/aktionswuerfel.yaml,
 ``art: keine_regel``)."""
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from engine import api
-from engine.systems.dsa import common
 from harness.brute import chance
 from harness.support import applies, roll_line, seed_where
+from regeln.dsa import common
 from tests.engine.dsa.helpers import KEYS, SRC, error, fields, fighter, model_outcome, run
 
 

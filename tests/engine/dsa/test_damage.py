@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from engine import dice
-from engine.systems.dsa import common, damage
 from harness.brute import chance, expectation
 from harness.support import assumed, draws
+from regeln.dsa import common, damage
 from tests.engine.dsa.helpers import annahme, error, fields, run
 
 

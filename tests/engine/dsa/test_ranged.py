@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from engine.systems.dsa import common
 from harness.brute import expectation
 from harness.support import assumed, draws, notes, roll_line, seed_where
+from regeln.dsa import common
 from tests.engine.dsa.helpers import annahme, attack, model_outcome, run
 
 

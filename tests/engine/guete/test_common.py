@@ -6,8 +6,8 @@ from typing import Any
 
 from engine import api
 from engine.data_files import load
-from engine.systems.guete import SYSTEM
 from harness.support import NOT_FOR_PLAYERS, player_texts
+from regeln.guete import SYSTEM
 from tests.engine.guete.helpers import error, fields, run
 
 

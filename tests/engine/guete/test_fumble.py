@@ -1,4 +1,4 @@
-"""Güte-System: the ``fumble`` action (declared in engine/data/guete.yaml, ``art: keine_regel``)."""
+"""Güte-System: the ``fumble`` action (declared in regeln/guete.yaml, ``art: keine_regel``)."""
 
 from __future__ import annotations
 

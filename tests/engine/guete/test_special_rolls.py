@@ -1,4 +1,4 @@
-"""Güte-System: the further rolls – aufwachen … feuerschaden (declared in engine/data/guete.yaml,
+"""Güte-System: the further rolls – aufwachen … feuerschaden (declared in regeln/guete.yaml,
 ``art: wurf``)."""
 
 from __future__ import annotations

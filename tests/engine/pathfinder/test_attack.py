@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from engine.systems.pathfinder.attack import GRIP_CHOICES, WEAPON_CHOICES
-from engine.systems.pathfinder.common import size_modifier
 from harness.brute import chance, expectation
 from harness.support import applies, assumed, chance_labels, seed_for
+from regeln.pathfinder.attack import GRIP_CHOICES, WEAPON_CHOICES
+from regeln.pathfinder.common import size_modifier
 from tests.engine.pathfinder.helpers import annahme, fields, ref_hit, run
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 
 from engine import api
 from engine.errors import EngineError
-from engine.systems.pathfinder.common import size_modifier
+from regeln.pathfinder.common import size_modifier
 from tests.engine.pathfinder.helpers import DATA, SOURCE_NAME, error, with_sample
 
 # ---------------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from engine.systems.pathfinder.damage import combined_multiplier, strength_damage
 from harness.support import seed_for
+from regeln.pathfinder.damage import combined_multiplier, strength_damage
 from tests.engine.pathfinder.helpers import run
 
 # ---------------------------------------------------------------------------------------------

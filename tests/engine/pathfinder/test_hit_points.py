@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from engine.systems.pathfinder.hit_points import hp_state
 from harness.brute import chance
 from harness.support import assumed
+from regeln.pathfinder.hit_points import hp_state
 from tests.engine.pathfinder.helpers import annahme, fields, run
 
 # ---------------------------------------------------------------------------------------------

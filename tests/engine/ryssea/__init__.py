@@ -1,1 +1,1 @@
-"""Tests of the Ryssea rule system (engine/systems/ryssea/)."""
+"""Tests of the Ryssea rule system (regeln/ryssea/)."""

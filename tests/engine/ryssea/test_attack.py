@@ -1,7 +1,7 @@
 """Ryssea Angriff: Nahkampf, Fernkampf, Schildstoß.
 
 000_5fbfd0ad384a0921.txt L47–L82, L184–L226, L245–L253, L307–L380; the engine side is
-``engine/systems/ryssea/attack.py`` with its modifiers, ranged, defense and manoeuvres modules.
+``regeln/ryssea/attack.py`` with its modifiers, ranged, defense and manoeuvres modules.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.systems.ryssea import ranged
 from harness.support import assumed
+from regeln.ryssea import ranged
 from tests.engine.ryssea.helpers import (
     BASE,
     DATA,

@@ -1,4 +1,4 @@
-"""Ryssea rule data: tables and Annahmen of engine/data/ryssea.yaml (000_5fbfd0ad384a0921.txt)."""
+"""Ryssea rule data: tables and Annahmen of regeln/ryssea.yaml (000_5fbfd0ad384a0921.txt)."""
 
 from __future__ import annotations
 

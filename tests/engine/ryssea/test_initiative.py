@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from engine import api
-from engine.systems.ryssea.initiative import first_chances
 from harness.brute import outcomes
 from harness.support import assumed, draws
+from regeln.ryssea.initiative import first_chances
 from tests.engine.ryssea.helpers import DATA, TESTS
 
 

@@ -1,6 +1,6 @@
 """Ryssea Einfache Probe: Grundwert, talent dice, Kritisch / Patzer, Erfolgswürfel.
 
-The probe machinery is ``engine/systems/ryssea/common.py``, the action ``probe.py``.
+The probe machinery is ``regeln/ryssea/common.py``, the action ``probe.py``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine.systems.ryssea import common
 from harness.support import assumed
+from regeln.ryssea import common
 from tests.engine.ryssea.helpers import annahme, brute_probe, erfolge, every_face, fr, run, seek
 
 

@@ -6,7 +6,7 @@ Angreifer eine einzelne Probe gewürfelt …, auch die Verteidiger würfeln einz
 Ergebnis der Angreifer wird mit dem höchsten Ergebnis der Verteidiger verglichen. … Sollte der
 Angreifer als Sieger aus diesem Vergleich hervorgehen, erhält er für die kommende Aktion einen
 Taktischen Vorteil. Zudem verliert ein Überraschter 10 Ticks“ (L41). The engine side is
-``engine/systems/ryssea/surprise.py``.
+``regeln/ryssea/surprise.py``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from engine import api
-from engine.systems.ryssea import common, surprise
 from harness.support import assumed
+from regeln.ryssea import common, surprise
 from tests.engine.ryssea.helpers import DATA, every_face, fr, kept_value, run, seek, talent_sides
 
 TIE_TEXT = "Gleichstand zwischen dem niedrigsten Ergebnis"

@@ -64,7 +64,7 @@ export function effectId() {
 
 // Who cannot act in this state (kampfunfähig, tot): he keeps his marker on the board but no
 // longer holds the line – the current tick is the first able fighter's (as the engine draws it,
-// engine/systems/ryssea/tickleiste.py).
+// regeln/ryssea/tickleiste.py).
 export function downNames(state) {
   const out = new Set();
   for (const [name, record] of Object.entries((state && state.fighters) || {})) {

@@ -170,7 +170,7 @@ function fillHelper(table, helper, changed) {
 }
 
 // The situation the acting order gives a turn (DSA: „Zweite Angriffsaktion“,
-// engine/systems/dsa/initiative.py) set in the helpers while that turn's fighter acts, and
+// regeln/dsa/initiative.py) set in the helpers while that turn's fighter acts, and
 // said beside the form; on any other turn (or another fighter chosen by hand) those fields are
 // back at their defaults. The game master can change them as always.
 function turnSituation(table, helper) {

@@ -79,7 +79,7 @@ function checkedState(state) {
 }
 
 // A turn of the acting order: who, its label, and the situation a helper is set to for it
-// (e.g. DSA's second action: {zweite_angriffsaktion: true}; engine/systems/dsa/initiative.py).
+// (e.g. DSA's second action: {zweite_angriffsaktion: true}; regeln/dsa/initiative.py).
 function turnOf(turn) {
   const out = { name: turn.name, label: String(turn.label || "") };
   if (isObject(turn.situation)) out.situation = copy(turn.situation);
