@@ -59,3 +59,12 @@ def _rules_folder(root: Path) -> Path:
         if isinstance(own, dict) and own.get("regeln"):
             return (root / str(own["regeln"])).resolve()
     return root / "regeln"
+
+
+def systems_with_pages(root: Path) -> tuple[str, ...]:
+    """The engine's rule systems that have pages (a folder in ``docs/``), in the engine's
+    order – read, never listed: another group's system is covered without an edit."""
+    import engine
+
+    names = [system["name"] for system in engine.catalog()["systems"]]
+    return tuple(name for name in names if (root / "docs" / name).is_dir())

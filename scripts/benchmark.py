@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import api  # noqa: E402
+from harness.browser import QuietHandler, SiteServer, build_site  # noqa: E402
 from scripts.browser_probes import (  # noqa: E402
     MODES,
     FileBytes,
@@ -59,7 +60,6 @@ from scripts.browser_probes import (  # noqa: E402
     suite_figures,
     suite_line,
 )
-from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
 
 HELPER_PAGE = "ryssea/kampfbeginn-und-initiative/"
 
@@ -78,7 +78,7 @@ class SnapshotSwitch(QuietHandler):
 def build(server: SiteServer) -> float:
     """Build for the server's URL (instant navigation needs site_url to match) and time it."""
     started = time.perf_counter()
-    proc = build_site(server.directory, server.url)
+    proc = build_site(server.directory, server.url, root=ROOT)
     if proc.returncode != 0:
         raise SystemExit(f"mkdocs build --strict fehlgeschlagen:\n{proc.stderr}")
     return time.perf_counter() - started

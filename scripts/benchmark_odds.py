@@ -184,7 +184,7 @@ def verdict(ms: float, target: float) -> str:
 def browser(site: Path, runs: int, charts: list[tuple[str, dict[str, Any]]], ask: Any) -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import CHROMIUM_ARGS, READER_CHROMIUM
+    from harness.browser import CHROMIUM_ARGS, READER_CHROMIUM
 
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(Handler, directory=str(site))

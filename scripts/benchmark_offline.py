@@ -39,6 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from harness.browser import LOCAL_SCHEMES, NOT_LOCAL  # noqa: E402
 from harness.offline_export import build_offline  # noqa: E402
 from scripts.browser_probes import (  # noqa: E402
     KINDS,
@@ -56,7 +57,6 @@ from scripts.browser_probes import (  # noqa: E402
     suite_figures,
     suite_line,
 )
-from tests.browser.conftest import LOCAL_SCHEMES, NOT_LOCAL  # noqa: E402
 
 FIRST_PAGE = "ryssea/kampfbeginn-und-initiative.html"  # 1 helper; cold, then reloaded
 # opened next, one after the other: every system's Kampfhelfer page the export has (the

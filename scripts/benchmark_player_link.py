@@ -29,57 +29,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-COUNTS = (2, 8, 20)
-NAMES = (
-    "Alrik", "Grashak", "Bruna", "Ork 1", "Yasmina", "Ork 2", "Rondrian", "Goblin 1",
-    "Travian", "Goblin 2", "Ilsa", "Ork 3", "Gerion", "Goblin 3", "Thalia", "Ork 4",
-    "Wulf", "Goblin 4", "Nedime", "Ork 5",
-)  # fmt: skip
 
-SCRIPT = r"""
-import { compact, fragmentOf, HEALTH, LEVELS, reduced }
-  from "./site_plugins/assets/js/players/link.js";
-import { qrOf, VERSION_MAX } from "./site_plugins/assets/js/players/qr.js";
-const { page, counts, names } = JSON.parse(process.argv[1]);
-function picture(count) {
-  const fighters = names.slice(0, count).map((name, i) => {
-    const hero = i % 2 === 0;
-    const f = { name, place: `Phase ${20 - i}`, show: hero ? "werte" : "grob", effects: [] };
-    if (hero) f.values = [32 - i, i % 3];
-    else f.health = HEALTH[i % 4];
-    if (i % 4 === 1) f.effects = [{ name: "betäubt", left: "noch 1 Runde" }];
-    return f;
-  });
-  return { system: "dsa", at: Date.UTC(2026, 11, 3, 19, 30, 5), clock: "Runde 2 · Phase 14",
-           actor: 0, next: 1, resources: ["LeP", "Wunden"], level: "voll", fighters };
-}
-const rows = [];
-for (const count of counts) {
-  const full = picture(count);
-  const json = JSON.stringify(full).length;
-  const text = new TextEncoder().encode(compact(full)).length;
-  const link = page + (await fragmentOf(full));
-  const needed = qrOf(link, 40);
-  let sent = null;
-  for (const level of LEVELS) {
-    const l = page + (await fragmentOf(reduced(full, level)));
-    const qr = qrOf(l, VERSION_MAX);
-    if (qr) { sent = { level, length: l.length, version: qr.version }; break; }
-  }
-  const version = needed ? needed.version : null;
-  const fragment = await fragmentOf(full);
-  rows.push({ count, json, text, link: link.length, version, sent, fragment });
-}
-process.stdout.write(JSON.stringify(rows));
-"""
-
+from harness.player_link import COUNTS, measure  # noqa: E402
 
 # when the order is on screen: the player view's list appearing, from the start of navigation
 SHOWN_OBSERVER = """
@@ -155,21 +112,6 @@ def site_url() -> str:
         if line.startswith("site_url:"):
             return line.split('"')[1]
     return "http://127.0.0.1:8000/"
-
-
-def measure(page: str) -> list[dict[str, object]]:
-    arg = json.dumps({"page": page, "counts": COUNTS, "names": NAMES})
-    proc = subprocess.run(
-        ["node", "--input-type=module", "-e", SCRIPT, arg],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        sys.exit(f"Node fehlgeschlagen: {proc.stderr.strip()[-1000:]}")
-    rows: list[dict[str, object]] = json.loads(proc.stdout)
-    return rows
 
 
 def main() -> None:

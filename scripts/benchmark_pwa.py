@@ -35,8 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM_ARGS, READER_CHROMIUM  # noqa: E402
-from tests.conftest import QuietHandler, SiteServer, build_site  # noqa: E402
+from harness.browser import CHROMIUM_ARGS, READER_CHROMIUM, QuietHandler, SiteServer, build_site  # noqa: E402  # noqa: E402
 
 PAGES = {
     "Spielersicht": "spieler/",
@@ -178,7 +177,7 @@ def main() -> int:
     sent = Sent()
     with tempfile.TemporaryDirectory() as tmp:
         server = SiteServer(Path(tmp) / "site")
-        proc = build_site(server.directory, server.url)
+        proc = build_site(server.directory, server.url, root=ROOT)
         if proc.returncode != 0:
             raise SystemExit(f"mkdocs build --strict fehlgeschlagen:\n{proc.stderr}")
         server.server.RequestHandlerClass = functools.partial(

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM_ARGS, READER_CHROMIUM  # noqa: E402
+from harness.browser import CHROMIUM_ARGS, READER_CHROMIUM  # noqa: E402
 
 MODES = ("plain", "snapshot")  # window.__regelwerk.mode
 MODE_LABELS = {"plain": "ohne Schnellstart", "snapshot": "mit Schnellstart"}

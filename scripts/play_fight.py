@@ -36,15 +36,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import (  # noqa: E402
+from harness.browser import (  # noqa: E402
     ALL_HELPERS_SET_UP,
     CHROMIUM,
     CHROMIUM_ARGS,
     READER_CHROMIUM,
+    SiteServer,
     wait_engine_ready,
 )
-from tests.browser.test_whole_fight import Fight, fight_systems  # noqa: E402
-from tests.conftest import SiteServer  # noqa: E402
+from harness.whole_fight import Fight, fight_systems  # noqa: E402
 
 SIZES = ((1366, 768), (375, 800))
 
@@ -108,7 +108,7 @@ def main() -> None:
     args = parser.parse_args()
     if not (args.site / "index.html").is_file():
         raise SystemExit(f"Keine gebaute Seite in {args.site} – erst `make site`.")
-    systems = args.system or list(fight_systems())
+    systems = args.system or list(fight_systems(ROOT))
     from playwright.sync_api import sync_playwright
 
     server = SiteServer(args.site)

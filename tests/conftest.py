@@ -5,22 +5,20 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
-import http.server
 import os
 import re
 import shutil
-import subprocess
-import sys
-import threading
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
+
+from harness.browser import SiteServer, build_site
+from harness.layout import systems_with_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 # this site's rule systems (content, regeln/) for every engine the tests import or start,
@@ -38,12 +36,8 @@ def search_labels() -> dict[str, str]:
 
 
 def rule_systems() -> tuple[str, ...]:
-    """The engine's rule systems that have pages (a folder in docs/), in the engine's order –
-    read, never listed: another group's system is covered by every test without an edit."""
-    import engine
-
-    names = [system["name"] for system in engine.catalog()["systems"]]
-    return tuple(name for name in names if (ROOT / "docs" / name).is_dir())
+    """This site's rule systems that have pages, in the engine's order (harness.layout)."""
+    return systems_with_pages(ROOT)
 
 
 SOURCES = ROOT / "quellen"  # the canonical source texts, unchanged bytes (quellen/README.md)
@@ -53,67 +47,6 @@ SOURCES = ROOT / "quellen"  # the canonical source texts, unchanged bytes (quell
 def sources_dir() -> Path:
     """The canonical source texts, kept in the repository."""
     return SOURCES
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".zip": "application/zip",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def handle(self) -> None:
-        # a page closed by its test while a file was on its way: the browser hung up, nothing
-        # to report (the server thread would print a traceback into the test output)
-        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
-            super().handle()
-
-
-class SiteServer:
-    """A static server on a loopback address, bound before the build, so the build knows its
-    URL (port 0: any free port).
-
-    Material's instant navigation needs ``site_url`` to match the server's port and path
-    (it takes the host from the page: its sitemap's URLs get the page's hostname); the site is
-    built with ``REGELWERK_SITE_URL`` set to a URL with this server's port.
-    """
-
-    def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.directory = directory
-        handler = functools.partial(QuietHandler, directory=str(directory))
-        self.server = http.server.ThreadingHTTPServer((host, port), handler)
-        self.port = int(self.server.server_address[1])
-        self.url = f"http://{host}:{self.port}/"
-        self.thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        if self.thread:  # already serving (tests/browser and tests/crossbrowser share it)
-            return
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        if self.thread:
-            self.server.shutdown()
-        self.server.server_close()
-
-
-def build_site(out: Path, site_url: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    """``mkdocs build --strict`` into ``out`` for a site served at ``site_url``."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", REGELWERK_SITE_URL=site_url)
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out), *extra],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-    )
 
 
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -205,7 +138,7 @@ def built_site(site_server: SiteServer, tmp_path_factory: pytest.TempPathFactory
 
 
 def _build_for(server: SiteServer) -> None:
-    proc = build_site(server.directory, server.url)
+    proc = build_site(server.directory, server.url, root=ROOT)
     if proc.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
 

@@ -86,11 +86,13 @@ PYODIDE_FILES = (
 WASM_GZ = "pyodide.asm.wasm.gz"
 
 
-def engine_archive(rule_dirs: tuple[Path, ...] = ()) -> bytes:
+def engine_archive(rule_dirs: tuple[Path, ...] | None = None) -> bytes:
     """The engine package as a zip with fixed timestamps (same sources → same bytes), with the
     rule data of the site's own folders (``regeln:``) beside the package's in ``engine/data/``
     (in the browser the engine finds every system there) and their systems' Python packages
-    as ``regeln/<name>/``."""
+    as ``regeln/<name>/`` – by default the folders the engine reads now."""
+    if rule_dirs is None:
+        rule_dirs = site_rule_dirs()
     buffer = io.BytesIO()
     files = [
         (path, path.relative_to(ENGINE_DIR.parent).as_posix())
@@ -121,6 +123,12 @@ def engine_archive(rule_dirs: tuple[Path, ...] = ()) -> bytes:
     return buffer.getvalue()
 
 
+def site_rule_dirs() -> tuple[Path, ...]:
+    """The site's own rule folders the engine reads (``regelwerk: regeln:``, the command
+    line's ``REGELWERK_REGELN`` or ``./regeln``), not the package's."""
+    return tuple(folder for folder in rule_dirs() if folder != DATA_DIR)
+
+
 class RuntimeConfig(Config):  # type: ignore[no-untyped-call]
     pyodide_dir = config_options.Type(str, default="node_modules/pyodide")
     # the offline export (mkdocs-offline.yml): built for file://
@@ -136,7 +144,7 @@ class RuntimePlugin(BasePlugin[RuntimeConfig]):  # type: ignore[no-untyped-call]
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         # the site's own rule folders (``regelwerk: regeln:``, registered by that plugin)
-        self.archive = engine_archive(tuple(d for d in rule_dirs() if d != DATA_DIR))
+        self.archive = engine_archive(site_rule_dirs())
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:

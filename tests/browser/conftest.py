@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +16,22 @@ from urllib.parse import urljoin
 
 import pytest
 
-from tests import deadlines
-from tests.conftest import ROOT, QuietHandler, SiteServer, Unzipped
+from harness import deadlines
+from harness.browser import (
+    ALL_HELPERS_SET_UP,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LOCAL_SCHEMES,
+    NOT_LOCAL,
+    READER_CHROMIUM,
+    QuietHandler,
+    SiteServer,
+    click_in_page,
+    evaluate_one,
+    form_params,
+    wait_engine_ready,
+)
+from tests.conftest import ROOT, Unzipped
 
 __all__ = [
     "CHROMIUM",
@@ -46,41 +59,11 @@ __all__ = [
     "window_size",
 ]
 
-LOCAL_SCHEMES = ("file:", "blob:", "data:")
-# every address outside those schemes (what ``Browsers.context(network=False)`` aborts), as a
-# pattern the driver matches itself (see there)
-NOT_LOCAL = re.compile("^(?!(?:" + "|".join(map(re.escape, LOCAL_SCHEMES)) + "))")
 # Collects what the helpers and dice show (the widgets' regelwerk:result event), per page.
 RESULTS_HOOK = """
 window.__rwResults = [];
 document.addEventListener("regelwerk:result", (event) => window.__rwResults.push(event.detail));
 """
-
-# The tests drive Debian's chromium-headless-shell: the same Chromium build (Blink, V8, the same
-# version) without the desktop browser around it, which is what headless Playwright runs by
-# default too. Per fresh context it costs a third less CPU than the full chromium (measured
-# with scripts/context_cost.py: 3.12 → 2.31 CPU-s for a Kampfhelfer page; the whole suite
-# 401 → 338 s back to back). The benchmarks measure what a reader's browser does, so they run
-# the full Debian chromium (READER_CHROMIUM). Both come from `make chromium`.
-CHROMIUM = shutil.which("chromium-headless-shell") or "/usr/bin/chromium-headless-shell"
-READER_CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--disable-extensions",
-    # Chromium 156 preloads its omnibox popup (a WebUI page of ~200 modules) in a renderer of
-    # its own for every new window, and every Playwright context is a new window: ~0.8 CPU-s
-    # per context, half of what a fresh context costs before the page (measured with a
-    # Chromium trace, 0.97 → 0.42 CPU-s for about:blank). A page never sees that popup.
-    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup,"
-    "PreloadTopChromeWebUI",
-]
 
 
 @pytest.fixture(scope="session")
@@ -94,7 +77,7 @@ def site_url(built_site: Path, site_server: SiteServer) -> str:
 @pytest.fixture(scope="session")
 def browser(watch: Watch) -> Iterator[Any]:
     """The one Chromium of the session; tests get their contexts from ``browsers``. Every
-    call to it has a deadline (``tests.deadlines.guard_playwright``, issue #47 item 6)."""
+    call to it has a deadline (``harness.deadlines.guard_playwright``, issue #47 item 6)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian chromium-headless-shell is not installed (make test installs it)")
@@ -106,56 +89,6 @@ def browser(watch: Watch) -> Iterator[Any]:
         watch.browser = instance  # to find contexts made around the factory
         yield instance
         instance.close()
-
-
-# generous: a loaded CI machine can be slow (measured by the benchmark), but below the deadline
-# of every call (tests/deadlines.py), so that the wait ends with its own message
-ENGINE_READY_MS = int(deadlines.WAIT_S * 1000)
-
-
-def wait_engine_ready(page: Any) -> None:
-    """Wait until the page's engine worker has booted Pyodide and the engine."""
-    page.wait_for_function(
-        "() => window.__regelwerk && window.__regelwerk.ready",
-        timeout=ENGINE_READY_MS,
-        # every 100 ms, not every frame: polling per frame keeps the page drawing frames
-        # while it waits (measured: 0.09 CPU-s per second of waiting, against 0.006)
-        polling=100,
-    )
-
-
-def evaluate_one(locator: Any, expression: str, arg: Any = None) -> Any:
-    """``locator.evaluate(expression, arg)`` in one protocol round trip instead of three.
-
-    Playwright's ``locator.evaluate`` waits for the element (waitForSelector, which hands back
-    a handle), evaluates on that handle and disposes of it: 6–7.5 CPU-ms of Python, driver and
-    browser per call, against 2.4–2.8 here and 1 for a ``page.evaluate`` (400 calls each on
-    the DSA Kampfhelfer page). Here the function ``expression`` runs in the same call that
-    finds the elements (``evaluate_all``) when the locator names exactly one; when it names
-    none yet, or more than one, ``locator.evaluate`` does it all the same – it waits for the
-    element to be attached and raises Playwright's strict-mode error, so auto-waiting and
-    strictness are kept.
-    ``expression`` must be a JavaScript function (of the element and ``arg``)."""
-    found = locator.evaluate_all(
-        f"async (elements, arg) => elements.length === 1\n"
-        f"  ? [await (\n{expression}\n)(elements[0], arg)] : []",
-        arg,
-    )
-    if found:
-        return found[0]
-    return locator.evaluate(expression, arg)
-
-
-def click_in_page(locator: Any) -> None:
-    """The element's click event, fired in the page (as a tap or the keyboard gives it),
-    without Playwright first scrolling it into view and waiting for calm frames (≈ 0.25 s of
-    drawing per click): for checks of what the page does, or of where things are."""
-    evaluate_one(locator, "(element) => element.click()")
-
-
-def form_params(helper: Any) -> Any:
-    """The params of a helper's form, as the page sends them (forms.js ``collect``)."""
-    return evaluate_one(helper, "(h) => window.Regelwerk.collect(h)")
 
 
 REVEAL = """
@@ -662,9 +595,6 @@ CLEAR_SEARCH = """() => {
   if (toggle) toggle.checked = false;
 }"""
 NO_SEARCH_RESULTS = "() => !document.querySelector('.md-search-result__list > li')"
-ALL_HELPERS_SET_UP = (
-    "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
-)
 
 
 class SharedVisit:
@@ -786,7 +716,7 @@ class SharedVisit:
 
     def _forget_closed_page(self) -> None:
         """A page closed under the visit (a call on it ran out of time and the deadline closed
-        it, tests/deadlines.py): the next test starts on a new page of the same context."""
+        it, harness/deadlines.py): the next test starts on a new page of the same context."""
         if self.page is not None and self.page.is_closed():
             self.page = None
             self.loaded = False

@@ -1,5 +1,5 @@
 """Issue #47, item 6 in Chromium: „Every browser-driver call in the suite has a deadline; a hang
-fails within a minute and names what it waited for“ (tests/deadlines.py). The deadlines are
+fails within a minute and names what it waited for“ (harness/deadlines.py). The deadlines are
 cut to a few seconds here, so that a hang costs seconds, not a minute."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests import deadlines
+from harness import deadlines
 
 from .conftest import Browsers
 

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,9 @@ def run(folder: Path, *command: str, **env: str) -> subprocess.CompletedProcess[
         cwd=folder,
         capture_output=True,
         text=True,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1", **env),
+        # the group's rules only: its ./regeln, never this site's (tests/conftest.py names
+        # those for the tests' own engines)
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "REGELWERK_REGELN": "", **env},
         timeout=300,
     )
     assert proc.returncode == 0, (
@@ -89,6 +92,11 @@ def test_the_site_holds_only_the_groups_rules(own: tuple[Path, SiteServer]) -> N
     requirements = (folder / "requirements.txt").read_text(encoding="utf-8")
     assert "regelwerk[site,pruefen] @ git+" in requirements
     assert (folder / "dist" / "regelwerk-offline" / "klingen" / "kampfhelfer.html").is_file()
+    # the engine the pages run carries the group's rules only
+    (archive,) = (folder / "site" / "assets" / "regelwerk").glob("engine-*.zip")
+    names = zipfile.ZipFile(archive).namelist()
+    assert [n for n in names if n.startswith("engine/data/")] == ["engine/data/klingen.json"]
+    assert not [n for n in names if n.startswith("regeln/")]
     for workflow in ("ci.yml", "pages.yml"):
         assert "bash .ci/run" in (folder / ".github" / "workflows" / workflow).read_text()
 
@@ -114,11 +122,14 @@ def test_the_site_rolls_on_the_command_line(own: tuple[Path, SiteServer]) -> Non
         "--seed",
         "3",
         "--json",
-        REGELWERK_REGELN="",
     )
     answer: dict[str, Any] = json.loads(proc.stdout)
     assert answer["ok"], answer
     assert answer["result"]["display"]["outcome"]
+    # its engine knows its system and the engine's own dice rolls – none of this site's
+    listed = run(folder, "-m", "engine", "list").stdout
+    systems = [line.split(":")[0] for line in listed.splitlines() if line[:1].isalpha()]
+    assert systems == ["klingen", "allgemein"], listed
 
 
 def test_the_site_rolls_in_the_browser(own: tuple[Path, SiteServer], page: Any) -> None:
@@ -140,6 +151,5 @@ def test_the_site_rolls_in_the_browser(own: tuple[Path, SiteServer], page: Any) 
         "--seed",
         "7",
         "--json",
-        REGELWERK_REGELN="",
     )
     assert shown == json.loads(proc.stdout)["result"]["display"]["outcome"]

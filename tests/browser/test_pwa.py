@@ -40,7 +40,7 @@ from typing import Any
 
 import pytest
 
-from scripts.benchmark_player_link import measure
+from harness.player_link import measure
 from site_plugins.webapp import pwa
 from tests.browser.conftest import (
     RESULTS_HOOK,

@@ -18,7 +18,7 @@ load event; violations from before are still read from WebKit's ReportingObserve
 (``buffered``), and an uncaught error while the page loaded shows as a helper that never
 becomes ready.
 
-Every driver call has a deadline (issue #47, item 6; tests/deadlines.py): ``deadline_s`` per
+Every driver call has a deadline (issue #47, item 6; harness/deadlines.py): ``deadline_s`` per
 command (``CALL_S`` unless a test gives less), also for starting the browser and its driver. A
 command without an answer by then fails the test naming the command and the page, and the
 browser with its driver is killed (a page that hangs would hold every later command too);
@@ -41,7 +41,7 @@ from typing import IO, Any, NoReturn
 
 import pytest
 
-from tests import deadlines
+from harness import deadlines
 from tests.conftest import ROOT, SiteServer
 
 FIREFOX = shutil.which("firefox-esr") or "/usr/bin/firefox-esr"

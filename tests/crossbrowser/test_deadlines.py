@@ -1,5 +1,5 @@
 """Issue #47, item 6 in Firefox and WebKit: „Every browser-driver call in the suite has a
-deadline; a hang fails within a minute and names what it waited for“ (tests/deadlines.py,
+deadline; a hang fails within a minute and names what it waited for“ (harness/deadlines.py,
 tests/crossbrowser/conftest.py). Each browser is started with a deadline of a few seconds, so
 that a hang costs seconds here, not a minute; a page that never answers is a data: URL whose
 script loops for ever or whose promise never settles."""
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests import deadlines
+from harness import deadlines
 
 from .conftest import Engine, Firefox, WebKit, need_firefox, need_webkit
 

@@ -75,7 +75,7 @@ def test_the_site_below_a_sub_path_has_no_broken_links(tmp_path: Path, site_url:
     """As .github/workflows/pages.yml publishes it: REGELWERK_SITE_URL with the repository's
     path."""
     out = tmp_path / "site"
-    proc = build_site(out, site_url)
+    proc = build_site(out, site_url, root=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert (out / "ryssea" / "druck" / "index.html").exists()
     assert_no_broken_links(out, tmp_path, site_url)

@@ -87,7 +87,7 @@ _SUBJECTS = ("expression", "selector", "url", "name", "key", "text")
 
 def _lineage(owner: Any) -> list[Any]:
     """``owner`` and the objects it belongs to (a handle → its frame → its page → …)."""
-    chain = []
+    chain: list[Any] = []
     while owner is not None and len(chain) < 10:
         chain.append(owner)
         owner = getattr(owner, "_parent", None)

@@ -43,7 +43,7 @@ class Mirror:
         answer = json.loads(self.process.stdout.readline())
         assert answer.get("ok"), f"fight_reducer.mjs: {answer.get('error')}"
         self.answer = answer
-        return answer
+        return dict(answer)
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -1,7 +1,7 @@
 // Test support (not a test file): the page's own fight – fight/store.js with its journal, its
 // one reducer and fight/roster.js – run in Node for the Python tests, so they never keep a copy
 // of the reducer (issue #48, Deliver 3: „The reducer is tested once: pytest asks the JS reducer
-// itself (run in node) for the expected states“). tests/browser/fight_mirror.py starts it and
+// itself (run in node) for the expected states“). harness/fight_mirror.py starts it and
 // speaks JSON lines on stdin/stdout:
 //   {op: "start", system, hasBoard}            a new, empty fight (localStorage in memory)
 //   {op: "record", event, label?}              store.dispatch – a step as the page makes it
@@ -15,8 +15,8 @@
 
 import { createInterface } from "node:readline";
 
-import { openStore } from "../../site_plugins/assets/js/fight/store.js";
-import * as roster from "../../site_plugins/assets/js/fight/roster.js";
+import { openStore } from "../site_plugins/assets/js/fight/store.js";
+import * as roster from "../site_plugins/assets/js/fight/roster.js";
 
 class MemoryStorage {
   constructor() {

@@ -1,0 +1,81 @@
+"""The players' link and its QR code, measured with the page's own modules in Node
+(``site_plugins/assets/js/players/``: link.js packs the picture, qr.js draws the code): for
+2, 8 and 20 fighters of a DSA-like fight the bytes as JSON and in the compact form that
+travels, the link's length, its QR version and the level the page sends. Used by
+``scripts/benchmark_player_link.py`` (the figures) and ``tests/browser/test_pwa.py``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import site_plugins
+
+PLAYERS = Path(site_plugins.__file__).resolve().parent / "assets" / "js" / "players"
+
+COUNTS = (2, 8, 20)
+NAMES = (
+    "Alrik", "Grashak", "Bruna", "Ork 1", "Yasmina", "Ork 2", "Rondrian", "Goblin 1",
+    "Travian", "Goblin 2", "Ilsa", "Ork 3", "Gerion", "Goblin 3", "Thalia", "Ork 4",
+    "Wulf", "Goblin 4", "Nedime", "Ork 5",
+)  # fmt: skip
+
+SCRIPT = r"""
+import { compact, fragmentOf, HEALTH, LEVELS, reduced }
+  from "@@LINK@@";
+import { qrOf, VERSION_MAX } from "@@QR@@";
+const { page, counts, names } = JSON.parse(process.argv[1]);
+function picture(count) {
+  const fighters = names.slice(0, count).map((name, i) => {
+    const hero = i % 2 === 0;
+    const f = { name, place: `Phase ${20 - i}`, show: hero ? "werte" : "grob", effects: [] };
+    if (hero) f.values = [32 - i, i % 3];
+    else f.health = HEALTH[i % 4];
+    if (i % 4 === 1) f.effects = [{ name: "betäubt", left: "noch 1 Runde" }];
+    return f;
+  });
+  return { system: "dsa", at: Date.UTC(2026, 11, 3, 19, 30, 5), clock: "Runde 2 · Phase 14",
+           actor: 0, next: 1, resources: ["LeP", "Wunden"], level: "voll", fighters };
+}
+const rows = [];
+for (const count of counts) {
+  const full = picture(count);
+  const json = JSON.stringify(full).length;
+  const text = new TextEncoder().encode(compact(full)).length;
+  const link = page + (await fragmentOf(full));
+  const needed = qrOf(link, 40);
+  let sent = null;
+  for (const level of LEVELS) {
+    const l = page + (await fragmentOf(reduced(full, level)));
+    const qr = qrOf(l, VERSION_MAX);
+    if (qr) { sent = { level, length: l.length, version: qr.version }; break; }
+  }
+  const version = needed ? needed.version : null;
+  const fragment = await fragmentOf(full);
+  rows.push({ count, json, text, link: link.length, version, sent, fragment });
+}
+process.stdout.write(JSON.stringify(rows));
+"""
+
+
+def _script() -> str:
+    """The measuring module, importing the page's modules by their file URLs."""
+    return SCRIPT.replace("@@LINK@@", (PLAYERS / "link.js").as_uri()).replace(
+        "@@QR@@", (PLAYERS / "qr.js").as_uri()
+    )
+
+
+def measure(page: str) -> list[dict[str, object]]:
+    arg = json.dumps({"page": page, "counts": COUNTS, "names": NAMES})
+    proc = subprocess.run(
+        ["node", "--input-type=module", "-e", _script(), arg],
+        cwd=PLAYERS,  # qr.js imports uqr from the node_modules above it (a checkout's)
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"Node fehlgeschlagen: {proc.stderr.strip()[-1000:]}")
+    rows: list[dict[str, object]] = json.loads(proc.stdout)
+    return rows
