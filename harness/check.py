@@ -83,6 +83,18 @@ def check_engine(name: str) -> int:
     return count
 
 
+def life_value_hints(layout: Layout, name: str) -> list[str]:
+    """What the fight will not do that a group may expect: a declared damage without
+    ``ressource`` rolls its damage, but the Kampfhelfer page takes nothing off a life value."""
+    data = json.loads((layout.rules / f"{name}.json").read_text(encoding="utf-8"))
+    return [
+        f"Hinweis: aktionen.{action}: Schaden ohne `ressource` – er wird gewürfelt, aber die "
+        "Kampfhelfer-Seite zieht ihn von keinem Lebenswert ab (CONTRIBUTING.md, Art `schaden`)"
+        for action, spec in (data.get("aktionen") or {}).items()
+        if isinstance(spec, dict) and spec.get("art") == "schaden" and "ressource" not in spec
+    ]
+
+
 def _cli_args(params: dict[str, Any]) -> list[str]:
     return ["--params", json.dumps(params)] if params else []
 
@@ -181,6 +193,8 @@ def check(layout: Layout, name: str) -> int:
             f"Aktionen beschreiben sich und würfeln ({rolls} Würfe, JSON und Kommandozeile)",
             started,
         )
+        for hint in life_value_hints(layout, name):
+            print(f"    {hint}", flush=True)
         started = time.monotonic()
         folder = layout.tests(name)
         if not folder.is_dir():

@@ -74,3 +74,22 @@ def test_the_source_is_found_in_both_shapes_of_data_file() -> None:
     assert check.source_file(LAYOUT, declared, "eisenwald") == "002_51e59e824768e9e9.txt"
     with pytest.raises(check.CheckFailed, match=r"system\.quelle"):
         check.source_file(LAYOUT, {"system": {"titel": "Eisenwald"}}, "eisenwald")
+
+
+def test_a_damage_without_ressource_is_said(tmp_path: Path) -> None:
+    """#47: „ressource looks required but is optional – and without it damage never reaches
+    the fight's life values; nobody says so“: the quick check says so, naming the action."""
+    from harness import check
+    from harness.layout import Layout
+
+    (tmp_path / "regeln").mkdir()
+    declared = {
+        "aktionen": {
+            "schaden": {"art": "schaden", "wurf": "1W6"},
+            "wunde": {"art": "schaden", "wurf": "1W6", "ressource": {"name": "lep"}},
+            "patzer": {"art": "tabelle"},
+        }
+    }
+    (tmp_path / "regeln" / "sturm.json").write_text(json.dumps(declared), encoding="utf-8")
+    hints = check.life_value_hints(Layout(tmp_path, tmp_path / "regeln"), "sturm")
+    assert len(hints) == 1 and "aktionen.schaden" in hints[0] and "ressource" in hints[0]
