@@ -49,6 +49,14 @@ def run(folder: Path, *command: str, **env: str) -> subprocess.CompletedProcess[
     return proc
 
 
+def attack_on_the_command_line(folder: Path, value: int, seed: int) -> dict[str, Any]:
+    """The group's attack on its command line (``python -m engine``), as JSON."""
+    command = ["-m", "engine", "klingen", "angriff", "--angriffswert", str(value)]
+    proc = run(folder, *command, "--seed", str(seed), "--json")
+    answer: dict[str, Any] = json.loads(proc.stdout)
+    return answer
+
+
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SiteServer]]:
     folder = tmp_path_factory.mktemp("eigene") / "klingenrunde"
@@ -111,19 +119,7 @@ def test_the_site_rolls_on_the_command_line(own: tuple[Path, SiteServer]) -> Non
     """The group's CLI finds its rules in ./regeln (no variable set): the same roll as the
     engine with that folder."""
     folder, _ = own
-    proc = run(
-        folder,
-        "-m",
-        "engine",
-        "klingen",
-        "angriff",
-        "--angriffswert",
-        "5",
-        "--seed",
-        "3",
-        "--json",
-    )
-    answer: dict[str, Any] = json.loads(proc.stdout)
+    answer = attack_on_the_command_line(folder, 5, 3)
     assert answer["ok"], answer
     assert answer["result"]["display"]["outcome"]
     # its engine knows its system and the engine's own dice rolls – none of this site's
@@ -140,16 +136,4 @@ def test_the_site_rolls_in_the_browser(own: tuple[Path, SiteServer], page: Any) 
     roll_seeded(helper, 7)
     shown = helper.locator(".rw-result .rw-outcome").inner_text()
     # the same roll on the group's command line (the form's defaults: Angriffswert 4)
-    proc = run(
-        folder,
-        "-m",
-        "engine",
-        "klingen",
-        "angriff",
-        "--angriffswert",
-        "4",
-        "--seed",
-        "7",
-        "--json",
-    )
-    assert shown == json.loads(proc.stdout)["result"]["display"]["outcome"]
+    assert shown == attack_on_the_command_line(folder, 4, 7)["result"]["display"]["outcome"]
