@@ -92,7 +92,9 @@ class RegelwerkPlugin(BasePlugin[RegelwerkConfig]):  # type: ignore[no-untyped-c
         always, the package's under ``make serve`` –; declared actions are registered again,
         so their forms follow (Python systems read their data once: after editing one of their
         files, restart ``make serve``)."""
-        folders = [*self.rule_dirs, *([ENGINE_DIR / "data"] if self.serve else [])]
+        package_data = ENGINE_DIR / "data"  # systems the engine itself ships (if any)
+        own = [package_data] if self.serve and package_data.is_dir() else []
+        folders = [*self.rule_dirs, *own]
         try:
             if not all(folder.is_dir() for folder in folders):
                 missing = next(f for f in folders if not f.is_dir())

@@ -15,7 +15,8 @@ from urllib.parse import urlparse
 import pytest
 
 from engine import api
-from tests.browser.conftest import ENGINE_READY_MS, SharedVisit
+from harness.browser import ENGINE_READY_MS
+from tests.browser.conftest import SharedVisit
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser

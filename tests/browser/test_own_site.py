@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -73,9 +72,11 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SiteSe
     assert own_site.write_npm_pins(folder)
     assert (folder / "package-lock.json").read_bytes() == (ROOT / "package-lock.json").read_bytes()
     (folder / "node_modules").symlink_to(ROOT / "node_modules")
-    for kind in ("bundle", "wasm"):  # what does not depend on the site's rules: as ours
-        if (ROOT / ".cache" / kind).is_dir():
-            shutil.copytree(ROOT / ".cache" / kind, folder / ".cache" / kind)
+    # the build cache shared with ours (bundled code and compressed wasm do not depend on the
+    # site's rules; the snapshot is named by its archive): made once for both, under the
+    # cache's own locks, whichever build comes first
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    (folder / ".cache").symlink_to(ROOT / ".cache")
     server = SiteServer(folder / "site")
     run(folder, "-m", "site_plugins.compile_data", "regeln")
     run(folder, "-m", "mkdocs", "build", "--strict", REGELWERK_SITE_URL=server.url)
