@@ -70,6 +70,21 @@ def _checkout_spec(folder: Path) -> str:
     return f"git+file://{folder}@{commit}"
 
 
+def guide_address(package: str) -> str:
+    """Where the group reads the generator's guide (CONTRIBUTING.md) at the pinned state: on
+    the web for a GitHub or GitLab URL, else in the checkout the spec names."""
+    spec = package.removeprefix("git+")
+    where, _, state = spec.rpartition("@") if "@" in spec.split("//", 1)[-1] else (spec, "", "")
+    where = where or spec
+    if where.startswith("file://"):
+        return f"{where.removeprefix('file://')}/CONTRIBUTING.md"
+    base = where.removesuffix(".git")
+    if state and (base.startswith("https://github.com/") or base.startswith("https://gitlab")):
+        separator = "/-/blob/" if "gitlab" in base else "/blob/"
+        return f"{base}{separator}{state}/CONTRIBUTING.md"
+    return f"{base} (CONTRIBUTING.md)"
+
+
 def create(
     folder: Path,
     name: str,
@@ -96,6 +111,7 @@ def create(
         "@@name@@": name,
         "@@titel@@": title,
         "@@paket@@": package,
+        "@@anleitung@@": guide_address(package),
     }
     written: list[Path] = []
     for template in sorted(TEMPLATE.rglob("*")):
