@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from harness.browser import ENGINE_READY_MS
 from tests.browser.conftest import SharedVisit, Unzipped, navigate
 from tests.browser.test_search import CLOSES_AFTER_MS
 
@@ -100,9 +101,9 @@ def _walk(page: Any, url: Any, go: Any) -> None:
     page.locator("input[data-md-component=search-query]").click()
     page.keyboard.type("Patzertabelle")
     first = page.locator(".md-search-result__item a").first
-    first.wait_for(timeout=60_000)
+    first.wait_for(timeout=ENGINE_READY_MS)
     go(url("ryssea/kampfhelfer"))
-    page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
+    page.wait_for_selector(".rw-status[data-state='ready']", timeout=ENGINE_READY_MS)
     attack = page.locator("section.rw-helper[data-action='attack']").first
     attack.get_by_role("button", name="Würfeln", exact=True).click()
     attack.locator(".rw-result .rw-outcome").wait_for()

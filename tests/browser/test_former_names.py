@@ -17,6 +17,7 @@ import json
 import pytest
 
 from engine import api
+from harness.browser import ENGINE_READY_MS
 from tests.browser.conftest import SharedVisit
 from tests.conftest import ROOT
 
@@ -89,7 +90,7 @@ def test_a_share_link_from_before_the_rename_replays_the_same_roll(reader: Share
     link = f"#wurf=1/a1b2c3/ryssea.attack/4242/{values}"
     page.evaluate("hash => { location.hash = hash; }", link)
     helper = page.locator(ATTACK).first
-    helper.locator(".rw-replayed").wait_for(timeout=60_000)
+    helper.locator(".rw-replayed").wait_for(timeout=ENGINE_READY_MS)
     assert "Nicht übernommen" not in helper.locator(".rw-replayed").inner_text()
     assert helper.locator("[data-path='damage']").input_value() == "1W8+2"
     full = {p["name"]: p["default"] for p in api.describe("ryssea", "attack")["params"]}

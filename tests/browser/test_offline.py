@@ -27,6 +27,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 from engine import api
+from harness.browser import ENGINE_READY_MS
 from site_plugins.offline import plugin
 from tests.browser.conftest import (
     LOCAL_SCHEMES,
@@ -64,7 +65,7 @@ def _foreign(requests: list[str]) -> list[str]:
 
 
 def _wait_ready(page: Any) -> None:
-    page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
+    page.wait_for_selector(".rw-status[data-state='ready']", timeout=ENGINE_READY_MS)
 
 
 def _cli(system: str, action: str, params: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -195,7 +196,7 @@ def test_pages_search_tooltips_dice_and_saved_state(
     page.locator(".md-search__input").click()
     page.keyboard.type("Tickleiste")
     first = page.locator(".md-search-result__item a").first
-    first.wait_for(timeout=60_000)
+    first.wait_for(timeout=ENGINE_READY_MS)
     assert "kampfbeginn-und-initiative.html" in (first.get_attribute("href") or "")
     first.click()
     page.wait_for_url(re.compile(r".*/kampfbeginn-und-initiative\.html.*"))
@@ -217,7 +218,7 @@ def test_pages_search_tooltips_dice_and_saved_state(
     notation = str(button.get_attribute("data-notation"))
     button.click()
     popover = page.locator("#rw-dice-popover")
-    popover.locator(".rw-seed").wait_for(timeout=120_000)
+    popover.locator(".rw-seed").wait_for(timeout=ENGINE_READY_MS)
     shown = evaluate_one(popover, SHOWN_DOM)
     seed = int(shown["seed"].removeprefix("Wurfnummer "))
     expected = api.run("allgemein", "wurf", {"notation": notation, "mode": "normal"}, seed)
@@ -441,7 +442,7 @@ def _roll_attack_and_copy(page: Any, url: str) -> tuple[Any, str, str]:
     evaluate_one(helper.locator("details.rw-advanced"), "details => { details.open = true; }")
     helper.locator("[data-path='seed']").fill("4242")
     helper.locator(".rw-submit").click()
-    helper.locator(".rw-result .rw-share-copy").wait_for(timeout=60_000)
+    helper.locator(".rw-result .rw-share-copy").wait_for(timeout=ENGINE_READY_MS)
     button = helper.locator(".rw-result .rw-share-copy")
     words = button.inner_text()
     button.click()
@@ -486,7 +487,7 @@ def test_offline_link_points_to_the_published_page_and_replays_there(
     other = browsers.page(375)
     other.goto(copied.replace(PUBLISHED, site_url, 1))
     shared = other.locator(ATTACK).first
-    shared.locator(".rw-replayed").wait_for(timeout=60_000)
+    shared.locator(".rw-replayed").wait_for(timeout=ENGINE_READY_MS)
     assert evaluate_one(shared.locator(".rw-result"), SHOWN_DOM) == shown
     other.context.close()
 

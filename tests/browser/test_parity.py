@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from harness.browser import ENGINE_READY_MS
 from tests.browser.conftest import LOCAL_SCHEMES, Browsers, SharedVisit, Unzipped
 from tests.parity.batch import expected, requests
 
@@ -28,7 +29,7 @@ async (batch) => {
 
 
 def _answers(page: Any) -> list[str]:
-    page.wait_for_selector(".rw-status[data-state='ready']", timeout=120_000)
+    page.wait_for_selector(".rw-status[data-state='ready']", timeout=ENGINE_READY_MS)
     batch = requests()
     answers: list[str] = page.evaluate(RUN_BATCH, batch)
     mismatches = [

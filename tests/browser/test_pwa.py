@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 
+from harness.browser import ENGINE_READY_MS
 from harness.player_link import measure
 from site_plugins.webapp import pwa
 from tests.browser.conftest import (
@@ -56,7 +57,7 @@ pytestmark = pytest.mark.browser
 
 STATUS = ".rw-pwa-status"
 TOAST = ".rw-pwa-toast"
-STORE_WAIT_MS = 120_000
+STORE_WAIT_MS = ENGINE_READY_MS
 ENGINE_KEY = "() => document.querySelector('meta[name=regelwerk-engine]').content"
 # navigator.connection.saveData as on a phone with the data saver on
 SAVE_DATA = """

@@ -24,6 +24,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 import yaml
 
+from harness.browser import ENGINE_READY_MS
 from tests.browser.conftest import LOCAL_SCHEMES, Browsers, PageErrors, Unzipped, navigate
 from tests.conftest import search_labels
 
@@ -323,7 +324,7 @@ def test_offline_search_knows_the_system(
     page.goto(export.url("pathfinder/angriffswurf-und-ruestungsklasse.html"))
     page.locator(".md-search__input").click()
     page.keyboard.type("Patzer")
-    page.wait_for_selector(FIRST, timeout=60_000)
+    page.wait_for_selector(FIRST, timeout=ENGINE_READY_MS)
     top = settled_top_hit(page)
     assert "/pathfinder/bewegungsrate-und-rettungswuerfe.html" in top["href"], top
     root = export.root.as_uri() + "/"

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from engine import api
+from harness.browser import ENGINE_READY_MS
 from tests.browser.conftest import (
     NEUTRAL_PAGE,
     Browsers,
@@ -274,7 +275,7 @@ def test_a_shared_link_replays_the_same_roll_pasted_online_and_offline(
         for url in (link, export.url(KAMPFHELFER.rstrip("/") + ".html") + "#" + fragment):
             other.goto(url)
             shared = other.locator(ATTACK).first
-            shared.locator(".rw-replayed").wait_for(timeout=60_000)
+            shared.locator(".rw-replayed").wait_for(timeout=ENGINE_READY_MS)
             shared.locator(".rw-result .rw-outcome").wait_for()
             assert shared.locator(".rw-result").evaluate(SHOWN) == original, url
             assert "Geteilter Wurf" in shared.locator(".rw-replayed").inner_text()
@@ -302,7 +303,7 @@ def test_a_malformed_link_gives_a_german_message_and_the_usual_form(reader: Shar
             navigate(page, reader.site_url + NEUTRAL_PAGE)
             navigate(page, reader.site_url + KAMPFHELFER + "#" + fragment)
         problem = page.locator(".rw-share-problem")
-        problem.wait_for(timeout=60_000)
+        problem.wait_for(timeout=ENGINE_READY_MS)
         assert problem.inner_text().startswith("Der geteilte Wurf lässt sich nicht öffnen:")
         assert page.locator(ATTACK).first.locator("[data-path='eig1']").input_value() == "10"
 
