@@ -413,7 +413,7 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
             (ASSETS / "transport.js").read_text(encoding="utf-8"),
             MANIFEST_MARKER,
             json.dumps(manifest),
-            "offline_assets/transport.js",
+            "offline/assets/transport.js",
             "Marke",
         )
         files.append(File.generated(config, TRANSPORT, content=transport))

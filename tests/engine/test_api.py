@@ -145,7 +145,7 @@ def test_cli_roll_prints_dice_and_exact_odds(capsys: pytest.CaptureFixture[str])
 
 
 def test_compiled_data_is_in_step_with_yaml() -> None:
-    """engine/data/*.json must be regenerated after editing the YAML (make data)."""
+    """regeln/*.json must be regenerated after editing the YAML (make data)."""
     out = subprocess.run(
         [sys.executable, "-m", "site_plugins.compile_data", "--check"],
         cwd=ROOT,
