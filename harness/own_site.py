@@ -127,18 +127,7 @@ def create(
         written.append(target)
     (folder / "regeln").mkdir(exist_ok=True)
     written += scaffold(folder, name, source, title)
-    _list_on_start_page(folder, name, title)
     return written
-
-
-def _list_on_start_page(folder: Path, name: str, title: str) -> None:
-    page = folder / "docs" / "index.md"
-    text = page.read_text(encoding="utf-8")
-    row = (
-        f"| [{title}]({name}/index.md) | [Regeln]({name}/regeln.md), "
-        f"[Kampfhelfer]({name}/kampfhelfer.md) |\n"
-    )
-    page.write_text(text.replace("|---|---|\n", "|---|---|\n" + row, 1), encoding="utf-8")
 
 
 def write_npm_pins(folder: Path) -> bool:

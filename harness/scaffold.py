@@ -463,6 +463,29 @@ def _insert_label(text: str, name: str, title: str) -> str:
     return "".join(lines)
 
 
+SYSTEMS_TABLE = "| System | Seiten |\n|---|---|\n"  # the start page of a group's own site
+
+
+def list_on_start_page(root: Path, name: str, title: str) -> bool:
+    """A row for the new system in the start page's table of systems (a group's own site,
+    harness/own_site/docs/index.md); this repository's start page describes each system in
+    words, which its maintainers write (False: nothing written)."""
+    page = root / "docs" / "index.md"
+    text = page.read_text(encoding="utf-8") if page.exists() else ""
+    if SYSTEMS_TABLE not in text:
+        return False
+    start = text.index(SYSTEMS_TABLE) + len(SYSTEMS_TABLE)
+    end = start
+    while text.startswith("|", end):
+        end = text.index("\n", end) + 1
+    row = (
+        f"| [{title}]({name}/index.md) | [Regeln]({name}/regeln.md), "
+        f"[Kampfhelfer]({name}/kampfhelfer.md) |\n"
+    )
+    page.write_text(text[:end] + row + text[end:], encoding="utf-8")
+    return True
+
+
 def search_word(root: Path, text: str) -> str:
     """The text's most frequent long word that no other page uses (its pages' own word)."""
     others = "\n".join(p.read_text(encoding="utf-8").lower() for p in (root / "docs").rglob("*.md"))
@@ -527,6 +550,8 @@ def scaffold(root: Path, name: str, source: Path, title: str) -> list[Path]:
         with queries.open("a", encoding="utf-8") as handle:
             handle.write(f"- {{suche: {word}, seite: {name}/regeln/}}  # {title}\n")
         changed.append(queries)
+    if list_on_start_page(root, name, title):
+        changed.append(root / "docs" / "index.md")
     compile_all(data_dir=layout.rules)
     return [*new_files, layout.rules / f"{name}.json", *changed]
 

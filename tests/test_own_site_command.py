@@ -37,6 +37,25 @@ def test_the_new_site_says_every_step_with_its_own_values(tmp_path: Path) -> Non
     assert (folder / ".ci" / "run").stat().st_mode & 0o111  # executable, as CI calls it
 
 
+def test_a_second_system_joins_the_start_page_too(tmp_path: Path) -> None:
+    """``make system`` in the group's site: the start page's table lists both systems."""
+    from harness import scaffold
+
+    folder = tmp_path / "runde"
+    make(folder)
+    text = tmp_path / "sturm.txt"
+    text.write_text("Jeder Flieger würfelt 1W10 für die Reihenfolge im Sturmgefecht.\n")
+    scaffold.scaffold(folder, "sturm", text, "Sturmfeder")
+    page = (folder / "docs" / "index.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| [")]
+    assert rows == [
+        "| [Klingenspiel](klingen/index.md) | [Regeln](klingen/regeln.md), "
+        "[Kampfhelfer](klingen/kampfhelfer.md) |",
+        "| [Sturmfeder](sturm/index.md) | [Regeln](sturm/regeln.md), "
+        "[Kampfhelfer](sturm/kampfhelfer.md) |",
+    ]
+
+
 def test_it_refuses_a_folder_in_use_or_inside_the_generator(tmp_path: Path) -> None:
     (tmp_path / "voll").mkdir()
     (tmp_path / "voll" / "notiz.txt").write_text("x", encoding="utf-8")
