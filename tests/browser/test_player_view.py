@@ -17,7 +17,9 @@ browser (spieler/#live=<system>) follows the game master's fight live.
 
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +263,41 @@ def test_offline_export_player_view_and_second_screen(browsers: Browsers, export
     assert rows(player) == list(NAMES)
     assert not [u for u in requests if not u.startswith(("file:", "blob:", "data:"))], requests
     context.close()
+
+
+def unpacked(link: str) -> str:
+    """The picture a link carries, as it travels (player-link.js: deflate-raw, base64url)."""
+    data = link.split("#s=1.", 1)[1]
+    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    return zlib.decompress(raw, -15).decode("utf-8")
+
+
+def test_only_what_the_game_master_chose_leaves_his_device(
+    reader: SharedVisit, browsers: Browsers, built_site: Path
+) -> None:
+    """#45, deliverable 2 („secrets 3/3“): „nichts“ sends the name only – no values, state,
+    effects or place; „verbergen“ leaves the fighter out entirely; what the players could infer
+    follows the choice (the next after the actor passes over the hidden Ork). Checked in every
+    form the picture leaves the device: the link (decoded here, not read from the page), the
+    QR code's link and the second screen's live picture."""
+    system, gm = setup_order(reader, built_site)
+    put_on(gm, "Ork", "2", "runden")
+    put_on(gm, "Bruna", "3", "runden")
+    choose_show(gm, "Alrik", "werte")
+    choose_show(gm, "Ork", "verbergen")
+    choose_show(gm, "Bruna", "nichts")
+    link = shared_link(gm)
+    travels = unpacked(link)
+    assert "Ork" not in travels, travels
+    bruna = next(line for line in travels.splitlines() if line.startswith("Bruna\t"))
+    assert bruna.split("\t")[1:] == ["", "n", "", ""], bruna  # no place, no detail, no effect
+    assert "betäubt" not in travels  # the only effects were on Ork and Bruna
+    live = gm.evaluate("s => localStorage.getItem('regelwerk:spieler-live:' + s)", system)
+    assert "Ork" not in live and "betäubt" not in live, live
+    page = player_page(browsers, 375)
+    page.goto(link)
+    assert rows(page) == ["Alrik", "Bruna"]
+    assert page.locator(".rw-player-actor-line").inner_text() == "Am Zug: Alrik"
+    assert page.locator(".rw-player-next-line").inner_text() == "Als Nächstes: Bruna"
+    assert "Ork" not in page.locator("main").inner_text()
+    page.context.close()

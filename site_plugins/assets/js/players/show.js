@@ -6,7 +6,12 @@
 // and the live picture for a second screen on this device.
 // - Per fighter the game master chooses what the players see: „Werte“ (his resources, for the
 //   own heroes), „grob“ (unverletzt / angeschlagen / schwer verletzt / kampfunfähig / tot, for
-//   enemies) or „nichts“ (only name and place). The choice is kept per system in the browser
+//   enemies), „nichts“ (only the name, in its turn: no values, state, effects or place) or
+//   „verbergen“ (left out: not in the order, not as the actor or the next; the players do not
+//   learn he is there). What the players could infer follows the choice: „Als Nächstes“ passes
+//   over a fighter who cannot act only where they see his state (Werte, grob); a hidden
+//   fighter is skipped as if absent. Only this picture leaves the device (link, QR code,
+//   second screen). The choice is kept per system in the browser
 //   (localStorage "regelwerk:spieler-sicht:<system>"); without a choice a fighter of the side
 //   „Helden“ shows „Werte“, everyone else „grob“.
 // - „grob“ compares the system's first life value (the fight contract's: LeP, Trefferpunkte,
@@ -31,7 +36,7 @@ import * as store from "../common/store.js";
 import { el, germanNumber, isObject, ownValue } from "../common/util.js";
 
 export const CHANNEL = "regelwerk-spieler";
-const SHOW_TEXT = { werte: "Werte", grob: "grob", nichts: "nichts" };
+const SHOW_TEXT = { werte: "Werte", grob: "grob", nichts: "nichts", verbergen: "verbergen" };
 
 export function liveKey(system) {
   return `spieler-live:${system}`;
@@ -52,7 +57,7 @@ function shows(system) {
 // names the heroes' side so by default) shows his values, everyone else „grob“.
 function showOf(table, name) {
   const choice = ownValue(shows(table.system), name);
-  if (choice === "werte" || choice === "nichts" || choice === "grob") return choice;
+  if (Object.hasOwn(SHOW_TEXT, choice)) return choice;
   const record = ownValue(table.store.state.fighters, name);
   return isObject(record) && typeof record.side === "string" && /^held/i.test(record.side.trim()) ? "werte" : "grob";
 }
@@ -96,16 +101,20 @@ export function healthOf(journal, fight, name, resources) {
   return now / peak >= 0.5 ? "angeschlagen" : "schwer verletzt";
 }
 
-// Who acts after the actor: the next turn of someone who can act, or the Tickleiste's second.
-function nextOf(table, fight, names) {
+// Who acts after the actor, as the players may know it: the next turn (or the Tickleiste's
+// next fighter) among the fighters they see, passing over one who cannot act only where they
+// see his state (``known``) – a „nichts“ fighter who is down is not given away by a skip.
+function nextOf(table, fight, names, known) {
+  const passes = (name) => names.includes(name) && (!known(name) || canAct(fight, name));
   if (table.hasBoard) {
-    const line = boardOrder(fight.board).filter((n) => canAct(fight, n));
-    return line.length > 1 ? names.indexOf(line[1]) : -1;
+    const line = boardOrder(fight.board).filter((n) => canAct(fight, n) || (names.includes(n) && !known(n)));
+    const after = line.slice(1).filter(passes);
+    return after.length ? names.indexOf(after[0]) : -1;
   }
   const turns = fight.turns || [];
   for (let i = 1; i <= turns.length; i++) {
     const turn = turns[(fight.turn + i) % turns.length];
-    if (canAct(fight, turn.name)) return names.indexOf(turn.name);
+    if (turn.name !== fight.actor && passes(turn.name)) return names.indexOf(turn.name);
   }
   return -1;
 }
@@ -123,26 +132,29 @@ function clockOf(table, fight) {
 // The fight as the players see it (player-link.js describes the shape).
 export function pictureOf(table, at = Date.now()) {
   const { journal, state: fight } = table.store;
-  const names = table.names();
+  const chosen = new Map(table.names().map((name) => [name, showOf(table, name)]));
+  const names = [...chosen.keys()].filter((name) => chosen.get(name) !== "verbergen");
+  const known = (name) => chosen.get(name) === "werte" || chosen.get(name) === "grob";
   const places = roster.positions(fight, table.hasBoard);
   const resources = table.contract.values;
   const fighters = names.map((name) => {
-    const show = showOf(table, name);
-    const out = { name, place: places.get(name) || "", show };
+    const show = chosen.get(name);
+    const out = { name, place: show === "nichts" ? "" : places.get(name) || "", show };
     if (show === "grob") out.health = healthOf(journal, fight, name, resources);
     if (show === "werte") {
       const record = ownValue(fight.fighters, name);
       out.values = resources.map((r) => (isObject(record) ? number(ownValue(record.stats, r.key)) : null));
     }
-    out.effects = effectsOf(fight, name).map((e) => ({ name: e.name, left: effectLeft(fight, e.until) }));
+    out.effects =
+      show === "nichts" ? [] : effectsOf(fight, name).map((e) => ({ name: e.name, left: effectLeft(fight, e.until) }));
     return out;
   });
   return {
     system: table.system,
     at: Math.floor(at / 1000) * 1000,
     clock: clockOf(table, fight),
-    actor: names.indexOf(fight.actor),
-    next: nextOf(table, fight, names),
+    actor: names.indexOf(fight.actor), // −1 while a hidden fighter acts: „Noch niemand am Zug“
+    next: nextOf(table, fight, names, known),
     resources: resources.map((r) => r.name),
     level: "voll",
     fighters,
