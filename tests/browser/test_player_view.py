@@ -301,3 +301,27 @@ def test_only_what_the_game_master_chose_leaves_his_device(
     assert page.locator(".rw-player-next-line").inner_text() == "Als Nächstes: Bruna"
     assert "Ork" not in page.locator("main").inner_text()
     page.context.close()
+
+
+def packed(text: str) -> str:
+    """The fragment data for a picture's text (player-link.js: deflate-raw, base64url)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = compressor.compress(text.encode("utf-8")) + compressor.flush()
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def test_a_long_name_wraps_on_a_phone(
+    reader: SharedVisit, browsers: Browsers, built_site: Path
+) -> None:
+    """#45: „At 375 px a 29-letter name overflows by 13 px“ – it breaks instead, the view stays
+    as wide as the phone."""
+    _, gm = setup_order(reader, built_site)
+    link = shared_link(gm)
+    long_name = "Rondrikan-Sturmbrecher-Eisenf"
+    assert len(long_name) == 29
+    text = unpacked(link).replace("Bruna\t", f"{long_name}\t")
+    page = player_page(browsers, 375)
+    page.goto(link.split("#", 1)[0] + "#s=1." + packed(text))
+    assert long_name in rows(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.context.close()

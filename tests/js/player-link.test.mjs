@@ -159,3 +159,14 @@ test("a browser without DecompressionStream is told so, in German", async () => 
     globalThis.DecompressionStream = kept;
   }
 });
+
+test("a picture from the future is refused with a German reason (#45: „a timestamp in the future reads gerade eben“)", async () => {
+  const now = 1764780000000;
+  const later = { ...picture(2), at: now + 60 * 60 * 1000 };
+  const { picture: back, problem } = await unpack(await fragmentOf(later), now);
+  assert.equal(back, undefined);
+  assert.match(problem, /Zeitpunkt in der Zukunft/);
+  // a clock a few minutes ahead still reads
+  const { picture: close } = await unpack(await fragmentOf({ ...picture(2), at: now + 2 * 60 * 1000 }), now);
+  assert.equal(close.at, now + 2 * 60 * 1000);
+});

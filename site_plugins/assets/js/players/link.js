@@ -226,7 +226,11 @@ export async function fragmentOf(picture) {
 }
 
 // A link's fragment („#s=1.…“) → {picture} or {problem} (German; never throws).
-export async function unpack(fragment) {
+// A picture stamped later than this after the reader's clock is refused: the game master's
+// clock or the phone's is wrong (a few minutes apart is usual: that still reads „gerade eben“)
+export const FUTURE_MS = 10 * 60 * 1000;
+
+export async function unpack(fragment, now = Date.now()) {
   const hash = String(fragment || "").replace(/^#/, "");
   if (!hash) return { problem: "Dieser Link enthält keinen Kampf. Bitte den QR-Code oder Link der Spielleitung noch einmal öffnen." };
   if (!hash.startsWith("s=")) return { problem: "Dieser Link gehört nicht zur Spieleransicht." };
@@ -249,7 +253,11 @@ export async function unpack(fragment) {
     return { problem: big ? "Dieser Link entpackt sich zu mehr, als ein Kampf braucht – er wird nicht gelesen." : "Dieser Link ist beschädigt (nicht lesbar entpackt). Vielleicht wurde er beim Kopieren abgeschnitten." };
   }
   try {
-    return { picture: expand(unpacked) };
+    const picture = expand(unpacked);
+    if (picture.at > now + FUTURE_MS) {
+      return { problem: "Dieser Link trägt einen Zeitpunkt in der Zukunft – die Uhr der Spielleitung oder dieses Geräts geht falsch. Bitte die Uhr prüfen und den neuen QR-Code scannen." };
+    }
+    return { picture };
   } catch (error) {
     if (error instanceof Bad) return { problem: `Dieser Link ist beschädigt: ${error.message}.` };
     return { problem: "Dieser Link ist beschädigt." };

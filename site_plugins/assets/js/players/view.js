@@ -33,7 +33,7 @@ function myName(system) {
 }
 
 function ageText(at, now = Date.now()) {
-  const minutes = Math.floor((now - at) / 60000);
+  const minutes = Math.floor(Math.max(0, now - at) / 60000); // a clock a little ahead: „gerade eben“
   if (minutes < 1) return "gerade eben";
   if (minutes < 60) return `vor ${germanNumber(minutes)} Min.`;
   const hours = Math.floor(minutes / 60);
