@@ -276,6 +276,7 @@ def _plugin_entries(entries: object) -> list[tuple[str, object]]:
 
 
 ONLINE_META = "regelwerk-online"
+ONLINE_ROOT_META = "regelwerk-online-root"  # the published site's root
 
 
 def published_root(site_url: str | None) -> str | None:
@@ -434,6 +435,9 @@ class OfflinePlugin(BasePlugin[OfflineConfig]):  # type: ignore[no-untyped-call]
         if root is None:
             return output
         address = escape(published_page(root, page.file.src_uri), quote=True)
-        return output.replace(
-            "</head>", f'<meta name="{ONLINE_META}" content="{address}">\n</head>', 1
+        home = escape(root, quote=True)  # the players' link leads there (players/show.js)
+        tags = (
+            f'<meta name="{ONLINE_META}" content="{address}">\n'
+            f'<meta name="{ONLINE_ROOT_META}" content="{home}">\n'
         )
+        return output.replace("</head>", f"{tags}</head>", 1)

@@ -325,3 +325,50 @@ def test_a_long_name_wraps_on_a_phone(
     assert long_name in rows(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.context.close()
+
+
+def test_an_export_that_knows_the_published_site_links_the_players_there(
+    browsers: Browsers, export: Unzipped, tmp_path: Path
+) -> None:
+    """#45: „From the offline export there is no code for the phones, only a file:// link“ –
+    an export built for a published site gives the players' link and QR code of that site
+    (shared rolls already point there); the request is only written, never sent."""
+    import shutil
+    from types import SimpleNamespace
+
+    from site_plugins.offline import plugin
+
+    published = "https://gruppe.example.org/regelwerk/"
+    root = tmp_path / "regelwerk-offline"
+    shutil.copytree(export.root, root)
+    hook = plugin.OfflinePlugin()
+    for path in root.rglob("*.html"):
+        page = SimpleNamespace(
+            file=SimpleNamespace(src_uri=path.relative_to(root).with_suffix(".md").as_posix())
+        )
+        html = path.read_text(encoding="utf-8")
+        config = SimpleNamespace(site_url=published)
+        path.write_text(hook.on_post_page(html, page=page, config=config), encoding="utf-8")  # type: ignore[arg-type]
+    there = Unzipped(zip_path=export.zip_path, root=root)
+    context = browsers.context(network=False)
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    system = next(
+        s
+        for s in fight_systems()
+        if "tickleiste" not in (root / s / "kampfhelfer.html").read_text(encoding="utf-8")
+    )
+    gm = context.new_page()
+    gm.goto(there.url("spieler.html"))
+    gm.evaluate(
+        "([k, v]) => { localStorage.clear(); localStorage.setItem(k, v); }",
+        [f"regelwerk:kampf:{system}", journal_with_order()],
+    )
+    gm.goto(there.url(f"{system}/kampfhelfer.html"))
+    gm.locator(".rw-effect-form").wait_for()
+    link = shared_link(gm)
+    assert link.startswith(f"{published}spieler/#s=1."), link
+    assert gm.locator(".rw-share-qr svg.rw-qr").count() == 1
+    assert "veröffentlichten Seite" in gm.locator(".rw-share-out").inner_text()
+    assert not [u for u in requests if not u.startswith(("file:", "blob:", "data:"))], requests
+    context.close()

@@ -161,9 +161,14 @@ export function pictureOf(table, at = Date.now()) {
   };
 }
 
-// The player view's address: spieler/ online, spieler.html in the offline export (its pages
-// are files), relative to the site's root as Material knows it.
+// The player view's address: spieler/ online; from the offline export (file://, a page no
+// phone can open) the published site's spieler/ when the export's build knew that site
+// (<meta name="regelwerk-online-root">, site_plugins/offline), else its own spieler.html.
 export function playerPage() {
+  const published = document.querySelector('meta[name="regelwerk-online-root"]');
+  if (location.protocol === "file:" && published && /^https?:\/\//.test(published.content)) {
+    return new URL("spieler/", published.content);
+  }
   let base = ".";
   const config = document.getElementById("__config");
   try {
@@ -255,13 +260,18 @@ async function drawShare(table, parts) {
   }
   if (ticket !== drawing) return; // a newer picture is on its way
   const shown = [];
-  const fromFile = location.protocol === "file:";
-  if (made.qr && !fromFile) {
+  // a link into the offline export's own files opens on this device only; from an export
+  // that knows the published site, the link and its code lead there (playerPage)
+  const onlyHere = made.link.startsWith("file:");
+  if (made.qr && !onlyHere) {
     const figure = el("figure", "rw-share-qr");
     figure.appendChild(svgOf(made.qr, "QR-Code der Spieleransicht"));
     figure.appendChild(el("figcaption", "", `Mit der Kamera scannen – Stand ${new Date(picture.at).toLocaleTimeString("de-DE")} Uhr (QR-Version ${made.qr.version}).`));
     shown.push(figure);
-  } else if (fromFile) {
+    if (location.protocol === "file:") {
+      shown.push(el("p", "rw-help", "Der Code führt zur veröffentlichten Seite: ein Handy braucht beim ersten Öffnen Netz, danach geht die Spieleransicht auch offline."));
+    }
+  } else if (onlyHere) {
     shown.push(el("p", "rw-help", "Aus der Offline-Version zeigt der Link nur auf diesem Gerät die Spieleransicht (etwa als zweiter Bildschirm); für die Handys der Spieler den QR-Code auf der Online-Seite zeigen."));
   } else {
     shown.push(el("p", "rw-help", "Zu viele Kämpfer für einen lesbaren QR-Code – bitte den Link teilen."));
