@@ -596,3 +596,33 @@ def test_mkdocs_serve_has_none_and_removes_an_old_worker(
         if serve is not None:
             serve.terminate()
             serve.wait(timeout=30)
+
+
+def test_a_lan_address_over_http_says_offline_is_impossible(browser: Any, site_url: str) -> None:
+    """#45: „On a LAN http:// address the view has no offline mode and nothing says so“ – the
+    footer says so on every page there (the player view too), and what works instead. A name
+    that resolves to this computer but is no loopback name is such an address for Chromium
+    (no secure context, no service worker)."""
+    from urllib.parse import urlsplit
+
+    from harness import deadlines
+    from harness.browser import CHROMIUM, CHROMIUM_ARGS
+
+    host = urlsplit(site_url).hostname
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP tisch.lan {host}"],
+        timeout=deadlines.STEP_S * 1000,
+    )
+    try:
+        page = lan.new_page()
+        address = site_url.replace(f"//{host}", "//tisch.lan", 1)
+        page.goto(address + "spieler/")
+        assert page.evaluate("window.isSecureContext") is False
+        line = page.locator(".rw-pwa-status")
+        line.wait_for(timeout=ENGINE_READY_MS)
+        text = line.inner_text()
+        assert text.startswith("Offline nicht möglich unter http://tisch.lan:"), text
+        assert "Offline-Version" in text
+    finally:
+        lan.close()

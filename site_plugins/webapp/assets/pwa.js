@@ -32,6 +32,29 @@ const READY_NOTICE_MS = 12000;
 const script = document.currentScript;
 if (script && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
   webApp(new URL("../../", script.src)); // assets/pwa/pwa.js → the site root
+} else if (script && location.protocol === "http:" && !window.isSecureContext) {
+  noOfflineHere(); // a LAN address (http://192.168…): no service worker – the footer says so
+}
+
+// Browsers keep pages for offline use only from https:// or this computer: opened at a
+// network address over http (a laptop serving the site to the table's phones), the footer says
+// that nothing is stored and what works instead – on every page (instant navigation replaces
+// the footer).
+function noOfflineHere() {
+  const address = location.host.slice(0, 60);
+  const draw = () => {
+    const inner = document.querySelector(".md-footer-meta__inner");
+    if (!inner || inner.querySelector(".rw-pwa-status")) return;
+    const line = document.createElement("div");
+    line.className = "rw-pwa-status md-copyright";
+    line.textContent =
+      `Offline nicht möglich unter http://${address}: Browser speichern Seiten nur von https:// ` +
+      "oder diesem Rechner. Für den Tisch ohne Netz: die veröffentlichte Seite einmal öffnen " +
+      "oder die Offline-Version nehmen.";
+    inner.appendChild(line);
+  };
+  draw();
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(draw);
 }
 
 function webApp(root) {
