@@ -18,6 +18,7 @@ browser (spieler/#live=<system>) follows the game master's fight live.
 from __future__ import annotations
 
 import base64
+import json
 import re
 import zlib
 from pathlib import Path
@@ -91,7 +92,7 @@ def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, built_
     choose_show(gm, "Ork", "grob")
     choose_show(gm, "Bruna", "nichts")
     link = shared_link(gm)
-    assert "/spieler/#s=1." in link
+    assert "/spieler/#s=2." in link
     svg = gm.locator(".rw-share-qr svg.rw-qr")
     assert svg.get_attribute("aria-label") == "QR-Code der Spieleransicht"
     assert svg.locator("path").get_attribute("d")
@@ -256,7 +257,7 @@ def test_offline_export_player_view_and_second_screen(browsers: Browsers, export
     screen.goto(export.url("spieler.html") + f"#live={system}")
     follow_live(gm, [screen])
     link = shared_link(gm)
-    assert link.startswith("file://") and "/spieler.html#s=1." in link
+    assert link.startswith("file://") and "/spieler.html#s=2." in link
     assert "Offline-Version" in gm.locator(".rw-share-out").inner_text()
     player = context.new_page()
     player.goto(link)
@@ -267,7 +268,7 @@ def test_offline_export_player_view_and_second_screen(browsers: Browsers, export
 
 def unpacked(link: str) -> str:
     """The picture a link carries, as it travels (player-link.js: deflate-raw, base64url)."""
-    data = link.split("#s=1.", 1)[1]
+    data = link.split("#s=2.", 1)[1]
     raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
     return zlib.decompress(raw, -15).decode("utf-8")
 
@@ -321,7 +322,7 @@ def test_a_long_name_wraps_on_a_phone(
     assert len(long_name) == 29
     text = unpacked(link).replace("Bruna\t", f"{long_name}\t")
     page = player_page(browsers, 375)
-    page.goto(link.split("#", 1)[0] + "#s=1." + packed(text))
+    page.goto(link.split("#", 1)[0] + "#s=2." + packed(text))
     assert long_name in rows(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.context.close()
@@ -367,8 +368,35 @@ def test_an_export_that_knows_the_published_site_links_the_players_there(
     gm.goto(there.url(f"{system}/kampfhelfer.html"))
     gm.locator(".rw-effect-form").wait_for()
     link = shared_link(gm)
-    assert link.startswith(f"{published}spieler/#s=1."), link
+    assert link.startswith(f"{published}spieler/#s=2."), link
     assert gm.locator(".rw-share-qr svg.rw-qr").count() == 1
     assert "veröffentlichten Seite" in gm.locator(".rw-share-out").inner_text()
     assert not [u for u in requests if not u.startswith(("file:", "blob:", "data:"))], requests
     context.close()
+
+
+def test_states_on_werte_and_a_next_that_gives_nothing_away(
+    reader: SharedVisit, browsers: Browsers, built_site: Path
+) -> None:
+    """#45: a hero on „Werte“ who is tot shows his state beside his values; „Als Nächstes“
+    does not pass over a „nichts“ fighter who is down (that would tell the players), and
+    never names the one who acts now."""
+    system = next(s for s in fight_systems() if not keeps_ticks(built_site, s))
+    journal = json.loads(journal_with_order())
+    journal["base"]["fighters"] = {
+        "Alrik": {"actions": {}, "stats": {}, "state": {"zustand": "tot", "text": "tot"}},
+        "Bruna": {"actions": {}, "stats": {}, "state": {"zustand": "kampfunfähig", "text": "k."}},
+    }
+    journal["base"]["actor"], journal["base"]["turn"] = "Ork", 1
+    gm = reader.arrive(f"{system}/kampfhelfer/", {f"regelwerk:kampf:{system}": json.dumps(journal)})
+    choose_show(gm, "Alrik", "werte")
+    choose_show(gm, "Ork", "grob")
+    choose_show(gm, "Bruna", "nichts")
+    page = player_page(browsers, 375)
+    page.goto(shared_link(gm))
+    alrik = page.locator(".rw-player-fighter").nth(0)
+    assert alrik.locator(".rw-player-status").inner_text().startswith("tot")
+    assert "rw-player-down" in (alrik.get_attribute("class") or "")
+    assert page.locator(".rw-player-actor-line").inner_text() == "Am Zug: Ork"
+    assert page.locator(".rw-player-next-line").inner_text() == "Als Nächstes: Bruna"
+    page.context.close()

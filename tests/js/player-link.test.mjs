@@ -49,7 +49,7 @@ test("a picture survives the link: every field as it was", async () => {
   for (const count of [0, 1, 2, 8, 20]) {
     const original = picture(count);
     const fragment = await fragmentOf(original);
-    assert.match(fragment, /^#s=1\.[A-Za-z0-9_-]+$/);
+    assert.match(fragment, /^#s=2\.[A-Za-z0-9_-]+$/);
     const { picture: back, problem } = await unpack(fragment);
     assert.equal(problem, undefined, problem);
     assert.deepEqual(back, original);
@@ -71,19 +71,27 @@ async function packed(text) {
 }
 
 const HEAD = "1\tdsa\tt4ucw0\tRunde 1\t-1\t-1\t\t0";
+const HEAD2 = HEAD.replace(/^1/, "2");
+
+async function packed2(text) {
+  return `#s=2.${toBase64url(await deflate(new TextEncoder().encode(text)))}`;
+}
 
 test("bad and foreign links get a German message, never an exception", async () => {
   const cases = [
     ["", /enthält keinen Kampf/],
     ["#wurf=1.abc", /gehört nicht zur Spieleransicht/],
     ["#s=abc", /unvollständig/],
-    ["#s=2.AAAA", /Version 2/],
+    ["#s=3.AAAA", /Version 3/],
     ["#s=1.", /beschädigt/],
     ["#s=1.***", /unerlaubte Zeichen/],
     ["#s=1.AAAAAAAA", /beschädigt/],
     [`#s=1.${"A".repeat(7000)}`, /zu lang/],
     [await packed("{\"a\": 1}"), /nicht die erwartete Form/],
-    [await packed(HEAD.replace(/^1/, "2")), /andere Version/],
+    [await packed(HEAD.replace(/^1/, "3")), /andere Version/],
+    // a state beside the values came with version 2; in a version-1 picture it is foreign
+    [await packed(`${HEAD.replace(/\t\t0$/, "\tLeP\t0")}\nA\t\tw\t5;4\t`), /Kämpfer 1: die Werte passen nicht/],
+    [await packed2(`${HEAD2.replace(/\t\t0$/, "\tLeP\t0")}\nA\t\tw\t5;1\t`), /Kämpfer 1: unbekannter Zustand/],
     [await packed(HEAD.replace("dsa", "../x")), /Regelsystem/],
     [await packed(HEAD.replace("-1\t-1", "5\t-1")), /am Zug/],
     [await packed(`${HEAD}\nA\t\tx\t\t`), /Kämpfer 1: unbekannte Sichtbarkeit/],
@@ -169,4 +177,17 @@ test("a picture from the future is refused with a German reason (#45: „a times
   // a clock a few minutes ahead still reads
   const { picture: close } = await unpack(await fragmentOf({ ...picture(2), at: now + 2 * 60 * 1000 }), now);
   assert.equal(close.at, now + 2 * 60 * 1000);
+});
+
+test("a fighter on „Werte“ who is down shows his state beside his values (#45: „a hero on Werte who is tot shows only Trefferpunkte 18“); a version-1 link still reads", async () => {
+  const original = picture(2);
+  original.fighters[0].health = "tot";
+  const { picture: back } = await unpack(await fragmentOf(original));
+  assert.equal(back.fighters[0].health, "tot");
+  assert.deepEqual(back.fighters[0].values, original.fighters[0].values);
+  const old = `${HEAD.replace(/\t\t0$/, "\tLeP\t0")}\nAlrik\tPlatz 1\tw\t18\t`;
+  const { picture: read, problem } = await unpack(await packed(old));
+  assert.equal(problem, undefined, problem);
+  assert.deepEqual(read.fighters[0].values, [18]);
+  assert.equal(read.fighters[0].health, undefined);
 });

@@ -3,24 +3,28 @@
 // Pure logic (no page): the game master's page makes a picture of the fight for the players
 // (fight-share.js) – the order with each fighter's place, who acts now and next, round or
 // tick, per fighter what the game master chose to show, the effects on him – and this module
-// packs it into the fragment of a link to the player view (spieler/#s=1.<data>), and unpacks
+// packs it into the fragment of a link to the player view (spieler/#s=2.<data>), and unpacks
 // and checks it there. The fragment never reaches a server (browsers do not send it).
 //
 // Packed: the picture as compact lines of fields (see compact), deflate-raw (CompressionStream, in
 // every current browser and in Node), base64url; the fragment names the format's version
-// („1.“) so a later page can still read it or say clearly that it cannot. Unpacking takes
+// („2.“; a page still reads „1.“, which had no state on „Werte“) so a later page can still read
+// it or say clearly that it cannot. Unpacking takes
 // nothing on trust: the size is limited before and after inflating, and every field is
 // checked; a bad or foreign link gives a German message, never an exception.
 //
 // The picture (what unpack returns and the player view shows):
 //   {system, at (ms since 1970, to the second), clock ("Runde 2 · Phase 14" | "Tick 12" | ""),
 //    actor (index | -1), next (index | -1), resources: [name],
-//    fighters: [{name, place, show: "werte"|"grob"|"nichts", health (grob: index of HEALTH),
+//    fighters: [{name, place, show: "werte"|"grob"|"nichts", health (grob: index of HEALTH;
+//                werte: only kampfunfähig or tot, the state beside his values),
 //                values: [number|null] (werte: one per resource), effects: [{name, left}]}],
 //    level: "voll" | "ohne Wirkungen" | "nur Reihenfolge" | "nur Namen"}
 
-export const FORMAT = 1;
+export const FORMAT = 2;
 export const PREFIX = `s=${FORMAT}.`;
+const READS = [1, FORMAT]; // version 1: the same, without the state on „Werte“
+const DOWN = ["kampfunfähig", "tot"]; // the states a fighter on „Werte“ shows beside his values
 // „kampffähig“: where the fight tracks no life points (the Tickleiste alone), only whether he
 // can still act is known
 export const HEALTH = ["unverletzt", "angeschlagen", "schwer verletzt", "kampfunfähig", "tot", "kampffähig"];
@@ -93,7 +97,8 @@ export function inflate(bytes, limit = JSON_MAX) {
 // deflate – measured with scripts/benchmark_player_link.py): the first line
 //   1 ⇥ system ⇥ seconds (base 36) ⇥ clock ⇥ actor ⇥ next ⇥ resources (comma-separated) ⇥ level
 // then one line per fighter:
-//   name ⇥ place ⇥ show (n/g/w) ⇥ health (index) | values (comma-separated, empty: unknown)
+//   name ⇥ place ⇥ show (n/g/w) ⇥ health (index) | values (comma-separated, empty: unknown;
+//   then „;“ and the health index where he is kampfunfähig or tot)
 //   ⇥ effects (name \x1f left, joined by \x1e)
 // Texts lose their control characters (so no text can end a field or a line).
 const SHOW_CODE = { nichts: "n", grob: "g", werte: "w" };
@@ -120,7 +125,10 @@ export function compact(picture) {
   const rows = picture.fighters.map((f) => {
     let detail = "";
     if (f.show === "grob") detail = String(HEALTH.indexOf(f.health));
-    else if (f.show === "werte") detail = f.values.map((v) => (Number.isFinite(v) ? String(v) : "")).join(",");
+    else if (f.show === "werte") {
+      detail = f.values.map((v) => (Number.isFinite(v) ? String(v) : "")).join(",");
+      if (DOWN.includes(f.health)) detail += `;${HEALTH.indexOf(f.health)}`;
+    }
     const effects = (f.effects || []).map((e) => `${text(e.name, 40)}\x1f${text(e.left)}`).join("\x1e");
     return [text(f.name), text(f.place), SHOW_CODE[f.show], detail, effects].join("\t");
   });
@@ -145,7 +153,7 @@ function integer(value, what) {
   return Number(value);
 }
 
-function fighterOf(line, resources, i) {
+function fighterOf(line, resources, i, version) {
   const what = `Kämpfer ${i + 1}`;
   const fields = line.split("\t");
   need(fields.length === 5, `${what} ist unvollständig`);
@@ -159,8 +167,15 @@ function fighterOf(line, resources, i) {
     need(health >= 0 && health < HEALTH.length, `${what}: unbekannter Zustand`);
     fighter.health = HEALTH[health];
   } else if (fighter.show === "werte") {
-    const values = resources.length ? detail.split(",") : [];
-    need(values.length === resources.length && (resources.length || detail === ""), `${what}: die Werte passen nicht`);
+    const [listed, state, ...more] = detail.split(";");
+    need(!more.length && (state === undefined || version >= 2), `${what}: die Werte passen nicht`);
+    if (state !== undefined) {
+      const health = HEALTH[integer(state, `${what}: unbekannter Zustand`)];
+      need(DOWN.includes(health), `${what}: unbekannter Zustand`);
+      fighter.health = health;
+    }
+    const values = resources.length ? listed.split(",") : [];
+    need(values.length === resources.length && (resources.length || listed === ""), `${what}: die Werte passen nicht`);
     fighter.values = values.map((v) => {
       if (v === "") return null;
       need(/^-?\d{1,7}(\.\d{1,3})?$/.test(v), `${what}: ein Wert ist keine Zahl`);
@@ -185,7 +200,8 @@ export function expand(value) {
   const lines = value.split("\n");
   const head = lines[0].split("\t");
   need(head.length === 8, "der Inhalt hat nicht die erwartete Form");
-  need(head[0] === String(FORMAT), "der Inhalt hat eine andere Version");
+  need(READS.map(String).includes(head[0]), "der Inhalt hat eine andere Version");
+  const version = Number(head[0]);
   const [, system, seconds, clock, actor, next, resources, level] = head;
   need(/^[a-z0-9_-]{1,30}$/.test(system), "das Regelsystem fehlt");
   need(/^[0-9a-z]{1,8}$/.test(seconds), "der Zeitpunkt fehlt");
@@ -196,7 +212,7 @@ export function expand(value) {
   need(levelIndex >= 0 && levelIndex < LEVELS.length, "unbekannte Stufe");
   const rows = lines.slice(1);
   need(rows.length <= FIGHTERS_MAX, "zu viele Kämpfer");
-  const fighters = rows.map((line, i) => fighterOf(line, names, i));
+  const fighters = rows.map((line, i) => fighterOf(line, names, i, version));
   const at = (n, what) => {
     const index = integer(n, what);
     need(index >= -1 && index < fighters.length, what);
@@ -216,7 +232,7 @@ export function expand(value) {
 
 // ------------------------------------------------------------------ packing and unpacking
 
-// The picture → the fragment's data („1.<base64url>“ after „s=“).
+// The picture → the fragment's data („2.<base64url>“ after „s=“).
 export async function pack(picture) {
   return toBase64url(await deflate(new TextEncoder().encode(compact(picture))));
 }
@@ -225,10 +241,11 @@ export async function fragmentOf(picture) {
   return `#${PREFIX}${await pack(picture)}`;
 }
 
-// A link's fragment („#s=1.…“) → {picture} or {problem} (German; never throws).
 // A picture stamped later than this after the reader's clock is refused: the game master's
 // clock or the phone's is wrong (a few minutes apart is usual: that still reads „gerade eben“)
 export const FUTURE_MS = 10 * 60 * 1000;
+
+// A link's fragment („#s=2.…“, or „#s=1.…“) → {picture} or {problem} (German; never throws).
 
 export async function unpack(fragment, now = Date.now()) {
   const hash = String(fragment || "").replace(/^#/, "");
@@ -236,7 +253,7 @@ export async function unpack(fragment, now = Date.now()) {
   if (!hash.startsWith("s=")) return { problem: "Dieser Link gehört nicht zur Spieleransicht." };
   const match = /^s=(\d{1,3})\.(.*)$/s.exec(hash);
   if (!match) return { problem: "Dieser Link ist unvollständig (die Version fehlt)." };
-  if (Number(match[1]) !== FORMAT) {
+  if (!READS.includes(Number(match[1]))) {
     return { problem: `Dieser Link hat die Version ${match[1]}; diese Seite liest Version ${FORMAT}. Bitte die Seite neu laden oder die Spielleitung um einen neuen Link bitten.` };
   }
   if (match[2].length > PACKED_MAX) return { problem: "Dieser Link ist zu lang für einen Kampf." };

@@ -144,6 +144,8 @@ export function pictureOf(table, at = Date.now()) {
     if (show === "werte") {
       const record = ownValue(fight.fighters, name);
       out.values = resources.map((r) => (isObject(record) ? number(ownValue(record.stats, r.key)) : null));
+      const state = stateOfFighter(fight, name); // beside his values: kampfunfähig or tot
+      if (state && state.zustand !== "kampffähig") out.health = state.zustand;
     }
     out.effects =
       show === "nichts" ? [] : effectsOf(fight, name).map((e) => ({ name: e.name, left: effectLeft(fight, e.until) }));

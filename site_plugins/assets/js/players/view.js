@@ -54,10 +54,9 @@ function statusOf(picture, fighter) {
   if (fighter.show === "grob") return fighter.health;
   if (fighter.show === "werte") {
     // only the values the game master's fight knows („LeP 18 · Wunden 1“), no row of dashes
-    return picture.resources
-      .map((name, i) => (fighter.values[i] === null ? "" : `${name} ${germanNumber(fighter.values[i])}`))
-      .filter(Boolean)
-      .join(" · ");
+    // and his state where he cannot act („tot · Trefferpunkte −14“)
+    const values = picture.resources.map((name, i) => (fighter.values[i] === null ? "" : `${name} ${germanNumber(fighter.values[i])}`));
+    return [fighter.health || "", ...values].filter(Boolean).join(" · ");
   }
   return "";
 }
