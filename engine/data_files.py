@@ -60,6 +60,15 @@ def rule_dirs_from_environment() -> list[Path]:
     return [here] if here.is_dir() else []
 
 
+def system_names() -> list[str]:
+    """Every system with a data file, in folder order and name order within a folder (the
+    first folder's file is the system's)."""
+    names: list[str] = []
+    for folder in rule_dirs():
+        names += [p.stem for p in sorted(folder.glob("*.json")) if p.stem not in names]
+    return names
+
+
 def data_file(system: str) -> Path | None:
     """``<system>.json`` in the first rule folder that has it."""
     for folder in rule_dirs():

@@ -5,7 +5,6 @@ tests in ``tests/``, and the rule data in the folder the ``regelwerk`` plugin na
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ class Layout:
 
     @classmethod
     def of(cls, root: Path | None = None) -> Layout:
-        root = (root or Path(os.environ.get("REGELWERK_SEITE", "") or Path.cwd())).resolve()
+        root = (root or Path.cwd()).resolve()
         return cls(root, _rules_folder(root))
 
     def shown(self, path: Path) -> str:

@@ -56,8 +56,10 @@ def package_spec() -> str:
         if url.startswith("file://"):
             return _checkout_spec(Path(url.removeprefix("file://")))
         return url
-    version = metadata.version(DISTRIBUTION)
-    return f"git+https://example.invalid/regelwerk.git@v{version}"  # replaced by --paket
+    raise OwnSiteError(
+        "woher der Generator kommt, ist nicht bekannt – bitte --paket angeben "
+        "(git+https://…/regelwerk.git@<stand>)"
+    )
 
 
 def _checkout_spec(folder: Path) -> str:

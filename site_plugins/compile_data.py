@@ -17,8 +17,6 @@ from typing import Any
 
 import yaml
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "data"
-
 
 def compiled(yaml_path: Path) -> str:
     content: Any = yaml.safe_load(yaml_path.read_text(encoding="utf-8"))
@@ -27,7 +25,7 @@ def compiled(yaml_path: Path) -> str:
     return json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
-def compile_all(check: bool = False, data_dir: Path = DATA_DIR) -> list[str]:
+def compile_all(check: bool = False, *, data_dir: Path) -> list[str]:
     """The JSON files that were out of date (and, unless ``check``, are now written)."""
     stale = []
     for yaml_path in sorted(data_dir.glob("*.yaml")):

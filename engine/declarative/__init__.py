@@ -29,7 +29,6 @@ file and the key.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -40,7 +39,7 @@ from engine.data_files import (
     RuleData,
     load,
     note_assumption,
-    rule_dirs,
+    system_names,
 )
 from engine.declarative import check, damage, initiative, no_rule, roll, table
 from engine.declarative.spec import Spec
@@ -66,15 +65,7 @@ SYSTEM_KEYS = {"titel", "quelle"}
 
 def declared_files() -> list[str]:
     """The systems whose data file declares actions (``aktionen:``), in name order."""
-    out: list[str] = []
-    for folder in rule_dirs():
-        for path in sorted(folder.glob("*.json")):
-            if path.stem in out:
-                continue  # the first folder's file is the system's (engine.data_files.load)
-            content = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(content, dict) and "aktionen" in content:
-                out.append(path.stem)
-    return out
+    return [name for name in system_names() if "aktionen" in load(name).content]
 
 
 DECLARED: dict[str, list[str]] = {}

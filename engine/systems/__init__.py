@@ -12,7 +12,6 @@ YAML alone (:mod:`engine.declarative`). Systems register in name order.
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from pathlib import Path
 
@@ -23,16 +22,18 @@ PACKAGE = "regeln"  # the Python packages of a site's systems: regeln.<name>
 
 
 def _python_systems() -> list[str]:
-    """The systems whose data file names a Python package (``system: <name>``)."""
-    found: dict[str, str] = {}
-    for folder in data_files.rule_dirs():
-        for path in sorted(folder.glob("*.json")):
-            content = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(content, dict) and content.get("system") == path.stem:
-                found.setdefault(path.stem, str(folder))
-                root = str(folder.parent)
-                if (folder / path.stem / "__init__.py").exists() and root not in sys.path:
-                    sys.path.append(root)  # the site's folder, where its regeln package is
+    """The systems whose data file names a Python package (``system: <name>``); the site's
+    folder, where its ``regeln`` package is, goes on ``sys.path``."""
+    found = []
+    for name in data_files.system_names():
+        path = data_files.data_file(name)
+        if path is None or data_files.load(name).content.get("system") != name:
+            continue
+        found.append(name)
+        if (path.parent / name / "__init__.py").exists() and str(
+            path.parent.parent
+        ) not in sys.path:
+            sys.path.append(str(path.parent.parent))
     return sorted(found)
 
 

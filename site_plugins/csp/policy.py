@@ -137,14 +137,19 @@ def policy(hashes: Iterable[str], *, offline: bool) -> str:
     return "; ".join(f"{name} {' '.join(values)}" for name, values in directives.items())
 
 
-def with_placeholder(html: str) -> str:
-    """The page with the policy's placeholder as the first element of ``<head>``."""
+def first_in_head(html: str, tags: str) -> str:
+    """``tags`` as the first elements of ``<head>`` (after its charset)."""
     head = re.search(r"<head[^>]*>", html, re.I)
     if head is None:
         raise CspError("Seite ohne <head>")
     charset = re.search(r"<meta charset=[^>]*>", html[head.end() :], re.I)
     at = head.end() + (charset.end() if charset else 0)
-    return f"{html[:at]}\n{META}{html[at:]}"
+    return f"{html[:at]}\n{tags}{html[at:]}"
+
+
+def with_placeholder(html: str) -> str:
+    """The page with the policy's placeholder as the first element of ``<head>``."""
+    return first_in_head(html, META)
 
 
 def write_policy(site_dir: Path, text: str) -> int:

@@ -240,22 +240,16 @@ class RuntimePlugin(BasePlugin[RuntimeConfig]):  # type: ignore[no-untyped-call]
                 # on every page, so one hash in the policy. Offline right after transport.js,
                 # which makes the worker there.
                 meta += f' data-assets="{root}{ASSET_PREFIX}/">\n<script>{self.head_start}</script>'
-                html = _after_transport(html, meta) if self.config.offline else _first(html, meta)
+                html = (
+                    _after_transport(html, meta)
+                    if self.config.offline
+                    else csp.first_in_head(html, meta)
+                )
             else:
                 html = html.replace("</head>", f"{meta}>\n</head>", 1)
         if self.search_hold and csp.search_worker_url(html):
             html = _hold_search(html)
         return html
-
-
-def _first(html: str, tags: str) -> str:
-    """``tags`` as the first elements of ``<head>`` (after its charset)."""
-    head = re.search(r"<head[^>]*>", html, re.I)
-    if head is None:
-        return html
-    charset = re.search(r"<meta charset=[^>]*>", html[head.end() :], re.I)
-    at = head.end() + (charset.end() if charset else 0)
-    return f"{html[:at]}\n{tags}{html[at:]}"
 
 
 def _after_transport(html: str, tags: str) -> str:

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import unquote
 
@@ -399,22 +397,8 @@ ATTACK = "section.rw-helper[data-action='attack']"
 
 @pytest.fixture(scope="module")
 def published_export(export: Unzipped, tmp_path_factory: pytest.TempPathFactory) -> Unzipped:
-    """The export as a build that knows the published site writes it: the suite's export
-    copied, every page passed through the plugin's own ``on_post_page`` with that site_url
-    (instead of a second export build, ≈ 5 CPU-s; that the export's build takes site_url from
-    REGELWERK_SITE_URL is test_the_export_build_takes_the_published_site_from_the_environment)."""
-    root = tmp_path_factory.mktemp("veroeffentlicht") / "regelwerk-offline"
-    shutil.copytree(export.root, root)
-    config = SimpleNamespace(site_url=PUBLISHED)
-    hook = plugin.OfflinePlugin()
-    for path in root.rglob("*.html"):
-        # the export has no directory URLs: ryssea/kampfhelfer.html is ryssea/kampfhelfer.md
-        page = SimpleNamespace(
-            file=SimpleNamespace(src_uri=path.relative_to(root).with_suffix(".md").as_posix())
-        )
-        html = path.read_text(encoding="utf-8")
-        path.write_text(hook.on_post_page(html, page=page, config=config), encoding="utf-8")  # type: ignore[arg-type]
-    return Unzipped(zip_path=export.zip_path, root=root)
+    """The export as a build that knows the published site writes it (Unzipped.published)."""
+    return export.published(tmp_path_factory.mktemp("veroeffentlicht"), PUBLISHED)
 
 
 def test_the_export_build_takes_the_published_site_from_the_environment(

@@ -234,12 +234,17 @@ def test_second_screen_follows_the_fight(reader: SharedVisit, built_site: Path) 
         screen.close()
 
 
-def test_offline_export_player_view_and_second_screen(browsers: Browsers, export: Unzipped) -> None:
-    """From file://: the player view from a link, and the second screen following the
-    Kampfhelfer page – no request leaves the disk."""
+def offline_context(browsers: Browsers) -> tuple[Any, list[str]]:
+    """A context with no network (file://, blob:, data: only) and every request it makes."""
     context = browsers.context(network=False)
     requests: list[str] = []
     context.on("request", lambda r: requests.append(r.url))
+    return context, requests
+
+
+def offline_bench(context: Any, export: Unzipped) -> tuple[str, Any]:
+    """The export's Kampfhelfer page of the first system with an acting order, with NAMES in
+    order (stored before through the export's player page: same file:// origin)."""
     system = next(
         s
         for s in fight_systems()
@@ -253,6 +258,14 @@ def test_offline_export_player_view_and_second_screen(browsers: Browsers, export
     )
     gm.goto(export.url(f"{system}/kampfhelfer.html"))
     gm.locator(".rw-effect-form").wait_for()
+    return system, gm
+
+
+def test_offline_export_player_view_and_second_screen(browsers: Browsers, export: Unzipped) -> None:
+    """From file://: the player view from a link, and the second screen following the
+    Kampfhelfer page – no request leaves the disk."""
+    context, requests = offline_context(browsers)
+    system, gm = offline_bench(context, export)
     screen = context.new_page()
     screen.goto(export.url("spieler.html") + f"#live={system}")
     follow_live(gm, [screen])
@@ -334,39 +347,9 @@ def test_an_export_that_knows_the_published_site_links_the_players_there(
     """#45: „From the offline export there is no code for the phones, only a file:// link“ –
     an export built for a published site gives the players' link and QR code of that site
     (shared rolls already point there); the request is only written, never sent."""
-    import shutil
-    from types import SimpleNamespace
-
-    from site_plugins.offline import plugin
-
     published = "https://gruppe.example.org/regelwerk/"
-    root = tmp_path / "regelwerk-offline"
-    shutil.copytree(export.root, root)
-    hook = plugin.OfflinePlugin()
-    for path in root.rglob("*.html"):
-        page = SimpleNamespace(
-            file=SimpleNamespace(src_uri=path.relative_to(root).with_suffix(".md").as_posix())
-        )
-        html = path.read_text(encoding="utf-8")
-        config = SimpleNamespace(site_url=published)
-        path.write_text(hook.on_post_page(html, page=page, config=config), encoding="utf-8")  # type: ignore[arg-type]
-    there = Unzipped(zip_path=export.zip_path, root=root)
-    context = browsers.context(network=False)
-    requests: list[str] = []
-    context.on("request", lambda r: requests.append(r.url))
-    system = next(
-        s
-        for s in fight_systems()
-        if "tickleiste" not in (root / s / "kampfhelfer.html").read_text(encoding="utf-8")
-    )
-    gm = context.new_page()
-    gm.goto(there.url("spieler.html"))
-    gm.evaluate(
-        "([k, v]) => { localStorage.clear(); localStorage.setItem(k, v); }",
-        [f"regelwerk:kampf:{system}", journal_with_order()],
-    )
-    gm.goto(there.url(f"{system}/kampfhelfer.html"))
-    gm.locator(".rw-effect-form").wait_for()
+    context, requests = offline_context(browsers)
+    _, gm = offline_bench(context, export.published(tmp_path, published))
     link = shared_link(gm)
     assert link.startswith(f"{published}spieler/#s=2."), link
     assert gm.locator(".rw-share-qr svg.rw-qr").count() == 1
