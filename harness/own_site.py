@@ -41,8 +41,12 @@ class OwnSiteError(Exception):
 
 
 def package_spec() -> str:
-    """Where the generator was installed from, pinned (PEP 610 ``direct_url.json``): a git
-    URL at its commit, or a local checkout (``git+file://…@<commit>``)."""
+    """Where this generator comes from, pinned: the git checkout it runs from
+    (``git+file://…@<commit>``), else where it was installed from (PEP 610
+    ``direct_url.json``: a git URL at its commit)."""
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / ".git").exists():
+        return _checkout_spec(checkout)
     try:
         raw = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
     except metadata.PackageNotFoundError:

@@ -75,3 +75,14 @@ def test_the_guide_is_found_at_the_pinned_state() -> None:
     assert own_site.guide_address("git+file:///srv/regelwerk@1234") == (
         "/srv/regelwerk/CONTRIBUTING.md"
     )
+
+
+def test_the_generator_pins_the_checkout_it_runs_from() -> None:
+    """Run from this checkout, a new site installs the generator from it at its commit – a real
+    address, never an invented one (a fresh clone's metadata names no origin)."""
+    import subprocess
+
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert own_site.package_spec() == f"git+file://{ROOT}@{head}"
