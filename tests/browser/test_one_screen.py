@@ -22,7 +22,10 @@ per system, not two):
   at the top; „Zum Würfeln“ lands with „Würfeln“ uncovered and the result's headline comes into view
   after the roll; every control of the bar and of the open helper is at least 44 × 44 px.
 - The web app's notice („Offline bereit“, pwa.js, made from the service worker's status
-  message) covers no control at either width and moves none: it stands in the page's flow.
+  message) covers no control at either width and moves nothing: it lies over the page's title
+  in Material's header (issue #46, deliverable 3: in the page's flow it pushed the page down
+  134 px a second after the first visit, layout shift 0.15; issue #45: 0.155 on the player
+  view) – checked at the top of a text page, the player view and a Kampfhelfer page.
 
 Every helper of every page (with its results, opened sections and field messages) is checked
 for 44 × 44 px at 375 px in test_layout.py.
@@ -34,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SharedVisit, click_in_page, evaluate_one
+from tests.browser.conftest import Browsers, SharedVisit, click_in_page, evaluate_one
 from tests.browser.test_fight import COUNT_RESULTS
 from tests.browser.test_layout import TOUCH_PX, small_targets
 from tests.conftest import rule_systems
@@ -196,7 +199,7 @@ def show_offline_ready(page: Any) -> Any:
 
 
 # every shown control that the notice lies over: where their boxes overlap in the window, the
-# notice is what a tap would hit
+# notice is what a tap would hit (and the control itself without the notice)
 UNDER_NOTICE = """
 (toast) => {
   const t = toast.getBoundingClientRect();
@@ -208,8 +211,13 @@ UNDER_NOTICE = """
     const left = Math.max(r.left, t.left, 0), right = Math.min(r.right, t.right, innerWidth);
     const top = Math.max(r.top, t.top, 0), bottom = Math.min(r.bottom, t.bottom, innerHeight);
     if (right - left < 1 || bottom - top < 1) continue;
-    const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-    if (hit && toast.contains(hit)) {
+    const [x, y] = [(left + right) / 2, (top + bottom) / 2];
+    const hit = document.elementFromPoint(x, y);
+    // what something else (the header) hides already is not hidden by the notice
+    toast.style.visibility = "hidden";
+    const without = document.elementFromPoint(x, y);
+    toast.style.visibility = "";
+    if (hit && toast.contains(hit) && without && (without === el || el.contains(without))) {
       const text = (el.textContent || "").trim().slice(0, 20);
       under.push(`${el.tagName.toLowerCase()}.${el.className} „${text}“`);
     }
@@ -321,3 +329,67 @@ DOWN_BY_HAND = """(name) => {
   box.value = "kampfunfähig";
   box.dispatchEvent(new Event("change", { bubbles: true }));
 }"""
+
+
+# the layout shifts the page reported (PerformanceObserver, buffered from the page's start)
+# after the mark, and where the notice lies
+SHIFTS_SINCE = """(since) => new Promise((done) => {
+  new PerformanceObserver((list, observer) => {
+    observer.disconnect();
+    const late = list.getEntries().filter((e) => e.startTime > since && !e.hadRecentInput);
+    done(late.reduce((sum, e) => sum + e.value, 0));
+  }).observe({ type: "layout-shift", buffered: true });
+  // no entry at all: the observer is never called
+  setTimeout(() => done(0), 300);
+})"""
+NOTICE_PLACE = """(toast) => {
+  const t = toast.getBoundingClientRect();
+  const title = document.querySelector(".md-header__title").getBoundingClientRect();
+  const inside = t.top >= title.top - 0.5 && t.bottom <= title.bottom + 0.5
+    && t.left >= title.left - 0.5 && t.right <= title.right + 0.5;
+  const shown = [...toast.querySelectorAll("span, button")]
+    .filter((e) => e.checkVisibility() && e.getBoundingClientRect().width > 0);
+  const text = toast.querySelector(".rw-pwa-text");
+  return {
+    inside,
+    buttons: shown.filter((e) => e.tagName === "BUTTON")
+      .map((b) => b.getBoundingClientRect().height),
+    said: text.innerText.trim(),
+  };
+}"""
+
+
+@pytest.mark.parametrize("path", ["", "spieler/", f"{SYSTEMS[0]}/kampfhelfer/"])
+def test_the_offline_notice_moves_nothing(path: str, browsers: Browsers, site_url: str) -> None:
+    """At the top of the page, where a reader arrives (issue #46, deliverable 3: layout shift
+    ≤ 0.02 on every page; issue #45, deliverable 3: „a notice that never moves the page“): the
+    notice lies over the header's title – at 1366 px with its long text, at 375 px with its
+    short one – nothing on the page moves (no layout shift, the content's first line stays
+    where it was), it covers no control, and its buttons are ≥ 44 px high on a phone."""
+    page = browsers.page(**LAPTOP)
+    try:
+        page.goto(site_url + path)
+        for size, said in ((LAPTOP, "Offline bereit: Das Regelwerk"), (PHONE, "Offline bereit")):
+            page.set_viewport_size(size)
+            page.evaluate("window.scrollTo(0, 0)")
+            content = page.locator(".md-content")
+            before = content.bounding_box()
+            mark = page.evaluate("performance.now()")
+            toast = show_offline_ready(page)
+            try:
+                shifted = page.evaluate(SHIFTS_SINCE, mark)
+                after = content.bounding_box()
+                assert before and after and after["y"] == before["y"], (path, size, after)
+                assert shifted == 0, (path, size, shifted)
+                place = evaluate_one(toast, NOTICE_PLACE)
+                assert place["inside"], (path, size, place)
+                assert place["said"].startswith(said), (path, size, place)
+                assert evaluate_one(toast, UNDER_NOTICE) == [], (path, size)
+                if size is PHONE:
+                    assert min(place["buttons"]) >= TOUCH_PX, (path, place)
+            finally:
+                toast.get_by_role("button", name="Hinweis schließen").click()
+            # a second notice in the same page view: pwa.js shows „ready“ once per change
+            page.evaluate("() => { window.RegelwerkOffline.status = null; }")
+    finally:
+        page.context.close()

@@ -11,8 +11,9 @@
 // files, so the worker gets them back from the HTTP cache; a player who only opens the
 // player view never downloads them; „Trotzdem offline speichern“ stores them too);
 // and showing what is stored: a line in the footer („Offline bereit · 24,6 MB gespeichert“)
-// and a small dismissible notice (aria-live polite, in the page's flow below the header) when
-// something changes; the update:
+// and a small dismissible notice (aria-live polite) when something changes – it lies in
+// Material's header over the page's title, so it moves nothing and covers no control; the
+// update:
 // a new deployment's worker waits (workbox-window's "waiting" event) until the reader presses
 // „Neue Version – neu laden“; then workbox-window sends it {type: "SKIP_WAITING"}, it takes
 // over, and every open page of the site reloads ("controlling"), so a page never runs next
@@ -113,9 +114,12 @@ function webApp(root) {
     return node;
   }
 
-  // The notice stands in the page's flow right below Material's header: it pushes the page
-  // down and never lies over a control („Würfeln“ at the bottom of a phone's window was
-  // covered by it; issue 26, point 7). Put back there for every page instant navigation brings.
+  // The notice lies over the title in Material's header (the site's and the page's name):
+  // it moves nothing on the page – in the page's flow it pushed everything down a second
+  // after the first visit (issue #46: layout shift 0.15) – and covers no control (lying
+  // over the window's bottom it covered „Würfeln“; issue 26, point 7). Where the header is
+  // narrow (a phone) it says its short text; the long one where there is room. Put back
+  // into the header of every page instant navigation brings.
   const toast = document.createElement("div");
   toast.className = "rw-pwa-toast";
   toast.setAttribute("role", "status");
@@ -125,53 +129,44 @@ function webApp(root) {
   let toastTimer = null;
 
   function placeToast() {
-    const header = document.querySelector("body > .md-header");
-    if (header) {
-      if (header.nextElementSibling !== toast) header.after(toast);
+    const title = document.querySelector(".md-header__title");
+    if (title) {
+      if (toast.parentElement !== title) title.append(toast);
     } else if (!toast.isConnected) {
       document.body.appendChild(toast);
     }
   }
 
-  // The notice comes and goes above what the reader looks at once he has scrolled: browsers
-  // with scroll anchoring (overflow-anchor) keep the view in place; in the others (Safari)
-  // the page is scrolled by what the notice added or took away. Read at the top of the page,
-  // the notice pushes the page down, as it should.
-  function keepInPlace(change) {
-    const page = document.querySelector(".md-container");
-    const anchors = Boolean(window.CSS && CSS.supports && CSS.supports("overflow-anchor", "auto"));
-    const before = page && !anchors ? page.getBoundingClientRect().top : 0;
-    change();
-    if (!page || anchors || before > 0) return;
-    window.scrollBy(0, page.getBoundingClientRect().top - before);
-  }
-
   // kind: "update" | "ready" | "savedata"; an update notice is never replaced by another.
-  function notify(kind, text, action) {
+  // ``short``: what fits a phone's header beside the buttons (the long text where it fits).
+  function notify(kind, text, short, action) {
     if (view.notice === "update" && kind !== "update") return;
     clearTimeout(toastTimer);
     view.notice = kind;
     toast.dataset.kind = kind;
     const message = document.createElement("span");
     message.className = "rw-pwa-text";
-    message.textContent = text;
+    const long = document.createElement("span");
+    long.className = "rw-pwa-long";
+    long.textContent = text;
+    const brief = document.createElement("span");
+    brief.className = "rw-pwa-short";
+    brief.textContent = short;
+    message.append(long, brief);
+    message.title = text;
     const close = button("×", dismiss, "rw-pwa-close");
     close.setAttribute("aria-label", "Hinweis schließen");
     close.title = "Hinweis schließen";
-    keepInPlace(() => {
-      toast.replaceChildren(message, ...(action ? [action] : []), close);
-      toast.hidden = false;
-    });
+    toast.replaceChildren(message, ...(action ? [action] : []), close);
+    toast.hidden = false;
     if (kind === "ready") toastTimer = setTimeout(dismiss, READY_NOTICE_MS);
   }
 
   function dismiss() {
     clearTimeout(toastTimer);
     view.notice = null;
-    keepInPlace(() => {
-      toast.hidden = true;
-      toast.replaceChildren();
-    });
+    toast.hidden = true;
+    toast.replaceChildren();
   }
 
   // The runtime's list (a worker of an earlier deployment kept it in its core: none).
@@ -271,6 +266,7 @@ function webApp(root) {
         "ready",
         "Offline bereit: Das Regelwerk funktioniert jetzt auch ohne Netz " +
           `(${megabytes(stored)} gespeichert).`,
+        "Offline bereit",
       );
     } else if (
       status.texts &&
@@ -284,6 +280,7 @@ function webApp(root) {
         "Offline bereit: Regeltext, Suche und Spielersicht funktionieren jetzt auch ohne Netz " +
           `(${megabytes(stored)} gespeichert). Die Würfelhelfer kommen dazu, sobald du eine ` +
           "Seite mit Helfern öffnest.",
+        "Offline bereit (ohne Helfer)",
       );
     }
     if (status.error) console.warn("[regelwerk] Offline-Speicher:", status.error);
@@ -313,6 +310,7 @@ function webApp(root) {
       notify(
         "savedata",
         "Datensparmodus: Nur das Nötigste ist offline gespeichert, nicht alle Seiten.",
+        "Datensparmodus",
         button("Trotzdem offline speichern", storeAnyway),
       );
     }
@@ -337,6 +335,7 @@ function webApp(root) {
     notify(
       "update",
       "Eine neue Version des Regelwerks ist da.",
+      "",
       button("Neue Version – neu laden", () => wb.messageSkipWaiting(), "rw-pwa-reload"),
     );
   });
