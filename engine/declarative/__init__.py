@@ -4,7 +4,8 @@ A data file ``regeln/<system>.yaml`` with ``aktionen:`` declares actions of thes
 the shapes most combat chapters use:
 
 - ``art: tabelle`` – roll dice, find the row of a rule table by its range (:mod:`.table`);
-- ``art: initiative`` – dice + a value per fighter, the order, tie rules (:mod:`.initiative`);
+- ``art: initiative`` – dice + a value per fighter (one field or the sum of several), the
+  order, tie rules (:mod:`.initiative`);
 - ``art: probe`` – dice + value + modifiers against a target, criticals, fumbles, confirmation
   rolls (:mod:`.check`);
 - ``art: schaden`` – dice + bonus − armour, a minimum, criticals, the resource it reduces

@@ -8,24 +8,41 @@ initiative:
   quelle: L5–L9
   wurf: 1W6
   wert: {name: gw, label: Gewandtheit, vorgabe: 2, min: 0, max: 20}
+  # … or the sum of several fields, each shown in the roll line by its short label (kurz;
+  # the first always, each further one only when it is not 0):
+  # wert:
+  #   label: Modifikator
+  #   felder:
+  #     - {name: ge, label: Geschicklichkeitsmodifikator, kurz: GE, frueher: [dexterity]}
+  #     - {name: other, label: Andere Modifikatoren, kurz: andere}
   gleichstand:                  # in this order, until one rule decides
     - hoeherer_wert             # the higher value (gw) first
     - feld: {name: mu, label: Mut, vorgabe: 2}   # a field of its own, higher first
     - stechen                   # roll again (stechen_wurf, default: wurf), higher first
   # … or end with gleichzeitig: those still equal act at the same time
   stechen_wurf: 1W6
+  stechen_hoechstens: 100       # roll-off rounds before the lot decides (at least 1)
+  stechen_zeigen: true          # each roll-off roll as a roll of its own (false: only in the
+                                # order's Gleichstand column)
+  ueberschrift: Initiative      # the result's headline (default: titel)
+  wurfspalte: W6 + GW           # the order's roll column (default: "<wurf> + <label of wert>")
+  hinweise: [Gleichzeitig Handelnde würfeln ihre Aktionen gleichzeitig aus.]  # or {titel, punkte}
 ```
 
-The list of fighters (``fighters``: name, the value, the fields the tie rules name) is the
-fight: its rows have no ``subject``. The result gives the order, ``turns`` for the fight bar
+The list of fighters (``fighters``: name, the value's fields, the fields the tie rules name)
+is the fight: its rows have no ``subject``. The result gives the order (``value``: the value,
+formerly ``modifier`` as Pathfinder's Python initiative called it), ``turns`` for the fight bar
 and the exact chance of each fighter to act first: over the faces of one fighter's roll, the
 others are beaten, lose or stay tied by the rules above; a roll-off gives each of k tied
 fighters 1/k (it is symmetric: a roll-off still open after ``stechen_hoechstens`` rounds, 100
 unless declared, is settled by lot), „gleichzeitig“ counts a shared first place as first.
+The order's „Gleichstand“ column says, for a fighter whose total another one shares, what
+decided: the roll-off („Stechen 4 · 2“) when there was one, else the tie rules' values (the
+value with its sign, as it was added to the roll), „gleichzeitig“ for a shared place.
 
 Annahmen: ``wurf`` and ``wert`` decide every result, ``gleichstand`` one with equal totals,
 ``stechen_wurf`` one with a roll-off, ``stechen_hoechstens`` one whose roll-off was settled by
-lot.
+lot. Words never decide (``ueberschrift``, ``wurfspalte``, ``hinweise``, ``stechen_zeigen``).
 """
 
 from __future__ import annotations
@@ -36,6 +53,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import dice
+from engine.declarative.roll import notes_of
 from engine.declarative.spec import COMMON_KEYS, Spec
 from engine.display import Display
 from engine.errors import EngineError
@@ -49,13 +67,67 @@ from engine.ordering import (
     place_chances,
     show_places,
 )
-from engine.params import ListParam, Param, TextParam, validate_record
+from engine.params import IntParam, ListParam, Param, TextParam, validate_record
 from engine.registry import ActionFunc
 
-ALLOWED = COMMON_KEYS | {"wert", "gleichstand", "stechen_wurf", "stechen_hoechstens", "beispiel"}
+ALLOWED = COMMON_KEYS | {
+    "wert",
+    "gleichstand",
+    "stechen_wurf",
+    "stechen_hoechstens",
+    "stechen_zeigen",
+    "beispiel",
+    "ueberschrift",
+    "wurfspalte",
+    "hinweise",
+}
 HIGHER_VALUE = "hoeherer_wert"
 ROLL_OFF = "stechen"
 TOGETHER = "gleichzeitig"
+# the result keys' former names (CONTRIBUTING.md „Namen“): the order's value as Pathfinder's
+# Python initiative called it
+RESULT_FORMERLY: tuple[tuple[str, tuple[str, ...]], ...] = (("value", ("modifier",)),)
+
+
+@dataclass(frozen=True)
+class Value:
+    """What each fighter adds to his roll: one field, or the sum of several (``felder``)."""
+
+    label: str
+    parts: tuple[tuple[Param, str], ...]  # each field with its short label in the roll line
+
+    def of(self, row: dict[str, Any]) -> int:
+        return sum(int(row[field.name]) for field, _ in self.parts)
+
+    def shown(self, row: dict[str, Any]) -> list[tuple[str, int]]:
+        """The roll line's modifiers: the first part always, each further one when not 0."""
+        out = []
+        for index, (field_, short) in enumerate(self.parts):
+            if index == 0 or row[field_.name]:
+                out.append((short, int(row[field_.name])))
+        return out
+
+
+def _value(spec: Spec) -> Value:
+    """``wert``: one field, or ``{label, felder: [{…, kurz}, …]}`` – the sum of several."""
+    if not spec.has("wert.felder"):
+        field_ = spec.field("wert", subject="", per_roll=False)
+        return Value(field_.label, ((field_, field_.label),))
+    spec.mapping("wert", {"label", "felder"})
+    if not spec.has("wert.label"):
+        raise spec.error("wert.label", "fehlt (der Name der Summe, z. B. Modifikator)")
+    label = spec.text("wert.label")
+    entries = spec.items("wert.felder")
+    if not entries:
+        raise spec.error("wert.felder", "muss mindestens ein Feld nennen")
+    parts = []
+    for index in range(len(entries)):
+        key = f"wert.felder.{index}"
+        field_ = spec.field(key, also={"kurz"}, subject="", per_roll=False)
+        if not isinstance(field_, IntParam):
+            raise spec.error(f"{key}.art", "muss zahl sein (der Wert wird zum Wurf gezählt)")
+        parts.append((field_, spec.text(f"{key}.kurz", field_.label)))
+    return Value(label, tuple(parts))
 
 
 @dataclass
@@ -91,12 +163,16 @@ def _tie_rules(spec: Spec) -> tuple[list[str | Param], str]:
 
 def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     expression = spec.dice("wurf", "Initiativwurf")
-    value = spec.field("wert", subject="", per_roll=False)
+    value = _value(spec)
     rules, ending = _tie_rules(spec)
     rolloff_die = spec.dice("stechen_wurf", "Stechen", expression.notation())
     limit = spec.integer("stechen_hoechstens", 100)
+    if limit < 1:
+        raise spec.error("stechen_hoechstens", f"muss mindestens 1 sein, ist {limit}")
+    show_rolloffs = spec.flag("stechen_zeigen", True)
     tie_fields = [r for r in rules if isinstance(r, Param)]
-    item = (TextParam("name", "Name", max_length=30), value, *tie_fields)
+    item = (TextParam("name", "Name", max_length=30), *(f for f, _ in value.parts), *tie_fields)
+    _check_names(spec, value, rules)
     examples = spec.items("beispiel") or [{"name": "Alrik"}, {"name": "Bruna"}]
     for index, example in enumerate(examples):
         try:
@@ -113,14 +189,17 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         default_items=tuple(dict(e) for e in examples),
         required=True,
     )
-    title = spec.text("titel")
+    headline = spec.text("ueberschrift", spec.text("titel"))
+    column = spec.text("wurfspalte", f"{expression.notation()} + {value.label}")
+    notes_caption, notes = notes_of(spec, "hinweise")
+    spec.result_formerly = RESULT_FORMERLY
 
     def keys(row: dict[str, Any]) -> tuple[int, ...]:
-        return tuple(row[value.name] if r == HIGHER_VALUE else row[r.name] for r in rules)  # type: ignore[union-attr]
+        return tuple(value.of(row) if r == HIGHER_VALUE else row[r.name] for r in rules)  # type: ignore[union-attr]
 
     def totals_of(rows: list[dict[str, Any]]) -> list[dict[int, int]]:
         faces = counts_of(dice.distribution(expression))
-        return [{face + row[value.name]: ways for face, ways in faces.items()} for row in rows]
+        return [{face + value.of(row): ways for face, ways in faces.items()} for row in rows]
 
     def first_chances(rows: list[dict[str, Any]]) -> list[Fraction]:
         return first_place_chances(
@@ -166,24 +245,24 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                     index=index,
                     name=row["name"],
                     roll=rolled,
-                    initiative=rolled.total + row[value.name],
-                    value=row[value.name],
+                    initiative=rolled.total + value.of(row),
+                    value=value.of(row),
                     keys=keys(row),
                 )
             )
+        totals = [f.initiative for f in fighters]
+        tied_totals = {t for t in totals if totals.count(t) > 1}
+        if tied_totals:  # the order rests on the tie rule (named before its roll-off die)
+            spec.use("gleichstand")
         order, _ = order_groups(
             fighters,
             lambda f: (f.initiative, *f.keys),
             lambda group: roll_off(group, rng),
             descending=True,
         )
-        totals = [f.initiative for f in fighters]
-        tied_totals = {t for t in totals if totals.count(t) > 1}
-        if tied_totals:
-            spec.use("gleichstand")
         places, shared = _places(order, ending)
         first = [f for f in order if places[f.index] == 1]
-        display = Display(headline=title, outcome=_first_words(first))
+        display = Display(headline=headline, outcome=_first_words(first))
         table_rows = []
         for fighter in order:
             table_rows.append(
@@ -197,19 +276,15 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
             )
         display.table(
             "Reihenfolge (höchstes Ergebnis zuerst)",
-            [
-                "Platz",
-                "Kämpfer",
-                f"{expression.notation()} + {value.label}",
-                "Initiative",
-                "Gleichstand",
-            ],
+            ["Platz", "Kämpfer", column, "Initiative", "Gleichstand"],
             table_rows,
         )
-        for fighter in fighters:
-            fighter.show_roll(display, [(value.label, fighter.value)])
-            for number_, rolled in enumerate(fighter.rolloff_rolls, start=1):
-                display.roll(f"{fighter.name}: Stechen {number_}", rolled)
+        for fighter, row in zip(fighters, rows, strict=True):
+            fighter.show_roll(display, value.shown(row))
+            if show_rolloffs:
+                for number_, rolled in enumerate(fighter.rolloff_rolls, start=1):
+                    display.roll(f"{fighter.name}: Stechen {number_}", rolled)
+        display.notes(notes_caption, notes)
         caption = "Chance, als Erste(r) zu handeln (vor dem Wurf)"
         if ending == TOGETHER:
             caption = "Chance, als Erste(r) zu handeln – allein oder gleichzeitig (vor dem Wurf)"
@@ -275,21 +350,44 @@ def _first_words(first: list[Fighter]) -> str:
     return f"Zuerst handeln gleichzeitig {names} mit {number(first[0].initiative)}."
 
 
+def _check_names(spec: Spec, value: Value, rules: list[str | Param]) -> None:
+    """Every field of a fighter's row has a name of its own (the value's, the tie rules')."""
+    keys = (
+        [f"wert.felder.{i}.name" for i in range(len(value.parts))]
+        if spec.has("wert.felder")
+        else ["wert.name"]
+    )
+    fields = [field_ for field_, _ in value.parts]
+    for index, entry in enumerate(spec.items("gleichstand")):
+        if isinstance(entry, dict):
+            keys.append(f"gleichstand.{index}.feld.name")
+    fields += [r for r in rules if isinstance(r, Param)]
+    seen = {"name"}
+    for field_, key in zip(fields, keys, strict=True):
+        if field_.name in seen:
+            raise spec.error(key, f"„{field_.name}“ ist schon ein Feld jedes Kämpfers")
+        seen.add(field_.name)
+
+
 def _tie_words(
     fighter: Fighter,
     tied_totals: set[int],
     shared: set[int],
     rules: list[str | Param],
-    value: Param,
+    value: Value,
 ) -> str:
+    """What decided for a fighter whose total another one shares: his roll-off (he was equal
+    in every rule before it), else each tie rule's value – the value signed, as it was added."""
     if fighter.initiative not in tied_totals:
         return ""
+    if fighter.rolloff:
+        return fighter.tie_note
     parts = []
     for rule, key in zip(rules, fighter.keys, strict=True):
-        label = value.label if rule == HIGHER_VALUE else rule.label  # type: ignore[union-attr]
-        parts.append(f"{label} {number(key)}")
-    if fighter.rolloff:
-        parts.append(fighter.tie_note)
+        if rule == HIGHER_VALUE:
+            parts.append(f"{value.label} {signed(key)}")
+        else:
+            parts.append(f"{rule.label} {number(key)}")  # type: ignore[union-attr]
     if fighter.index in shared:
         parts.append("gleichzeitig")
     return ", ".join(parts)

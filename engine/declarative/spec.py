@@ -4,8 +4,9 @@ A declaration is a mapping under ``aktionen.<name>`` of a system's data file. :c
 reads it with the same checks as :class:`~engine.data_files.RuleData` (a bad value raises
 :class:`~engine.data_files.DataError` naming the file and the dotted key, at import – never in
 a reader's form) and turns the field entries (``{name, label, hilfe, vorgabe, min, max, pflicht,
-wer, pro_wurf, ressource, gruppe, erweitert}``) into the very ``Param`` objects a Python action
-declares, so ``describe``, the forms and the command line cannot tell the two apart.
+wer, pro_wurf, ressource, gruppe, erweitert, frueher}``: ``frueher`` lists former names, which a
+request still reads) into the very ``Param`` objects a Python action declares, so ``describe``,
+the forms and the command line cannot tell the two apart.
 
 A value the text leaves open is written as an Annahme (``{wert: …, annahme: true, text: …,
 quelle: …}``, or a mapping with ``annahme: true, text, quelle`` beside its own keys);
@@ -39,6 +40,7 @@ FIELD_KEYS = {
     "ressource",
     "gruppe",
     "erweitert",
+    "frueher",
 }
 FIELD_KINDS = ("zahl", "wuerfel", "ja_nein")
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
@@ -79,16 +81,16 @@ COMMON_KEYS = frozenset(
 )
 # The keys that never decide how a roll comes out: what the helper is and says (kind, title,
 # summary, source lines, its words: headline, roll label, explanation, notes, the chart's axis
-# and mean), its sample fighters, the helpers it continues with, where it stands in the list,
-# the fields and chances the odds show – and the free ``annahmen``, named in every result
-# anyway. Every
-# other key of a kind is a rule value:
-# written as an Annahme, a result names it where it decided (tests/engine/
-# test_assumptions_named.py checks that each one does in some result).
+# and mean, an order's roll column and whether it shows the roll-off rolls), its sample
+# fighters, the helpers it continues with, where it stands in the list, the fields and chances
+# the odds show – and the free ``annahmen``, named in every result anyway. Every other key of a
+# kind is a rule value: written as an Annahme, a result names it where it decided
+# (tests/engine/test_assumptions_named.py checks that each one does in some result).
 NOT_DECIDING = frozenset(
     {"art", "titel", "zusammenfassung", "quelle", "annahmen", "worte", "beispiel", "folgen"}
     | {"was_waere_wenn", "vergleichen", "nach"}
     | {"ueberschrift", "wurfname", "erklaerung", "hinweise", "chancen", "achse", "mittelwert"}
+    | {"wurfspalte", "stechen_zeigen"}
 )
 
 
@@ -196,10 +198,14 @@ class Spec:
         except EngineError as error:
             raise self.error(key, error.message) from None
 
-    def field(self, key: str, **fixed: Any) -> Param:
+    def field(self, key: str, also: Set[str] = frozenset(), **fixed: Any) -> Param:
         """The field declared at ``key`` as a Param; ``fixed`` are hints the kind decides
-        (``subject``, ``per_roll``, ``resource`` …), given by the kind, not the YAML."""
-        entry = self.mapping(key, FIELD_KEYS)
+        (``subject``, ``per_roll``, ``resource`` …), given by the kind, not the YAML; ``also``
+        are keys of the entry the kind reads itself (an initiative part's ``kurz``).
+
+        ``frueher: [dexterity]`` are the field's former names (``Param.formerly``, CONTRIBUTING
+        „Namen“): a request, a saved value or a share link using one still reads."""
+        entry = self.mapping(key, FIELD_KEYS | also)
         name = entry.get("name")
         if not isinstance(name, str) or not name or set(name) - NAME_CHARS or name[0].isdigit():
             raise self.error(f"{key}.name", "muss ein Name aus a–z, 0–9 und _ sein")
@@ -220,6 +226,16 @@ class Spec:
             "subject": SUBJECTS[wer],
             "per_roll": bool(entry.get("pro_wurf", False)),
         }
+        formerly = entry.get("frueher", [])
+        if not isinstance(formerly, list) or any(
+            not isinstance(old, str) or not old or set(old) - NAME_CHARS or old == name
+            for old in formerly
+        ):
+            raise self.error(
+                f"{key}.frueher", "muss eine Liste früherer Namen aus a–z, 0–9 und _ sein"
+            )
+        if formerly:
+            common["formerly"] = tuple(formerly)
         if "ressource" in entry:
             common.update(resource=True, resource_name=str(entry["ressource"]), subject="target")
         common.update(fixed)

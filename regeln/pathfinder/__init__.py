@@ -14,7 +14,9 @@ Where each rule lives:
 - ``attack_display.py``: what ``attack`` shows and answers (texts, tables, notes, odds).
 - ``armor_class.py``: action ``armor_class`` – RK, Berührungs-RK, RK ohne GE-Bonus (L25–L66).
 - ``saving_throw.py``: action ``saving_throw`` – Rettungswurf (L144–L162).
-- ``initiative.py``: action ``initiative`` – not in the text, the published rule as an Annahme.
+- action ``initiative`` – not in the text, the published rule as an Annahme – is declared in
+  ``regeln/pathfinder.yaml`` (``aktionen.initiative``, ``art: initiative``; placed after
+  ``saving_throw`` by ``nach:``).
 - ``hit_points.py``: action ``hit_points`` – Trefferpunkte after damage (L69–L95).
 - ``fumble.py``: action ``fumble`` – the text has no Patzer rule beyond the natural 1 (L10, L162).
 
@@ -31,7 +33,8 @@ points (``target_update``). A result names the Annahmen its roll rests on
 Rule data and Annahmen (player-facing ``text``, the citation in ``quelle``):
 ``regeln/pathfinder.yaml``. Tests: ``tests/engine/pathfinder/``.
 The modules are imported in this order because ``catalog()`` lists the actions in the order they
-register: attack, armor_class, saving_throw, initiative, hit_points, fumble.
+register: attack, armor_class, saving_throw, hit_points, fumble (the declared initiative stands
+after saving_throw).
 """
 
 from regeln.pathfinder import attack
@@ -43,12 +46,9 @@ from regeln.pathfinder import armor_class
 from regeln.pathfinder import saving_throw
 
 # isort: split
-from regeln.pathfinder import initiative
-
-# isort: split
 from regeln.pathfinder import hit_points
 
 # isort: split
 from regeln.pathfinder import fumble
 
-__all__ = ["armor_class", "attack", "fumble", "hit_points", "initiative", "saving_throw"]
+__all__ = ["armor_class", "attack", "fumble", "hit_points", "saving_throw"]

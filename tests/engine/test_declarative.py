@@ -23,7 +23,7 @@ from engine.declarative.spec import NOT_DECIDING
 from engine.params import DiceParam, IntParam
 from engine.registry import SYSTEMS, System
 from harness import brute
-from harness.support import SystemTests, assumed
+from harness.support import SystemTests, assumed, notes, seed_for
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "klingenspiel" / "klingenspiel.yaml"
 NAME = "klingenspiel_test"
@@ -475,6 +475,189 @@ def test_simultaneous_and_named_field() -> None:
         assert found_together
     finally:
         del SYSTEMS["together_test"]
+
+
+SUMMED = {
+    "wert": {
+        "label": "Modifikator",
+        "felder": [
+            {
+                "name": "gewandtheit",
+                "label": "Gewandtheit",
+                "kurz": "GW",
+                "frueher": ["gw"],
+                "vorgabe": 2,
+                "min": 0,
+                "max": 20,
+                "pflicht": True,
+            },
+            {"name": "bonus", "label": "Bonus", "kurz": "Bonus", "min": -5, "max": 5},
+        ],
+    },
+    "wurfspalte": "W6 + Mod.",
+    "ueberschrift": "Wer handelt zuerst?",
+    "hinweise": {"titel": "Zum Stechen", "punkte": ["Gestochen wird mit 1W6."]},
+    "stechen_zeigen": False,
+}
+
+
+@pytest.fixture
+def summed(monkeypatch: pytest.MonkeyPatch) -> Iterator[System]:
+    """The fixture's initiative with its value the sum of two fields (Gewandtheit + a bonus),
+    its words declared and its roll-off rolls only in the order's Gleichstand column."""
+    system = declare(changed(initiative=SUMMED), "summed_test")
+    monkeypatch.setitem(SYSTEMS, "summed_test", system)
+    yield system
+
+
+def section(result: dict[str, Any], kind: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(s for s in result["display"]["sections"] if s["kind"] == kind)
+    return found
+
+
+def test_initiative_value_as_the_sum_of_fields(summed: System) -> None:
+    """``wert: {label, felder}``: each fighter adds the sum of his fields to 1W6 (quelle.txt
+    L4, Gewandtheit here with a bonus beside it); the roll line shows each part by its ``kurz``
+    – the first always, a further one only when it is not 0; a former name (``frueher``) still
+    reads; the chance to act first is the enumeration's over the sums."""
+    item = api.describe("summed_test", "initiative")["params"][0]["item"]
+    assert [(f["name"], f.get("formerly")) for f in item] == [
+        ("name", None),
+        ("gewandtheit", ["gw"]),
+        ("bonus", None),
+    ]
+    fighters = [
+        {"name": "A", "gewandtheit": 0, "bonus": 3},
+        {"name": "B", "gw": 3, "bonus": 0},
+        {"name": "C", "gewandtheit": 1, "bonus": -1},
+    ]
+    for seed in range(20):
+        answer = api.run("summed_test", "initiative", {"fighters": fighters}, seed)
+        result = answer["result"]
+        faces = {o["name"]: o["roll"]["total"] for o in result["order"]}
+        values = {o["name"]: o["value"] for o in result["order"]}
+        assert values == {"A": 3, "B": 3, "C": 0}
+        assert all(o["initiative"] == faces[o["name"]] + values[o["name"]] for o in result["order"])
+        rolls = {r["label"]: r["modifiers"] for r in section(result, "rolls")["items"]}
+        assert rolls == {
+            "A: Initiativwurf": [{"label": "GW", "value": "±0"}, {"label": "Bonus", "value": "+3"}],
+            "B: Initiativwurf": [{"label": "GW", "value": "+3"}],
+            "C: Initiativwurf": [{"label": "GW", "value": "+1"}, {"label": "Bonus", "value": "−1"}],
+        }
+    chances = api.run("summed_test", "initiative", {"fighters": fighters}, 1)["result"][
+        "first_chances"
+    ]
+    assert [Fraction(chances[n]) for n in "ABC"] == first_by_enumeration([3, 3, 0], together=False)
+
+
+def test_initiative_words_headline_column_notes(summed: System, klingen: System) -> None:
+    """``ueberschrift``, ``wurfspalte`` and ``hinweise`` (as ``art: wurf`` has them) are the
+    result's words; without them: the title, „<wurf> + <label of wert>“, no notes."""
+    fighters = {"fighters": [{"name": "A", "gewandtheit": 1}, {"name": "B", "gewandtheit": 2}]}
+    result = api.run("summed_test", "initiative", fighters, 3)["result"]
+    assert result["display"]["headline"] == "Wer handelt zuerst?"
+    assert section(result, "table")["columns"][2] == "W6 + Mod."
+    assert notes(result, "Zum Stechen") == ["Gestochen wird mit 1W6."]
+    plain = run("initiative", fighters, 3)
+    assert plain["display"]["headline"] == "Initiative"
+    assert section(plain, "table")["columns"][2] == "1W6 + Gewandtheit"
+    assert [s for s in plain["display"]["sections"] if s["kind"] == "notes"] == []
+
+
+def test_initiative_tie_column_and_roll_off_rolls(summed: System, klingen: System) -> None:
+    """quelle.txt L5: equal totals go to the higher Gewandtheit, then a 1W6 roll-off. The
+    „Gleichstand“ column says what decided – the value with its sign, or the roll-off alone (the
+    value was equal); the roll-off rolls are rolls of their own unless ``stechen_zeigen:
+    false``."""
+    rolled_off = 0
+    for seed in range(60):
+        fighters = [{"name": "A", "gewandtheit": 2}, {"name": "B", "gewandtheit": 2}]
+        for system, shown in (("summed_test", False), (NAME, True)):
+            result = api.run(system, "initiative", {"fighters": fighters}, seed)["result"]
+            rows = section(result, "table")["rows"]
+            labels = [r["label"] for r in section(result, "rolls")["items"]]
+            stechen = [label for label in labels if ": Stechen " in label]
+            if rows[0][3] != rows[1][3]:
+                assert [r[4] for r in rows] == ["", ""]
+                continue
+            rolled_off += 1
+            dice_ = [o["rolloff"] for o in result["order"]]
+            assert [r[4] for r in rows] == [
+                "Stechen " + " · ".join(str(d) for d in rolls) for rolls in dice_
+            ]
+            assert len(stechen) == (sum(map(len, dice_)) if shown else 0)
+    assert rolled_off
+    fighters = [{"name": "A", "gewandtheit": 3}, {"name": "B", "gewandtheit": 2}]
+    result = run("initiative", {"fighters": fighters}, seed_for([2, 3], sides=6))  # 5 and 5
+    rows = section(result, "table")["rows"]
+    assert [r[4] for r in rows] == ["Gewandtheit +3", "Gewandtheit +2"]
+
+
+@pytest.mark.parametrize(
+    ("values", "key", "words"),
+    [
+        ({"stechen_hoechstens": 0}, "aktionen.initiative.stechen_hoechstens", "mindestens 1"),
+        ({"stechen_zeigen": "ja"}, "aktionen.initiative.stechen_zeigen", "true oder false"),
+        ({"wurfspalte": ""}, "aktionen.initiative.wurfspalte", "nicht leerer Text"),
+        ({"hinweise": "Stechen"}, "aktionen.initiative.hinweise", "muss eine Liste sein"),
+        (
+            {"wert": {"label": "Modifikator", "felder": []}},
+            "aktionen.initiative.wert.felder",
+            "mindestens ein Feld",
+        ),
+        (
+            {"wert": {"felder": [{"name": "gw", "label": "GW"}]}},
+            "aktionen.initiative.wert.label",
+            "fehlt (der Name der Summe",
+        ),
+        (
+            {"wert": {"label": "Mod", "name": "gw", "felder": [{"name": "gw", "label": "GW"}]}},
+            "aktionen.initiative.wert",
+            "unbekannte Angabe 'name'",
+        ),
+        (
+            {"wert": {"label": "Mod", "felder": [{"name": "gw", "label": "GW", "kurz": ""}]}},
+            "aktionen.initiative.wert.felder.0.kurz",
+            "nicht leerer Text",
+        ),
+        (
+            {"wert": {"label": "Mod", "felder": [{"name": "x", "label": "X", "art": "ja_nein"}]}},
+            "aktionen.initiative.wert.felder.0.art",
+            "muss zahl sein",
+        ),
+        (
+            {"wert": {"label": "Mod", "felder": [{"name": "a", "label": "A"}] * 2}},
+            "aktionen.initiative.wert.felder.1.name",
+            "„a“ ist schon ein Feld jedes Kämpfers",
+        ),
+        (
+            {
+                "gleichstand": [
+                    "hoeherer_wert",
+                    {"feld": {"name": "gewandtheit", "label": "G"}},
+                    "stechen",
+                ]
+            },
+            "aktionen.initiative.gleichstand.1.feld.name",
+            "„gewandtheit“ ist schon ein Feld",
+        ),
+        (
+            {"wert": {"name": "gw", "label": "GW", "frueher": "gewandtheit"}},
+            "aktionen.initiative.wert.frueher",
+            "Liste früherer Namen",
+        ),
+        (
+            {"wert": {"name": "gw", "label": "GW", "frueher": ["gw"]}},
+            "aktionen.initiative.wert.frueher",
+            "Liste früherer Namen",
+        ),
+    ],
+)
+def test_a_bad_initiative_value_names_its_key(values: dict[str, Any], key: str, words: str) -> None:
+    with pytest.raises(DataError) as caught:
+        declare(changed(initiative=values), "bad_initiative_test")
+    assert caught.value.key == key
+    assert words in str(caught.value)
 
 
 # ------------------------------------------------------------------ table roll

@@ -1,4 +1,5 @@
-"""Pathfinder Initiative (not in the text: Annahme; ``initiative.py``)."""
+"""Pathfinder Initiative (not in the text: Annahme; declared in ``regeln/pathfinder.yaml`` under
+``aktionen.initiative``, ``art: initiative``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from harness.support import assumed, seed_for
+from engine import api
+from harness.support import assumed, notes, seed_for
 from tests.engine.pathfinder.helpers import annahme, run
 
 # ---------------------------------------------------------------------------------------------
@@ -91,7 +93,49 @@ def test_initiative_turns_and_the_tie_rule_only_after_a_tie() -> None:
     ]
     tied = run("initiative", {"fighters": fighters}, seed_for([10, 12]))  # 13 and 13
     assert tied["turns"] == [{"name": "A", "label": "Platz 1"}, {"name": "B", "label": "Platz 2"}]
-    assert assumed(tied) == [annahme("initiative.wurf"), annahme("initiative.gleichstand")]
+    assert assumed(tied) == [
+        annahme("aktionen.initiative.wurf"),
+        annahme("aktionen.initiative.gleichstand"),
+    ]
     plain = run("initiative", {"fighters": fighters}, seed_for([10, 5]))  # 13 and 6
     assert [t["name"] for t in plain["turns"]] == [o["name"] for o in plain["order"]]
-    assert assumed(plain) == [annahme("initiative.wurf")]
+    assert assumed(plain) == [annahme("aktionen.initiative.wurf")]
+
+
+def test_initiative_declared_in_the_yaml_shows_what_the_python_helper_showed() -> None:
+    """Not in the text (004_019b513a861ec26f.txt L8 presumes an order; Annahmen
+    aktionen.initiative.wurf and .gleichstand): the declared helper (regeln/pathfinder.yaml)
+    adds Geschicklichkeitsmodifikator + andere Modifikatoren (the roll line: „GE“ always,
+    „andere“ only when not 0), its column is „W20 + Mod.“, a tie decided by the higher modifier
+    says „Modifikator +3“, one decided by the roll-off only „Stechen 17“ (no roll of its own);
+    the former field name „dexterity“ still reads, the order's ``value`` was ``modifier``."""
+    fighters = [
+        {"name": "A", "dexterity": 3},
+        {"name": "B", "geschicklichkeitsmodifikator": 0, "other": 1},
+    ]
+    result = run("initiative", {"fighters": fighters}, seed_for([10, 12]))  # 13 and 13
+    sections = result["display"]["sections"]
+    table = next(s for s in sections if s["kind"] == "table")
+    assert result["display"]["headline"] == "Initiative – Pathfinder (Annahme)"
+    assert table["columns"] == ["Platz", "Kämpfer", "W20 + Mod.", "Initiative", "Gleichstand"]
+    assert table["rows"] == [
+        ["1", "A", "10 +3", "13", "Modifikator +3"],
+        ["2", "B", "12 +1", "13", "Modifikator +1"],
+    ]
+    rolls = next(s for s in sections if s["kind"] == "rolls")["items"]
+    assert [r["modifiers"] for r in rolls] == [
+        [{"label": "GE", "value": "+3"}],
+        [{"label": "GE", "value": "±0"}, {"label": "andere", "value": "+1"}],
+    ]
+    assert notes(result) == [
+        "Die Initiative regelt der Text nicht; hier gelten die veröffentlichten Grundregeln."
+    ]
+    assert [o["value"] for o in result["order"]] == [3, 1]
+    assert api.describe("pathfinder", "initiative")["result_formerly"] == {"value": ["modifier"]}
+    equal = [{"name": "A", "geschicklichkeitsmodifikator": 2}, {"name": "B", "dexterity": 2}]
+    rolled_off = run("initiative", {"fighters": equal}, seed_for([9, 9, 4, 17]))
+    sections = rolled_off["display"]["sections"]
+    rows = next(s for s in sections if s["kind"] == "table")["rows"]
+    assert [(r[1], r[4]) for r in rows] == [("B", "Stechen 17"), ("A", "Stechen 4")]
+    labels = [r["label"] for r in next(s for s in sections if s["kind"] == "rolls")["items"]]
+    assert labels == ["A: Initiativwurf", "B: Initiativwurf"]
