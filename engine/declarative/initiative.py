@@ -24,6 +24,9 @@ initiative:
   stechen_hoechstens: 100       # roll-off rounds before the lot decides (at least 1)
   stechen_zeigen: true          # each roll-off roll as a roll of its own (false: only in the
                                 # order's Gleichstand column)
+  seiten: true                  # optional: each row has „Seite“ (empty unless typed); the
+                                # Kampfhelfer page knows who fights whom, the player view shows
+                                # the side „Helden“ with its values
   ueberschrift: Initiative      # the result's headline (default: titel)
   wurfspalte: W6 + GW           # the order's roll column (default: "<wurf> + <label of wert>")
   hinweise: [Gleichzeitig Handelnde würfeln ihre Aktionen gleichzeitig aus.]  # or {titel, punkte}
@@ -42,7 +45,8 @@ value with its sign, as it was added to the roll), „gleichzeitig“ for a shar
 
 Annahmen: ``wurf`` and ``wert`` decide every result, ``gleichstand`` one with equal totals,
 ``stechen_wurf`` one with a roll-off, ``stechen_hoechstens`` one whose roll-off was settled by
-lot. Words never decide (``ueberschrift``, ``wurfspalte``, ``hinweise``, ``stechen_zeigen``).
+lot. Words never decide (``ueberschrift``, ``wurfspalte``, ``hinweise``, ``stechen_zeigen``),
+nor does ``seiten``.
 """
 
 from __future__ import annotations
@@ -76,6 +80,7 @@ ALLOWED = COMMON_KEYS | {
     "stechen_wurf",
     "stechen_hoechstens",
     "stechen_zeigen",
+    "seiten",
     "beispiel",
     "ueberschrift",
     "wurfspalte",
@@ -161,6 +166,27 @@ def _tie_rules(spec: Spec) -> tuple[list[str | Param], str]:
     raise spec.error("gleichstand", "muss mit stechen oder gleichzeitig enden")
 
 
+SIDE = "seite"
+
+
+def _side_field(spec: Spec) -> tuple[Param, ...]:
+    """``seiten: true``: the field „Seite“ of every fighter (none without it). Empty unless
+    typed – a fighter of no side shows the player view only „grob“, never his values."""
+    if not spec.flag("seiten"):
+        return ()
+    return (
+        TextParam(
+            SIDE,
+            "Seite",
+            default="",
+            max_length=30,
+            required=False,
+            help="Z. B. Helden oder Gegner: wer auf derselben Seite steht, kämpft zusammen; "
+            "die Spielersicht zeigt die Seite „Helden“ mit ihren Werten.",
+        ),
+    )
+
+
 def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
     expression = spec.dice("wurf", "Initiativwurf")
     value = _value(spec)
@@ -171,7 +197,13 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
         raise spec.error("stechen_hoechstens", f"muss mindestens 1 sein, ist {limit}")
     show_rolloffs = spec.flag("stechen_zeigen", True)
     tie_fields = [r for r in rules if isinstance(r, Param)]
-    item = (TextParam("name", "Name", max_length=30), *(f for f, _ in value.parts), *tie_fields)
+    sides = _side_field(spec)
+    item = (
+        TextParam("name", "Name", max_length=30),
+        *sides,
+        *(f for f, _ in value.parts),
+        *tie_fields,
+    )
     _check_names(spec, value, rules)
     examples = spec.items("beispiel") or [{"name": "Alrik"}, {"name": "Bruna"}]
     for index, example in enumerate(examples):
@@ -308,6 +340,7 @@ def build(spec: Spec) -> tuple[tuple[Param, ...], ActionFunc]:
                     "roll": f.roll.to_dict(),
                     "initiative": f.initiative,
                     "rolloff": f.rolloff,
+                    **({"side": rows[f.index][SIDE]} if sides else {}),
                 }
                 for f in order
             ],
@@ -362,7 +395,7 @@ def _check_names(spec: Spec, value: Value, rules: list[str | Param]) -> None:
         if isinstance(entry, dict):
             keys.append(f"gleichstand.{index}.feld.name")
     fields += [r for r in rules if isinstance(r, Param)]
-    seen = {"name"}
+    seen = {"name", SIDE} if spec.flag("seiten") else {"name"}
     for field_, key in zip(fields, keys, strict=True):
         if field_.name in seen:
             raise spec.error(key, f"„{field_.name}“ ist schon ein Feld jedes Kämpfers")

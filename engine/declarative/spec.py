@@ -82,15 +82,16 @@ COMMON_KEYS = frozenset(
 # The keys that never decide how a roll comes out: what the helper is and says (kind, title,
 # summary, source lines, its words: headline, roll label, explanation, notes, the chart's axis
 # and mean, an order's roll column and whether it shows the roll-off rolls), its sample
-# fighters, the helpers it continues with, where it stands in the list, the fields and chances
-# the odds show – and the free ``annahmen``, named in every result anyway. Every other key of a
-# kind is a rule value: written as an Annahme, a result names it where it decided
+# fighters and whether they have a side, the helpers it continues with, where it stands in
+# the list, the fields and chances the odds show – and the free ``annahmen``, named in every
+# result anyway. Every other key of a kind is a rule value: written as an Annahme, a result
+# names it where it decided
 # (tests/engine/test_assumptions_named.py checks that each one does in some result).
 NOT_DECIDING = frozenset(
     {"art", "titel", "zusammenfassung", "quelle", "annahmen", "worte", "beispiel", "folgen"}
     | {"was_waere_wenn", "vergleichen", "nach"}
     | {"ueberschrift", "wurfname", "erklaerung", "hinweise", "chancen", "achse", "mittelwert"}
-    | {"wurfspalte", "stechen_zeigen"}
+    | {"wurfspalte", "stechen_zeigen", "seiten"}
 )
 
 

@@ -383,3 +383,43 @@ def test_states_on_werte_and_a_next_that_gives_nothing_away(
     assert page.locator(".rw-player-actor-line").inner_text() == "Am Zug: Ork"
     assert page.locator(".rw-player-next-line").inner_text() == "Als Nächstes: Bruna"
     page.context.close()
+
+
+SIDED_ROWS = """(initiative) => [...initiative.querySelectorAll(".rw-row")].map((row) => ({
+  name: row.querySelector("[data-path$='.name']").value,
+  side: row.querySelector("[data-path$='.seite']") !== null,
+}))"""
+
+
+@pytest.mark.parametrize("system", fight_systems())
+def test_a_side_typed_in_the_initiative_decides_what_the_players_see(
+    system: str, reader: SharedVisit
+) -> None:
+    """Issue #45, deliverable 3: „sides for Pathfinder (so heroes default to „Werte“)“ – every
+    system whose initiative in the fight column has the field „Seite“ (DSA's, Pathfinder's
+    declared ``seiten: true``, regeln/pathfinder.yaml; 004_019b513a861ec26f.txt L8 sets an order
+    without a rule): the first fighter typed as „Helden“, the second as „Gegner“, rolled – the
+    players see the hero's values and the enemy only „grob“, without a choice of the game
+    master. Before, every Pathfinder fighter started as „grob“ in every fight."""
+    page = reader.arrive(f"{system}/kampfhelfer/")
+    initiative = page.locator(".rw-workbench-fight section.rw-helper:not([data-widget])").first
+    if not initiative.count() or page.locator(".rw-workbench-fight .rw-tickleiste").count():
+        pytest.skip(f"{system}: the Tickleiste keeps the fight (no initiative form)")
+    rows = initiative.evaluate(SIDED_ROWS)
+    if not all(r["side"] for r in rows):
+        pytest.skip(f"{system}: its initiative has no field „Seite“")
+    assert len(rows) >= 2, rows
+    for index, side in ((0, "Helden"), (1, "Gegner")):
+        initiative.locator(f"[data-path='fighters.{index}.seite']").fill(side)
+    page.evaluate("() => { window.__sideRolls = 0; }")
+    page.evaluate(
+        "() => document.addEventListener('regelwerk:result', () => { window.__sideRolls += 1; })"
+    )
+    initiative.locator(".rw-submit").click()
+    page.wait_for_function("() => window.__sideRolls > 0")
+    box = open_share(page)
+    hero, enemy = rows[0]["name"], rows[1]["name"]
+    shown = {
+        n: box.get_by_label(f"Was die Spieler von {n} sehen").input_value() for n in (hero, enemy)
+    }
+    assert shown == {hero: "werte", enemy: "grob"}, (system, shown)

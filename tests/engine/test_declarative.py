@@ -593,6 +593,33 @@ def test_initiative_tie_column_and_roll_off_rolls(summed: System, klingen: Syste
     assert [r[4] for r in rows] == ["Gewandtheit +3", "Gewandtheit +2"]
 
 
+def test_initiative_sides(klingen: System) -> None:
+    """``seiten: true``: every fighter's row has „Seite“ (empty unless typed: a fighter of no side
+    shows the player view only „grob“), the order names each fighter's side – the Kampfhelfer
+    page reads it from the rows (who fights whom; the player view shows the side „Helden“ with
+    its values, issue #45: Pathfinder's heroes started as „grob“ in every fight); without
+    ``seiten`` the rows have no such field."""
+    system = declare(changed(initiative={"seiten": True}), "sides_test")
+    SYSTEMS["sides_test"] = system
+    try:
+        item = api.describe("sides_test", "initiative")["params"][0]["item"]
+        side = next(f for f in item if f["name"] == "seite")
+        assert side["default"] == "" and side["label"] == "Seite"
+        assert [f["name"] for f in item][:2] == ["name", "seite"]
+        fighters = [
+            {"name": "A", "gewandtheit": 3},
+            {"name": "B", "gewandtheit": 1, "seite": " Gegner "},
+        ]
+        result = api.run("sides_test", "initiative", {"fighters": fighters}, 4)["result"]
+        assert {o["name"]: o["side"] for o in result["order"]} == {"A": "", "B": "Gegner"}
+    finally:
+        del SYSTEMS["sides_test"]
+    plain = api.describe(NAME, "initiative")["params"][0]["item"]
+    assert "seite" not in [f["name"] for f in plain]
+    without = [{k: v for k, v in f.items() if k != "seite"} for f in fighters]
+    assert all("side" not in o for o in run("initiative", {"fighters": without}, 4)["order"])
+
+
 @pytest.mark.parametrize(
     ("values", "key", "words"),
     [
@@ -650,6 +677,12 @@ def test_initiative_tie_column_and_roll_off_rolls(summed: System, klingen: Syste
             {"wert": {"name": "gw", "label": "GW", "frueher": ["gw"]}},
             "aktionen.initiative.wert.frueher",
             "Liste früherer Namen",
+        ),
+        ({"seiten": "Helden"}, "aktionen.initiative.seiten", "true oder false"),
+        (
+            {"seiten": True, "wert": {"name": "seite", "label": "Seite"}},
+            "aktionen.initiative.wert.name",
+            "„seite“ ist schon ein Feld jedes Kämpfers",
         ),
     ],
 )
