@@ -191,6 +191,29 @@ async ([name, size]) => {
 """.replace("@KEPT@", KEPT)
 
 
+# A tab the reader hides and shows again (document.visibilityState and its event, as a phone
+# switching apps sets them), with a short time until a hidden tab frees its engine; the
+# engine's workers stopped are counted.
+HIDDEN_TAB = """
+window.__regelwerkHiddenFreeMs = 300;
+window.__rwHidden = false;
+window.__rwStopped = 0;
+Object.defineProperty(document, "visibilityState", {
+  configurable: true,
+  get: () => (window.__rwHidden ? "hidden" : "visible"),
+});
+const stop = Worker.prototype.terminate;
+Worker.prototype.terminate = function () {
+  window.__rwStopped += 1;
+  return stop.call(this);
+};
+"""
+SET_HIDDEN = """(hidden) => {
+  window.__rwHidden = hidden;
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
 def engine_key(built_site: Path) -> str:
     html = (built_site / PAGE / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<meta name="regelwerk-engine" content="([0-9a-f]+)"', html)
@@ -224,6 +247,7 @@ def test_a_cold_visit_boots_once_from_the_head_and_a_reload_from_the_kept_snapsh
     # worker inflates it; Pyodide's own request for pyodide.asm.wasm never leaves the worker
     urls: list[str] = []
     page.context.on("request", lambda request: urls.append(request.url))
+    page.add_init_script(HIDDEN_TAB)  # before the watch replaces window.Worker
     page.add_init_script(WATCH_SEARCH_SETUP)
     page.goto(site_url + PAGE)
     wait_engine_ready(page)
@@ -267,6 +291,25 @@ def test_a_cold_visit_boots_once_from_the_head_and_a_reload_from_the_kept_snapsh
     ]
     # the kept snapshot answers exactly as the downloaded one did
     assert page.evaluate(f"() => window.Regelwerk.runEngine({ROLL}, {{raw: true}})") == first
+    # issue #46, deliverable 4: the tab hidden for a while (the game master in his messenger)
+    # frees the engine – its worker stopped, its memory back to the phone – and shown again it
+    # starts from the kept snapshot, answering as before
+    page.evaluate(SET_HIDDEN, True)
+    page.wait_for_function("() => window.__regelwerk.freed === 1", polling=50)
+    assert page.evaluate("window.__rwStopped") == 1
+    page.evaluate(SET_HIDDEN, False)
+    wait_engine_ready(page)
+    assert page.evaluate("[window.__regelwerk.mode, window.__regelwerk.kept]") == [
+        "snapshot",
+        True,
+    ]
+    print(f"engine started again after being freed: {page.evaluate('__regelwerk.restoreMs')} ms")
+    assert page.evaluate(f"() => window.Regelwerk.runEngine({ROLL}, {{raw: true}})") == first
+    # hidden again while a roll waits: nothing is freed under it
+    page.evaluate(f"() => {{ window.__rwSlow = window.Regelwerk.runEngine({ROLL}); }}")
+    page.evaluate(SET_HIDDEN, True)
+    page.evaluate(SET_HIDDEN, False)
+    assert page.evaluate("window.__rwSlow.then((a) => a.ok)") is True
 
 
 @pytest.mark.slow  # long: scheduled first (tests/conftest.py _work_order)

@@ -10,6 +10,12 @@
 // Requests are answered in the order they were made. A request the engine does not answer
 // within requestTimeoutMs fails with a German message; the worker is then started afresh
 // (from the snapshot: well under a second) and the other waiting requests go to the new one.
+// A tab hidden for HIDDEN_FREE_MS (the game master switched to his messenger) frees the engine:
+// its worker – the wasm heap, about 100 MB – is stopped when nothing waits for it, so a phone
+// keeps the tab instead of unloading it; shown again, the engine starts afresh from the kept
+// snapshot (OPFS, worker-snapshot.js: about half a second). The fight, the forms and the log
+// live in the page and in storage, never in the worker, so nothing is lost (timing.freed
+// counts it, timing.restoreMs says how long the last start after it took).
 // The messages to and from the worker: protocol.js.
 
 import { MESSAGE, bootMessage, runMessage, runtimeKey } from "./protocol.js";
@@ -29,6 +35,8 @@ const STILL_WORKS = "Regeltext, Tabellen und Suche funktionieren schon.";
 // The engine refuses work over its budget (0.5 s on a PC), so this means a stuck worker.
 // (A test may shorten it before the page loads: window.__regelwerkRequestTimeoutMs.)
 let requestTimeoutMs = 20000;
+// How long a hidden tab keeps its engine (a test may shorten it: window.__regelwerkHiddenFreeMs).
+let hiddenFreeMs = 60000;
 
 const STATUS_TEXT = {
   idle: "Würfelhelfer wird vorbereitet …",
@@ -49,7 +57,11 @@ const engine = {
   pending: new Map(), // id → entry, sent to the worker, in sending order
   queue: [], // entries waiting for the worker to be ready
   timer: null,
+  hiddenTimer: null,
+  freed: false, // stopped while hidden: start again when shown
   timing: {
+    freed: 0,
+    restoreMs: null,
     bootStart: null,
     ready: null,
     workerMs: null,
@@ -129,6 +141,10 @@ function onMessage(event) {
     engine.timing.mode = message.mode;
     engine.timing.kept = !!message.kept;
     engine.timing.steps = message.steps || {};
+    if (engine.freed) {
+      engine.freed = false;
+      engine.timing.restoreMs = engine.timing.ready - engine.timing.bootStart;
+    }
     setState("ready");
     const queued = engine.queue;
     engine.queue = [];
@@ -167,6 +183,7 @@ function ensureBoot() {
   if (engine.state === "loading" || engine.state === "ready") return;
   const early = takeEarlyWorker();
   engine.timing.bootStart = early ? early.bootStart : performance.now();
+  engine.timing.ready = null; // this boot's, once it is ready
   engine.timing.startedInHead = !!early;
   engine.notice = "";
   setState("loading");
@@ -262,6 +279,24 @@ export function runEngine(request, options = {}) {
   });
 }
 
+// Hidden for hiddenFreeMs with nothing waiting: stop the worker (its memory goes back to the
+// phone); shown again: start it, so the next roll does not wait for the whole start.
+function freeWhileHidden() {
+  clearTimeout(engine.hiddenTimer);
+  if (document.visibilityState === "hidden") {
+    engine.hiddenTimer = setTimeout(() => {
+      const idle = !engine.pending.size && !engine.queue.length;
+      if (document.visibilityState !== "hidden" || engine.state !== "ready" || !idle) return;
+      stopWorker();
+      engine.freed = true;
+      engine.timing.freed += 1;
+      engine.state = "idle"; // the helpers still say „Bereit.“: nobody sees a hidden tab
+    }, hiddenFreeMs);
+  } else if (engine.freed && engine.state === "idle") {
+    ensureBoot();
+  }
+}
+
 export function engineReady() {
   return engine.state === "ready";
 }
@@ -278,6 +313,8 @@ export function startEngineClient() {
   assetBase = new URL("./", document.currentScript.src);
   requestTimeoutMs = Number(window.__regelwerkRequestTimeoutMs) || requestTimeoutMs;
   slowBootMs = Number(window.__regelwerkSlowBootMs) || slowBootMs;
+  hiddenFreeMs = Number(window.__regelwerkHiddenFreeMs) || hiddenFreeMs;
   window.__regelwerk = engine.timing; // read by the tests and the benchmarks
+  document.addEventListener("visibilitychange", freeWhileHidden);
   if (document.querySelector(".rw-helper, .rw-dice")) scheduleBoot();
 }
