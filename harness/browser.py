@@ -131,6 +131,31 @@ def wait_engine_ready(page: Any) -> None:
     )
 
 
+def hidden_tab_script(free_ms: int) -> str:
+    """An init script: the tab can be hidden and shown as a phone switching apps does it
+    (``document.visibilityState`` and its event, through ``set_hidden``), and a hidden tab frees
+    its engine after ``free_ms`` (engine-client.js ``hiddenFreeMs``)."""
+    return f"""
+window.__regelwerkHiddenFreeMs = {int(free_ms)};
+window.__rwHidden = false;
+Object.defineProperty(document, "visibilityState", {{
+  configurable: true,
+  get: () => (window.__rwHidden ? "hidden" : "visible"),
+}});
+"""
+
+
+def set_hidden(page: Any, hidden: bool) -> None:
+    """Hide or show the tab of ``page`` (after ``hidden_tab_script``)."""
+    page.evaluate(
+        """(hidden) => {
+          window.__rwHidden = hidden;
+          document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
+
+
 def evaluate_one(locator: Any, expression: str, arg: Any = None) -> Any:
     """``locator.evaluate(expression, arg)`` in one protocol round trip instead of three.
 

@@ -37,21 +37,10 @@ from harness.browser import (  # noqa: E402
     CHROMIUM_ARGS,
     READER_CHROMIUM,
     SiteServer,
+    hidden_tab_script,
+    set_hidden,
     wait_engine_ready,
 )
-
-HIDDEN_TAB = """
-window.__regelwerkHiddenFreeMs = 1000;
-window.__rwHidden = false;
-Object.defineProperty(document, "visibilityState", {
-  configurable: true,
-  get: () => (window.__rwHidden ? "hidden" : "visible"),
-});
-"""
-SET_HIDDEN = """(hidden) => {
-  window.__rwHidden = hidden;
-  document.dispatchEvent(new Event("visibilitychange"));
-}"""
 
 
 def children(pid: int) -> list[int]:
@@ -114,7 +103,7 @@ def one_run(playwright: Any, url: str, page_path: str) -> dict[str, float]:
         try:
             root = browser_pid(before)
             page = context.pages[0] if context.pages else context.new_page()
-            page.add_init_script(HIDDEN_TAB)
+            page.add_init_script(hidden_tab_script(1000))
             page.goto(url)
             settle(page)
             text_page = pss_mb(root)
@@ -122,12 +111,12 @@ def one_run(playwright: Any, url: str, page_path: str) -> dict[str, float]:
             wait_engine_ready(page)
             settle(page)
             with_engine = pss_mb(root)
-            page.evaluate(SET_HIDDEN, True)
+            set_hidden(page, True)
             page.wait_for_function("() => window.__regelwerk.freed >= 1", polling=100)
             settle(page)
             freed = pss_mb(root)
             started = time.monotonic()
-            page.evaluate(SET_HIDDEN, False)
+            set_hidden(page, False)
             wait_engine_ready(page)
             waited = (time.monotonic() - started) * 1000
             restore = float(page.evaluate("window.__regelwerk.restoreMs"))

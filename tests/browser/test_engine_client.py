@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from harness.browser import hidden_tab_script, set_hidden
 from tests.browser.conftest import PageErrors, seed_storage, wait_engine_ready
 from tests.browser.test_search import INPUT as SEARCH_INPUT
 from tests.browser.test_search import search
@@ -191,27 +192,19 @@ async ([name, size]) => {
 """.replace("@KEPT@", KEPT)
 
 
-# A tab the reader hides and shows again (document.visibilityState and its event, as a phone
-# switching apps sets them), with a short time until a hidden tab frees its engine; the
-# engine's workers stopped are counted.
-HIDDEN_TAB = """
-window.__regelwerkHiddenFreeMs = 300;
-window.__rwHidden = false;
+# A tab the reader hides and shows again (harness.browser.hidden_tab_script), with a short time
+# until a hidden tab frees its engine; the engine's workers stopped are counted.
+HIDDEN_TAB = (
+    hidden_tab_script(300)
+    + """
 window.__rwStopped = 0;
-Object.defineProperty(document, "visibilityState", {
-  configurable: true,
-  get: () => (window.__rwHidden ? "hidden" : "visible"),
-});
 const stop = Worker.prototype.terminate;
 Worker.prototype.terminate = function () {
   window.__rwStopped += 1;
   return stop.call(this);
 };
 """
-SET_HIDDEN = """(hidden) => {
-  window.__rwHidden = hidden;
-  document.dispatchEvent(new Event("visibilitychange"));
-}"""
+)
 
 
 def engine_key(built_site: Path) -> str:
@@ -294,10 +287,10 @@ def test_a_cold_visit_boots_once_from_the_head_and_a_reload_from_the_kept_snapsh
     # issue #46, deliverable 4: the tab hidden for a while (the game master in his messenger)
     # frees the engine – its worker stopped, its memory back to the phone – and shown again it
     # starts from the kept snapshot, answering as before
-    page.evaluate(SET_HIDDEN, True)
+    set_hidden(page, True)
     page.wait_for_function("() => window.__regelwerk.freed === 1", polling=50)
     assert page.evaluate("window.__rwStopped") == 1
-    page.evaluate(SET_HIDDEN, False)
+    set_hidden(page, False)
     wait_engine_ready(page)
     assert page.evaluate("[window.__regelwerk.mode, window.__regelwerk.kept]") == [
         "snapshot",
@@ -307,8 +300,8 @@ def test_a_cold_visit_boots_once_from_the_head_and_a_reload_from_the_kept_snapsh
     assert page.evaluate(f"() => window.Regelwerk.runEngine({ROLL}, {{raw: true}})") == first
     # hidden again while a roll waits: nothing is freed under it
     page.evaluate(f"() => {{ window.__rwSlow = window.Regelwerk.runEngine({ROLL}); }}")
-    page.evaluate(SET_HIDDEN, True)
-    page.evaluate(SET_HIDDEN, False)
+    set_hidden(page, True)
+    set_hidden(page, False)
     assert page.evaluate("window.__rwSlow.then((a) => a.ok)") is True
 
 
