@@ -1,0 +1,246 @@
+// Regelwerk – players/live-phone.js: a phone's side of the live table (the player view,
+// spieler/#s=2.…&o=1.…: the game master's offer beside the picture, wire.js).
+//
+// Owns: the box above the view („Live“) – the phone's answer as a QR code for the game
+// master's camera and as a text to copy, then one line with the state of the connection –, the
+// connection itself (live-rtc.js) and what arrives on it: every message is read like a link
+// (wire.js readMessage: size-limited, checked field by field; a bad one is said in German and
+// the last picture stays). The picture is drawn by the view (its ``show``, handed in: view.js
+// imports this module).
+// Reconnecting by itself (while the page is open, or after a reload in the same tab): the game
+// master's page sends a spare offer over the channel (kept in sessionStorage, live-keep.js);
+// when the channel drops, or the page wakes up without it, the phone answers the spare with
+// its first answer's ice-ufrag/ice-pwd and its kept certificate – the answer the game master's
+// page has already applied (live-gm.js) – and its checks reach that page. Where that is not to
+// be had (no kept certificate, no spare, the browser refuses the answer), the box says what to
+// do: „Neu verbinden“ on the game master's page and scan its code. The picture shown stays the
+// last one that arrived.
+
+import { CONNECT_MS, available, close, connection, idText, localEssentials, opened, packed } from "./live-rtc.js";
+import { certificate, remember, session } from "./live-keep.js";
+import { qrOf, svgOf } from "./qr.js";
+import { sdpOf, unpack } from "./sdp.js";
+import { readMessage } from "./wire.js";
+import { el } from "../common/util.js";
+
+const KEEP = "Unten steht der Stand aus dem Link; für neue Stände den nächsten QR-Code der Spielleitung scannen.";
+const TEXT = {
+  noRtc: `Live geht mit diesem Browser nicht (WebRTC fehlt). ${KEEP}`,
+  failed: `Keine Live-Verbindung zur Spielleitung: die Geräte erreichen sich in diesem Netz nicht (manche öffentlichen WLANs trennen sie voneinander). ${KEEP} Oder beide Geräte in ein anderes WLAN bringen, etwa einen Hotspot.`,
+  lost: "Verbindung getrennt. Unten steht der letzte Stand, den die Spielleitung geschickt hat. Zum Neuverbinden drückt die Spielleitung unter „Für Spieler zeigen“ bei diesem Handy „Neu verbinden“ – den neuen QR-Code dann hier scannen.",
+  used: "Diese Live-Einladung ist schon benutzt. Zum Neuverbinden drückt die Spielleitung unter „Für Spieler zeigen“ bei diesem Handy „Neu verbinden“ – den neuen QR-Code dann hier scannen.",
+  ended: "Die Spielleitung hat die Live-Verbindung beendet. Unten steht der letzte Stand.",
+  connected: "Live verbunden: jeder Schritt der Spielleitung erscheint hier von selbst.",
+  again: "Verbindung getrennt – verbinde neu …",
+  waiting: "Diesen Code der Spielleitung zeigen (ihre Kamera liest ihn) – oder den Text darunter kopieren und ihr schicken. Danach verbindet sich dieses Handy von selbst.",
+};
+const DISCONNECTED_MS = 4000; // a connection „disconnected“ this long is given up and renewed
+
+let phone = null; // {root, show, box, status, pc, channel, open, ended, kept, cert, trying}
+
+function say(text, kind = "") {
+  if (!phone) return;
+  phone.status.textContent = text;
+  phone.status.className = `rw-player-live-status${kind ? ` rw-player-live-status--${kind}` : ""}`;
+}
+
+function theBox(root) {
+  let box = root.parentElement.querySelector(":scope > .rw-player-live");
+  if (!box) {
+    box = el("section", "rw-player-live");
+    box.setAttribute("aria-label", "Live-Verbindung");
+    root.before(box);
+  }
+  const status = el("p", "rw-player-live-status");
+  status.setAttribute("role", "status");
+  box.replaceChildren(status);
+  return { box, status };
+}
+
+export function stopPhone() {
+  if (!phone) return;
+  phone.ended = true;
+  close(phone.pc);
+  phone.box.remove();
+  phone = null;
+}
+
+// The picture view ``root`` follows the game master live; ``offerText`` is the fragment's
+// packed offer, ``show(root, picture)`` the view's drawing.
+export async function startPhone(root, offerText, show) {
+  stopPhone();
+  const { box, status } = theBox(root);
+  const me = { root, show, box, status, pc: null, channel: null, open: false, ended: false, trying: false };
+  phone = me;
+  if (!available()) return say(TEXT.noRtc, "fehler");
+  const offer = unpack(offerText, "offer");
+  if (offer.problem) return say(`${offer.problem} ${KEEP}`, "fehler");
+  say("Live-Verbindung wird vorbereitet …");
+  const { certificate: cert, kept } = await certificate();
+  if (phone !== me) return;
+  Object.assign(me, { cert, kept });
+  const record = session();
+  if (record && record.first === idText(offer.id)) {
+    // this tab answered this offer before (reloaded): the spare offer, if there is one
+    if (record.spare && kept) return renew();
+    return say(TEXT.used, "fehler");
+  }
+  try {
+    await answer(offer);
+  } catch (error) {
+    if (phone === me) say(`Die Live-Verbindung ließ sich nicht vorbereiten. ${KEEP}`, "fehler");
+  }
+}
+
+function follow(pc, channel) {
+  const me = phone;
+  me.pc = pc;
+  me.channel = channel;
+  me.open = false;
+  channel.addEventListener("open", () => {
+    if (phone !== me || me.pc !== pc) return;
+    me.open = true;
+    me.root.dataset.live = "verbunden";
+    me.box.querySelectorAll(".rw-player-live-answer").forEach((n) => n.remove());
+    say(TEXT.connected, "ok");
+  });
+  channel.addEventListener("message", (event) => {
+    if (phone !== me || me.pc !== pc) return;
+    const read = readMessage(event.data);
+    if (read.picture) {
+      me.show(me.root, read.picture);
+      if (me.status.classList.contains("rw-player-live-status--fehler")) say(TEXT.connected, "ok");
+    } else if (read.spare) {
+      const record = session();
+      if (record) remember({ ...record, spare: read.spare });
+    } else if (read.end) {
+      me.ended = true;
+      delete me.root.dataset.live;
+      close(pc);
+      say(TEXT.ended, "fehler");
+    } else say(read.problem, "fehler");
+  });
+  const dropped = () => {
+    if (phone !== me || me.pc !== pc || me.ended || !me.open) return;
+    me.open = false;
+    delete me.root.dataset.live;
+    renew();
+  };
+  channel.addEventListener("close", dropped);
+  pc.addEventListener("connectionstatechange", () => {
+    if (pc.connectionState === "failed" || pc.connectionState === "closed") dropped();
+    if (pc.connectionState === "disconnected") {
+      setTimeout(() => {
+        if (pc.connectionState === "disconnected") dropped();
+      }, DISCONNECTED_MS);
+    }
+  });
+}
+
+async function answer(offer) {
+  const me = phone;
+  const { pc, channel } = connection(me.cert);
+  follow(pc, channel);
+  await pc.setRemoteDescription({ type: "offer", sdp: sdpOf(offer) });
+  await pc.setLocalDescription(await pc.createAnswer());
+  const essentials = await localEssentials(pc);
+  if (phone !== me) return;
+  if (essentials.problem) return say(`${essentials.problem} ${KEEP}`, "fehler");
+  remember({ first: idText(offer.id), ufrag: essentials.ufrag, pwd: essentials.pwd, spare: null });
+  const code = packed("answer", offer.id, essentials, true);
+  drawAnswer(code);
+  // The checks start when the game master's page has the answer (its checks arrive here):
+  // from then on the connection has CONNECT_MS.
+  let timer = null;
+  pc.addEventListener("iceconnectionstatechange", () => {
+    if (pc.iceConnectionState !== "checking" || timer) return;
+    timer = setTimeout(() => {
+      if (phone === me && me.pc === pc && !me.open) {
+        close(pc);
+        me.box.querySelectorAll(".rw-player-live-answer").forEach((n) => n.remove());
+        say(TEXT.failed, "fehler");
+      }
+    }, CONNECT_MS);
+  });
+  pc.addEventListener("connectionstatechange", () => {
+    if (pc.connectionState === "failed" && phone === me && me.pc === pc && !me.open) say(TEXT.failed, "fehler");
+  });
+}
+
+function drawAnswer(code) {
+  const part = el("div", "rw-player-live-answer");
+  const qr = qrOf(code);
+  if (qr) {
+    const figure = el("figure", "rw-player-live-qr");
+    figure.appendChild(svgOf(qr, "Antwort-Code für die Spielleitung"));
+    part.appendChild(figure);
+  }
+  const field = el("input", "rw-player-live-code");
+  field.type = "text";
+  field.readOnly = true;
+  field.value = code;
+  field.setAttribute("aria-label", "Antwort-Code als Text");
+  const copy = el("button", "md-button rw-player-live-copy", "Code kopieren");
+  copy.type = "button";
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(code);
+      copy.textContent = "Kopiert";
+    } catch (error) {
+      field.select();
+      copy.textContent = "Bitte markierten Code kopieren";
+    }
+  });
+  const row = el("p", "rw-player-live-row");
+  row.append(field, copy);
+  part.appendChild(row);
+  phone.box.appendChild(part);
+  say(TEXT.waiting);
+}
+
+// The spare offer answered with the phone's first answer (see the head of this file).
+async function renew() {
+  const me = phone;
+  if (!me || me.ended || me.trying) return;
+  const record = session();
+  if (!record || !record.spare || !me.kept) return say(TEXT.lost, "fehler");
+  me.trying = true;
+  say(TEXT.again);
+  remember({ ...record, spare: null }); // an offer answers once
+  const offer = unpack(record.spare, "offer");
+  let ok = false;
+  if (!offer.problem) {
+    const { pc, channel } = connection(me.cert);
+    close(me.pc);
+    follow(pc, channel);
+    try {
+      await pc.setRemoteDescription({ type: "offer", sdp: sdpOf(offer) });
+      const made = await pc.createAnswer();
+      const sdp = made.sdp
+        .replace(/^a=ice-ufrag:.*$/m, `a=ice-ufrag:${record.ufrag}`)
+        .replace(/^a=ice-pwd:.*$/m, `a=ice-pwd:${record.pwd}`);
+      await pc.setLocalDescription({ type: "answer", sdp });
+      ok = await opened(pc, channel, CONNECT_MS);
+    } catch (error) {
+      ok = false; // the browser refused the known answer
+    }
+  }
+  me.trying = false;
+  if (phone !== me) return;
+  if (!ok) {
+    close(me.pc);
+    say(TEXT.lost, "fehler");
+  }
+}
+
+let listening = false;
+
+// A phone that wakes up without its channel tries the spare at once.
+export function listenForWaking() {
+  if (listening) return;
+  listening = true;
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible" || !phone || phone.open || phone.ended || !phone.pc) return;
+    if (phone.pc.connectionState !== "connected" && phone.pc.connectionState !== "new" && phone.pc.connectionState !== "connecting") renew();
+  });
+}
