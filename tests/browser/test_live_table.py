@@ -331,9 +331,9 @@ def unreachable(code: str) -> str:
     10.255.255.1, port 9."""
     version, data = code.split(".", 1)
     raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
-    at = 5  # kind, id (3), role
-    for _ in range(2):  # ice-ufrag, ice-pwd
-        at += 1 + raw[at]
+    at = 1  # kind and role
+    for _ in range(3):  # the offer's ice-ufrag, the answer's ice-ufrag and ice-pwd (6 bits each)
+        at += 1 + -(-raw[at] * 6 // 8)
     raw = raw[: at + 32] + bytes([1, 4, 0, 9, 10, 255, 255, 1])
     return f"{version}.{base64.urlsafe_b64encode(raw).decode().rstrip('=')}"
 

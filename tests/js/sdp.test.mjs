@@ -34,7 +34,6 @@ export const OFFER = [
   "",
 ].join("\r\n");
 
-const ID = [1, 2, 3];
 
 test("an offer keeps what the other side needs, and nothing of TCP", () => {
   const e = essentialsOf(OFFER);
@@ -43,13 +42,13 @@ test("an offer keeps what the other side needs, and nothing of TCP", () => {
   assert.equal(e.role, "actpass");
   assert.equal(e.fingerprint.length, 32);
   assert.deepEqual(e.candidates.map((c) => [c.kind, c.port]), [["mdns", 56177], ["mdns", 58582]]);
-  const back = unpack(pack("offer", ID, e), "offer");
-  assert.deepEqual(back, { kind: "offer", id: ID, ...e });
+  const back = unpack(pack("offer", e), "offer");
+  assert.deepEqual(back, { kind: "offer", id: "wwNT", ...e });
 });
 
 test("the rebuilt SDP has the same credentials, fingerprint, role and candidates", () => {
   const e = essentialsOf(OFFER);
-  const sdp = sdpOf(unpack(pack("offer", ID, e), "offer"));
+  const sdp = sdpOf(unpack(pack("offer", e), "offer"));
   const again = essentialsOf(sdp);
   assert.deepEqual(again, e);
   assert.match(sdp, /49f91ce6-fff6-4754-91a3-7bc111999250\.local 56177 typ host/);
@@ -62,7 +61,9 @@ test("IPv4 and IPv6 host candidates round-trip", () => {
     const c = candidateOf(`a=candidate:1 1 udp 2113937151 ${address} 50000 typ host generation 0`);
     assert.ok(c, address);
     const e = { ...essentialsOf(OFFER), candidates: [c] };
-    const sdp = sdpOf(unpack(pack("answer", ID, { ...e, role: "active" }), "answer"));
+    const answer = unpack(pack("answer", { ...e, role: "active" }, "Ab+/"), "answer");
+    assert.equal(answer.id, "Ab+/");
+    const sdp = sdpOf(answer);
     assert.deepEqual(essentialsOf(sdp).candidates, [c], address);
   }
   assert.equal(candidateOf("a=candidate:1 1 udp 1 203.0.113.9 5000 typ srflx raddr 0.0.0.0 rport 0"), null);
@@ -71,17 +72,26 @@ test("IPv4 and IPv6 host candidates round-trip", () => {
 
 test("an offer without candidates is small (the answer brings them)", () => {
   const e = essentialsOf(OFFER);
-  const bare = pack("offer", ID, { ...e, candidates: [] });
-  const full = pack("offer", ID, e);
-  assert.ok(bare.length <= 95, bare.length);
-  assert.ok(full.length <= 145, full.length);
+  const bare = pack("offer", { ...e, candidates: [] });
+  const full = pack("offer", e);
+  assert.equal(bare.length, 78);
+  assert.ok(full.length <= 130, full.length);
   assert.deepEqual(unpack(bare, "offer").candidates, []);
+});
+
+test("ICE strings of any length and every ICE character survive the 6-bit packing", () => {
+  const e = essentialsOf(OFFER);
+  for (const [ufrag, pwd] of [["abcd", "A".repeat(22)], ["+/+/x", "z9+/".repeat(8)], ["0123456789abcdef", "Q".repeat(64)]]) {
+    const back = unpack(pack("offer", { ...e, ufrag, pwd }), "offer");
+    assert.equal(back.ufrag, ufrag);
+    assert.equal(back.pwd, pwd);
+  }
 });
 
 test("hostile or foreign codes give a German problem, never an exception", () => {
   const e = essentialsOf(OFFER);
-  const offer = pack("offer", ID, e);
-  const answer = pack("answer", ID, { ...e, role: "active" });
+  const offer = pack("offer", e);
+  const answer = pack("answer", { ...e, role: "active" }, "wwNT");
   const cases = [
     ["", "offer"],
     ["1.", "offer"],
@@ -92,8 +102,8 @@ test("hostile or foreign codes give a German problem, never an exception", () =>
     [answer, "offer"],
     [offer.slice(0, -4), "offer"], // cut short
     [offer + "AAAA", "offer"], // too long
-    [pack("offer", ID, { ...e, role: "active" }), "offer"],
-    [pack("offer", ID, { ...e, pwd: "short" }), "offer"],
+    [pack("offer", { ...e, role: "active" }), "offer"],
+    [pack("offer", { ...e, pwd: "short" }), "offer"],
     [null, "answer"],
   ];
   for (const [text, kind] of cases) {

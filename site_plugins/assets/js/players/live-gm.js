@@ -19,7 +19,7 @@
 //   apart): „keine Verbindung“, and the box says what to do; the link and its picture work as
 //   before.
 
-import { close, connection, idText, localEssentials, opened, packed, randomId } from "./live-rtc.js";
+import { close, connection, localEssentials, opened, packed } from "./live-rtc.js";
 import { message } from "./wire.js";
 import { sdpOf, unpack } from "./sdp.js";
 
@@ -41,11 +41,10 @@ export function isOn(system) {
   return Boolean(live && live.system === system);
 }
 
-// A new offer ({id, pc, channel, text, peer}) – for a new phone or, with ``peer``, to
-// reconnect that one – becomes the one in the QR code.
+// A new offer ({pc, channel, text, peer}; named by its ice-ufrag) – for a new phone or, with
+// ``peer``, to reconnect that one – becomes the one in the QR code.
 async function newOffer(peer = null) {
   const state = live;
-  const id = randomId();
   const { pc, channel } = connection();
   await pc.setLocalDescription(await pc.createOffer());
   const essentials = await localEssentials(pc);
@@ -54,8 +53,8 @@ async function newOffer(peer = null) {
     if (essentials.problem) throw new Error(essentials.problem);
     return null;
   }
-  const offer = { id, pc, channel, peer, text: packed("offer", id, essentials, false) };
-  state.offers.set(idText(id), offer);
+  const offer = { pc, channel, peer, text: packed("offer", essentials, { candidates: false }) };
+  state.offers.set(essentials.ufrag, offer);
   while (state.offers.size > OFFERS_MAX) {
     const [oldest, dropped] = state.offers.entries().next().value;
     state.offers.delete(oldest);
@@ -157,7 +156,7 @@ async function spare(peer) {
     attach(peer, pc, channel);
     connected(peer);
   });
-  sendTo(peer, message("reserve", packed("offer", randomId(), essentials, true)));
+  sendTo(peer, message("reserve", packed("offer", essentials)));
 }
 
 // The phone's answer code (scanned or pasted) → {number} once connected, or {problem}.
@@ -166,11 +165,11 @@ export async function accept(text) {
   if (!state) return { problem: "Erst „Live verbinden“ drücken." };
   const answer = unpack(text, "answer");
   if (answer.problem) return { problem: answer.problem };
-  const offer = state.offers.get(idText(answer.id));
+  const offer = state.offers.get(answer.id);
   if (!offer) {
     return { problem: "Dieser Antwort-Code passt zu keinem offenen Code dieser Seite (schon benutzt, oder die Seite wurde neu geladen). Das Handy bitte den QR-Code hier noch einmal scannen lassen." };
   }
-  state.offers.delete(idText(answer.id));
+  state.offers.delete(answer.id);
   if (state.current === offer) state.current = null;
   try {
     await offer.pc.setRemoteDescription({ type: "answer", sdp: sdpOf(answer) });

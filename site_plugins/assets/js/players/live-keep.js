@@ -8,7 +8,7 @@
 //   (live-gm.js). Where IndexedDB or the certificate is not to be had (a private window, an
 //   old browser), a fresh one per connection: live works, only reconnecting needs a new code;
 // - per tab (sessionStorage „regelwerk:spieler-verbindung“, a reload keeps it, another tab has
-//   its own): the first offer's id, the ice-ufrag and ice-pwd of the first answer, and the
+//   its own): the first offer's ice-ufrag, the ice-ufrag and ice-pwd of the first answer, and the
 //   spare offer the game master sent last. Only connection data, nothing of the fight.
 
 const DB = "regelwerk-live";
@@ -95,7 +95,7 @@ export function session() {
     const value = JSON.parse(sessionStorage.getItem(SESSION) || "null");
     if (!value || typeof value !== "object") return null;
     const { first, ufrag, pwd, spare } = value;
-    if (!/^[0-9a-f]{6}$/.test(first) || !ICE.test(ufrag) || !ICE.test(pwd)) return null;
+    if (!ICE.test(first) || !ICE.test(ufrag) || !ICE.test(pwd)) return null;
     return { first, ufrag, pwd, spare: typeof spare === "string" ? spare : null };
   } catch (error) {
     return null;

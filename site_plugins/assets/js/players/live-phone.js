@@ -16,30 +16,36 @@
 // do: „Neu verbinden“ on the game master's page and scan its code. The picture shown stays the
 // last one that arrived.
 
-import { CONNECT_MS, available, close, connection, idText, localEssentials, opened, packed } from "./live-rtc.js";
+import { CONNECT_MS, available, close, connection, localEssentials, opened, packed } from "./live-rtc.js";
 import { certificate, remember, session } from "./live-keep.js";
 import { qrOf, svgOf } from "./qr.js";
 import { sdpOf, unpack } from "./sdp.js";
 import { readMessage } from "./wire.js";
 import { el } from "../common/util.js";
 
+// what stays without a connection: the link's picture, or (an invitation with no room for it)
+// the way to the picture without live
 const KEEP = "Unten steht der Stand aus dem Link; für neue Stände den nächsten QR-Code der Spielleitung scannen.";
+const NOTHING = "Den Stand ohne Live gibt der Link der Spielleitung („Für Spieler zeigen“ → „Link kopieren“).";
 const TEXT = {
-  noRtc: `Live geht mit diesem Browser nicht (WebRTC fehlt). ${KEEP}`,
-  failed: `Keine Live-Verbindung zur Spielleitung: die Geräte erreichen sich in diesem Netz nicht (manche öffentlichen WLANs trennen sie voneinander). ${KEEP} Oder beide Geräte in ein anderes WLAN bringen, etwa einen Hotspot.`,
+  noRtc: "Live geht mit diesem Browser nicht (WebRTC fehlt).",
+  failed: "Keine Live-Verbindung zur Spielleitung: die Geräte erreichen sich in diesem Netz nicht (manche öffentlichen WLANs trennen sie voneinander). Beide Geräte in ein anderes WLAN bringen, etwa einen Hotspot, und neu scannen.",
   lost: "Verbindung getrennt. Unten steht der letzte Stand, den die Spielleitung geschickt hat. Zum Neuverbinden drückt die Spielleitung unter „Für Spieler zeigen“ bei diesem Handy „Neu verbinden“ – den neuen QR-Code dann hier scannen.",
   used: "Diese Live-Einladung ist schon benutzt. Zum Neuverbinden drückt die Spielleitung unter „Für Spieler zeigen“ bei diesem Handy „Neu verbinden“ – den neuen QR-Code dann hier scannen.",
   ended: "Die Spielleitung hat die Live-Verbindung beendet. Unten steht der letzte Stand.",
   connected: "Live verbunden: jeder Schritt der Spielleitung erscheint hier von selbst.",
   again: "Verbindung getrennt – verbinde neu …",
   waiting: "Diesen Code der Spielleitung zeigen (ihre Kamera liest ihn) – oder den Text darunter kopieren und ihr schicken. Danach verbindet sich dieses Handy von selbst.",
+  unready: "Die Live-Verbindung ließ sich nicht vorbereiten.",
 };
 const DISCONNECTED_MS = 4000; // a connection „disconnected“ this long is given up and renewed
 
 let phone = null; // {root, show, box, status, pc, channel, open, ended, kept, cert, trying}
 
-function say(text, kind = "") {
+// ``text``, and for a failure before any live picture arrived what the phone still has
+function say(text, kind = "", keep = false) {
   if (!phone) return;
+  if (keep) text = `${text} ${phone.root.querySelector(".rw-player-list") ? KEEP : NOTHING}`;
   phone.status.textContent = text;
   phone.status.className = `rw-player-live-status${kind ? ` rw-player-live-status--${kind}` : ""}`;
 }
@@ -72,15 +78,15 @@ export async function startPhone(root, offerText, show) {
   const { box, status } = theBox(root);
   const me = { root, show, box, status, pc: null, channel: null, open: false, ended: false, trying: false };
   phone = me;
-  if (!available()) return say(TEXT.noRtc, "fehler");
+  if (!available()) return say(TEXT.noRtc, "fehler", true);
   const offer = unpack(offerText, "offer");
-  if (offer.problem) return say(`${offer.problem} ${KEEP}`, "fehler");
+  if (offer.problem) return say(offer.problem, "fehler", true);
   say("Live-Verbindung wird vorbereitet …");
   const { certificate: cert, kept } = await certificate();
   if (phone !== me) return;
   Object.assign(me, { cert, kept });
   const record = session();
-  if (record && record.first === idText(offer.id)) {
+  if (record && record.first === offer.id) {
     // this tab answered this offer before (reloaded): the spare offer, if there is one
     if (record.spare && kept) return renew();
     return say(TEXT.used, "fehler");
@@ -88,7 +94,7 @@ export async function startPhone(root, offerText, show) {
   try {
     await answer(offer);
   } catch (error) {
-    if (phone === me) say(`Die Live-Verbindung ließ sich nicht vorbereiten. ${KEEP}`, "fehler");
+    if (phone === me) say(TEXT.unready, "fehler", true);
   }
 }
 
@@ -145,9 +151,9 @@ async function answer(offer) {
   await pc.setLocalDescription(await pc.createAnswer());
   const essentials = await localEssentials(pc);
   if (phone !== me) return;
-  if (essentials.problem) return say(`${essentials.problem} ${KEEP}`, "fehler");
-  remember({ first: idText(offer.id), ufrag: essentials.ufrag, pwd: essentials.pwd, spare: null });
-  const code = packed("answer", offer.id, essentials, true);
+  if (essentials.problem) return say(essentials.problem, "fehler", true);
+  remember({ first: offer.id, ufrag: essentials.ufrag, pwd: essentials.pwd, spare: null });
+  const code = packed("answer", essentials, { offerUfrag: offer.id });
   drawAnswer(code);
   // The checks start when the game master's page has the answer (its checks arrive here):
   // from then on the connection has CONNECT_MS.
@@ -158,12 +164,12 @@ async function answer(offer) {
       if (phone === me && me.pc === pc && !me.open) {
         close(pc);
         me.box.querySelectorAll(".rw-player-live-answer").forEach((n) => n.remove());
-        say(TEXT.failed, "fehler");
+        say(TEXT.failed, "fehler", true);
       }
     }, CONNECT_MS);
   });
   pc.addEventListener("connectionstatechange", () => {
-    if (pc.connectionState === "failed" && phone === me && me.pc === pc && !me.open) say(TEXT.failed, "fehler");
+    if (pc.connectionState === "failed" && phone === me && me.pc === pc && !me.open) say(TEXT.failed, "fehler", true);
   });
 }
 

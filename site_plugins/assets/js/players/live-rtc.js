@@ -43,16 +43,9 @@ export async function localEssentials(pc) {
   return essentialsOf(pc.localDescription && pc.localDescription.sdp);
 }
 
-export function packed(kind, id, essentials, withCandidates = true) {
-  return pack(kind, id, withCandidates ? essentials : { ...essentials, candidates: [] });
-}
-
-export function randomId() {
-  return [...crypto.getRandomValues(new Uint8Array(3))];
-}
-
-export function idText(id) {
-  return id.map((b) => b.toString(16).padStart(2, "0")).join("");
+// → "1.<…>" (sdp.js pack); ``offerUfrag``: for an answer, the offer's ice-ufrag.
+export function packed(kind, essentials, { candidates = true, offerUfrag = null } = {}) {
+  return pack(kind, candidates ? essentials : { ...essentials, candidates: [] }, offerUfrag);
 }
 
 // Resolves true once the channel is open, false after ``ms`` or when the connection failed.

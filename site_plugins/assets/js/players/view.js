@@ -193,7 +193,7 @@ function follow(root, system) {
   }
 }
 
-function open(root) {
+async function open(root) {
   const hash = location.hash;
   const system = liveSystem(hash);
   following = null;
@@ -207,7 +207,7 @@ function open(root) {
     fromLink(root, hash); // a phone connected live stays so: the next step comes over it
     return;
   }
-  if (link) fromLink(root, link);
+  if (link) await fromLink(root, link); // the picture first: the live box says what stays
   else {
     delete root.dataset.live;
     shownPicture.delete(root);
