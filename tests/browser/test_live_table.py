@@ -16,9 +16,8 @@ a Y4M video here, no image tools needed), the phones in the session's Chromium.
   (the spare offer, the kept certificate);
 - the camera path: the phone's answer QR code read through Chromium's fake capture device
   (jsQR: Debian's Chromium has no BarcodeDetector); „Trennen“ ends it on the phone;
-- a phone whose connection cannot be made (no WebRTC; an answer whose candidates nobody
-  reaches) says so in German and keeps the link's picture; the game master's list says
-  „keine Verbindung“.
+- a phone whose connection cannot be made (no WebRTC; candidates nobody reaches) says so in
+  German and keeps the link's picture; the game master's list says „keine Verbindung“.
 The page's strict CSP holds throughout (conftest's ``page_errors``).
 """
 
@@ -326,22 +325,27 @@ def test_camera_path_and_the_game_master_ends_it(table: Table) -> None:
     phone.context.close()
 
 
-def unreachable(code: str) -> str:
-    """The answer code (players/sdp.js) with its candidates replaced by one nobody answers:
-    10.255.255.1, port 9."""
+def other_candidates(code: str, candidates: bytes) -> str:
+    """An offer or answer code (players/sdp.js) with other candidates: ``candidates`` is
+    their count and bytes."""
     version, data = code.split(".", 1)
     raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
     at = 1  # kind and role
-    for _ in range(3):  # the offer's ice-ufrag, the answer's ice-ufrag and ice-pwd (6 bits each)
+    strings = 3 if raw[0] >> 2 == 2 else 2  # an answer names the offer's ice-ufrag first
+    for _ in range(strings):  # ice-ufrag and ice-pwd, 6 bits a character
         at += 1 + -(-raw[at] * 6 // 8)
-    raw = raw[: at + 32] + bytes([1, 4, 0, 9, 10, 255, 255, 1])
+    raw = raw[: at + 32] + candidates
     return f"{version}.{base64.urlsafe_b64encode(raw).decode().rstrip('=')}"
+
+
+NOWHERE = bytes([1, 4, 0, 9, 10, 255, 255, 1])  # one IPv4 candidate: 10.255.255.1, port 9
 
 
 def test_no_connection_keeps_the_snapshot(table: Table) -> None:
     """#45 deliverable 1: a phone without WebRTC says so in German and shows the link's
-    picture; an answer whose candidates nobody reaches (a Wi-Fi that keeps devices apart)
-    ends as „keine Verbindung“ on the game master's page, with what to do."""
+    picture; where neither side's candidates are reached (a Wi-Fi that keeps devices apart:
+    the codes' candidates replaced) the game master's page says „keine Verbindung“ and what
+    to do, and the phone keeps the link's picture."""
     phone = table.phone(NO_WEBRTC)
     phone.goto(table.invitation())
     assert names_on(phone) == ["Alrik", "Bruna"]
@@ -350,10 +354,12 @@ def test_no_connection_keeps_the_snapshot(table: Table) -> None:
     assert "Live geht mit diesem Browser nicht" in status.inner_text()
     assert status.get_attribute("role") == "status"
     phone.context.close()
+    # a network that keeps the devices apart: neither side's candidates are reached
+    page, offer = table.invitation().split("&o=", 1)
     phone = table.phone()
-    phone.goto(table.invitation())
+    phone.goto(f"{page}&o={other_candidates(offer, bytes([0]))}")
     before = phones_listed(table)
-    paste(table, unreachable(answer_of(phone)))
+    paste(table, other_candidates(answer_of(phone), NOWHERE))
     number = new_phone(table, before)
     wait_state(table, number, "fehlgeschlagen")
     said = table.page.locator(".rw-live-status").inner_text()

@@ -5,8 +5,9 @@
 // and what goes over them – only the picture the second screen gets (show.js publish: the
 // game master's choice per fighter, compact as in the link), never the journal.
 // - An offer is open for one phone: it travels in the QR code's link (wire.js withOffer, packed
-//   without candidates: the phone's answer brings its own, and the game master's page starts
-//   the checks); the answer comes back as a code (scanned or pasted: accept). A new offer is
+//   with this page's host candidates: without them Firefox on a phone gives up after 5 s,
+//   and where this page cannot resolve the phone's mDNS name only the phone's checks find the
+//   way); the answer comes back as a code (scanned or pasted: accept). A new offer is
 //   made as soon as one is used, so the code always invites the next phone. Offers stay valid
 //   until used or until live ends (at most OFFERS_MAX: the oldest is dropped).
 // - Per phone a number („Handy 1“), a state (see STATES) and, once connected, a spare
@@ -53,7 +54,7 @@ async function newOffer(peer = null) {
     if (essentials.problem) throw new Error(essentials.problem);
     return null;
   }
-  const offer = { pc, channel, peer, text: packed("offer", essentials, { candidates: false }) };
+  const offer = { pc, channel, peer, text: packed("offer", essentials) };
   state.offers.set(essentials.ufrag, offer);
   while (state.offers.size > OFFERS_MAX) {
     const [oldest, dropped] = state.offers.entries().next().value;

@@ -37,8 +37,10 @@ const TEXT = {
   again: "Verbindung getrennt – verbinde neu …",
   waiting: "Diesen Code der Spielleitung zeigen (ihre Kamera liest ihn) – oder den Text darunter kopieren und ihr schicken. Danach verbindet sich dieses Handy von selbst.",
   unready: "Die Live-Verbindung ließ sich nicht vorbereiten.",
+  stillWaiting: "Noch keine Verbindung: meldet die Seite der Spielleitung nach dem Scannen „keine Verbindung“, erreichen sich die Geräte in diesem WLAN nicht – dann gilt der Stand aus dem Link (für neue Stände den nächsten QR-Code scannen), oder beide Geräte in ein anderes WLAN bringen, etwa einen Hotspot.",
 };
-const DISCONNECTED_MS = 4000; // a connection „disconnected“ this long is given up and renewed
+const DISCONNECTED_MS = 4000;
+const WAIT_MS = 20000; // then the waiting phone says what a missing connection may mean // a connection „disconnected“ this long is given up and renewed
 
 let phone = null; // {root, show, box, status, pc, channel, open, ended, kept, cert, trying}
 
@@ -155,21 +157,17 @@ async function answer(offer) {
   remember({ first: offer.id, ufrag: essentials.ufrag, pwd: essentials.pwd, spare: null });
   const code = packed("answer", essentials, { offerUfrag: offer.id });
   drawAnswer(code);
-  // The checks start when the game master's page has the answer (its checks arrive here):
-  // from then on the connection has CONNECT_MS.
-  let timer = null;
-  pc.addEventListener("iceconnectionstatechange", () => {
-    if (pc.iceConnectionState !== "checking" || timer) return;
-    timer = setTimeout(() => {
-      if (phone === me && me.pc === pc && !me.open) {
-        close(pc);
-        me.box.querySelectorAll(".rw-player-live-answer").forEach((n) => n.remove());
-        say(TEXT.failed, "fehler", true);
-      }
-    }, CONNECT_MS);
-  });
+  // Whether the game master has the answer yet, the phone cannot know (its checks go out at
+  // once; the game master's page answers them only with the answer applied, and says itself
+  // when no connection comes about). A hint after WAIT_MS; a failure when the browser gives up.
+  setTimeout(() => {
+    if (phone === me && me.pc === pc && !me.open && !me.failed) say(`${TEXT.waiting} ${TEXT.stillWaiting}`);
+  }, WAIT_MS);
   pc.addEventListener("connectionstatechange", () => {
-    if (pc.connectionState === "failed" && phone === me && me.pc === pc && !me.open) say(TEXT.failed, "fehler", true);
+    if (pc.connectionState !== "failed" || phone !== me || me.pc !== pc || me.open) return;
+    me.failed = true;
+    me.box.querySelectorAll(".rw-player-live-answer").forEach((n) => n.remove());
+    say(TEXT.failed, "fehler", true);
   });
 }
 

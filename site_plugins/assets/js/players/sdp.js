@@ -12,10 +12,10 @@
 //     IPv6, and a port); no STUN/TURN, so there are no others.
 // Everything else of a data-channel SDP is the same in every current browser and is written
 // back by sdpOf. Packed: a few bytes of binary (ICE strings in 6 bits a character), base64url
-// (link.js), prefixed by the format's version („1.“): Chromium's offer without candidates in
-// 78 characters, an answer with two mDNS candidates in 134. An offer is named by its
-// ice-ufrag; the answer repeats it. Unpacking checks every byte and gives a German reason,
-// never an exception.
+// (link.js), prefixed by the format's version („1.“): Chromium's offer in 78 characters and
+// about 25 more per mDNS candidate (one per network); an answer 5 more, as it names the offer
+// by the offer's ice-ufrag. Unpacking checks every byte and gives a German reason, never an
+// exception.
 
 import { fromBase64url, toBase64url } from "./link.js";
 
