@@ -253,8 +253,14 @@ def test_paste_path_follows_the_fight_step_by_step(table: Table) -> None:
     phone = table.phone(CAPTURE)
     phone.goto(table.invitation())
     assert names_on(phone) == ["Alrik", "Bruna"]  # the link's picture, before any connection
+    code = answer_of(phone)
+    # a finger's reach at 375 px: the code's field and „Code kopieren“
+    for target in (".rw-player-live-code", ".rw-player-live-copy"):
+        height = phone.locator(target).evaluate("e => e.getBoundingClientRect().height")
+        assert height >= 44, (target, height)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
     before = phones_listed(table)
-    paste(table, answer_of(phone))
+    paste(table, code)
     live_connected(phone)
     number = new_phone(table, before)
     wait_state(table, number, "verbunden")

@@ -7,6 +7,8 @@
 // (wire.js readMessage: size-limited, checked field by field; a bad one is said in German and
 // the last picture stays). The picture is drawn by the view (its ``show``, handed in: view.js
 // imports this module).
+// Waiting for the game master to scan the answer, the phone makes the same answer on a new
+// connection every REARM_MS (Firefox ends its checks after 20–30 s without a reply).
 // Reconnecting by itself (while the page is open, or after a reload in the same tab): the game
 // master's page sends a spare offer over the channel (kept in sessionStorage, live-keep.js);
 // when the channel drops, or the page wakes up without it, the phone answers the spare with
@@ -40,7 +42,8 @@ const TEXT = {
   stillWaiting: "Noch keine Verbindung: meldet die Seite der Spielleitung nach dem Scannen „keine Verbindung“, erreichen sich die Geräte in diesem WLAN nicht – dann gilt der Stand aus dem Link (für neue Stände den nächsten QR-Code scannen), oder beide Geräte in ein anderes WLAN bringen, etwa einen Hotspot.",
 };
 const DISCONNECTED_MS = 4000;
-const WAIT_MS = 20000; // then the waiting phone says what a missing connection may mean // a connection „disconnected“ this long is given up and renewed
+const WAIT_MS = 20000; // then the waiting phone says what a missing connection may mean
+const REARM_MS = 12000; // a waiting phone's connection made anew (see answer) // a connection „disconnected“ this long is given up and renewed
 
 let phone = null; // {root, show, box, status, pc, channel, open, ended, kept, cert, trying}
 
@@ -68,6 +71,7 @@ function theBox(root) {
 export function stopPhone() {
   if (!phone) return;
   phone.ended = true;
+  clearInterval(phone.rearm);
   close(phone.pc);
   phone.box.remove();
   phone = null;
@@ -108,6 +112,7 @@ function follow(pc, channel) {
   channel.addEventListener("open", () => {
     if (phone !== me || me.pc !== pc) return;
     me.open = true;
+    clearInterval(me.rearm);
     me.root.dataset.live = "verbunden";
     me.box.querySelectorAll(".rw-player-live-answer").forEach((n) => n.remove());
     say(TEXT.connected, "ok");
@@ -154,21 +159,70 @@ async function answer(offer) {
   const essentials = await localEssentials(pc);
   if (phone !== me) return;
   if (essentials.problem) return say(essentials.problem, "fehler", true);
-  remember({ first: offer.id, ufrag: essentials.ufrag, pwd: essentials.pwd, spare: null });
+  me.known = { ufrag: essentials.ufrag, pwd: essentials.pwd };
+  remember({ first: offer.id, ...me.known, spare: null });
   const code = packed("answer", essentials, { offerUfrag: offer.id });
   drawAnswer(code);
   // Whether the game master has the answer yet, the phone cannot know (its checks go out at
   // once; the game master's page answers them only with the answer applied, and says itself
   // when no connection comes about). A hint after WAIT_MS; a failure when the browser gives up.
   setTimeout(() => {
-    if (phone === me && me.pc === pc && !me.open && !me.failed) say(`${TEXT.waiting} ${TEXT.stillWaiting}`);
+    if (phone === me && !me.open && !me.failed) say(`${TEXT.waiting} ${TEXT.stillWaiting}`);
   }, WAIT_MS);
+  watchFirst(pc);
+  // Firefox ends its checks after 20–30 s without a reply (measured: a code scanned after 20 s
+  // connects, after 30 s not): until connected, the same answer on a new connection every
+  // REARM_MS – the game master's page has only the offer's candidates to go by anyway.
+  me.rearm = setInterval(() => rearm(offer), REARM_MS);
+}
+
+function watchFirst(pc) {
+  const me = phone;
   pc.addEventListener("connectionstatechange", () => {
     if (pc.connectionState !== "failed" || phone !== me || me.pc !== pc || me.open) return;
     me.failed = true;
+    clearInterval(me.rearm);
     me.box.querySelectorAll(".rw-player-live-answer").forEach((n) => n.remove());
     say(TEXT.failed, "fehler", true);
   });
+}
+
+async function rearm(offer) {
+  const me = phone;
+  if (!me || me.open || me.failed || me.trying) {
+    if (me) clearInterval(me.rearm);
+    return;
+  }
+  let next;
+  try {
+    next = await knownAnswer(offer, me.known);
+  } catch (error) {
+    clearInterval(me.rearm); // the browser refuses the known answer: the first connection waits on
+    return;
+  }
+  if (phone !== me || me.open) return close(next.pc);
+  const before = me.pc;
+  follow(next.pc, next.channel);
+  watchFirst(next.pc);
+  close(before);
+}
+
+// The phone's known answer – its certificate, the first answer's ice-ufrag and ice-pwd – to
+// ``offer`` on a new connection (→ {pc, channel}); throws where the browser refuses it.
+async function knownAnswer(offer, known) {
+  const { pc, channel } = connection(phone.cert);
+  try {
+    await pc.setRemoteDescription({ type: "offer", sdp: sdpOf(offer) });
+    const made = await pc.createAnswer();
+    const sdp = made.sdp
+      .replace(/^a=ice-ufrag:.*$/m, `a=ice-ufrag:${known.ufrag}`)
+      .replace(/^a=ice-pwd:.*$/m, `a=ice-pwd:${known.pwd}`);
+    await pc.setLocalDescription({ type: "answer", sdp });
+  } catch (error) {
+    close(pc);
+    throw error;
+  }
+  return { pc, channel };
 }
 
 function drawAnswer(code) {
@@ -214,16 +268,10 @@ async function renew() {
   const offer = unpack(record.spare, "offer");
   let ok = false;
   if (!offer.problem) {
-    const { pc, channel } = connection(me.cert);
-    close(me.pc);
-    follow(pc, channel);
     try {
-      await pc.setRemoteDescription({ type: "offer", sdp: sdpOf(offer) });
-      const made = await pc.createAnswer();
-      const sdp = made.sdp
-        .replace(/^a=ice-ufrag:.*$/m, `a=ice-ufrag:${record.ufrag}`)
-        .replace(/^a=ice-pwd:.*$/m, `a=ice-pwd:${record.pwd}`);
-      await pc.setLocalDescription({ type: "answer", sdp });
+      const { pc, channel } = await knownAnswer(offer, record);
+      close(me.pc);
+      follow(pc, channel);
       ok = await opened(pc, channel, CONNECT_MS);
     } catch (error) {
       ok = false; // the browser refused the known answer
