@@ -14,8 +14,10 @@ a Y4M video here, no image tools needed), the phones in the session's Chromium.
   message on the phone's channel is captured: nothing of a „verbergen“ fighter, no values,
   state, effects or place of a „nichts“ fighter; a reload of the phone reconnects by itself
   (the spare offer, the kept certificate);
+- the channel dropped (as when a phone sleeps) comes back by itself;
 - the camera path: the phone's answer QR code read through Chromium's fake capture device
-  (jsQR: Debian's Chromium has no BarcodeDetector); „Trennen“ ends it on the phone;
+  (jsQR: Debian's Chromium has no BarcodeDetector); „Trennen“ ends it on the phone,
+  „Neu verbinden“ gives a code for that phone that connects it again as the same „Handy“;
 - a phone whose connection cannot be made (no WebRTC; candidates nobody reaches) says so in
   German and keeps the link's picture; the game master's list says „keine Verbindung“.
 The page's strict CSP holds throughout (conftest's ``page_errors``).
@@ -48,12 +50,15 @@ from tests.browser.test_whole_fight import fight_systems
 
 pytestmark = pytest.mark.browser
 
-# Every message a phone's data channel receives, in order (the page's own code is not asked).
+# Every message a phone's data channel receives, in order, and the channels (the page's own
+# code is not asked).
 CAPTURE = """
 window.__rwLive = [];
+window.__rwChannels = [];
 const make = RTCPeerConnection.prototype.createDataChannel;
 RTCPeerConnection.prototype.createDataChannel = function (...args) {
   const channel = make.apply(this, args);
+  window.__rwChannels.push(channel);
   channel.addEventListener("message", (event) => window.__rwLive.push(event.data));
   return channel;
 };
@@ -285,11 +290,17 @@ def test_paste_path_follows_the_fight_step_by_step(table: Table) -> None:
         timeout=ARRIVES_MS,
     )
     assert_only_the_chosen_picture(phone.evaluate("window.__rwLive"))
+    # the channel drops (as when the phone sleeps): the spare offer, answered at once
+    phone.evaluate("() => window.__rwChannels.at(-1).close()")
+    live_connected(phone)
+    weiter(table.page)
+    actor_line(phone, "Noch niemand am Zug")
+    wait_state(table, number, "verbunden")
     # a reload: the spare offer kept in this tab, answered with the known answer
     phone.reload()
     live_connected(phone)
     weiter(table.page)
-    actor_line(phone, "Noch niemand am Zug")
+    actor_line(phone, "Am Zug: Bruna")
     assert table.phone_state(number) == "verbunden"
     assert_only_the_chosen_picture(phone.evaluate("window.__rwLive"))
     phone.context.close()
@@ -326,8 +337,16 @@ def test_camera_path_and_the_game_master_ends_it(table: Table) -> None:
         polling=100,
     )
     assert table.phone_state(number) == "getrennt"
-    assert table.page.get_by_role("button", name=f"Neu verbinden: Handy {number}").count() == 1
     assert names_on(phone) == ["Alrik", "Bruna"]  # the last picture stays
+    # „Neu verbinden“: a code for this phone; scanned (its link opened), the answer pasted
+    table.page.get_by_role("button", name=f"Neu verbinden: Handy {number}").click()
+    caption = table.page.locator(".rw-live-qr figcaption")
+    caption.filter(has_text=f"Handy {number} (neu verbinden)").wait_for()
+    phone.goto(table.invitation())
+    paste(table, answer_of(phone))
+    live_connected(phone)
+    wait_state(table, number, "verbunden")
+    assert "(neu verbinden)" not in caption.inner_text()  # the next code invites a new phone
     phone.context.close()
 
 
