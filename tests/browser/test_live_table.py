@@ -135,10 +135,14 @@ class Table:
         self.page, self.system, self.camera, self.browsers = page, system, camera, browsers
 
     def invitation(self) -> str:
-        """The link with the offer for the next phone (the QR code's link)."""
-        field = self.page.locator(".rw-live-link")
-        field.wait_for()
-        return str(field.input_value())
+        """The link with the offer for a new phone (the QR code's link); where the code in
+        the box is one for a phone to reconnect, „Neues Handy einladen“ first."""
+        caption = self.page.locator(".rw-live-qr figcaption")
+        caption.wait_for()
+        if "ein neues Handy" not in caption.inner_text():
+            self.page.get_by_role("button", name="Neues Handy einladen").click()
+            caption.filter(has_text="ein neues Handy").wait_for()
+        return str(self.page.locator(".rw-live-link").input_value())
 
     def phone(self, *scripts: str) -> Any:
         context = self.browsers.context(width=375, init_scripts=scripts)
@@ -208,8 +212,13 @@ def names_on(phone: Any) -> list[str]:
 
 
 def answer_of(phone: Any) -> str:
+    """The phone's answer code (or the phone's message why there is none)."""
+    phone.wait_for_function(
+        "() => document.querySelector('.rw-player-live-code, .rw-player-live-status--fehler')",
+        polling=50,
+    )
     code = phone.locator(".rw-player-live-code")
-    code.wait_for()
+    assert code.count(), phone.locator(".rw-player-live-status").inner_text()
     return str(code.input_value())
 
 
@@ -290,8 +299,17 @@ def test_paste_path_follows_the_fight_step_by_step(table: Table) -> None:
         timeout=ARRIVES_MS,
     )
     assert_only_the_chosen_picture(phone.evaluate("window.__rwLive"))
-    # the channel drops (as when the phone sleeps): the spare offer, answered at once
-    phone.evaluate("() => window.__rwChannels.at(-1).close()")
+    # the channel drops (as when the phone sleeps): the spare offer, answered at once – a new
+    # channel open, and the phone says so
+    channels = phone.evaluate(
+        "() => { window.__rwChannels.at(-1).close(); return window.__rwChannels.length; }"
+    )
+    phone.wait_for_function(
+        "n => window.__rwChannels.length > n && window.__rwChannels.at(-1).readyState === 'open'"
+        " && document.querySelector('.rw-player-live-status--ok')",
+        arg=channels,
+        polling=50,
+    )
     live_connected(phone)
     weiter(table.page)
     actor_line(phone, "Noch niemand am Zug")
@@ -342,7 +360,7 @@ def test_camera_path_and_the_game_master_ends_it(table: Table) -> None:
     table.page.get_by_role("button", name=f"Neu verbinden: Handy {number}").click()
     caption = table.page.locator(".rw-live-qr figcaption")
     caption.filter(has_text=f"Handy {number} (neu verbinden)").wait_for()
-    phone.goto(table.invitation())
+    phone.goto(str(table.page.locator(".rw-live-link").input_value()))
     paste(table, answer_of(phone))
     live_connected(phone)
     wait_state(table, number, "verbunden")
