@@ -80,9 +80,19 @@ export function stopPhone() {
 // The picture view ``root`` follows the game master live; ``offerText`` is the fragment's
 // packed offer, ``show(root, picture)`` the view's drawing.
 export async function startPhone(root, offerText, show) {
+  // the same invitation opened again (a second „hashchange“ for one scan, or the view drawn
+  // anew by the page): this connection goes on, above the view as it is now
+  if (phone && phone.offerText === offerText && !phone.ended) {
+    if (phone.root !== root) {
+      phone.root = root;
+      root.before(phone.box);
+      if (phone.open) root.dataset.live = "verbunden";
+    }
+    return;
+  }
   stopPhone();
   const { box, status } = theBox(root);
-  const me = { root, show, box, status, pc: null, channel: null, open: false, ended: false, trying: false };
+  const me = { root, show, box, status, offerText, pc: null, channel: null, open: false, ended: false, trying: false };
   phone = me;
   if (!available()) return say(TEXT.noRtc, "fehler", true);
   const offer = unpack(offerText, "offer");
