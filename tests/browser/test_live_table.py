@@ -201,6 +201,15 @@ def actor_line(phone: Any, text: str) -> None:
     )
 
 
+def has_spare(phone: Any) -> None:
+    """Wait until the phone keeps a spare offer (the game master's page sends one a moment
+    after each connection; players/live-keep.js)."""
+    phone.wait_for_function(
+        "() => (JSON.parse(sessionStorage.getItem('regelwerk:spieler-verbindung')) || {}).spare",
+        polling=50,
+    )
+
+
 def live_connected(phone: Any) -> None:
     phone.locator(".rw-player-live-status--ok").wait_for()
     assert phone.locator(".rw-player-live-status").inner_text().startswith("Live verbunden")
@@ -301,6 +310,7 @@ def test_paste_path_follows_the_fight_step_by_step(table: Table) -> None:
     assert_only_the_chosen_picture(phone.evaluate("window.__rwLive"))
     # the channel drops (as when the phone sleeps): the spare offer, answered at once – a new
     # channel open, and the phone says so
+    has_spare(phone)
     channels = phone.evaluate(
         "() => { window.__rwChannels.at(-1).close(); return window.__rwChannels.length; }"
     )
@@ -315,6 +325,7 @@ def test_paste_path_follows_the_fight_step_by_step(table: Table) -> None:
     actor_line(phone, "Noch niemand am Zug")
     wait_state(table, number, "verbunden")
     # a reload: the spare offer kept in this tab, answered with the known answer
+    has_spare(phone)
     phone.reload()
     live_connected(phone)
     weiter(table.page)
