@@ -61,7 +61,10 @@ export function drawLive(container, table, redraw) {
     own = build(container, system, redraw, on);
     parts.set(container, own);
   }
-  if (on) drawPhones(own.list, system);
+  if (on) {
+    gm.listen(system, redraw);
+    drawPhones(own.list, system);
+  }
 }
 
 function build(container, system, redraw, on) {

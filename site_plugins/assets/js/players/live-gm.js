@@ -91,6 +91,12 @@ export function stop() {
   for (const offer of state.offers.values()) close(offer.pc);
 }
 
+// The box to redraw when something changes (the Kampfhelfer page drawn anew after instant
+// navigation has a new box; the connections stay).
+export function listen(system, onChange) {
+  if (isOn(system)) live.onChange = onChange;
+}
+
 // → {text, peer} of the offer in the QR code, or null.
 export function currentOffer(system) {
   if (!isOn(system) || !live.current) return null;
