@@ -304,8 +304,9 @@ async function drawShare(table, parts) {
     inviteLink.type = "text";
     inviteLink.readOnly = true;
     inviteLink.value = invite.link;
-    inviteLink.setAttribute("aria-label", `Link mit der Live-Einladung für ${whom} (gilt für ein Handy)`);
-    shown.push(inviteLink);
+    const inviteLabel = el("label", "rw-live-link-label");
+    inviteLabel.append(el("span", "", `Link mit der Live-Einladung für ${whom} (gilt für ein Handy):`), inviteLink);
+    shown.push(inviteLabel, el("p", "rw-help rw-live-plain", "Link ohne Live (der Stand von jetzt, für alle):"));
   } else if (made.qr && !onlyHere) {
     const figure = el("figure", "rw-share-qr");
     figure.appendChild(svgOf(made.qr, "QR-Code der Spieleransicht"));
