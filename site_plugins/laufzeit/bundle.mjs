@@ -5,7 +5,9 @@
 // A circular import or any other rollup warning fails the bundle: no module may rely on
 // the order in which another one runs. The output is minified (terser); the sources are
 // what a maintainer reads. A module from npm (the QR encoder uqr) is resolved from
-// node_modules and bundled in: nothing is fetched at run time.
+// node_modules and bundled in: nothing is fetched at run time. The QR decoder jsQR is a UMD
+// file (CommonJS, no ES module): `umdModule` wraps it so rollup can import it; it goes into a
+// script of its own that the page loads only when the camera is opened (players/scan.js).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,13 +27,31 @@ const ENTRIES = {
   "engine-start.js": path.join(RUNTIME, "engine-start.js"), // inlined into <head>: starts the worker early
   "worker.js": path.join(RUNTIME, "worker.js"), // the engine worker (online a module worker, offline a Blob)
   "search-hold-worker.js": path.join(RUNTIME, "search-hold-worker.js"), // Material's search, held during the boot
+  "qr-decoder.js": path.join(SOURCE, "players", "qr-decoder.js"), // jsQR, loaded when the camera opens
 };
+
+// jsQR 1.4.0's dist/jsQR.js (webpack's UMD wrapper) as an ES module: it sees `module` and
+// `exports` and fills module.exports; its `this` (only read where `self` is missing) is
+// named away, else rollup warns.
+const UMD_PACKAGES = [path.join("node_modules", "jsqr", "dist", "jsQR.js")];
+
+function umdModule() {
+  return {
+    name: "umd-module",
+    transform(code, id) {
+      if (!UMD_PACKAGES.some((file) => id.endsWith(file))) return null;
+      const body = code.replace("typeof self !== 'undefined' ? self : this", "self");
+      if (body === code) throw new Error(`${id}: the UMD wrapper looks different (new version?)`);
+      return `const module = { exports: {} };\nconst exports = module.exports;\n${body}\nexport default module.exports.default;\n`;
+    },
+  };
+}
 
 async function bundle(entry) {
   const problems = [];
   const build = await rollup({
     input: entry,
-    plugins: [nodeResolve({ browser: true, modulePaths: [SITE_MODULES] })],
+    plugins: [nodeResolve({ browser: true, modulePaths: [SITE_MODULES] }), umdModule()],
     onwarn(warning) {
       problems.push(`${warning.code}: ${warning.message}`);
     },

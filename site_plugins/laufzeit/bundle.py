@@ -2,13 +2,15 @@
 
 The sources are ES modules in ``site_plugins/assets/js/`` (the page) and
 ``site_plugins/laufzeit/js/`` (the runtime); ``bundle.mjs`` beside this file bundles them
-with rollup (from npm, like everything the build runs in Node) into four scripts:
+with rollup (from npm, like everything the build runs in Node) into five scripts:
 
 - ``regelwerk.js``: the page's code, the one script ``mkdocs.yml`` lists;
 - ``engine-start.js``: inlined into the ``<head>`` of online pages that boot the engine;
 - ``worker.js``: the engine worker (online a module worker; the offline export splices
   Pyodide in front of it and starts it from a Blob);
-- ``search-hold-worker.js``: Material's search worker wrapped so it waits for the boot.
+- ``search-hold-worker.js``: Material's search worker wrapped so it waits for the boot;
+- ``qr-decoder.js``: the QR decoder (jsQR), loaded by the page only when the game master
+  opens the camera to scan a phone's answer code (players/scan.js).
 
 Bundling takes a few seconds (rollup + terser), and a test run builds the site several times:
 the result is kept in ``.cache/bundle/``, named by a hash of every input (the sources, the
@@ -32,7 +34,13 @@ SOURCES = (HERE.parent / "assets" / "js", HERE / "js")  # page code, runtime
 BUNDLER = HERE / "bundle.mjs"
 KEEP_CACHED = 4
 BUNDLE_TIMEOUT_S = 120
-OUTPUTS = ("regelwerk.js", "engine-start.js", "worker.js", "search-hold-worker.js")
+OUTPUTS = (
+    "regelwerk.js",
+    "engine-start.js",
+    "worker.js",
+    "search-hold-worker.js",
+    "qr-decoder.js",
+)
 
 
 class BundleError(Exception):

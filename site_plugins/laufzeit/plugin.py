@@ -62,6 +62,7 @@ ASSET_PREFIX = "assets/regelwerk"
 PAGE_SCRIPT = "regelwerk.js"  # the bundle mkdocs.yml lists in extra_javascript
 HEAD_START = "engine-start.js"  # inlined into the <head> of pages that boot the engine
 WORKER = "worker.js"
+QR_DECODER = "qr-decoder.js"  # loaded by the page when the game master opens the camera
 # Material's search worker, and ours that holds it until the reader searches (search-hold.js),
 # beside it (Material's worker loads lunr's languages from "../lunr", relative to its folder).
 # Checked against mkdocs-material 9.8.2.
@@ -153,7 +154,7 @@ class RuntimePlugin(BasePlugin[RuntimeConfig]):  # type: ignore[no-untyped-call]
         except BundleError as error:
             raise PluginError(f"regelwerk-laufzeit: {error}") from error
         self.head_start = scripts[HEAD_START]
-        for name in (PAGE_SCRIPT, WORKER):
+        for name in (PAGE_SCRIPT, WORKER, QR_DECODER):
             files.append(File.generated(config, f"{ASSET_PREFIX}/{name}", content=scripts[name]))
         for path in sorted(ASSETS.iterdir()):
             if path.is_file():  # the stylesheet and the logo; the code is bundled (js/)

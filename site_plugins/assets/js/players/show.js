@@ -26,12 +26,20 @@
 //   fight – every time the overview is drawn the picture is written to localStorage
 //   ("regelwerk:spieler-live:<system>", the storage event reaches the other window) and sent on
 //   a BroadcastChannel ("regelwerk-spieler").
+// - The live table: the same picture, at the same moment, goes to every phone connected over
+//   WebRTC (live-gm.js send); while live is on, the QR code's link carries the offer for the
+//   next phone beside the picture (wire.js withOffer; the picture reduced as far as needed to
+//   stay within version 10, or left out: the phone gets it once connected) and the box shows
+//   the live part (live-box.js).
 
 import { boardNow, boardOrder, downNames, effectLeft, effectsOf } from "../fight/effects.js";
 import { canAct, stateOfFighter } from "../fight/reducer.js";
 import * as roster from "../fight/roster.js";
 import { LEVELS, compact, fragmentOf, reduced } from "./link.js";
 import { VERSION_MAX, qrOf, svgOf } from "./qr.js";
+import { currentOffer, isOn as liveOn, send as sendLive } from "./live-gm.js";
+import { drawLive } from "./live-box.js";
+import { withOffer } from "./wire.js";
 import * as store from "../common/store.js";
 import { el, germanNumber, isObject, ownValue } from "../common/util.js";
 
@@ -183,15 +191,23 @@ export function playerPage() {
 }
 
 // → {link, qr, level}: the fullest picture whose link fits a QR code of version ≤ 10 (qr null
-// when even the order alone does not fit).
-export async function linkFor(picture) {
+// when even the order alone does not fit). With ``offer`` (live-gm.js, packed) the link
+// carries it beside the picture; where not even the names fit beside it, the offer alone
+// (level „nur Live“: the phone shows the fight once connected).
+export async function linkFor(picture, offer = null) {
   const page = playerPage();
   let first = null;
   for (const level of LEVELS) {
-    const link = `${page.href}${await fragmentOf(reduced(picture, level))}`;
+    const fragment = await fragmentOf(reduced(picture, level));
+    const link = `${page.href}${offer ? withOffer(fragment, offer) : fragment}`;
     if (!first) first = link;
     const qr = qrOf(link, VERSION_MAX);
     if (qr) return { link, qr, level };
+  }
+  if (offer) {
+    const link = `${page.href}${withOffer("", offer)}`;
+    const qr = qrOf(link, VERSION_MAX);
+    if (qr) return { link, qr, level: "nur Live" };
   }
   return { link: first, qr: null, level: "voll" };
 }
@@ -203,6 +219,7 @@ let channel = null;
 export function publish(table) {
   const picture = compact(pictureOf(table));
   store.write(liveKey(table.system), picture); // the text compact() makes
+  sendLive(table.system, picture); // the phones connected live (nothing while live is off)
   try {
     if (!channel && typeof BroadcastChannel === "function") channel = new BroadcastChannel(CHANNEL);
     if (channel) channel.postMessage({ system: table.system, picture });
@@ -239,6 +256,13 @@ const LEVEL_TEXT = {
   "nur Reihenfolge": "Für einen lesbaren QR-Code nur die Reihenfolge – ohne Werte, Zustände und Wirkungen.",
   "nur Namen": "Für einen lesbaren QR-Code nur die Namen in ihrer Reihenfolge und wer dran ist – ohne Plätze, Werte, Zustände und Wirkungen.",
 };
+const LIVE_LEVEL_TEXT = {
+  voll: "",
+  "ohne Wirkungen": "Neben der Live-Einladung hat der QR-Code den Stand ohne die Wirkungen – verbunden sieht das Handy alles.",
+  "nur Reihenfolge": "Neben der Live-Einladung hat der QR-Code nur die Reihenfolge – verbunden sieht das Handy alles.",
+  "nur Namen": "Neben der Live-Einladung hat der QR-Code nur die Namen – verbunden sieht das Handy alles.",
+  "nur Live": "Der QR-Code hat nur die Live-Einladung (für den Stand daneben ist kein Platz): das Handy zeigt den Kampf, sobald es verbunden ist.",
+};
 
 let drawing = 0;
 
@@ -246,6 +270,7 @@ async function drawShare(table, parts) {
   const { box, shows: showsBox, out } = parts;
   publish(table);
   if (!box.open) return;
+  drawLive(parts.live, table, () => drawShare(table, parts));
   const ticket = ++drawing;
   const picture = pictureOf(table);
   showsBox.replaceChildren(showChooser(table, () => drawShare(table, parts)));
@@ -254,8 +279,11 @@ async function drawShare(table, parts) {
     return;
   }
   let made;
+  const offer = liveOn(table.system) ? currentOffer(table.system) : null;
+  let invite = null;
   try {
     made = await linkFor(picture);
+    if (offer) invite = await linkFor(picture, offer.text);
   } catch (error) {
     out.replaceChildren(el("p", "rw-error", "Dieser Browser kann den Link nicht packen (CompressionStream fehlt) – bitte einen aktuellen Browser nehmen."));
     return;
@@ -265,7 +293,21 @@ async function drawShare(table, parts) {
   // a link into the offline export's own files opens on this device only; from an export
   // that knows the published site, the link and its code lead there (playerPage)
   const onlyHere = made.link.startsWith("file:");
-  if (made.qr && !onlyHere) {
+  if (invite && invite.qr && !onlyHere) {
+    const figure = el("figure", "rw-share-qr rw-live-qr");
+    const whom = offer.peer ? `Handy ${offer.peer} (neu verbinden)` : "ein neues Handy";
+    figure.appendChild(svgOf(invite.qr, `QR-Code der Spieleransicht mit Live-Einladung für ${whom}`));
+    figure.appendChild(el("figcaption", "", `Live-Einladung für ${whom}: mit der Kamera scannen (QR-Version ${invite.qr.version}).`));
+    shown.push(figure);
+    if (LIVE_LEVEL_TEXT[invite.level]) shown.push(el("p", "rw-help rw-share-level", LIVE_LEVEL_TEXT[invite.level]));
+    const inviteLink = el("input", "rw-share-link rw-live-link");
+    inviteLink.type = "text";
+    inviteLink.readOnly = true;
+    inviteLink.value = invite.link;
+    const inviteLabel = el("label", "rw-live-link-label");
+    inviteLabel.append(el("span", "", `Link mit der Live-Einladung für ${whom} (gilt für ein Handy):`), inviteLink);
+    shown.push(inviteLabel, el("p", "rw-help rw-live-plain", "Link ohne Live (der Stand von jetzt, für alle):"));
+  } else if (made.qr && !onlyHere) {
     const figure = el("figure", "rw-share-qr");
     figure.appendChild(svgOf(made.qr, "QR-Code der Spieleransicht"));
     figure.appendChild(el("figcaption", "", `Mit der Kamera scannen – Stand ${new Date(picture.at).toLocaleTimeString("de-DE")} Uhr (QR-Version ${made.qr.version}).`));
@@ -278,7 +320,7 @@ async function drawShare(table, parts) {
   } else {
     shown.push(el("p", "rw-help", "Zu viele Kämpfer für einen lesbaren QR-Code – bitte den Link teilen."));
   }
-  if (LEVEL_TEXT[made.level]) shown.push(el("p", "rw-help rw-share-level", LEVEL_TEXT[made.level]));
+  if (LEVEL_TEXT[made.level] && !invite) shown.push(el("p", "rw-help rw-share-level", LEVEL_TEXT[made.level]));
   const link = el("input", "rw-share-link rw-player-link");
   link.type = "text";
   link.readOnly = true;
@@ -315,8 +357,8 @@ export function setupShare(table, section) {
   const box = el("details", "rw-share-players");
   box.appendChild(el("summary", "", "Für Spieler zeigen"));
   box.appendChild(el("p", "rw-help", "Ein Link und QR-Code mit der Reihenfolge, wer dran ist, und was die Spieler von jedem Kämpfer sehen sollen. Die Handys der Spieler brauchen dafür kein Konto und keinen Server."));
-  const parts = { box, shows: el("div", "rw-share-choose"), out: el("div", "rw-share-out") };
-  box.append(parts.shows, parts.out);
+  const parts = { box, shows: el("div", "rw-share-choose"), out: el("div", "rw-share-out"), live: el("div", "rw-live") };
+  box.append(parts.shows, parts.out, parts.live);
   box.addEventListener("toggle", () => drawShare(table, parts));
   section.appendChild(box);
   return { draw: () => drawShare(table, parts) };

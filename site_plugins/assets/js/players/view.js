@@ -10,12 +10,18 @@
 //   the new fragment (hashchange): the view shows the new state;
 // - #live=<system>: the second screen on the game master's device – the picture the
 //   Kampfhelfer page writes at every change (fight-share.js: localStorage, the storage event,
-//   and a BroadcastChannel), followed live.
+//   and a BroadcastChannel), followed live;
+// - a link with the game master's offer beside the picture (#s=2.…&o=1.…, wire.js): the
+//   picture at once, then live over WebRTC from the game master's page (live-phone.js draws
+//   each picture that arrives through ``show``); a link of only the offer (#o=1.…) says the
+//   fight comes once connected. Without a connection the link's picture stays.
 // „Das bin ich“ marks the player's own fighter, remembered per system in this browser
 // (localStorage "regelwerk:spieler-ich:<system>"). Needs no engine: no Python, no network.
 
 import { CHANNEL, liveKey } from "./show.js";
 import { expand, unpack } from "./link.js";
+import { listenForWaking, startPhone, stopPhone } from "./live-phone.js";
+import { splitFragment } from "./wire.js";
 import * as store from "../common/store.js";
 import { el, germanNumber } from "../common/util.js";
 
@@ -187,12 +193,28 @@ function follow(root, system) {
   }
 }
 
-function open(root) {
+async function open(root) {
   const hash = location.hash;
   const system = liveSystem(hash);
   following = null;
-  if (system) follow(root, system);
-  else fromLink(root, hash);
+  if (system) {
+    stopPhone();
+    follow(root, system);
+    return;
+  }
+  const { link, offer } = splitFragment(hash);
+  if (!offer) {
+    fromLink(root, hash); // a phone connected live stays so: the next step comes over it
+    return;
+  }
+  if (link) await fromLink(root, link); // the picture first: the live box says what stays
+  else {
+    delete root.dataset.live;
+    shownPicture.delete(root);
+    root.replaceChildren(el("p", "rw-help rw-player-waiting", "Der Kampf erscheint hier, sobald dieses Handy live mit der Spielleitung verbunden ist."));
+    root.setAttribute("aria-busy", "false");
+  }
+  startPhone(root, offer, show);
 }
 
 let listening = false;
@@ -205,6 +227,7 @@ export function initPlayerView() {
   open(root);
   if (listening) return;
   listening = true;
+  listenForWaking();
   window.addEventListener("hashchange", () => {
     const current = document.querySelector(".rw-player");
     if (current) open(current);
