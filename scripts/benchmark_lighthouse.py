@@ -25,6 +25,12 @@ tasks on the main thread Lighthouse saw (simulated 4× CPU) with the script they
 in how many runs the page loaded Material's search index (``search_index.json``) and its
 bytes with the documents (``search_docs.json``, fetched only when the reader searches).
 
+``--lange-aufgaben``: instead of Lighthouse, each page ``--runs`` times in Playwright (Debian's
+chromium, a new context each time, the web app's service worker allowed, the CPU 4× slower
+through CDP ``Emulation.setCPUThrottlingRate``) for 15 s: the long tasks
+(PerformanceObserver ``longtask``) and, from the Long Animation Frames, every script entry of
+at least 5 ms with its file and what called it (the biggest per file and caller).
+
 ``--json`` prints the figures of every run; ``--tabelle FILE`` prints the table of such a file.
 """
 
@@ -325,6 +331,67 @@ def print_table(pages: dict[str, str], measured: dict[str, list[dict[str, Any]]]
             print("  Anfragen an andere Hosts: " + ", ".join(elsewhere))
 
 
+# Long tasks and the scripts of long animation frames, collected from the page's start.
+LONG_TASKS_PROBE = """
+window.__rwLong = { tasks: [], scripts: [] };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__rwLong.tasks.push(e.duration);
+}).observe({ type: "longtask", buffered: true });
+new PerformanceObserver((list) => {
+  for (const frame of list.getEntries()) {
+    for (const s of frame.scripts) {
+      if (s.duration >= 5) {
+        window.__rwLong.scripts.push({ url: s.sourceURL, invoker: s.invoker, ms: s.duration });
+      }
+    }
+  }
+}).observe({ type: "long-animation-frame", buffered: true });
+"""
+LONG_TASKS_WATCH_MS = 15_000
+
+
+def long_tasks(server: SiteServer, pages: dict[str, str], runs: int) -> dict[str, Any]:
+    """Per page and run: the long tasks' durations and the long frames' script entries."""
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, Any] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=READER_CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for label, path in pages.items():
+                out[label] = []
+                for number in range(1, runs + 1):
+                    print(f"… {label}, Lauf {number}/{runs}", file=sys.stderr, flush=True)
+                    context = browser.new_context(service_workers="allow", locale="de-DE")
+                    try:
+                        context.add_init_script(LONG_TASKS_PROBE)
+                        page = context.new_page()
+                        cdp = context.new_cdp_session(page)
+                        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+                        page.goto(server.url + path)
+                        page.wait_for_timeout(LONG_TASKS_WATCH_MS)
+                        out[label].append(page.evaluate("window.__rwLong"))
+                    finally:
+                        context.close()
+        finally:
+            browser.close()
+    return out
+
+
+def print_long_tasks(measured: dict[str, Any]) -> None:
+    print("Lange Aufgaben im Hauptthread, CPU 4× (CDP), 15 s ab dem Laden; je Lauf:")
+    for label, runs in measured.items():
+        counts = ", ".join(f"{len(r['tasks'])} ({german(sum(r['tasks']))} ms)" for r in runs)
+        print(f"\n{label}: {counts}")
+        biggest: dict[tuple[str, str], float] = {}
+        for run in runs:
+            for entry in run["scripts"]:
+                key = (urlsplit(entry["url"]).path or "(ohne Datei)", entry["invoker"][:50])
+                biggest[key] = max(biggest.get(key, 0.0), entry["ms"])
+        for (source, invoker), ms in sorted(biggest.items(), key=lambda i: -i[1])[:8]:
+            print(f"  {german(ms):>6} ms  {source}  ({invoker})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="Läufe je Seite (Standard 3)")
@@ -332,6 +399,11 @@ def main() -> int:
     parser.add_argument("--seite", action="append", help="nur diese Seite (Pfad, wiederholbar)")
     parser.add_argument("--json", action="store_true", help="Zahlen als JSON")
     parser.add_argument("--tabelle", type=Path, help="die Tabelle aus einer --json-Ausgabe drucken")
+    parser.add_argument(
+        "--lange-aufgaben",
+        action="store_true",
+        help="statt Lighthouse: lange Aufgaben und ihre Skripte (Playwright, CPU 4×)",
+    )
     args = parser.parse_args()
     if args.tabelle:
         saved = json.loads(args.tabelle.read_text("utf-8"))
@@ -348,6 +420,13 @@ def main() -> int:
             if args.seite
             else choose_pages(server.directory)
         )
+        if args.lange_aufgaben:
+            frames = long_tasks(server, pages, args.runs)
+            if args.json:
+                print(json.dumps({"pages": pages, "long_tasks": frames}, indent=2))
+            else:
+                print_long_tasks(frames)
+            return 0
         measured = measure(server, pages, args.runs)
     if args.json:
         print(json.dumps({"pages": pages, "runs": measured}, indent=2, ensure_ascii=False))
