@@ -16,6 +16,8 @@ Documented MkDocs events only:
 - ``on_files``: the bundled code, the page assets (stylesheet, logo), Pyodide (from npm), the
   engine archive, the snapshot and its cut standard libraries; online Material's search worker
   wrapped so it waits for the engine's boot;
+- ``on_post_build`` (online): the search index's documents into a file of their own, fetched
+  by the held search worker when the reader searches (``search_index.json`` keeps its config);
 - ``on_serve``: ``mkdocs serve`` also watches the browser code;
 - ``on_post_page`` / ``on_post_template``: names the runtime key in every page's ``<head>``,
   starts the worker there on pages with helpers and (online) points Material's search at the
@@ -28,6 +30,7 @@ script after the offline transport (``regelwerk-offline`` inlines the runtime).
 from __future__ import annotations
 
 import io
+import json
 import re
 import zipfile
 from pathlib import Path
@@ -37,7 +40,7 @@ from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -69,6 +72,13 @@ QR_DECODER = "qr-decoder.js"  # loaded by the page when the game master opens th
 MATERIAL_SEARCH_WORKER = re.compile(r"assets/javascripts/workers/(search\.[0-9a-f]{8}\.min\.js)")
 SEARCH_HOLD_WORKER = "assets/javascripts/workers/regelwerk-search.js"
 SEARCH_HOLD_MARKER = "@regelwerk:material-search-worker"
+# Online, Material's page script fetches search/search_index.json on every page load: there it
+# keeps only the index's config (what the page needs: the highlighting's separator); the
+# documents (≈ 200 KB) go into SEARCH_DOCS, which the held worker fetches once the reader
+# searches (search-hold-worker.js). Written after regelwerk-suche has read the whole index.
+SEARCH_INDEX = "search/search_index.json"
+SEARCH_DOCS = "search/search_docs.json"
+SEARCH_DOCS_MARKER = "@regelwerk:search-docs"
 PYODIDE_PREFIX = "assets/pyodide"
 # a page whose helper scripts boot the engine at once (engine-client.js: .rw-helper, .rw-dice)
 BOOTS_ENGINE = re.compile(r'class="rw-(?:helper|dice)\b')
@@ -208,8 +218,18 @@ class RuntimePlugin(BasePlugin[RuntimeConfig]):  # type: ignore[no-untyped-call]
                 f"nicht eindeutig gefunden ({len(found)}): search-hold.js ist für "
                 "mkdocs-material 9.8.2 geschrieben – bitte gegen die neue Version prüfen."
             )
-        content = code.replace(SEARCH_HOLD_MARKER, found[0])
+        # the documents' file as seen from the worker's folder
+        docs = "../" * SEARCH_HOLD_WORKER.count("/") + SEARCH_DOCS
+        if code.count(SEARCH_DOCS_MARKER) != 1:
+            raise PluginError("regelwerk-laufzeit: search-hold-worker.js ohne Dokumente-Marke")
+        content = code.replace(SEARCH_HOLD_MARKER, found[0]).replace(SEARCH_DOCS_MARKER, docs)
         return File.generated(config, SEARCH_HOLD_WORKER, content=content)
+
+    # after regelwerk-suche (-50) has read the whole index, before the web app (-110) lists it
+    @event_priority(-60)
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.search_hold:
+            split_search_index(Path(config.site_dir))
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         server.watch(str(ASSETS))
@@ -264,6 +284,19 @@ def _after_transport(html: str, tags: str) -> str:
             "<head> (extra.polyfills in mkdocs-offline.yml)"
         )
     return html[: found.end()] + "\n" + tags + html[found.end() :]
+
+
+def split_search_index(site_dir: Path) -> None:
+    """``search_index.json`` keeps its config, its documents go into ``SEARCH_DOCS``."""
+    path = site_dir / SEARCH_INDEX
+    try:
+        index = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise PluginError(f"regelwerk-laufzeit: {SEARCH_INDEX} nicht lesbar: {error}") from error
+    if not isinstance(index, dict) or not isinstance(index.get("docs"), list):
+        raise PluginError(f"regelwerk-laufzeit: {SEARCH_INDEX} ohne docs (Materials Format?)")
+    for target, content in ((site_dir / SEARCH_DOCS, index["docs"]), (path, {**index, "docs": []})):
+        target.write_text(json.dumps(content, ensure_ascii=False, separators=(",", ":")), "utf-8")
 
 
 def _hold_search(html: str) -> str:

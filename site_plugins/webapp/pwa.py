@@ -226,7 +226,9 @@ def build_config(site_dir: Path, color: str) -> dict[str, Any]:
             "ignores": ["**/*.map", *RUNTIME_PATTERNS, *unused_lunr_files(site_dir)],
         },
         "pages": {
-            "patterns": ["**/*.html"],
+            # with the pages: the search index's documents (the core has only its config), which
+            # a page fetches only when its reader searches (regelwerk-laufzeit, SEARCH_DOCS)
+            "patterns": ["**/*.html", "search/search_docs.json"],
             "ignores": ["index.html", "404.html", "spieler/index.html"],
         },
     }

@@ -14,7 +14,9 @@ with its „Weitere Angaben“ open, field messages are put on screen, then the 
   files or line numbers (they stay in the rule link's title, for maintainers).
 - At 375 px every control a finger hits – in every tab, with the results, the opened sections
   and the field messages on screen – is at least 44 × 44 px (issue 26, point 7; before: buttons
-  28–30 px, the „?“ of a field's help 22 px, tab labels 40 px, the tabs' arrows 18 px).
+  28–30 px, the „?“ of a field's help 22 px, tab labels 40 px, the tabs' arrows 18 px); at
+  1280 px every control and every link of the navigation at least 24 × 24 px (WCAG 2.5.8;
+  before: the „?“ 22 px, the navigation's links 18 px high).
 
 With ``REGELWERK_SCREENSHOTS=1`` (``make screenshots``) the rolled pages are also saved to
 ``test-results/screenshots/kampfhelfer-<system>-<width>.png`` (1366 and 375 px) for review.
@@ -80,6 +82,7 @@ CHECKED = (
     ".rw-fight-field, .rw-tl-side-title"
 )
 TOUCH_PX = 44  # WCAG 2.5.5 (AAA) and the platforms' guidelines: 44 × 44 CSS px
+POINTER_PX = 24  # WCAG 2.5.8 (AA), with a mouse: 24 × 24 CSS px
 
 # The controls a finger must hit (buttons, selects, inputs, summaries, tab labels, Material's
 # header buttons) inside `scope` that are shown and smaller than `least` px either way. A
@@ -88,7 +91,7 @@ TOUCH_PX = 44  # WCAG 2.5.5 (AAA) and the platforms' guidelines: 44 × 44 CSS px
 SMALL_TARGETS = """
 ([scope, least]) => {
   const controls = "button, select, input, textarea, summary, .tabbed-labels > label, " +
-    "label.md-button, .md-header__button";
+    "label.md-button, .md-header__button, .md-nav__link";
   const small = [];
   for (const root of document.querySelectorAll(scope)) {
     for (const el of [root, ...root.querySelectorAll(controls)]) {
@@ -119,9 +122,9 @@ SMALL_TARGETS = """
 """
 
 
-def small_targets(page: Any, scope: str) -> list[str]:
-    """The shown controls inside ``scope`` (a selector) smaller than 44 × 44 px."""
-    return list(page.evaluate(SMALL_TARGETS, [scope, TOUCH_PX]))
+def small_targets(page: Any, scope: str, least: int = TOUCH_PX) -> list[str]:
+    """The shown controls inside ``scope`` (a selector) smaller than ``least`` px either way."""
+    return list(page.evaluate(SMALL_TARGETS, [scope, least]))
 
 
 FORBIDDEN = re.compile(r"\bEngine\b|\bSeed\b|\bJSON\b|\.txt\b|\bL\d{1,3}\b")
@@ -235,6 +238,9 @@ def test_kampfhelfer_layout_and_words(system: str, reader: SharedVisit) -> None:
         if width == 375:
             small = _small_targets_in_every_tab(page)
             assert small == [], (system, small[:12])
+        if width == 1280:  # a mouse: the navigation's links too
+            small = small_targets(page, ".md-header, .md-sidebar, .md-content", POINTER_PX)
+            assert small == [], (system, width, small[:12])
 
 
 def test_result_tables_scroll_inside_at_375(reader: SharedVisit) -> None:

@@ -303,6 +303,41 @@ def test_the_index_is_built_when_the_reader_wants_to_search(
         alone.close()
 
 
+INDEX = re.compile(r"/search/search_index\.json$")
+DOCS = re.compile(r"/search/search_docs\.json$")
+
+
+def test_the_player_view_loads_the_search_index_only_to_search(
+    browsers: Browsers, site_url: str
+) -> None:
+    """Issue #46 (fast and light on a phone): a visit of the player view fetches no search
+    documents (≈ 200 KB; Material's page script fetches search_index.json on every load, which
+    online holds only the index's config); once the reader puts the cursor into the search
+    field and types, the held worker fetches them and the results come."""
+    context = browsers.context(init_scripts=[LISTEN])
+    fetched: list[tuple[str, int]] = []
+
+    def record(response: Any) -> None:
+        if INDEX.search(response.url) or DOCS.search(response.url):
+            fetched.append((response.url, len(response.body())))
+
+    context.on("response", record)
+    try:
+        page = context.new_page()
+        page.goto(site_url + "spieler/")
+        page.wait_for_function("() => window.__rwSearchTalk.includes('halten')", polling=100)
+        page.wait_for_load_state("networkidle")
+        assert not [url for url, _ in fetched if DOCS.search(url)], fetched
+        # what the page itself fetched: the config, without documents
+        assert all(size < 2000 for _, size in fetched), fetched
+        page.locator(INPUT).focus()
+        page.keyboard.type("Initiative")
+        page.wait_for_selector(FIRST, timeout=20_000)
+        assert [url for url, size in fetched if DOCS.search(url) and size > 50_000], fetched
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def offline_search(browsers: Browsers) -> Iterator[tuple[Any, list[str]]]:
     """One page for the module's searches from file://, whose context aborts (and records)

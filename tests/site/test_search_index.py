@@ -1,10 +1,13 @@
 """German search without a browser: Material's real search worker runs in Node.
 
-The built ``search/search_index.json`` is handed to Material's own worker script
+The built search index is handed to Material's own worker script
 (``assets/javascripts/workers/search.*.min.js``, which builds the lunr index with the German
 stemmer), queries go through our page script (``assets/regelwerk-suche/suche.js``) first and
 its answers through the script's ranking (for the system of the page the search starts on),
-exactly as in the browser. Fast (about a second) and independent of Chromium.
+exactly as in the browser. Fast (about a second) and independent of Chromium. The online build
+keeps the index's documents apart (``search/search_docs.json``, fetched by the held search
+worker when a reader searches; ``search_index.json`` keeps the config): the worker gets them
+together, as here.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ const page = { console };
 vm.createContext(page);
 vm.runInContext(fs.readFileSync(path.join(site, process.env.SCRIPT), "utf8"), page);
 const index = JSON.parse(fs.readFileSync(path.join(site, "search/search_index.json"), "utf8"));
+index.docs = JSON.parse(fs.readFileSync(path.join(site, "search/search_docs.json"), "utf8"));
 async function ask(message) {
   await onMessage({ data: message });
   return replies.pop();
@@ -174,8 +178,16 @@ def test_query_set_has_at_least_twenty_entries() -> None:
     assert len({(e["suche"], e["auf"]) for e in entries}) == len(entries)
 
 
+def whole_index(site: Path) -> dict[str, Any]:
+    """The index as the held search worker hands it to Material's: config and documents."""
+    index: dict[str, Any] = json.loads((site / "search/search_index.json").read_text("utf-8"))
+    assert index["docs"] == []  # a page loads only the config
+    index["docs"] = json.loads((site / "search/search_docs.json").read_text("utf-8"))
+    return index
+
+
 def test_index_is_configured_for_german_stemming(built_site: Path) -> None:
-    index = json.loads((built_site / "search/search_index.json").read_text("utf-8"))
+    index = whole_index(built_site)
     config = index["config"]
     assert config["lang"] == ["de"]
     assert "stemmer" in config["pipeline"]
@@ -231,7 +243,7 @@ def test_script_knows_the_system_labels(built_site: Path) -> None:
 
 def test_index_is_free_of_labels(built_site: Path) -> None:
     """The labels are added to the results, not to the index: they never match a query."""
-    index = (built_site / "search/search_index.json").read_text("utf-8")
+    index = json.dumps(whole_index(built_site), ensure_ascii=False)
     assert "rw-suche-system" not in index
 
 

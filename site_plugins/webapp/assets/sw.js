@@ -5,7 +5,7 @@
 // Three lists, all made at build time from the finished site (file, revision, SHA-256
 // integrity, size):
 // - CORE (self.__WB_MANIFEST, Workbox's precache): the shell, what a visit needs first – the
-//   start page, 404, the player view, sitemap.xml (instant navigation), the search index,
+//   start page, 404, the player view, sitemap.xml (instant navigation), the search index's config,
 //   Material's and our scripts and styles, the icons. Installed before this worker takes
 //   over (Workbox precaching). Not the engine's runtime: a player who only ever opens the
 //   player view on his phone never downloads Pyodide.
@@ -14,7 +14,8 @@
 //   a page with helpers asks for it (it has just loaded the same files itself, so they come
 //   back from the browser's HTTP cache as 304s), or when the reader stores everything
 //   („Trotzdem offline speichern“), into the cache "regelwerk-laufzeit".
-// - PAGES (__REGELWERK_PAGES__): every other page. Fetched in the background once the page
+// - PAGES (__REGELWERK_PAGES__): every other page, and the search index's documents (a page
+//   fetches them only when its reader searches). Fetched in the background once the page
 //   asks for it ("fill"; the page does not ask while the reader's browser saves data, unless
 //   the reader says so), into the cache "regelwerk-seiten".
 //
