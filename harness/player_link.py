@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import site_plugins
 
@@ -66,10 +67,11 @@ def _script() -> str:
     )
 
 
-def measure(page: str) -> list[dict[str, object]]:
-    arg = json.dumps({"page": page, "counts": COUNTS, "names": NAMES})
+def run_module(script: str, arg: dict[str, Any]) -> Any:
+    """Run ``script`` (an ES module that imports the page's modules by their file URLs) in
+    Node with ``arg`` as JSON; → what it wrote to stdout, as JSON."""
     proc = subprocess.run(
-        ["node", "--input-type=module", "-e", _script(), arg],
+        ["node", "--input-type=module", "-e", script, json.dumps(arg)],
         cwd=PLAYERS,  # qr.js imports uqr from the node_modules above it (a checkout's)
         capture_output=True,
         text=True,
@@ -77,5 +79,11 @@ def measure(page: str) -> list[dict[str, object]]:
     )
     if proc.returncode != 0:
         raise RuntimeError(f"Node fehlgeschlagen: {proc.stderr.strip()[-1000:]}")
-    rows: list[dict[str, object]] = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def measure(page: str) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = run_module(
+        _script(), {"page": page, "counts": COUNTS, "names": NAMES}
+    )
     return rows

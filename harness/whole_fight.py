@@ -9,6 +9,7 @@ engine, never from a list of systems."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -1113,3 +1114,28 @@ class Fight:
                 elif self.mirror.state["turn"] <= before:
                     break
         return self.tally
+
+
+# ------------------------------------------------------------------ a stored fight
+
+ORDER_NAMES = ("Alrik", "Ork", "Bruna")
+
+
+def journal_with_order(sides: dict[str, str] | None = None) -> str:
+    """A stored fight (fight-journal.js, version 2) whose acting order is ORDER_NAMES (``sides``:
+    a side per fighter, as DSA's initiative writes it)."""
+    turns = [{"name": n, "label": f"Platz {i + 1}"} for i, n in enumerate(ORDER_NAMES)]
+    fighters: dict[str, dict[str, Any]] = {
+        name: {"actions": {}, "stats": {}, "state": None, "side": side}
+        for name, side in (sides or {}).items()
+    }
+    base = {
+        "fighters": fighters,
+        "actor": ORDER_NAMES[0],
+        "target": None,
+        "turns": turns,
+        "turn": 0,
+        "round": 1,
+        "board": None,
+    }
+    return json.dumps({"version": 2, "base": base, "steps": [], "redo": []})

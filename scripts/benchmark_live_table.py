@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,9 +39,8 @@ from harness.browser import (  # noqa: E402
     SiteServer,
     wait_engine_ready,
 )
-from harness.player_link import COUNTS, NAMES, PLAYERS  # noqa: E402
-from harness.whole_fight import fight_systems  # noqa: E402
-from tests.browser.test_effects import journal_with_order  # noqa: E402
+from harness.player_link import COUNTS, NAMES, PLAYERS, run_module  # noqa: E402
+from harness.whole_fight import fight_systems, journal_with_order  # noqa: E402
 
 NOW = "performance.timeOrigin + performance.now()"
 # on the phone: when the actor line shows a new text, and when „Live verbunden“ appears
@@ -104,18 +102,10 @@ process.stdout.write(JSON.stringify(rows));
 
 
 def link_sizes(page: str, offer: str) -> list[dict[str, Any]]:
-    arg = json.dumps({"page": page, "offer": offer, "counts": COUNTS, "names": NAMES})
     script = SIZES.replace("@@PLAYERS@@", PLAYERS.as_uri())
-    proc = subprocess.run(
-        ["node", "--input-type=module", "-e", script, arg],
-        cwd=PLAYERS,
-        capture_output=True,
-        text=True,
-        check=False,
+    rows: list[dict[str, Any]] = run_module(
+        script, {"page": page, "offer": offer, "counts": COUNTS, "names": NAMES}
     )
-    if proc.returncode != 0:
-        raise RuntimeError(f"Node fehlgeschlagen: {proc.stderr.strip()[-1000:]}")
-    rows: list[dict[str, Any]] = json.loads(proc.stdout)
     return rows
 
 

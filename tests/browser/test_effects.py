@@ -19,34 +19,15 @@ from typing import Any
 
 import pytest
 
+from harness.whole_fight import ORDER_NAMES as NAMES
+from harness.whole_fight import journal_with_order
 from tests.browser.conftest import SharedVisit, reveal
 from tests.browser.test_fight_steps import started_board
 from tests.browser.test_whole_fight import fight_systems
 
 pytestmark = pytest.mark.browser
 
-NAMES = ("Alrik", "Ork", "Bruna")
 RULE = "Angriff +2 erschwert, Abwehr +1"
-
-
-def journal_with_order(sides: dict[str, str] | None = None) -> str:
-    """A stored fight (fight-journal.js, version 2) whose acting order is NAMES (``sides``:
-    a side per fighter, as DSA's initiative writes it)."""
-    turns = [{"name": n, "label": f"Platz {i + 1}"} for i, n in enumerate(NAMES)]
-    fighters = {
-        name: {"actions": {}, "stats": {}, "state": None, "side": side}
-        for name, side in (sides or {}).items()
-    }
-    base = {
-        "fighters": fighters,
-        "actor": NAMES[0],
-        "target": None,
-        "turns": turns,
-        "turn": 0,
-        "round": 1,
-        "board": None,
-    }
-    return json.dumps({"version": 2, "base": base, "steps": [], "redo": []})
 
 
 def put_on(page: Any, fighter: str, count: str, unit: str, who: str | None = None) -> None:
