@@ -22,11 +22,10 @@ NAMES = (
     "Wulf", "Goblin 4", "Nedime", "Ork 5",
 )  # fmt: skip
 
-SCRIPT = r"""
-import { compact, fragmentOf, HEALTH, LEVELS, reduced }
-  from "@@LINK@@";
-import { qrOf, VERSION_MAX } from "@@QR@@";
-const { page, counts, names } = JSON.parse(process.argv[1]);
+# The measured fight for ``count`` of ``names`` (JavaScript, for the Node scripts of the
+# player-link and live-table benchmarks): heroes with their LeP and Wunden shown, enemies
+# „grob“, every fourth fighter „betäubt“.
+PICTURE_JS = r"""
 function picture(count) {
   const fighters = names.slice(0, count).map((name, i) => {
     const hero = i % 2 === 0;
@@ -39,7 +38,14 @@ function picture(count) {
   return { system: "dsa", at: Date.UTC(2026, 11, 3, 19, 30, 5), clock: "Runde 2 · Phase 14",
            actor: 0, next: 1, resources: ["LeP", "Wunden"], level: "voll", fighters };
 }
-const rows = [];
+"""
+
+SCRIPT = r"""
+import { compact, fragmentOf, HEALTH, LEVELS, reduced }
+  from "@@LINK@@";
+import { qrOf, VERSION_MAX } from "@@QR@@";
+const { page, counts, names } = JSON.parse(process.argv[1]);
+@@PICTURE@@const rows = [];
 for (const count of counts) {
   const full = picture(count);
   const json = JSON.stringify(full).length;
@@ -62,8 +68,10 @@ process.stdout.write(JSON.stringify(rows));
 
 def _script() -> str:
     """The measuring module, importing the page's modules by their file URLs."""
-    return SCRIPT.replace("@@LINK@@", (PLAYERS / "link.js").as_uri()).replace(
-        "@@QR@@", (PLAYERS / "qr.js").as_uri()
+    return (
+        SCRIPT.replace("@@PICTURE@@", PICTURE_JS)
+        .replace("@@LINK@@", (PLAYERS / "link.js").as_uri())
+        .replace("@@QR@@", (PLAYERS / "qr.js").as_uri())
     )
 
 

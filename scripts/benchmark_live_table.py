@@ -39,7 +39,7 @@ from harness.browser import (  # noqa: E402
     SiteServer,
     wait_engine_ready,
 )
-from harness.player_link import COUNTS, NAMES, PLAYERS, run_module  # noqa: E402
+from harness.player_link import COUNTS, NAMES, PICTURE_JS, PLAYERS, run_module  # noqa: E402
 from harness.whole_fight import fight_systems, journal_with_order  # noqa: E402
 
 NOW = "performance.timeOrigin + performance.now()"
@@ -70,22 +70,13 @@ import { HEALTH, LEVELS, fragmentOf, reduced } from "@@PLAYERS@@/link.js";
 import { qrOf, VERSION_MAX } from "@@PLAYERS@@/qr.js";
 import { withOffer } from "@@PLAYERS@@/wire.js";
 const { page, offer, counts, names } = JSON.parse(process.argv[1]);
+@@PICTURE@@
 const rows = [];
 for (const count of counts) {
-  const fighters = names.slice(0, count).map((name, i) => {
-    const hero = i % 2 === 0;
-    const f = { name, place: `Phase ${20 - i}`, show: hero ? "werte" : "grob", effects: [] };
-    if (hero) f.values = [32 - i, i % 3];
-    else f.health = HEALTH[i % 4];
-    if (i % 4 === 1) f.effects = [{ name: "betäubt", left: "noch 1 Runde" }];
-    return f;
-  });
-  const picture = { system: "dsa", at: Date.UTC(2026, 11, 3, 19, 30, 5),
-    clock: "Runde 2 · Phase 14", actor: 0, next: 1, resources: ["LeP", "Wunden"],
-    level: "voll", fighters };
+  const full = picture(count);
   let sent = null;
   for (const level of LEVELS) {
-    const link = page + withOffer(await fragmentOf(reduced(picture, level)), offer);
+    const link = page + withOffer(await fragmentOf(reduced(full, level)), offer);
     const qr = qrOf(link, VERSION_MAX);
     if (qr) { sent = { level, length: link.length, version: qr.version }; break; }
   }
@@ -94,7 +85,7 @@ for (const count of counts) {
     const qr = qrOf(link, VERSION_MAX);
     sent = { level: "nur Live", length: link.length, version: qr ? qr.version : null };
   }
-  const plain = page + (await fragmentOf(picture));
+  const plain = page + (await fragmentOf(full));
   rows.push({ count, plain: plain.length, ...sent });
 }
 process.stdout.write(JSON.stringify(rows));
@@ -102,7 +93,7 @@ process.stdout.write(JSON.stringify(rows));
 
 
 def link_sizes(page: str, offer: str) -> list[dict[str, Any]]:
-    script = SIZES.replace("@@PLAYERS@@", PLAYERS.as_uri())
+    script = SIZES.replace("@@PICTURE@@", PICTURE_JS).replace("@@PLAYERS@@", PLAYERS.as_uri())
     rows: list[dict[str, Any]] = run_module(
         script, {"page": page, "offer": offer, "counts": COUNTS, "names": NAMES}
     )
