@@ -2,18 +2,64 @@
 (``site_plugins/assets/js/players/``: link.js packs the picture, qr.js draws the code): for
 2, 8 and 20 fighters of a DSA-like fight the bytes as JSON and in the compact form that
 travels, the link's length, its QR version and the level the page sends. Used by
-``scripts/benchmark_player_link.py`` (the figures) and ``tests/browser/test_pwa.py``."""
+``scripts/benchmark_player_link.py`` (the figures) and ``tests/browser/test_pwa.py``; and the
+link's data read and written in Python (``base42.js``, ``link.js``) for the tests that decode
+every link themselves instead of asking the page."""
 
 from __future__ import annotations
 
 import json
 import subprocess
+import zlib
 from pathlib import Path
 from typing import Any
 
 import site_plugins
 
 PLAYERS = Path(site_plugins.__file__).resolve().parent / "assets" / "js" / "players"
+
+# ------------------------------------------------------------------ the link's data in Python
+
+BASE42 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$*+-./"  # players/base42.js ALPHABET
+
+
+def to_base42(data: bytes) -> str:
+    """players/base42.js toBase42: two bytes as three characters, a last one as two."""
+    out = []
+    for i in range(0, len(data) - 1, 2):
+        n = data[i] * 256 + data[i + 1]
+        out += [BASE42[n % 42], BASE42[n // 42 % 42], BASE42[n // 1764]]
+    if len(data) % 2:
+        out += [BASE42[data[-1] % 42], BASE42[data[-1] // 42]]
+    return "".join(out)
+
+
+def from_base42(text: str) -> bytes:
+    """players/base42.js fromBase42 (ValueError where the page says „beschädigt“)."""
+    if len(text) % 3 == 1:
+        raise ValueError(f"base42: no bytes have {len(text)} characters")
+    out = bytearray()
+    for i in range(0, len(text), 3):
+        group = text[i : i + 3]
+        n = sum(BASE42.index(c) * 42**k for k, c in enumerate(group))
+        out += n.to_bytes(2 if len(group) == 3 else 1, "big")
+    return bytes(out)
+
+
+def picture_text(link: str) -> str:
+    """The picture a players' link carries, as it travels (link.js: the compact text,
+    deflate-raw, base42 after „#s=3.“) – decoded here, not by the page."""
+    data = link.split("#s=3.", 1)[1].split("&", 1)[0]
+    return zlib.decompress(from_base42(data), -15).decode("utf-8")
+
+
+def fragment_of(text: str) -> str:
+    """The fragment for a picture's compact text (link.js fragmentOf)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return "#s=3." + to_base42(compressor.compress(text.encode("utf-8")) + compressor.flush())
+
+
+# ------------------------------------------------------------------ the measure
 
 COUNTS = (2, 8, 20)
 NAMES = (
@@ -80,7 +126,7 @@ def run_module(script: str, arg: dict[str, Any]) -> Any:
     Node with ``arg`` as JSON; → what it wrote to stdout, as JSON."""
     proc = subprocess.run(
         ["node", "--input-type=module", "-e", script, json.dumps(arg)],
-        cwd=PLAYERS,  # qr.js imports uqr from the node_modules above it (a checkout's)
+        cwd=PLAYERS,  # qr.js imports lean-qr from the node_modules above it (a checkout's)
         capture_output=True,
         text=True,
         check=False,

@@ -5,7 +5,7 @@
 Prints figures and asserts nothing (the goal – 8 fighters in a QR code of version ≤ 10, the
 size phone cameras read reliably – is read by people; tests/js/player-link.test.mjs checks
 it). Runs the page's own modules in Node (player-link.js packs the picture, qr.js draws the
-code with uqr): for 2, 8 and 20 fighters of a DSA-like fight – heroes with their LeP and
+code with lean-qr): for 2, 8 and 20 fighters of a DSA-like fight – heroes with their LeP and
 Wunden shown, enemies „grob“, every fourth fighter „betäubt“ – it prints the bytes of the
 picture as JSON (for comparison) and in the compact form that travels, the link's length in
 full, the QR version it would need, and the level the page sends (full, „ohne Wirkungen“,

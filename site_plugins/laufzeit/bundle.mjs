@@ -4,7 +4,7 @@
 //   node site_plugins/laufzeit/bundle.mjs   → one JSON object on stdout: {output name: code}
 // A circular import or any other rollup warning fails the bundle: no module may rely on
 // the order in which another one runs. The output is minified (terser); the sources are
-// what a maintainer reads. A module from npm (the QR encoder uqr) is resolved from
+// what a maintainer reads. A module from npm (the QR encoder lean-qr) is resolved from
 // node_modules and bundled in: nothing is fetched at run time. The QR decoder jsQR is a UMD
 // file (CommonJS, no ES module): `umdModule` wraps it so rollup can import it; it goes into a
 // script of its own that the page loads only when the camera is opened (players/scan.js).

@@ -52,7 +52,7 @@ def _inputs_key() -> str:
     for path in [*(p for folder in SOURCES for p in sorted(folder.rglob("*.js"))), BUNDLER]:
         digest.update(path.relative_to(HERE.parent).as_posix().encode())
         digest.update(path.read_bytes())
-    lock = project.folder() / "package-lock.json"  # the npm packages bundled in (uqr)
+    lock = project.folder() / "package-lock.json"  # the npm packages bundled in (lean-qr)
     digest.update(lock.read_bytes() if lock.exists() else b"-")
     return digest.hexdigest()[:20]
 

@@ -25,7 +25,6 @@ The page's strict CSP holds throughout (conftest's ``page_errors``).
 
 from __future__ import annotations
 
-import base64
 import re
 import struct
 import zlib
@@ -36,6 +35,7 @@ from typing import Any
 import pytest
 
 from harness import deadlines
+from harness.player_link import from_base42, to_base42
 from tests.browser.conftest import (
     ALL_HELPERS_SET_UP,
     CHROMIUM,
@@ -383,13 +383,13 @@ def other_candidates(code: str, candidates: bytes) -> str:
     """An offer or answer code (players/sdp.js) with other candidates: ``candidates`` is
     their count and bytes."""
     version, data = code.split(".", 1)
-    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    raw = from_base42(data)
     at = 1  # kind and role
     strings = 3 if raw[0] >> 2 == 2 else 2  # an answer names the offer's ice-ufrag first
     for _ in range(strings):  # ice-ufrag and ice-pwd, 6 bits a character
         at += 1 + -(-raw[at] * 6 // 8)
     raw = raw[: at + 32] + candidates
-    return f"{version}.{base64.urlsafe_b64encode(raw).decode().rstrip('=')}"
+    return f"{version}.{to_base42(raw)}"
 
 
 NOWHERE = bytes([1, 4, 0, 9, 10, 255, 255, 1])  # one IPv4 candidate: 10.255.255.1, port 9

@@ -17,15 +17,14 @@ browser (spieler/#live=<system>) follows the game master's fight live.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
-import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from harness.player_link import fragment_of, picture_text
 from tests.browser.conftest import Browsers, SharedVisit, Unzipped, resize
 from tests.browser.test_effects import NAMES, journal_with_order, keeps_ticks, put_on, weiter
 from tests.browser.test_whole_fight import fight_systems
@@ -92,7 +91,7 @@ def test_link_qr_and_player_view(reader: SharedVisit, browsers: Browsers, built_
     choose_show(gm, "Ork", "grob")
     choose_show(gm, "Bruna", "nichts")
     link = shared_link(gm)
-    assert "/spieler/#s=2." in link
+    assert "/spieler/#s=3." in link
     svg = gm.locator(".rw-share-qr svg.rw-qr")
     assert svg.get_attribute("aria-label") == "QR-Code der Spieleransicht"
     assert svg.locator("path").get_attribute("d")
@@ -270,20 +269,13 @@ def test_offline_export_player_view_and_second_screen(browsers: Browsers, export
     screen.goto(export.url("spieler.html") + f"#live={system}")
     follow_live(gm, [screen])
     link = shared_link(gm)
-    assert link.startswith("file://") and "/spieler.html#s=2." in link
+    assert link.startswith("file://") and "/spieler.html#s=3." in link
     assert "Offline-Version" in gm.locator(".rw-share-out").inner_text()
     player = context.new_page()
     player.goto(link)
     assert rows(player) == list(NAMES)
     assert not [u for u in requests if not u.startswith(("file:", "blob:", "data:"))], requests
     context.close()
-
-
-def unpacked(link: str) -> str:
-    """The picture a link carries, as it travels (player-link.js: deflate-raw, base64url)."""
-    data = link.split("#s=2.", 1)[1]
-    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
-    return zlib.decompress(raw, -15).decode("utf-8")
 
 
 def test_only_what_the_game_master_chose_leaves_his_device(
@@ -301,7 +293,7 @@ def test_only_what_the_game_master_chose_leaves_his_device(
     choose_show(gm, "Ork", "verbergen")
     choose_show(gm, "Bruna", "nichts")
     link = shared_link(gm)
-    travels = unpacked(link)
+    travels = picture_text(link)
     assert "Ork" not in travels, travels
     bruna = next(line for line in travels.splitlines() if line.startswith("Bruna\t"))
     assert bruna.split("\t")[1:] == ["", "n", "", ""], bruna  # no place, no detail, no effect
@@ -317,13 +309,6 @@ def test_only_what_the_game_master_chose_leaves_his_device(
     page.context.close()
 
 
-def packed(text: str) -> str:
-    """The fragment data for a picture's text (player-link.js: deflate-raw, base64url)."""
-    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
-    raw = compressor.compress(text.encode("utf-8")) + compressor.flush()
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
-
-
 def test_a_long_name_wraps_on_a_phone(
     reader: SharedVisit, browsers: Browsers, built_site: Path
 ) -> None:
@@ -333,9 +318,9 @@ def test_a_long_name_wraps_on_a_phone(
     link = shared_link(gm)
     long_name = "Rondrikan-Sturmbrecher-Eisenf"
     assert len(long_name) == 29
-    text = unpacked(link).replace("Bruna\t", f"{long_name}\t")
+    text = picture_text(link).replace("Bruna\t", f"{long_name}\t")
     page = player_page(browsers, 375)
-    page.goto(link.split("#", 1)[0] + "#s=2." + packed(text))
+    page.goto(link.split("#", 1)[0] + fragment_of(text))
     assert long_name in rows(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.context.close()
@@ -351,7 +336,7 @@ def test_an_export_that_knows_the_published_site_links_the_players_there(
     context, requests = offline_context(browsers)
     _, gm = offline_bench(context, export.published(tmp_path, published))
     link = shared_link(gm)
-    assert link.startswith(f"{published}spieler/#s=2."), link
+    assert link.startswith(f"{published}spieler/#s=3."), link
     assert gm.locator(".rw-share-qr svg.rw-qr").count() == 1
     assert "veröffentlichten Seite" in gm.locator(".rw-share-out").inner_text()
     assert not [u for u in requests if not u.startswith(("file:", "blob:", "data:"))], requests

@@ -1,10 +1,13 @@
 // Covers player-link.js (the fight as the players see it, in a link's fragment: compact
-// positional JSON → deflate-raw → base64url, version „1.“) and qr.js (the QR code of that
-// link, at most version 10). Round trips keep every field; hostile or foreign links – another
+// lines → deflate-raw → base42, version „3.“; versions 1 and 2 in base64url still read),
+// base42.js and qr.js (the QR code of that link, at most version 10, the fight in the code's
+// alphanumeric mode). Round trips keep every field; hostile or foreign links – another
 // page's fragment, a later version, broken base64url, garbage that does not inflate, a
 // decompression bomb, JSON of the wrong shape, a fighter called „__proto__“ – give a German
 // message and never throw. Rules: issue #28 (Deliver 1, 5: state in the fragment, compressed,
-// versioned, validated on arrival; ≤ 8 fighters in a QR code of version 10).
+// versioned, validated on arrival; ≤ 8 fighters in a QR code of version 10) and #45 (Targets:
+// „a player view of 8 fighters keeps values and effects within a readable QR code (version ≤
+// 10, today effects are dropped beyond ~6)“ – with the address of a published site).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -19,6 +22,7 @@ import {
   toBase64url,
   unpack,
 } from "../../site_plugins/assets/js/players/link.js";
+import { ALPHABET, fromBase42, toBase42 } from "../../site_plugins/assets/js/players/base42.js";
 import { VERSION_MAX, pathOf, qrOf } from "../../site_plugins/assets/js/players/qr.js";
 
 const PAGE = "https://regelwerk.example.org/spieler/";
@@ -49,11 +53,32 @@ test("a picture survives the link: every field as it was", async () => {
   for (const count of [0, 1, 2, 8, 20]) {
     const original = picture(count);
     const fragment = await fragmentOf(original);
-    assert.match(fragment, /^#s=2\.[A-Za-z0-9_-]+$/);
+    assert.match(fragment, /^#s=3\.[0-9A-Z$*+./-]+$/);
     const { picture: back, problem } = await unpack(fragment);
     assert.equal(problem, undefined, problem);
     assert.deepEqual(back, original);
+    // a link of the version before (base64url) still opens as the same picture
+    const older = `#s=2.${toBase64url(await deflate(new TextEncoder().encode(compact(original))))}`;
+    assert.deepEqual((await unpack(older)).picture, original);
   }
+});
+
+test("base42: any bytes round-trip, in characters a QR code stores in alphanumeric mode and a link keeps", () => {
+  assert.equal(ALPHABET.length, 42);
+  const qrAlphanumeric = /^[0-9A-Z $%*+./:-]*$/;
+  assert.match(ALPHABET, qrAlphanumeric);
+  assert.doesNotMatch(ALPHABET, /[ %:&=#]/); // a browser changes space and „%“; „&“ and „=“ separate the fragment's parts
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff;
+  for (let length = 0; length <= 300; length++) {
+    const bytes = Uint8Array.from({ length }, next);
+    if (length === 5) bytes.fill(0xff);
+    const text = toBase42(bytes);
+    assert.equal(text.length, Math.floor(length / 2) * 3 + (length % 2) * 2);
+    assert.deepEqual(fromBase42(text), bytes);
+  }
+  // a foreign character, a length no bytes have, a group above its range (3 > 0xffff, 2 > 0xff)
+  for (const bad of ["A", "ABCD", "abc", "AB ", "AB%", "///", "//", "AB", 42]) assert.equal(fromBase42(bad), null, bad);
 });
 
 test("names with umlauts, quotes and „__proto__“ are just names", async () => {
@@ -82,7 +107,10 @@ test("bad and foreign links get a German message, never an exception", async () 
     ["", /enthält keinen Kampf/],
     ["#wurf=1.abc", /gehört nicht zur Spieleransicht/],
     ["#s=abc", /unvollständig/],
-    ["#s=3.AAAA", /Version 3/],
+    ["#s=4.AAAA", /Version 4/],
+    ["#s=3.abc", /unerlaubte Zeichen/],
+    ["#s=3.ABCD", /unerlaubte Zeichen/],
+    ["#s=3.///", /unerlaubte Zeichen/],
     ["#s=1.", /beschädigt/],
     ["#s=1.***", /unerlaubte Zeichen/],
     ["#s=1.AAAAAAAA", /beschädigt/],
@@ -119,13 +147,18 @@ test("a decompression bomb is stopped at its limit, not inflated", async () => {
   assert.match(problem, /mehr, als ein Kampf braucht/);
 });
 
-test("8 fighters fit a QR code of version ≤ 10; 20 are sent with less, never a bigger code", async () => {
+test("8 fighters with their values and effects fit a QR code of version ≤ 10; 20 are sent with less, never a bigger code", async () => {
   const link = PAGE + (await fragmentOf(picture(8)));
   const qr = qrOf(link);
   assert.ok(qr, `8 fighters: ${link.length} characters do not fit version ${VERSION_MAX}`);
   assert.ok(qr.version <= VERSION_MAX);
-  const full = PAGE + (await fragmentOf(picture(20)));
-  assert.equal(qrOf(full), null, "20 fighters in full need more than version 10");
+  // a published site's longer address (#45: with base64url in byte mode the effects went)
+  const published = "https://mein-spieltisch.github.io/regelwerk/spieler/";
+  const full = qrOf(published + (await fragmentOf(picture(8))));
+  assert.ok(full && full.version <= VERSION_MAX, "8 fighters in full beside a published address");
+  assert.ok(picture(8).fighters.some((f) => f.effects.length), "the picture has effects");
+  const twenty = PAGE + (await fragmentOf(picture(20)));
+  assert.equal(qrOf(twenty), null, "20 fighters in full need more than version 10");
   const order = PAGE + (await fragmentOf(reduced(picture(20), "nur Reihenfolge")));
   const small = qrOf(order);
   assert.ok(small && small.version <= VERSION_MAX, `${order.length}`);

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { fromBase42 } from "../../site_plugins/assets/js/players/base42.js";
+import { toBase64url } from "../../site_plugins/assets/js/players/link.js";
 import { candidateOf, essentialsOf, pack, sdpOf, unpack } from "../../site_plugins/assets/js/players/sdp.js";
 
 // Chromium 156's offer for one data channel (iceServers: [], two mDNS host candidates)
@@ -70,13 +72,25 @@ test("IPv4 and IPv6 host candidates round-trip", () => {
   assert.equal(candidateOf("a=candidate:1 1 udp 1 300.1.1.1 5000 typ host"), null);
 });
 
-test("an offer is small: 78 characters, 25 more per mDNS candidate", () => {
+test("an offer is small: 88 characters a QR code stores in alphanumeric mode, 28.5 more per mDNS candidate", () => {
   const e = essentialsOf(OFFER);
   const bare = pack("offer", { ...e, candidates: [] });
   const full = pack("offer", e);
-  assert.equal(bare.length, 78);
-  assert.equal(full.length, 78 + 51); // two mDNS candidates: 2 × 19 bytes
+  assert.equal(bare.length, 88);
+  assert.equal(full.length, 88 + 57); // two mDNS candidates: 2 × 19 bytes, 3 characters for 2
+  // 11 bits for two characters: 145 characters take 798 bits of a code, version 1's 129
+  // characters of base64url in byte mode took 1,032
+  assert.match(full, /^[0-9A-Z$%*+./: -]+$/);
   assert.deepEqual(unpack(bare, "offer").candidates, []);
+});
+
+test("an offer or answer of version 1 (base64url, kept by a phone before an update) still reads", () => {
+  const e = essentialsOf(OFFER);
+  const now = unpack(pack("answer", { ...e, role: "active" }, "wwNT"), "answer");
+  const bytes = fromBase42(pack("answer", { ...e, role: "active" }, "wwNT").slice(2));
+  const older = unpack(`1.${toBase64url(bytes)}`, "answer");
+  assert.deepEqual(older, now);
+  assert.match(unpack("3.ABC", "answer").problem, /Version 3/);
 });
 
 test("ICE strings of any length and every ICE character survive the 6-bit packing", () => {

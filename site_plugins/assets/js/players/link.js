@@ -3,15 +3,17 @@
 // Pure logic (no page): the game master's page makes a picture of the fight for the players
 // (fight-share.js) – the order with each fighter's place, who acts now and next, round or
 // tick, per fighter what the game master chose to show, the effects on him – and this module
-// packs it into the fragment of a link to the player view (spieler/#s=2.<data>), and unpacks
+// packs it into the fragment of a link to the player view (spieler/#s=3.<data>), and unpacks
 // and checks it there. The fragment never reaches a server (browsers do not send it).
 //
 // Packed: the picture as compact lines of fields (see compact), deflate-raw (CompressionStream, in
-// every current browser and in Node), base64url; the fragment names the format's version
-// („2.“; a page still reads „1.“, which had no state on „Werte“) so a later page can still read
-// it or say clearly that it cannot. Unpacking takes
-// nothing on trust: the size is limited before and after inflating, and every field is
-// checked; a bad or foreign link gives a German message, never an exception.
+// every current browser and in Node), written in the 42 characters a QR code stores in its
+// compact alphanumeric mode (base42.js; links of version 1 and 2 had base64url, 30 % less fight
+// in a code of version 10); the fragment names the link's version („3.“; a page still reads
+// „1.“ and „2.“) so a later page can still read it or say clearly that it cannot. The compact
+// text has a version of its own (its first field: 2, with the state on „Werte“; 1 without).
+// Unpacking takes nothing on trust: the size is limited before and after inflating, and every
+// field is checked; a bad or foreign link gives a German message, never an exception.
 //
 // The picture (what unpack returns and the player view shows):
 //   {system, at (ms since 1970, to the second), clock ("Runde 2 · Phase 14" | "Tick 12" | ""),
@@ -21,9 +23,13 @@
 //                values: [number|null] (werte: one per resource), effects: [{name, left}]}],
 //    level: "voll" | "ohne Wirkungen" | "nur Reihenfolge" | "nur Namen"}
 
-export const FORMAT = 2;
+import { fromBase42, toBase42 } from "./base42.js";
+
+export const FORMAT = 3; // the link's: base42 (1 and 2: base64url)
 export const PREFIX = `s=${FORMAT}.`;
-const READS = [1, FORMAT]; // version 1: the same, without the state on „Werte“
+const LINK_BYTES = { 1: fromBase64url, 2: fromBase64url, 3: fromBase42 }; // version → its decoder
+const TEXT_FORMAT = 2; // the compact text's (its first field)
+const TEXT_READS = [1, TEXT_FORMAT]; // version 1: the same, without the state on „Werte“
 const DOWN = ["kampfunfähig", "tot"]; // the states a fighter on „Werte“ shows beside his values
 // „kampffähig“: where the fight tracks no life points (the Tickleiste alone), only whether he
 // can still act is known
@@ -35,7 +41,7 @@ const PACKED_MAX = 6000; // characters of the fragment's data
 const JSON_MAX = 32000; // bytes once inflated
 const TEXT_MAX = 60;
 
-// ------------------------------------------------------------------ base64url
+// ------------------------------------------------------------------ base64url (links 1 and 2, offers 1)
 
 export function toBase64url(bytes) {
   let binary = "";
@@ -113,7 +119,7 @@ function text(value, max = TEXT_MAX) {
 // The picture → the text that travels.
 export function compact(picture) {
   const head = [
-    FORMAT,
+    TEXT_FORMAT,
     text(picture.system, 30),
     Math.round(picture.at / 1000).toString(36),
     text(picture.clock),
@@ -200,7 +206,7 @@ export function expand(value) {
   const lines = value.split("\n");
   const head = lines[0].split("\t");
   need(head.length === 8, "der Inhalt hat nicht die erwartete Form");
-  need(READS.map(String).includes(head[0]), "der Inhalt hat eine andere Version");
+  need(TEXT_READS.map(String).includes(head[0]), "der Inhalt hat eine andere Version");
   const version = Number(head[0]);
   const [, system, seconds, clock, actor, next, resources, level] = head;
   need(/^[a-z0-9_-]{1,30}$/.test(system), "das Regelsystem fehlt");
@@ -232,9 +238,9 @@ export function expand(value) {
 
 // ------------------------------------------------------------------ packing and unpacking
 
-// The picture → the fragment's data („2.<base64url>“ after „s=“).
+// The picture → the fragment's data (after „s=3.“).
 export async function pack(picture) {
-  return toBase64url(await deflate(new TextEncoder().encode(compact(picture))));
+  return toBase42(await deflate(new TextEncoder().encode(compact(picture))));
 }
 
 export async function fragmentOf(picture) {
@@ -245,7 +251,8 @@ export async function fragmentOf(picture) {
 // clock or the phone's is wrong (a few minutes apart is usual: that still reads „gerade eben“)
 export const FUTURE_MS = 10 * 60 * 1000;
 
-// A link's fragment („#s=2.…“, or „#s=1.…“) → {picture} or {problem} (German; never throws).
+// A link's fragment („#s=3.…“, or an older „#s=2.…“, „#s=1.…“) → {picture} or {problem}
+// (German; never throws).
 
 export async function unpack(fragment, now = Date.now()) {
   const hash = String(fragment || "").replace(/^#/, "");
@@ -253,14 +260,14 @@ export async function unpack(fragment, now = Date.now()) {
   if (!hash.startsWith("s=")) return { problem: "Dieser Link gehört nicht zur Spieleransicht." };
   const match = /^s=(\d{1,3})\.(.*)$/s.exec(hash);
   if (!match) return { problem: "Dieser Link ist unvollständig (die Version fehlt)." };
-  if (!READS.includes(Number(match[1]))) {
+  if (!Object.hasOwn(LINK_BYTES, match[1])) {
     return { problem: `Dieser Link hat die Version ${match[1]}; diese Seite liest Version ${FORMAT}. Bitte die Seite neu laden oder die Spielleitung um einen neuen Link bitten.` };
   }
   if (match[2].length > PACKED_MAX) return { problem: "Dieser Link ist zu lang für einen Kampf." };
   if (typeof DecompressionStream !== "function") {
     return { problem: "Dieser Browser kann die Spieleransicht nicht entpacken (zu alt) – bitte den Browser aktualisieren oder einen anderen nehmen." };
   }
-  const bytes = fromBase64url(match[2]);
+  const bytes = LINK_BYTES[match[1]](match[2]);
   if (!bytes || !bytes.length) return { problem: "Dieser Link ist beschädigt (unerlaubte Zeichen)." };
   let unpacked;
   try {

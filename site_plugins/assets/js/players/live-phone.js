@@ -1,5 +1,5 @@
 // Regelwerk – players/live-phone.js: a phone's side of the live table (the player view,
-// spieler/#s=2.…&o=1.…: the game master's offer beside the picture, wire.js).
+// spieler/#s=3.…&o=2.…: the game master's offer beside the picture, wire.js).
 //
 // Owns: the box above the view („Live“) – the phone's answer as a QR code for the game
 // master's camera and as a text to copy, then one line with the state of the connection –, the

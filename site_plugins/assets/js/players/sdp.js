@@ -11,17 +11,20 @@
 //   - the host candidates (UDP; an address: an mDNS name – a UUID with „.local“ –, IPv4 or
 //     IPv6, and a port); no STUN/TURN, so there are no others.
 // Everything else of a data-channel SDP is the same in every current browser and is written
-// back by sdpOf. Packed: a few bytes of binary (ICE strings in 6 bits a character), base64url
-// (link.js), prefixed by the format's version („1.“): Chromium's offer in 78 characters and
-// about 25 more per mDNS candidate (one per network); an answer 5 more, as it names the offer
-// by the offer's ice-ufrag. Unpacking checks every byte and gives a German reason, never an
+// back by sdpOf. Packed: a few bytes of binary (ICE strings in 6 bits a character), written in
+// the 42 characters a QR code stores compactly (base42.js), prefixed by the format's version
+// („2.“; „1.“, base64url, is still read): Chromium's offer in 88 characters and about 27 more
+// per mDNS candidate (one per network) – in a QR code a fifth less room than version 1's 78 and
+// 25 took –; an answer 8 more, as it names the offer by the offer's ice-ufrag. Unpacking checks every byte and gives a German reason, never an
 // exception.
 
-import { fromBase64url, toBase64url } from "./link.js";
+import { fromBase42, toBase42 } from "./base42.js";
+import { fromBase64url } from "./link.js";
 
-export const VERSION = 1;
+export const VERSION = 2;
+const BYTES_OF = { 1: fromBase64url, 2: fromBase42 }; // version → its decoder
 export const CANDIDATES_MAX = 4;
-const PACKED_MAX = 400; // characters of the base64url text: more is no packed offer or answer
+const PACKED_MAX = 450; // characters of the packed text (300 bytes): more is no offer or answer
 const ICE_CHAR = /^[A-Za-z0-9+/]+$/; // RFC 8839: ice-char
 const UUID_LOCAL = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})\.local$/i;
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -125,7 +128,7 @@ function iceBytes(text) {
 const ADDRESS = { mdns: [0, 16], ipv4: [4, 4], ipv6: [6, 16] };
 const ADDRESS_OF = { 0: "mdns", 4: "ipv4", 6: "ipv6" };
 
-// → "1.<base64url>"; ``offerUfrag``: for an answer, the ice-ufrag of the offer it answers.
+// → "2.<base42>"; ``offerUfrag``: for an answer, the ice-ufrag of the offer it answers.
 export function pack(kind, essentials, offerUfrag = null) {
   const bytes = [KIND[kind] * 4 + ROLES.indexOf(essentials.role)];
   if (kind === "answer") bytes.push(...iceBytes(offerUfrag));
@@ -133,21 +136,21 @@ export function pack(kind, essentials, offerUfrag = null) {
   const candidates = essentials.candidates.slice(0, CANDIDATES_MAX);
   bytes.push(candidates.length);
   for (const c of candidates) bytes.push(ADDRESS[c.kind][0], c.port >> 8, c.port & 255, ...c.bytes);
-  return `${VERSION}.${toBase64url(Uint8Array.from(bytes))}`;
+  return `${VERSION}.${toBase42(Uint8Array.from(bytes))}`;
 }
 
 class Bad extends Error {}
 
-// "1.<base64url>" → {kind, id (the offer's ice-ufrag), role, ufrag, pwd, fingerprint,
+// "2.<base42>" (or "1.<base64url>") → {kind, id (the offer's ice-ufrag), role, ufrag, pwd, fingerprint,
 // candidates} or {problem}.
 export function unpack(text, kind) {
   const what = kind === "offer" ? "Die Live-Verbindung im Link" : "Der Antwort-Code";
-  const match = /^(\d{1,3})\.([A-Za-z0-9_-]{1,400})$/.exec(String(text || "").trim());
+  const match = /^(\d{1,3})\.([A-Za-z0-9_$*+./-]{1,450})$/.exec(String(text || "").trim());
   if (!match || match[2].length > PACKED_MAX) return { problem: `${what} ist unvollständig oder beschädigt.` };
-  if (Number(match[1]) !== VERSION) {
+  if (!Object.hasOwn(BYTES_OF, match[1])) {
     return { problem: `${what} hat die Version ${match[1]}; diese Seite liest Version ${VERSION}. Bitte beide Seiten neu laden.` };
   }
-  const bytes = fromBase64url(match[2]);
+  const bytes = BYTES_OF[match[1]](match[2]);
   if (!bytes) return { problem: `${what} ist beschädigt (unerlaubte Zeichen).` };
   let at = 0;
   const take = (n) => {

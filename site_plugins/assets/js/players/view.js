@@ -11,9 +11,9 @@
 // - #live=<system>: the second screen on the game master's device – the picture the
 //   Kampfhelfer page writes at every change (fight-share.js: localStorage, the storage event,
 //   and a BroadcastChannel), followed live;
-// - a link with the game master's offer beside the picture (#s=2.…&o=1.…, wire.js): the
+// - a link with the game master's offer beside the picture (#s=3.…&o=2.…, wire.js): the
 //   picture at once, then live over WebRTC from the game master's page (live-phone.js draws
-//   each picture that arrives through ``show``); a link of only the offer (#o=1.…) says the
+//   each picture that arrives through ``show``); a link of only the offer (#o=2.…) says the
 //   fight comes once connected. Without a connection the link's picture stays.
 // „Das bin ich“ marks the player's own fighter, remembered per system in this browser
 // (localStorage "regelwerk:spieler-ich:<system>"). Needs no engine: no Python, no network.

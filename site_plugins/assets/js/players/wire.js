@@ -2,10 +2,10 @@
 // page; tests/js/live-wire.test.mjs).
 //
 // Owns:
-// - the players' link with the game master's offer beside the picture: spieler/#s=2.<picture>
-//   &o=1.<offer> (sdp.js packs the offer; base64url has no „&“), or #o=1.<offer> alone when
-//   not even the names fit beside it into a QR code of version ≤ 10 – splitFragment and
-//   withOffer;
+// - the players' link with the game master's offer beside the picture: spieler/#s=3.<picture>
+//   &o=2.<offer> (sdp.js packs the offer; neither base42 nor base64url has „&“ or „=“), or
+//   #o=2.<offer> alone when not even the names fit beside it into a QR code of version ≤ 10 –
+//   splitFragment and withOffer;
 // - the messages on a live data channel, game master → phone, as JSON text:
 //     {"v": 1, "t": "bild", "d": <the picture, compact as in the link (link.js)>}
 //     {"v": 1, "t": "reserve", "d": <a spare offer, packed (sdp.js): for reconnecting>}
@@ -18,9 +18,9 @@ import { FUTURE_MS, expand } from "./link.js";
 
 export const WIRE = 1;
 export const MESSAGE_MAX = 40000; // characters; a picture of 40 fighters is well below
-const OFFER = /^[0-9]{1,3}\.[A-Za-z0-9_-]{1,400}$/;
+const OFFER = /^[0-9]{1,3}\.[A-Za-z0-9_$*+./-]{1,450}$/; // sdp.js unpack checks it further
 
-// "#s=2.…&o=1.…" → {link: "#s=2.…" | "", offer: "1.…" | null}
+// "#s=3.…&o=2.…" → {link: "#s=3.…" | "", offer: "2.…" | null}
 export function splitFragment(hash) {
   const text = String(hash || "");
   const at = text.search(/[#&]o=/);
@@ -30,7 +30,7 @@ export function splitFragment(hash) {
   return { link: link === "#" ? "" : link, offer };
 }
 
-// A fragment ("#s=2.…" or "") with the offer beside it.
+// A fragment ("#s=3.…" or "") with the offer beside it.
 export function withOffer(fragment, offer) {
   return fragment ? `${fragment}&o=${offer}` : `#o=${offer}`;
 }
