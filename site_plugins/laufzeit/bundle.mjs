@@ -8,6 +8,17 @@
 // node_modules and bundled in: nothing is fetched at run time. The QR decoder jsQR is a UMD
 // file (CommonJS, no ES module): `umdModule` wraps it so rollup can import it; it goes into a
 // script of its own that the page loads only when the camera is opened (players/scan.js).
+//
+// The page's code is two scripts (issue #46: „a page loads only the browser code it uses“):
+// regelwerk.js, on every page (the page loop, the engine client, dice buttons in the text, the
+// roll log, tooltips), and regelwerk-helfer.js, which regelwerk.js loads where a page has
+// helpers, a fight, „Meine Werte“ or the player view (pages.js). Both are classic scripts, so
+// they cannot share modules by import: every module of regelwerk.js is handed to the second
+// script on one object, window.__regelwerkKern (one namespace per module, named by its path),
+// and the second script takes each of them from there instead of bundling a copy of its own –
+// one engine client, one fight store, one roll log. Built in three steps: regelwerk.js once to
+// learn its modules, then again with them exposed, then regelwerk-helfer.js with those modules
+// external.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,8 +33,11 @@ const SOURCE = path.join(HERE, "..", "assets", "js");
 const RUNTIME = path.join(HERE, "js");
 
 // output file → entry module; see site_plugins/laufzeit/bundle.py for where each one goes
+const CORE = { name: "regelwerk.js", entry: path.join(SOURCE, "bundle.js") }; // every page
+const HELPERS = { name: "regelwerk-helfer.js", entry: path.join(SOURCE, "bundle-helpers.js") }; // helpers, fight …
+const CORE_GLOBAL = "__regelwerkKern";
+const EXPOSED = "\0regelwerk-core-exposed"; // the virtual entry of the second step
 const ENTRIES = {
-  "regelwerk.js": path.join(SOURCE, "bundle.js"), // the page: every page's helpers, dice buttons, fight bar …
   "engine-start.js": path.join(RUNTIME, "engine-start.js"), // inlined into <head>: starts the worker early
   "worker.js": path.join(RUNTIME, "worker.js"), // the engine worker (online a module worker, offline a Blob)
   "search-hold-worker.js": path.join(RUNTIME, "search-hold-worker.js"), // Material's search, held during the boot
@@ -47,25 +61,58 @@ function umdModule() {
   };
 }
 
-async function bundle(entry) {
+// → {code, modules: [absolute path of every module in it]}; ``options``: more of rollup's
+// input options (plugins, external) and output options (globals, format).
+async function bundle(entry, options = {}) {
   const problems = [];
   const build = await rollup({
     input: entry,
-    plugins: [nodeResolve({ browser: true, modulePaths: [SITE_MODULES] }), umdModule()],
+    plugins: [...(options.plugins || []), nodeResolve({ browser: true, modulePaths: [SITE_MODULES] }), umdModule()],
+    external: options.external,
     onwarn(warning) {
       problems.push(`${warning.code}: ${warning.message}`);
     },
   });
   const { output } = await build.generate({
-    format: "iife",
+    format: options.format || "iife",
     inlineDynamicImports: true,
+    globals: options.globals,
     plugins: [terser({ format: { comments: false } })],
   });
   await build.close();
   if (problems.length) throw new Error(`${entry}: ${problems.join("; ")}`);
-  return output[0].code;
+  return { code: output[0].code, modules: Object.keys(output[0].modules) };
+}
+
+// A module's name on window.__regelwerkKern: its path below site_plugins/, as an identifier.
+function exposedName(file) {
+  return path.relative(path.join(HERE, ".."), file).replace(/[^A-Za-z0-9]/g, "_");
+}
+
+// The core with every one of its modules on window.__regelwerkKern, set before its start().
+function exposing(modules) {
+  const own = modules.filter((file) => path.isAbsolute(file));
+  const lines = own.map((file, i) => `import * as m${i} from ${JSON.stringify(file)};`);
+  const names = own.map((file, i) => `${exposedName(file)}: m${i}`).join(", ");
+  lines.push(`import { start } from ${JSON.stringify(CORE.entry)};`);
+  lines.push(`window.${CORE_GLOBAL} = Object.freeze({ ${names} });`, "start();");
+  return {
+    name: "core-exposed",
+    resolveId: (id) => (id === EXPOSED ? EXPOSED : null),
+    load: (id) => (id === EXPOSED ? lines.join("\n") : null),
+  };
 }
 
 const result = {};
-for (const [name, entry] of Object.entries(ENTRIES)) result[name] = await bundle(entry);
+const { modules: coreModules } = await bundle(CORE.entry, { format: "es" }); // its modules only
+result[CORE.name] = (await bundle(EXPOSED, { plugins: [exposing(coreModules)] })).code;
+const inCore = new Set(coreModules.filter((file) => file !== CORE.entry));
+const helpers = await bundle(HELPERS.entry, {
+  external: (id, importer) => inCore.has(importer && id.startsWith(".") ? path.resolve(path.dirname(importer), id) : id),
+  globals: (id) => `${CORE_GLOBAL}.${exposedName(id)}`,
+});
+if (helpers.modules.some((file) => inCore.has(file))) throw new Error("regelwerk-helfer.js: a module of regelwerk.js bundled twice");
+if (helpers.modules.includes(CORE.entry)) throw new Error("regelwerk-helfer.js imports bundle.js (its start runs once, in regelwerk.js)");
+result[HELPERS.name] = helpers.code;
+for (const [name, entry] of Object.entries(ENTRIES)) result[name] = (await bundle(entry)).code;
 process.stdout.write(JSON.stringify(result));

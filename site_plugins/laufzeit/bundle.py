@@ -2,9 +2,11 @@
 
 The sources are ES modules in ``site_plugins/assets/js/`` (the page) and
 ``site_plugins/laufzeit/js/`` (the runtime); ``bundle.mjs`` beside this file bundles them
-with rollup (from npm, like everything the build runs in Node) into five scripts:
+with rollup (from npm, like everything the build runs in Node) into six scripts:
 
-- ``regelwerk.js``: the page's code, the one script ``mkdocs.yml`` lists;
+- ``regelwerk.js``: the code of every page, the one script ``mkdocs.yml`` lists;
+- ``regelwerk-helfer.js``: the helpers, the fight, „Meine Werte“ and the player view, loaded by
+  ``regelwerk.js`` where a page has them (it takes regelwerk.js's modules from it, not a copy);
 - ``engine-start.js``: inlined into the ``<head>`` of online pages that boot the engine;
 - ``worker.js``: the engine worker (online a module worker; the offline export splices
   Pyodide in front of it and starts it from a Blob);
@@ -36,6 +38,7 @@ KEEP_CACHED = 4
 BUNDLE_TIMEOUT_S = 120
 OUTPUTS = (
     "regelwerk.js",
+    "regelwerk-helfer.js",
     "engine-start.js",
     "worker.js",
     "search-hold-worker.js",

@@ -1,22 +1,13 @@
-// Regelwerk – page.js: the wiring of every page.
+// Regelwerk – page.js: the wiring of a page with helpers (part of regelwerk-helfer.js, which
+// pages.js loads where a page has any).
 //
 // Owns: setting up each helper (.rw-helper) once: list buttons, „Erneut versuchen“, and either
-// a custom widget or the plain form (submit → engine → result, marked table row, roll log,
-// a regelwerk:result event); the custom-widget registry (registerWidget); initPage, run for
-// every page (Material's document$ under instant navigation, else on DOM ready): helpers,
-// the Kampfhelfer page's fight (fight/workbench.js), the page „Meine Werte“, a shared roll in
-// the address.
+// a custom widget (widgets.js) or the plain form (submit → engine → result, marked table row,
+// roll log, a regelwerk:result event); initPage, run by pages.js for every such page: helpers,
+// the Kampfhelfer page's fight (fight/workbench.js), the page „Meine Werte“, the player view,
+// a shared roll in the address (also one pasted into it: onHashChange).
 
-import {
-  engineReady,
-  newSeed,
-  retryBoot,
-  runEngine,
-  scheduleBoot,
-  showState,
-  timing,
-} from "../../laufzeit/js/engine-client.js";
-import { closePopover } from "./helpers/dice.js";
+import { engineReady, newSeed, retryBoot, runEngine, showState, timing } from "../../laufzeit/js/engine-client.js";
 import { openedStore } from "./fight/store.js";
 import { initWorkbenches } from "./fight/workbench.js";
 import {
@@ -35,13 +26,14 @@ import { keepJumpsClear } from "./helpers/jump-offset.js";
 import { logRoll, replayWith, showStoredLog } from "./helpers/log.js";
 import { setupOdds } from "./helpers/odds.js";
 import * as remember from "./helpers/remember.js";
-import { announce, markTableRow, outcomeText, renderResult, watchScrolling } from "./helpers/results.js";
+import { announce, markTableRow, outcomeText, renderResult } from "./helpers/results.js";
 import { setupValues } from "./helpers/saved.js";
 import { initPlayerView } from "./players/view.js";
 import { initSavedPage } from "./helpers/saved-page.js";
 import * as share from "./helpers/share.js";
 import * as store from "./common/store.js";
 import { el } from "./common/util.js";
+import { whenRegistered, widgetOf } from "./widgets.js";
 
 // One roll of a plain helper. options: {shared: true, note} for a roll opened from a link
 // (it is shown as replayed and does not replace the reader's remembered input); fromLog: a
@@ -120,21 +112,12 @@ function replayLogged(request, id) {
   return true;
 }
 
-// Custom widgets (e.g. the Tickleiste): a helper whose block names `widget: <name>` is set up
-// by the function registered under that name, as function(helper, api) – api is the facade
-// window.Regelwerk (see bundle.js). A widget registered after the page was set up (from a
-// script of its own) is set up at once.
-const WIDGETS = new Map();
-let pagesStarted = false;
-
-export function registerWidget(name, setupWidget) {
-  WIDGETS.set(name, setupWidget);
-  if (pagesStarted) document.querySelectorAll(".rw-helper").forEach(setup);
-}
-
+// A helper whose block names a custom widget (e.g. the Tickleiste) is set up by it (widgets.js),
+// as function(helper, api) – api is the facade window.Regelwerk (bundle.js); one registered
+// later is set up then (startHelpers).
 function setup(helper) {
   if (helper.dataset.rwReady) return;
-  if (helper.dataset.widget && !WIDGETS.has(helper.dataset.widget)) return; // registered later
+  if (helper.dataset.widget && !widgetOf(helper.dataset.widget)) return; // registered later
   helper.dataset.rwReady = "1";
   const form = helper.querySelector(".rw-form");
   form.querySelectorAll(".rw-list").forEach(renumber);
@@ -146,7 +129,7 @@ function setup(helper) {
     if (button.classList.contains("rw-remove") && list) removeRow(list, button.closest(".rw-row"));
     if (button.classList.contains("rw-retry")) retryBoot();
   });
-  const custom = helper.dataset.widget && WIDGETS.get(helper.dataset.widget);
+  const custom = helper.dataset.widget && widgetOf(helper.dataset.widget);
   if (custom) {
     setupValues(helper);
     custom(helper, window.Regelwerk);
@@ -196,34 +179,30 @@ function sayIfNothingIsKept(helpers) {
   first.before(box);
 }
 
+// Sets up the page (pages.js calls it for every page that has something of this script's).
 export function initPage() {
   const started = performance.now();
-  closePopover(false);
   const helpers = document.querySelectorAll(".rw-helper");
   helpers.forEach(setup);
   sayIfNothingIsKept(helpers);
-  if (helpers.length || document.querySelector(".rw-dice")) scheduleBoot();
   initWorkbenches();
   initSavedPage();
   initPlayerView();
   showStoredLog();
   keepJumpsClear(); // before a shared roll scrolls to its helper
   share.openFromAddress(submit, takePastedLink() || location.hash);
-  // after Material has wrapped the page's tables (its own subscriber to the same page event)
-  setTimeout(() => watchScrolling(document), 0);
-  // our longest stretch on the main thread while a page loads (scripts/benchmark*.py)
   timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - started);
 }
-
 
 // A shared roll pasted into the address bar of the page already open only changes the
 // fragment: no load, no new page for initPage – so it is opened here (other fragments,
 // e.g. the table of contents' anchors, are left to the browser). The link is read from the
-// event: at phone width Material's anchor tracking may already have put the current
-// section's anchor back into the address by the time the event arrives. Material's instant
-// navigation may also render the page's content afresh for that address (it does for the
-// first change of address after a full load); the link is then kept for that content's
-// initPage, which opens it again – the first replay went with the old content.
+// event (pages.js passes its new fragment): at phone width Material's anchor tracking may
+// already have put the current section's anchor back into the address by the time the event
+// arrives. Material's instant navigation may also render the page's content afresh for that
+// address (it does for the first change of address after a full load); the link is then kept
+// for that content's initPage, which opens it again – the first replay went with the old
+// content.
 const PASTED_LINK_MS = 10000;
 let pastedLink = null; // {hash, path, at}
 
@@ -234,22 +213,14 @@ function takePastedLink() {
   return fresh ? pasted.hash : null;
 }
 
-function onHashChange(event) {
-  const hash = new URL(event.newURL).hash;
+export function onHashChange(hash) {
   if (share.isLink(hash)) pastedLink = { hash, path: location.pathname, at: performance.now() };
   share.openFromAddress(submit, hash);
 }
 
-// initPage for this page and every page instant navigation brings.
-export function startPages() {
-  pagesStarted = true;
+// What runs once, when regelwerk-helfer.js loads: the roll log's „Wiederholen“ into a helper,
+// and the helpers of a widget registered later.
+export function startHelpers() {
   replayWith(replayLogged);
-  window.addEventListener("hashchange", onHashChange);
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(initPage);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", initPage);
-  } else {
-    initPage();
-  }
+  whenRegistered(() => document.querySelectorAll(".rw-helper").forEach(setup));
 }

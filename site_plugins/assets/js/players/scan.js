@@ -4,12 +4,12 @@
 // Owns: the camera (getUserMedia, the back camera where there is one), a video in the box it
 // is given, and the decoder: the browser's BarcodeDetector where it reads QR codes, otherwise
 // jsQR (npm, Apache-2.0) – bundled as a script of its own (assets/regelwerk/qr-decoder.js,
-// players/qr-decoder.js; ≈ 130 kB), loaded only when the scanner opens: the page's bundle is a
-// classic script (file://), which cannot split off a chunk, so the decoder comes as a second
-// classic script that hands its function over in the event „regelwerk:qr-decoder“ (no global
-// name). Frames are read every SCAN_MS, downscaled to at most FRAME_MAX pixels wide.
+// players/qr-decoder.js; ≈ 130 kB), loaded only when the scanner opens (common/scripts.js): a
+// classic script (file://) that hands its function over in the event „regelwerk:qr-decoder“
+// (no global name). Frames are read every SCAN_MS, downscaled to at most FRAME_MAX pixels wide.
 // Problems come back as German text; the camera is always released.
 
+import { loadScript } from "../common/scripts.js";
 import { el } from "../common/util.js";
 
 const SCAN_MS = 150;
@@ -27,13 +27,8 @@ let decoderLoad = null;
 function loadDecoder() {
   if (decoderLoad) return decoderLoad;
   decoderLoad = new Promise((resolve, reject) => {
-    const page = [...document.scripts].find((s) => /\/assets\/regelwerk\/regelwerk\.js(\?|$)/.test(s.src));
-    if (!page) return reject(new Error("kein Skript"));
-    const script = document.createElement("script");
-    script.src = page.src.replace(/regelwerk\.js(\?.*)?$/, DECODER);
     document.addEventListener(EVENT, (event) => resolve(event.detail), { once: true });
-    script.addEventListener("error", () => reject(new Error("nicht geladen")));
-    document.head.appendChild(script);
+    loadScript(DECODER).catch(reject);
   });
   decoderLoad.catch(() => {
     decoderLoad = null; // the next try loads it again
