@@ -3,7 +3,9 @@ the browser code it uses (text pages: navigation, tooltips, dice buttons in the 
 app's registration; helper pages: the rest, as separate chunks loaded when needed)“).
 
 regelwerk.js runs on every page; regelwerk-helfer.js (helpers, the fight, „Meine Werte“, the
-player view) is loaded by it where a page has any of them (site_plugins/assets/js/pages.js).
+player view) is loaded by it where a page has any of them (site_plugins/assets/js/pages.js);
+the search's German stemmer, the index's words and the ranking (suche-deutsch.js) come when the
+reader opens the search (site_plugins/suche/assets/suche.js).
 The pages are found in the build, not named: a page of text alone, one of text with dice
 buttons, one with helpers. A dice button rolls without the helpers' code (issue #29's dice in
 the text, e.g. 000_5fbfd0ad384a0921.txt „Jeder Schild richtet dabei 1W6+1 Punkte Schaden
@@ -81,6 +83,13 @@ def test_text_pages_load_no_helper_code_and_a_helper_page_loads_it_once(
     navigate(page, site_url + helpers)
     page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
     assert loads_of_helpers(requests) == 1
+    # the search's language only once the reader opens the search
+    language = [u for u in requests if u.split("?")[0].endswith("/suche-deutsch.js")]
+    assert language == [], language
+    page.locator("[data-md-component='search-query']").click()
+    page.wait_for_function("() => !!window.regelwerkSuche", polling=100)
+    assert page.evaluate("() => regelwerkSuche.transform('Rüstungen')") == "rustung"
+    page.keyboard.press("Escape")
 
 
 def test_helper_code_that_cannot_be_loaded_is_said_and_loaded_again_on_retry(

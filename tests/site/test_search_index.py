@@ -2,8 +2,9 @@
 
 The built search index is handed to Material's own worker script
 (``assets/javascripts/workers/search.*.min.js``, which builds the lunr index with the German
-stemmer), queries go through our page script (``assets/regelwerk-suche/suche.js``) first and
-its answers through the script's ranking (for the system of the page the search starts on),
+stemmer), queries go through our search language first (``assets/regelwerk-suche/
+suche-deutsch.js``, which the page script ``suche.js`` loads when the reader searches) and its
+answers through that script's ranking (for the system of the page the search starts on),
 exactly as in the browser. Fast (about a second) and independent of Chromium. The online build
 keeps the index's documents apart (``search/search_docs.json``, fetched by the held search
 worker when a reader searches; ``search_index.json`` keeps the config): the worker gets them
@@ -23,7 +24,7 @@ import yaml
 
 from mkdocs.exceptions import PluginError
 
-from site_plugins.suche.plugin import SCRIPT, index_words, system_labels
+from site_plugins.suche.plugin import LANGUAGE_SCRIPT, SCRIPT, index_words, system_labels
 from tests.conftest import search_labels
 
 QUERIES = Path(__file__).with_name("search_queries.yml")
@@ -165,7 +166,7 @@ def node_search(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> d
         capture_output=True,
         text=True,
         timeout=60,
-        env={"SCRIPT": SCRIPT, "PATH": str(Path(node).parent)},
+        env={"SCRIPT": LANGUAGE_SCRIPT, "PATH": str(Path(node).parent)},
     )
     assert proc.returncode == 0, proc.stderr
     result: dict[str, Any] = json.loads(proc.stdout)
@@ -200,11 +201,16 @@ def test_index_is_configured_for_german_stemming(built_site: Path) -> None:
 
 
 def test_page_script_wraps_materials_german_stemmer(built_site: Path) -> None:
-    script = (built_site / SCRIPT).read_text("utf-8")
+    """The page lists the hook alone; the stemmer and the index's words are the script it
+    loads when the reader searches (#46: a page loads only the code it uses)."""
+    script = (built_site / LANGUAGE_SCRIPT).read_text("utf-8")
     assert "Lunr languages, `German` language" in script
     assert "var WOERTER = [" in script
     html = (built_site / "index.html").read_text("utf-8")
     assert SCRIPT in html
+    assert LANGUAGE_SCRIPT.rsplit("/", 1)[1] not in html
+    hook = (built_site / SCRIPT).read_text("utf-8")
+    assert "WOERTER" not in hook and "Lunr languages" not in hook
 
 
 def test_index_words_are_lowercase_words_without_markup() -> None:
@@ -235,7 +241,7 @@ def test_system_labels_are_checked(tmp_path: Path) -> None:
 
 
 def test_script_knows_the_system_labels(built_site: Path) -> None:
-    script = (built_site / SCRIPT).read_text("utf-8")
+    script = (built_site / LANGUAGE_SCRIPT).read_text("utf-8")
     assert f"var SYSTEME = {json.dumps(LABELS, ensure_ascii=False)};" in script
     assert 'var ALLGEMEIN = "Allgemein";' in script
     assert "var STOPWORDS = host.stopWords || [];" in script
