@@ -9,16 +9,16 @@
 // file (CommonJS, no ES module): `umdModule` wraps it so rollup can import it; it goes into a
 // script of its own that the page loads only when the camera is opened (players/scan.js).
 //
-// The page's code is two scripts (issue #46: „a page loads only the browser code it uses“):
+// The page's code is three scripts (issue #46: „a page loads only the browser code it uses“):
 // regelwerk.js, on every page (the page loop, the engine client, dice buttons in the text, the
-// roll log, tooltips), and regelwerk-helfer.js, which regelwerk.js loads where a page has
-// helpers, a fight, „Meine Werte“ or the player view (pages.js). Both are classic scripts, so
-// they cannot share modules by import: every module of regelwerk.js is handed to the second
-// script on one object, window.__regelwerkKern (one namespace per module, named by its path),
-// and the second script takes each of them from there instead of bundling a copy of its own –
-// one engine client, one fight store, one roll log. Built in three steps: regelwerk.js once to
-// learn its modules, then again with them exposed, then regelwerk-helfer.js with those modules
-// external.
+// roll log, tooltips), and the parts it loads where a page has them (pages.js):
+// regelwerk-helfer.js (helpers, the fight, „Meine Werte“) and regelwerk-spieler.js (the player
+// view). They are classic scripts, so they cannot share modules by import: every module of
+// regelwerk.js is handed to the parts on one object, window.__regelwerkKern (one namespace per
+// module, named by its path), and a part takes each of them from there instead of bundling a
+// copy of its own – one engine client, one fight store, one roll log. Built in three steps:
+// regelwerk.js once to learn its modules, then again with them exposed, then each part with
+// those modules external.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -34,7 +34,11 @@ const RUNTIME = path.join(HERE, "js");
 
 // output file → entry module; see site_plugins/laufzeit/bundle.py for where each one goes
 const CORE = { name: "regelwerk.js", entry: path.join(SOURCE, "bundle.js") }; // every page
-const HELPERS = { name: "regelwerk-helfer.js", entry: path.join(SOURCE, "bundle-helpers.js") }; // helpers, fight …
+// the parts regelwerk.js loads where a page has them (pages.js PARTS)
+const PARTS = [
+  { name: "regelwerk-helfer.js", entry: path.join(SOURCE, "bundle-helpers.js") }, // helpers, fight …
+  { name: "regelwerk-spieler.js", entry: path.join(SOURCE, "bundle-players.js") }, // the player view
+];
 const CORE_GLOBAL = "__regelwerkKern";
 const EXPOSED = "\0regelwerk-core-exposed"; // the virtual entry of the second step
 const ENTRIES = {
@@ -107,12 +111,14 @@ const result = {};
 const { modules: coreModules } = await bundle(CORE.entry, { format: "es" }); // its modules only
 result[CORE.name] = (await bundle(EXPOSED, { plugins: [exposing(coreModules)] })).code;
 const inCore = new Set(coreModules.filter((file) => file !== CORE.entry));
-const helpers = await bundle(HELPERS.entry, {
-  external: (id, importer) => inCore.has(importer && id.startsWith(".") ? path.resolve(path.dirname(importer), id) : id),
-  globals: (id) => `${CORE_GLOBAL}.${exposedName(id)}`,
-});
-if (helpers.modules.some((file) => inCore.has(file))) throw new Error("regelwerk-helfer.js: a module of regelwerk.js bundled twice");
-if (helpers.modules.includes(CORE.entry)) throw new Error("regelwerk-helfer.js imports bundle.js (its start runs once, in regelwerk.js)");
-result[HELPERS.name] = helpers.code;
+for (const part of PARTS) {
+  const built = await bundle(part.entry, {
+    external: (id, importer) => inCore.has(importer && id.startsWith(".") ? path.resolve(path.dirname(importer), id) : id),
+    globals: (id) => `${CORE_GLOBAL}.${exposedName(id)}`,
+  });
+  if (built.modules.some((file) => inCore.has(file))) throw new Error(`${part.name}: a module of regelwerk.js bundled twice`);
+  if (built.modules.includes(CORE.entry)) throw new Error(`${part.name} imports bundle.js (its start runs once, in regelwerk.js)`);
+  result[part.name] = built.code;
+}
 for (const [name, entry] of Object.entries(ENTRIES)) result[name] = (await bundle(entry)).code;
 process.stdout.write(JSON.stringify(result));

@@ -2,11 +2,12 @@
 
 The sources are ES modules in ``site_plugins/assets/js/`` (the page) and
 ``site_plugins/laufzeit/js/`` (the runtime); ``bundle.mjs`` beside this file bundles them
-with rollup (from npm, like everything the build runs in Node) into six scripts:
+with rollup (from npm, like everything the build runs in Node) into seven scripts:
 
 - ``regelwerk.js``: the code of every page, the one script ``mkdocs.yml`` lists;
-- ``regelwerk-helfer.js``: the helpers, the fight, „Meine Werte“ and the player view, loaded by
-  ``regelwerk.js`` where a page has them (it takes regelwerk.js's modules from it, not a copy);
+- ``regelwerk-helfer.js``: the helpers, the fight and „Meine Werte“, and
+  ``regelwerk-spieler.js``: the player view – each loaded by ``regelwerk.js`` where a page has
+  them (they take regelwerk.js's modules from it, not a copy);
 - ``engine-start.js``: inlined into the ``<head>`` of online pages that boot the engine;
 - ``worker.js``: the engine worker (online a module worker; the offline export splices
   Pyodide in front of it and starts it from a Blob);
@@ -39,6 +40,7 @@ BUNDLE_TIMEOUT_S = 120
 OUTPUTS = (
     "regelwerk.js",
     "regelwerk-helfer.js",
+    "regelwerk-spieler.js",
     "engine-start.js",
     "worker.js",
     "search-hold-worker.js",

@@ -63,7 +63,8 @@ RUNTIME_JS = Path(__file__).resolve().parent / "js"
 ENGINE_DIR = Path(engine.__file__).resolve().parent
 ASSET_PREFIX = "assets/regelwerk"
 PAGE_SCRIPT = "regelwerk.js"  # the bundle mkdocs.yml lists in extra_javascript
-HELPERS_SCRIPT = "regelwerk-helfer.js"  # loaded by regelwerk.js where a page has helpers
+# loaded by regelwerk.js where a page has helpers (a fight, „Meine Werte“), the player view
+PARTS = ("regelwerk-helfer.js", "regelwerk-spieler.js")
 HEAD_START = "engine-start.js"  # inlined into the <head> of pages that boot the engine
 WORKER = "worker.js"
 QR_DECODER = "qr-decoder.js"  # loaded by the page when the game master opens the camera
@@ -165,7 +166,7 @@ class RuntimePlugin(BasePlugin[RuntimeConfig]):  # type: ignore[no-untyped-call]
         except BundleError as error:
             raise PluginError(f"regelwerk-laufzeit: {error}") from error
         self.head_start = scripts[HEAD_START]
-        for name in (PAGE_SCRIPT, HELPERS_SCRIPT, WORKER, QR_DECODER):
+        for name in (PAGE_SCRIPT, *PARTS, WORKER, QR_DECODER):
             files.append(File.generated(config, f"{ASSET_PREFIX}/{name}", content=scripts[name]))
         for path in sorted(ASSETS.iterdir()):
             if path.is_file():  # the stylesheet and the logo; the code is bundled (js/)

@@ -2,8 +2,9 @@
 the browser code it uses (text pages: navigation, tooltips, dice buttons in the text, the web
 app's registration; helper pages: the rest, as separate chunks loaded when needed)“).
 
-regelwerk.js runs on every page; regelwerk-helfer.js (helpers, the fight, „Meine Werte“, the
-player view) is loaded by it where a page has any of them (site_plugins/assets/js/pages.js);
+regelwerk.js runs on every page; regelwerk-helfer.js (helpers, the fight, „Meine Werte“) is
+loaded by it where a page has any of them, regelwerk-spieler.js on the player view – a player's
+phone never gets the helpers and the fight (site_plugins/assets/js/pages.js);
 the search's German stemmer, the index's words and the ranking (suche-deutsch.js) come when the
 reader opens the search (site_plugins/suche/assets/suche.js).
 The pages are found in the build, not named: a page of text alone, one of text with dice
@@ -27,38 +28,42 @@ from tests.browser.conftest import PageErrors, navigate
 pytestmark = pytest.mark.browser
 
 HELPERS_SCRIPT = "regelwerk-helfer.js"
-# what regelwerk-helfer.js sets up (pages.js NEEDS_HELPERS), as the build writes it
-NEEDS_HELPERS = re.compile(r'class="(rw-helper|rw-workbench|rw-werte-verwaltung|rw-player)\b')
+PLAYERS_SCRIPT = "regelwerk-spieler.js"
+# what the two scripts set up (pages.js PARTS), as the build writes it
+NEEDS_HELPERS = re.compile(r'class="(rw-helper|rw-workbench|rw-werte-verwaltung)\b')
+PLAYER_VIEW = re.compile(r'class="rw-player\b')
 
 
-def pages_of(site: Path) -> tuple[str, str, str]:
-    """(a page of text alone, a page of text with dice buttons, a page with helpers) – paths
-    below the site, found in the build."""
-    plain = dice = helpers = None
+def pages_of(site: Path) -> tuple[str, str, str, str]:
+    """(a page of text alone, a page of text with dice buttons, a page with helpers, the player
+    view) – paths below the site, found in the build."""
+    plain = dice = helpers = players = None
     for path in sorted(site.rglob("index.html")):
         html = path.read_text(encoding="utf-8")
         if "<article" not in html:
             continue
         address = path.parent.relative_to(site).as_posix()
         address = "" if address == "." else f"{address}/"
-        if NEEDS_HELPERS.search(html):
+        if PLAYER_VIEW.search(html):
+            players = players or address
+        elif NEEDS_HELPERS.search(html):
             helpers = helpers or address
         elif 'class="rw-dice' in html:
             dice = dice or address
         elif address:
             plain = plain or address
-    assert plain is not None and dice is not None and helpers is not None, (plain, dice, helpers)
-    return plain, dice, helpers
+    assert plain and dice and helpers and players, (plain, dice, helpers, players)
+    return plain, dice, helpers, players
 
 
-def loads_of_helpers(requests: list[str]) -> int:
-    return sum(1 for url in requests if url.split("?")[0].endswith(f"/{HELPERS_SCRIPT}"))
+def loads_of(requests: list[str], script: str = HELPERS_SCRIPT) -> int:
+    return sum(1 for url in requests if url.split("?")[0].endswith(f"/{script}"))
 
 
 def test_text_pages_load_no_helper_code_and_a_helper_page_loads_it_once(
     page: Any, site_url: str, built_site: Path
 ) -> None:
-    plain, dice, helpers = pages_of(built_site)
+    plain, dice, helpers, players = pages_of(built_site)
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto(site_url + plain)
@@ -68,7 +73,12 @@ def test_text_pages_load_no_helper_code_and_a_helper_page_loads_it_once(
     page.locator(".rw-dice").first.click()
     page.locator("#rw-dice-popover .rw-outcome").wait_for()
     page.keyboard.press("Escape")
-    assert loads_of_helpers(requests) == 0, [u for u in requests if "/assets/regelwerk/" in u]
+    assert loads_of(requests) == loads_of(requests, PLAYERS_SCRIPT) == 0, requests
+    # the player view: its own script, not the helpers and the fight
+    navigate(page, site_url + players)
+    page.locator(".rw-player[data-rw-player]").wait_for()
+    assert loads_of(requests, PLAYERS_SCRIPT) == 1
+    assert loads_of(requests) == 0
     # instant navigation to a page with helpers: loaded then, every helper set up and rolling
     navigate(page, site_url + helpers)
     wait_engine_ready(page)
@@ -82,7 +92,8 @@ def test_text_pages_load_no_helper_code_and_a_helper_page_loads_it_once(
     navigate(page, site_url + plain)
     navigate(page, site_url + helpers)
     page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
-    assert loads_of_helpers(requests) == 1
+    assert loads_of(requests) == 1
+    assert loads_of(requests, PLAYERS_SCRIPT) == 1
     # the search's language only once the reader opens the search
     language = [u for u in requests if u.split("?")[0].endswith("/suche-deutsch.js")]
     assert language == [], language
@@ -95,7 +106,7 @@ def test_text_pages_load_no_helper_code_and_a_helper_page_loads_it_once(
 def test_helper_code_that_cannot_be_loaded_is_said_and_loaded_again_on_retry(
     page: Any, site_url: str, built_site: Path, page_errors: PageErrors
 ) -> None:
-    _, _, helpers = pages_of(built_site)
+    helpers = pages_of(built_site)[2]
     page.route(f"**/{HELPERS_SCRIPT}", lambda route: route.fulfill(status=404, body="fehlt"))
     page_errors.expect(r"^console\.error: Failed to load resource: .*404")
     page.goto(site_url + helpers)

@@ -4,8 +4,9 @@
 // Owns: setting up each helper (.rw-helper) once: list buttons, „Erneut versuchen“, and either
 // a custom widget (widgets.js) or the plain form (submit → engine → result, marked table row,
 // roll log, a regelwerk:result event); initPage, run by pages.js for every such page: helpers,
-// the Kampfhelfer page's fight (fight/workbench.js), the page „Meine Werte“, the player view,
-// a shared roll in the address (also one pasted into it: onHashChange).
+// the Kampfhelfer page's fight (fight/workbench.js), the page „Meine Werte“, a shared roll in
+// the address (also one pasted into it: onHashChange). The player view is a script of its own
+// (bundle-players.js).
 
 import { engineReady, newSeed, retryBoot, runEngine, showState, timing } from "../../laufzeit/js/engine-client.js";
 import { openedStore } from "./fight/store.js";
@@ -28,7 +29,6 @@ import { setupOdds } from "./helpers/odds.js";
 import * as remember from "./helpers/remember.js";
 import { announce, markTableRow, outcomeText, renderResult } from "./helpers/results.js";
 import { setupValues } from "./helpers/saved.js";
-import { initPlayerView } from "./players/view.js";
 import { initSavedPage } from "./helpers/saved-page.js";
 import * as share from "./helpers/share.js";
 import * as store from "./common/store.js";
@@ -187,7 +187,6 @@ export function initPage() {
   sayIfNothingIsKept(helpers);
   initWorkbenches();
   initSavedPage();
-  initPlayerView();
   showStoredLog();
   keepJumpsClear(); // before a shared roll scrolls to its helper
   share.openFromAddress(submit, takePastedLink() || location.hash);

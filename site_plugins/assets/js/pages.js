@@ -3,12 +3,12 @@
 // Owns: the page loop (initPage for the first page and for every page Material's instant
 // navigation brings, document$), what every page needs (the dice popover closed, the engine
 // booted where a helper or a dice button is, the roll log, jumps below the sticky header,
-// tables that scroll) and regelwerk-helfer.js (issue #46: „a page loads only the browser code
-// it uses“): where a page has helpers, a fight, „Meine Werte“ or the player view, or its
-// address is a shared roll, that script is loaded once (common/scripts.js) and sets the page
-// up through the API it hands over (helpersLoaded: page.js initPage, onHashChange; forms.js
-// collect, fill). A page of text alone never loads it. If it cannot be loaded, every helper of
-// the page says so in German, with „Erneut versuchen“; the text stays readable.
+// tables that scroll) and the scripts of its parts (issue #46: „a page loads only the browser
+// code it uses“): where a page has helpers, a fight or „Meine Werte“, or its address is a
+// shared roll, regelwerk-helfer.js; on the player view regelwerk-spieler.js. Each is loaded
+// once (common/scripts.js) and sets the page up through the API it hands over (partLoaded). A
+// page of text alone loads neither. If one cannot be loaded, every helper of the page says so
+// in German, with „Erneut versuchen“; the text stays readable.
 
 import { scheduleBoot, timing } from "../../laufzeit/js/engine-client.js";
 import { closePopover } from "./helpers/dice.js";
@@ -17,78 +17,82 @@ import { showStoredLog } from "./helpers/log.js";
 import { watchScrolling } from "./helpers/results.js";
 import { loadScript } from "./common/scripts.js";
 
-export const HELPERS_SCRIPT = "regelwerk-helfer.js";
-// what regelwerk-helfer.js sets up: helpers, the Kampfhelfer page, „Meine Werte“, the player view
-const NEEDS_HELPERS = ".rw-helper, .rw-workbench, .rw-werte-verwaltung, .rw-player";
-const SHARED_ROLL = "#wurf="; // helpers/share.js: a shared roll in the address
-const FAILED =
-  "Fehler: Die Würfelhelfer konnten nicht geladen werden (regelwerk-helfer.js). Regeltext, " +
-  "Tabellen und Suche funktionieren weiter.";
+// The scripts regelwerk.js loads, each where a page has what it sets up (by its elements, or a
+// shared roll in the address): the player view on its own, so a player's phone never gets the
+// helpers and the fight.
+const PARTS = [
+  { script: "regelwerk-spieler.js", selector: ".rw-player" },
+  { script: "regelwerk-helfer.js", selector: ".rw-helper, .rw-workbench, .rw-werte-verwaltung", hash: "#wurf=" },
+];
+const HELPERS = "regelwerk-helfer.js";
+const failedText = (script) =>
+  `Fehler: Die Würfelhelfer konnten nicht geladen werden (${script}). Regeltext, Tabellen und ` +
+  "Suche funktionieren weiter.";
 
-let helpers = null; // the API regelwerk-helfer.js handed over
-let loading = null;
+const loaded = new Map(); // script → the API it handed over
+const loading = new Map(); // script → the promise of its load
 let turn = 0; // counts the pages: a late load sets up only the page it was for
 
-// Called by regelwerk-helfer.js when it runs: {initPage, onHashChange, collect, fill}.
-export function helpersLoaded(api) {
-  helpers = api;
+// Called by each part when it runs: regelwerk-helfer.js hands {initPage, onHashChange, collect,
+// fill}, regelwerk-spieler.js {initPage}.
+export function partLoaded(script, api) {
+  loaded.set(script, api);
 }
 
 // The helpers' API, for the facade (bundle.js); throws where the page has none.
 export function helpersApi() {
-  if (!helpers) throw new Error("Die Helfer dieser Seite sind noch nicht geladen.");
-  return helpers;
+  if (!loaded.has(HELPERS)) throw new Error("Die Helfer dieser Seite sind noch nicht geladen.");
+  return loaded.get(HELPERS);
 }
 
-function needsHelpers(hash = location.hash) {
-  return Boolean(document.querySelector(NEEDS_HELPERS)) || hash.startsWith(SHARED_ROLL);
+function wanted(hash = location.hash) {
+  return PARTS.filter((part) => document.querySelector(part.selector) || (part.hash && hash.startsWith(part.hash)));
 }
 
-function loadHelpers() {
-  if (helpers) return Promise.resolve(helpers);
-  if (!loading) {
-    loading = loadScript(HELPERS_SCRIPT).then(() => {
-      if (!helpers) throw new Error(`${HELPERS_SCRIPT} hat nichts übergeben`);
-      return helpers;
+function load(script) {
+  if (loaded.has(script)) return Promise.resolve(loaded.get(script));
+  if (!loading.has(script)) {
+    const promise = loadScript(script).then(() => {
+      if (!loaded.has(script)) throw new Error(`${script} hat nichts übergeben`);
+      return loaded.get(script);
     });
-    loading.catch(() => {
-      loading = null; // „Erneut versuchen“ loads it again
-    });
+    promise.catch(() => loading.delete(script)); // „Erneut versuchen“ loads it again
+    loading.set(script, promise);
   }
-  return loading;
+  return loading.get(script);
 }
 
-// The helpers cannot be set up: each says so where it would have shown its state.
-function sayFailed(error) {
+// A part cannot be loaded: each helper of the page says so where it would show its state.
+function sayFailed(script, error) {
   console.warn("[regelwerk]", error.message);
   document.querySelectorAll(".rw-helper:not([data-rw-ready])").forEach((helper) => {
     const status = helper.querySelector(".rw-status");
     const retry = helper.querySelector(".rw-retry");
     if (status) {
       status.dataset.state = "failed";
-      status.textContent = FAILED;
+      status.textContent = failedText(script);
     }
     if (retry && !retry.dataset.rwRetryLoad) {
       retry.hidden = false;
       retry.dataset.rwRetryLoad = "1";
-      retry.addEventListener("click", () => withHelpers((api) => api.initPage()), { once: true });
+      retry.addEventListener("click", () => withPart(script, (api) => api.initPage()), { once: true });
     }
   });
 }
 
-// ``use(api)`` for this page, now or once the script is there (not if the reader moved on).
-function withHelpers(use) {
-  if (helpers) {
-    use(helpers);
+// ``use(api)`` of ``script`` for this page, now or once it is there (not if the reader moved on).
+function withPart(script, use) {
+  if (loaded.has(script)) {
+    use(loaded.get(script));
     return;
   }
   const page = turn;
-  loadHelpers().then(
+  load(script).then(
     (api) => {
       if (page === turn) use(api);
     },
     (error) => {
-      if (page === turn) sayFailed(error);
+      if (page === turn) sayFailed(script, error);
     },
   );
 }
@@ -98,8 +102,9 @@ export function initPage() {
   turn += 1;
   closePopover(false);
   if (document.querySelector(".rw-helper, .rw-dice")) scheduleBoot();
-  if (needsHelpers()) {
-    withHelpers((api) => api.initPage()); // its own roll log, jumps and shared roll, in order
+  const parts = wanted();
+  if (parts.length) {
+    for (const part of parts) withPart(part.script, (api) => api.initPage()); // its roll log, jumps …
   } else {
     showStoredLog();
     keepJumpsClear();
@@ -113,13 +118,14 @@ export function initPage() {
 // A shared roll pasted into the address bar of the page already open (page.js onHashChange).
 function onHashChange(event) {
   const hash = new URL(event.newURL).hash;
-  if (helpers) helpers.onHashChange(hash);
-  else if (needsHelpers(hash)) withHelpers((api) => api.onHashChange(hash));
+  if (loaded.has(HELPERS) || wanted(hash).some((part) => part.script === HELPERS)) {
+    withPart(HELPERS, (api) => api.onHashChange(hash));
+  }
 }
 
 // initPage for this page and every page instant navigation brings.
 export function startPages() {
-  if (needsHelpers()) loadHelpers().catch(() => {}); // at once, before Material's page event
+  for (const part of wanted()) load(part.script).catch(() => {}); // at once, before Material's page event
   window.addEventListener("hashchange", onHashChange);
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(initPage);

@@ -39,16 +39,11 @@ import { LEVELS, compact, fragmentOf, reduced } from "./link.js";
 import { VERSION_MAX, qrOf, svgOf } from "./qr.js";
 import { currentOffer, isOn as liveOn, send as sendLive } from "./live-gm.js";
 import { drawLive } from "./live-box.js";
-import { withOffer } from "./wire.js";
+import { CHANNEL, liveKey, withOffer } from "./wire.js";
 import * as store from "../common/store.js";
 import { el, germanNumber, isObject, ownValue } from "../common/util.js";
 
-export const CHANNEL = "regelwerk-spieler";
 const SHOW_TEXT = { werte: "Werte", grob: "grob", nichts: "nichts", verbergen: "verbergen" };
-
-export function liveKey(system) {
-  return `spieler-live:${system}`;
-}
 
 function showKey(system) {
   return `spieler-sicht:${system}`;

@@ -18,10 +18,9 @@
 // „Das bin ich“ marks the player's own fighter, remembered per system in this browser
 // (localStorage "regelwerk:spieler-ich:<system>"). Needs no engine: no Python, no network.
 
-import { CHANNEL, liveKey } from "./show.js";
 import { expand, unpack } from "./link.js";
 import { listenForWaking, startPhone, stopPhone } from "./live-phone.js";
-import { splitFragment } from "./wire.js";
+import { CHANNEL, liveKey, splitFragment } from "./wire.js";
 import * as store from "../common/store.js";
 import { el, germanNumber } from "../common/util.js";
 

@@ -17,6 +17,13 @@
 import { FUTURE_MS, expand } from "./link.js";
 
 export const WIRE = 1;
+// The second screen on the game master's own device (show.js publishes, view.js follows): the
+// picture in localStorage under liveKey and on this BroadcastChannel.
+export const CHANNEL = "regelwerk-spieler";
+
+export function liveKey(system) {
+  return `spieler-live:${system}`;
+}
 export const MESSAGE_MAX = 40000; // characters; a picture of 40 fighters is well below
 const OFFER = /^[0-9]{1,3}\.[A-Za-z0-9_$*+./-]{1,450}$/; // sdp.js unpack checks it further
 
