@@ -179,18 +179,42 @@ function sayIfNothingIsKept(helpers) {
   first.before(box);
 }
 
-// Sets up the page (pages.js calls it for every page that has something of this script's).
-export function initPage() {
-  const started = performance.now();
+// Sets up the page (pages.js calls it for every page that has something of this script's), in
+// slices (issue #46: „nothing of ours runs over 50 ms on the main thread of a 4× slowed
+// phone“): the helpers one after another until SLICE_MS have passed, then the page may paint
+// and answer a tap before the next; the fight with the last of them (it reads their forms),
+// then the rest in this order. A newer call (the next page, or refresh) ends an older one where
+// it yields.
+const SLICE_MS = 15;
+let setUps = 0;
+
+function nextTask() {
+  if (globalThis.scheduler && typeof globalThis.scheduler.yield === "function") return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export async function initPage() {
+  const mine = ++setUps;
+  let slice = performance.now();
+  const pause = async () => {
+    timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - slice);
+    await nextTask();
+    slice = performance.now();
+    return mine === setUps;
+  };
   const helpers = document.querySelectorAll(".rw-helper");
-  helpers.forEach(setup);
+  for (const helper of helpers) {
+    if (performance.now() - slice > SLICE_MS && !(await pause())) return;
+    setup(helper);
+  }
+  // the rest in the task of the last helper: once every helper is set up, so is the page
   sayIfNothingIsKept(helpers);
   initWorkbenches();
   initSavedPage();
   showStoredLog();
   keepJumpsClear(); // before a shared roll scrolls to its helper
   share.openFromAddress(submit, takePastedLink() || location.hash);
-  timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - started);
+  timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - slice);
 }
 
 // A shared roll pasted into the address bar of the page already open only changes the
@@ -221,5 +245,7 @@ export function onHashChange(hash) {
 // and the helpers of a widget registered later.
 export function startHelpers() {
   replayWith(replayLogged);
-  whenRegistered(() => document.querySelectorAll(".rw-helper").forEach(setup));
+  whenRegistered(() => {
+    if (setUps) document.querySelectorAll(".rw-helper").forEach(setup); // not before initPage
+  });
 }
