@@ -124,3 +124,22 @@ def test_helper_code_that_cannot_be_loaded_is_said_and_loaded_again_on_retry(
     retry.click()
     page.wait_for_function(ALL_HELPERS_SET_UP, polling=100)
     wait_engine_ready(page)
+
+
+def test_a_player_view_whose_script_cannot_be_loaded_says_so_and_retries(
+    page: Any, site_url: str, built_site: Path, page_errors: PageErrors
+) -> None:
+    """Not „Die Spieleransicht lädt …“ for ever: a German message and „Erneut versuchen“."""
+    players = pages_of(built_site)[3]
+    page.route(f"**/{PLAYERS_SCRIPT}", lambda route: route.fulfill(status=404, body="fehlt"))
+    page_errors.expect(r"^console\.error: Failed to load resource: .*404")
+    page.goto(site_url + players)
+    said = page.locator(".rw-player .rw-notice--error")
+    said.wait_for()
+    assert said.inner_text().startswith("Fehler:") and PLAYERS_SCRIPT in said.inner_text()
+    page.unroute(f"**/{PLAYERS_SCRIPT}")
+    page.locator(".rw-player").get_by_role("button", name="Erneut versuchen").click()
+    page.locator(".rw-player[data-rw-player]").wait_for()
+    shown = page.locator(".rw-player").inner_text()
+    # the view itself now speaks: this address carries no fight
+    assert PLAYERS_SCRIPT not in shown and "enthält keinen Kampf" in shown, shown

@@ -16,6 +16,7 @@ import { keepJumpsClear } from "./helpers/jump-offset.js";
 import { showStoredLog } from "./helpers/log.js";
 import { watchScrolling } from "./helpers/results.js";
 import { loadScript } from "./common/scripts.js";
+import { el } from "./common/util.js";
 
 // The scripts regelwerk.js loads, each where a page has what it sets up (by its elements, or a
 // shared roll in the address): the player view on its own, so a player's phone never gets the
@@ -62,9 +63,21 @@ function load(script) {
   return loading.get(script);
 }
 
-// A part cannot be loaded: each helper of the page says so where it would show its state.
+// A part cannot be loaded: each helper of the page says so where it would show its state, the
+// player view where it would show the fight – each with „Erneut versuchen“.
 function sayFailed(script, error) {
   console.warn("[regelwerk]", error.message);
+  document.querySelectorAll(".rw-player:not([data-rw-player])").forEach((root) => {
+    const retry = el("button", "md-button rw-retry", "Erneut versuchen");
+    retry.type = "button";
+    retry.addEventListener("click", () => {
+      root.replaceChildren(el("p", "", "Die Spieleransicht lädt …"));
+      withPart(script, (api) => api.initPage());
+    });
+    const text = `Fehler: Die Spieleransicht konnte nicht geladen werden (${script}). Bitte die Verbindung prüfen.`;
+    root.replaceChildren(el("p", "rw-notice rw-notice--error", text), retry);
+    root.setAttribute("aria-busy", "false");
+  });
   document.querySelectorAll(".rw-helper:not([data-rw-ready])").forEach((helper) => {
     const status = helper.querySelector(".rw-status");
     const retry = helper.querySelector(".rw-retry");
