@@ -103,13 +103,17 @@ def test_text_pages_load_no_helper_code_and_a_helper_page_loads_it_once(
     page.keyboard.press("Escape")
 
 
+def open_without(page: Any, page_errors: PageErrors, script: str, url: str) -> None:
+    """``url`` opened while ``script`` answers 404 (the browser's console error declared)."""
+    page.route(f"**/{script}", lambda route: route.fulfill(status=404, body="fehlt"))
+    page_errors.expect(r"^console\.error: Failed to load resource: .*404")
+    page.goto(url)
+
+
 def test_helper_code_that_cannot_be_loaded_is_said_and_loaded_again_on_retry(
     page: Any, site_url: str, built_site: Path, page_errors: PageErrors
 ) -> None:
-    helpers = pages_of(built_site)[2]
-    page.route(f"**/{HELPERS_SCRIPT}", lambda route: route.fulfill(status=404, body="fehlt"))
-    page_errors.expect(r"^console\.error: Failed to load resource: .*404")
-    page.goto(site_url + helpers)
+    open_without(page, page_errors, HELPERS_SCRIPT, site_url + pages_of(built_site)[2])
     status = page.locator(".rw-helper .rw-status[data-state='failed']").first
     status.wait_for()
     text = status.inner_text()
@@ -130,10 +134,7 @@ def test_a_player_view_whose_script_cannot_be_loaded_says_so_and_retries(
     page: Any, site_url: str, built_site: Path, page_errors: PageErrors
 ) -> None:
     """Not „Die Spieleransicht lädt …“ for ever: a German message and „Erneut versuchen“."""
-    players = pages_of(built_site)[3]
-    page.route(f"**/{PLAYERS_SCRIPT}", lambda route: route.fulfill(status=404, body="fehlt"))
-    page_errors.expect(r"^console\.error: Failed to load resource: .*404")
-    page.goto(site_url + players)
+    open_without(page, page_errors, PLAYERS_SCRIPT, site_url + pages_of(built_site)[3])
     said = page.locator(".rw-player .rw-notice--error")
     said.wait_for()
     assert said.inner_text().startswith("Fehler:") and PLAYERS_SCRIPT in said.inner_text()
