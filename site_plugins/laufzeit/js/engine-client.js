@@ -297,6 +297,12 @@ function freeWhileHidden() {
   }
 }
 
+// The folder of regelwerk.js (assets/regelwerk/), for the scripts the page loads beside it
+// (common/scripts.js); null before startEngineClient.
+export function assetFolder() {
+  return assetBase;
+}
+
 export function engineReady() {
   return engine.state === "ready";
 }
