@@ -15,6 +15,15 @@ test("util.js: germanNumber writes a decimal comma and a thousands point („62,
   assert.equal(germanNumber(0), "0");
 });
 
+test("util.js: germanNumber writes whole numbers without Intl exactly as de-DE's Intl does (negative, 4 digits, the largest safe integer; issue #46: no locale data on the first draw)", () => {
+  const intl = new Intl.NumberFormat("de-DE");
+  const numbers = [0, 7, -7, 999, 1000, -1000, 9999, 10000, 123456, -1234567, 2 ** 31, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+  for (let n = 1; n < 1e15; n *= 7) numbers.push(n, -n - 1);
+  for (const n of numbers) assert.equal(germanNumber(n), intl.format(n), String(n));
+  assert.equal(germanNumber(1e21), intl.format(1e21)); // not a safe integer: Intl writes it
+  assert.equal(germanNumber(-0), "0"); // Intl writes „-0“; nobody has minus zero Lebenspunkte
+});
+
 test("util.js: germanNumber takes numbers given as text and Intl options (e.g. one decimal)", () => {
   assert.equal(germanNumber("1000"), "1.000");
   assert.equal(germanNumber(62.456, { maximumFractionDigits: 1 }), "62,5");
