@@ -190,6 +190,10 @@ def form_params(helper: Any) -> Any:
     return evaluate_one(helper, "(h) => window.Regelwerk.collect(h)")
 
 
+# Every helper set up and every fight of the page drawn and filled (page.js initPage sets the
+# page up in slices; fight/workbench.js marks a fight „ready“ in its last one).
 ALL_HELPERS_SET_UP = (
     "() => [...document.querySelectorAll('.rw-helper')].every((h) => h.dataset.rwReady)"
+    " && [...document.querySelectorAll('.rw-workbench')]"
+    ".every((w) => w.dataset.rwFight === 'ready')"
 )

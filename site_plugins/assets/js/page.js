@@ -10,7 +10,7 @@
 
 import { engineReady, newSeed, retryBoot, runEngine, showState, timing } from "../../laufzeit/js/engine-client.js";
 import { openedStore } from "./fight/store.js";
-import { initWorkbenches } from "./fight/workbench.js";
+import { finishWorkbenches, initWorkbenches } from "./fight/workbench.js";
 import {
   addRow,
   applyConditions,
@@ -193,8 +193,47 @@ function nextTask() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+// The target of the address (a heading of the table of contents, a shared roll's helper) is
+// jumped to before the helpers and the fight are built: by the browser or Material (after
+// instant navigation) once the page's text is in, by openFromAddress before the slices after
+// it are done. What is built above it then pushes it away, and Material may scroll after a
+// quick setup: once the page is set up and has been drawn, the target is brought back – unless
+// the reader has scrolled, tapped or typed since (issue #46, seen at 360 px: a heading of the
+// table of contents landed 820 px down).
+const READER_MOVES = ["wheel", "touchstart", "keydown", "mousedown"];
+
+function keepTargetInView(target) {
+  let moved = false;
+  const mark = () => {
+    moved = true;
+  };
+  for (const type of READER_MOVES) window.addEventListener(type, mark, { passive: true, capture: true, once: true });
+  return (found) => {
+    const place = found || target();
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        for (const type of READER_MOVES) window.removeEventListener(type, mark, { capture: true });
+        if (!moved && place && place.isConnected) place.scrollIntoView({ block: "start" });
+      }, 0),
+    );
+  };
+}
+
+function anchorOfAddress() {
+  const hash = location.hash;
+  if (hash.length < 2 || share.isLink(hash)) return null;
+  try {
+    const anchor = document.getElementById(decodeURIComponent(hash.slice(1)));
+    // a content tab's anchor is its hidden input: Material opens and shows that tab itself
+    return anchor && anchor.tagName !== "INPUT" && anchor.getClientRects().length ? anchor : null;
+  } catch (error) {
+    return null; // not a valid escape: no anchor
+  }
+}
+
 export async function initPage() {
   const mine = ++setUps;
+  const backToTarget = location.hash.length > 1 ? keepTargetInView(anchorOfAddress) : null;
   let slice = performance.now();
   const pause = async () => {
     timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - slice);
@@ -207,13 +246,18 @@ export async function initPage() {
     if (performance.now() - slice > SLICE_MS && !(await pause())) return;
     setup(helper);
   }
-  // the rest in the task of the last helper: once every helper is set up, so is the page
+  // the rest in the task of the last helper and the next: once every helper is set up and
+  // every fight filled, so is the page
   sayIfNothingIsKept(helpers);
   initWorkbenches();
+  if (!(await pause())) return;
+  finishWorkbenches(); // before a shared roll fills its helper
   initSavedPage();
   showStoredLog();
-  keepJumpsClear(); // before a shared roll scrolls to its helper
-  share.openFromAddress(submit, takePastedLink() || location.hash);
+  const address = takePastedLink() || location.hash;
+  keepJumpsClear({ now: share.isLink(address) }); // measured before a shared roll scrolls to its helper
+  const opened = share.openFromAddress(submit, address);
+  if (backToTarget) backToTarget(opened);
   timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - slice);
 }
 

@@ -22,22 +22,9 @@
 //   changes nothing in the fight (`isForOther`).
 
 import { fill } from "../helpers/forms.js";
+import { openHelper } from "../helpers/open.js";
 import { el, isObject } from "../common/util.js";
 import { fieldsOf, knownValues, labelOf } from "./fill.js";
-
-function tabOf(helper) {
-  const block = helper.closest(".tabbed-block");
-  if (!block) return null;
-  const set = block.closest(".tabbed-set");
-  const index = [...block.parentElement.children].indexOf(block);
-  return set.querySelectorAll(":scope > .tabbed-labels > label")[index] || null;
-}
-
-export function openHelper(helper) {
-  const tab = tabOf(helper);
-  if (tab) tab.click();
-  helper.scrollIntoView({ block: "start" });
-}
 
 function knownOfBoth(table, helper) {
   return { actor: knownValues(table, helper, "actor"), target: knownValues(table, helper, "target") };

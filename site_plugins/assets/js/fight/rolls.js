@@ -16,7 +16,8 @@ import { outcomeEnd, resultNodes } from "../helpers/results.js";
 import { el, isObject, ownValue } from "../common/util.js";
 import { effectId, effectLeft, untilFromDuration } from "./effects.js";
 import { fieldsOf, fillAll, fillOne, labelOf, shown, titleOf, valuesOf } from "./fill.js";
-import { followUpBar, forgetOther, isForOther, openHelper, rollThen, takeChainHost } from "./follow-ups.js";
+import { followUpBar, forgetOther, isForOther, rollThen, takeChainHost } from "./follow-ups.js";
+import { openHelper } from "../helpers/open.js";
 
 // What the fight makes of a result stands right below its outcome, beside „Würfeln“ – not
 // under the dice and chances a screen further down.

@@ -19,6 +19,7 @@
 
 import { builtValuesOf, collect, fill, resetForm } from "./forms.js";
 import { runtimeKey } from "../../../laufzeit/js/protocol.js";
+import { openHelper } from "./open.js";
 import { hasDice } from "./results.js";
 import { el } from "../common/util.js";
 
@@ -243,26 +244,28 @@ export function readLink(fragment) {
   }
 }
 
+// → the helper it opened (null if none)
 export function openFromAddress(submit, hash) {
-  if (!isLink(hash)) return;
+  if (!isLink(hash)) return null;
   const { shared, problem } = readLink(hash);
   if (problem) {
     const first = document.querySelector(".rw-helper:not([data-widget])");
     if (first) resetForm(first);
     showProblem(first, problem);
-    return;
+    return null;
   }
   const helpers = [...document.querySelectorAll(`.rw-helper[data-system="${CSS.escape(shared.system)}"][data-action="${CSS.escape(shared.action)}"]:not([data-widget])`)];
   const helper = helpers.find((h) => h.id === shared.id) || helpers[0];
   if (!helper) {
     showProblem(null, `auf dieser Seite gibt es den Helfer „${shared.system}.${shared.action}“ nicht`);
-    return;
+    return null;
   }
   resetForm(helper);
   const unknown = fill(helper, shared.values);
   const notes = [`Geteilter Wurf: mit Wurfnummer ${shared.seed} nachgewürfelt.`];
   if (shared.engine && shared.engine !== engineKey()) notes.push("Der Link stammt von einer anderen Version des Regelwerks; das Ergebnis kann vom geteilten abweichen.");
   if (unknown.length) notes.push(`Nicht übernommen (diese Felder gibt es hier nicht): ${unknown.join(", ")}.`);
-  helper.scrollIntoView({ block: "start" });
+  openHelper(helper); // in its tab
   submit(helper, { system: shared.system, action: shared.action, params: collect(helper), seed: shared.seed }, { shared: true, note: notes.join(" ") });
+  return helper;
 }
