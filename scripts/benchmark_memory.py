@@ -83,9 +83,14 @@ def browser_pid(playwright_pids_before: set[int]) -> int:
     raise RuntimeError("Chromium nicht gefunden")
 
 
+# After "ready" the worker keeps a downloaded snapshot in OPFS (3 s later, worker-snapshot.js
+# KEEP_AFTER_MS; writing 31.5 MB takes a few tenths of a second) and then frees its bytes.
+SETTLE_MS = 5000
+
+
 def settle(page: Any) -> None:
     """Let the page finish what it started (keeping the snapshot, the web app's status)."""
-    page.wait_for_timeout(2500)
+    page.wait_for_timeout(SETTLE_MS)
 
 
 def kampfhelfer(site: Path) -> str:
