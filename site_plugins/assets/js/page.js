@@ -182,9 +182,9 @@ function sayIfNothingIsKept(helpers) {
 // Sets up the page (pages.js calls it for every page that has something of this script's), in
 // slices (issue #46: „nothing of ours runs over 50 ms on the main thread of a 4× slowed
 // phone“): the helpers one after another until SLICE_MS have passed, then the page may paint
-// and answer a tap before the next; the fight with the last of them (it reads their forms),
-// then the rest in this order. A newer call (the next page, or refresh) ends an older one where
-// it yields.
+// and answer a tap before the next; the fight drawn with the last of them (it reads their
+// forms) and filled in the next slice, then the rest in this order. A newer call (the next
+// page, or refresh) ends an older one where it yields.
 const SLICE_MS = 15;
 let setUps = 0;
 
@@ -202,14 +202,14 @@ function nextTask() {
 // table of contents landed 820 px down).
 const READER_MOVES = ["wheel", "touchstart", "keydown", "mousedown"];
 
-function keepTargetInView(target) {
+function keepTargetInView() {
   let moved = false;
   const mark = () => {
     moved = true;
   };
   for (const type of READER_MOVES) window.addEventListener(type, mark, { passive: true, capture: true, once: true });
   return (found) => {
-    const place = found || target();
+    const place = found || anchorOfAddress();
     requestAnimationFrame(() =>
       setTimeout(() => {
         for (const type of READER_MOVES) window.removeEventListener(type, mark, { capture: true });
@@ -233,10 +233,14 @@ function anchorOfAddress() {
 
 export async function initPage() {
   const mine = ++setUps;
-  const backToTarget = location.hash.length > 1 ? keepTargetInView(anchorOfAddress) : null;
+  const backToTarget = location.hash.length > 1 ? keepTargetInView() : null;
   let slice = performance.now();
-  const pause = async () => {
+  // our longest stretch on the main thread while a page loads (scripts/benchmark*.py)
+  const endSlice = () => {
     timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - slice);
+  };
+  const pause = async () => {
+    endSlice();
     await nextTask();
     slice = performance.now();
     return mine === setUps;
@@ -258,7 +262,7 @@ export async function initPage() {
   keepJumpsClear({ now: share.isLink(address) }); // measured before a shared roll scrolls to its helper
   const opened = share.openFromAddress(submit, address);
   if (backToTarget) backToTarget(opened);
-  timing.initPageMs = Math.max(timing.initPageMs || 0, performance.now() - slice);
+  endSlice();
 }
 
 // A shared roll pasted into the address bar of the page already open only changes the
