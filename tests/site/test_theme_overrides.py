@@ -20,6 +20,10 @@ CHANGES = {
         '<div class="md-search" data-md-component="search" role="dialog"'
         " aria-label=\"{{ lang.t('search') }}\">",
     ),
+    "partials/palette.html": (
+        '<form class="md-header__option" data-md-component="palette">',
+        '<form class="md-header__option" data-rw-palette>',
+    ),
     "partials/progress.html": (
         'role="progressbar">',
         'role="progressbar" aria-label="Seite wird geladen">',

@@ -1,6 +1,7 @@
 // Regelwerk – bundle.js: the code of every page, bundled by the build into a classic script
 // (assets/regelwerk/regelwerk.js; classic, so the offline export runs it from file://): the page
-// loop, the engine client, dice buttons in the text, the roll log, tooltips. The helpers, the
+// loop, the engine client, dice buttons in the text, the roll log, tooltips, the colour scheme
+// switch (palette.js). The helpers, the
 // fight, „Meine Werte“ and the player view are a second script that pages.js loads where a page
 // has them (bundle-helpers.js → assets/regelwerk/regelwerk-helfer.js; laufzeit/bundle.mjs says
 // how the two share modules). Every module only declares; what runs when the script loads runs
@@ -19,6 +20,7 @@ import { helpersApi, initPage, startPages } from "./pages.js";
 import { startSearchHold } from "../../laufzeit/js/search-hold.js";
 import { registerWidget } from "./widgets.js";
 import { keepTooltipsInWindow } from "./helpers/tooltips.js";
+import { startPalette } from "./palette.js";
 
 export function start() {
   window.Regelwerk = Object.freeze({
@@ -31,6 +33,7 @@ export function start() {
     fight: currentFight, // (system) → the fight as it stands (frozen: the fight store is its one owner)
     refresh: () => initPage(),
   });
+  startPalette();
   startSearchHold();
   startEngineClient();
   listenForDice();
