@@ -40,6 +40,7 @@ VISIBLE_SWITCH = """() => [...document.querySelectorAll("form[data-rw-palette] l
 
 
 WIRED = "() => document.querySelector('form[data-rw-palette]')?.dataset.rwPalette === 'on'"
+COLOR_SCHEME_META = "document.querySelector('meta[name=color-scheme]')?.content"
 FOCUSED_SCHEME = "document.activeElement.getAttribute('data-md-color-scheme')"
 
 
@@ -63,7 +64,7 @@ def test_the_switch_turns_the_scheme_and_every_later_page_keeps_it(
         page.wait_for_function(SETTLED)
         assert page.evaluate(SCHEME) == "slate"
         assert page.evaluate(VISIBLE_SWITCH) == ["Helles Farbschema"]
-        assert page.evaluate("document.querySelector('meta[name=color-scheme]').content") == "dark"
+        assert page.evaluate(COLOR_SCHEME_META) == "dark"
 
         navigate(page, site_url + OTHER_PAGE)
         assert page.evaluate(SCHEME) == "slate"
@@ -74,6 +75,8 @@ def test_the_switch_turns_the_scheme_and_every_later_page_keeps_it(
         page.wait_for_function(WIRED)
         assert page.evaluate(SCHEME) == "slate"
         assert "data-md-color-switching" not in page.evaluate("window.__rwBodyChanges")
+        # the browser's own parts are dark at once, from what the switch kept (no style read)
+        assert page.evaluate(COLOR_SCHEME_META) == "dark"
         assert page.evaluate(VISIBLE_SWITCH) == ["Helles Farbschema"]
     finally:
         page.context.close()

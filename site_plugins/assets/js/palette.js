@@ -7,9 +7,9 @@
 // follows the system („(prefers-color-scheme)“) follows it – with one difference: on a page load
 // it touches only what differs. Material's component marks the body „switching“, sets the scheme
 // the inline script has just set and reads the header's computed colour, on every load: two
-// full style recalculations of the page inside the bundle's evaluation (Material's bundle
-// evaluation at 4× CPU 1,465 → 828 ms without it, scripts/benchmark_lighthouse.py
-// --lange-aufgaben on the Kampfhelfer page).
+// full style recalculations of the page inside the bundle's evaluation (at 4× CPU, longest of
+// 3 loads: 1,629 → 872 ms on the Kampfhelfer page, 556 → 478 ms on a text page;
+// scripts/benchmark_lighthouse.py --lange-aufgaben).
 
 const KEYS = ["media", "scheme", "primary", "accent"];
 const SYSTEM = "(prefers-color-scheme)";
@@ -27,11 +27,12 @@ export function colorOf(input) {
 /**
  * The colours a palette choice applies: a choice that follows the system takes the scheme of
  * the input made for the system's current preference (Material's rule; its media stays
- * „(prefers-color-scheme)“, so a later change of the system is followed too).
+ * „(prefers-color-scheme)“, so a later change of the system is followed too). The system is
+ * asked only then (prefersLight: a function).
  */
 export function resolvedColor(color, inputs, prefersLight) {
   if (color.media !== SYSTEM) return color;
-  const wanted = prefersLight ? LIGHT : DARK;
+  const wanted = prefersLight() ? LIGHT : DARK;
   const input = inputs.find((candidate) => candidate.getAttribute("data-md-color-media") === wanted);
   return input ? { ...colorOf(input), media: SYSTEM } : color;
 }
@@ -84,20 +85,50 @@ function hex(rgb) {
   return `#${parts.slice(0, 3).map((part) => Number(part).toString(16).padStart(2, "0")).join("")}`;
 }
 
-// The browser's own parts (scrollbars, the address bar of a phone) take the scheme's colours
-// from the header, as Material's component sets them; read when the page's style is done.
-function followBrowserColours() {
+// The browser's own parts (scrollbars, a phone's address bar) take the scheme's colours from the
+// header, as Material's component sets them: read from the header's style when a reader
+// switches (the page is restyled then anyway) and kept per scheme, so a later page load sets
+// them from storage instead of forcing the page's style to read them (Material's component
+// read them on every load: 250–320 ms at 4× CPU when done at idle on a helper page, measured
+// with scripts/benchmark_lighthouse.py --lange-aufgaben). A page in the site's first scheme
+// needs none: its head carries that theme colour, and „normal“ is the default.
+const COLOURS_KEY = "__palette_colours";
+
+function readColours() {
+  try {
+    const kept = window.__md_get?.(COLOURS_KEY);
+    return kept && typeof kept === "object" ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+function setBrowserColours(colours) {
+  if (typeof colours?.colorScheme === "string") meta("color-scheme").content = colours.colorScheme;
+  if (typeof colours?.themeColor === "string") meta("theme-color").content = colours.themeColor;
+}
+
+// the header's colours follow the scheme and the primary colour
+function coloursKey(color) {
+  return `${color.scheme} ${color.primary}`;
+}
+
+function readBrowserColours(key) {
   const header = document.querySelector("[data-md-component='header']");
   if (!header) return;
   const style = getComputedStyle(header);
-  if (style.colorScheme) meta("color-scheme").content = style.colorScheme;
-  const colour = hex(style.backgroundColor);
-  if (colour) meta("theme-color").content = colour;
+  const colours = { colorScheme: style.colorScheme, themeColor: hex(style.backgroundColor) };
+  setBrowserColours(colours);
+  try {
+    window.__md_set?.(COLOURS_KEY, { ...readColours(), [key]: colours });
+  } catch {
+    // not kept: the next page reads them again
+  }
 }
 
 function whenIdle(task) {
-  if ("requestIdleCallback" in window) window.requestIdleCallback(task, { timeout: 2000 });
-  else setTimeout(task, 200);
+  if ("requestIdleCallback" in window) window.requestIdleCallback(task, { timeout: 5000 });
+  else setTimeout(task, 500);
 }
 
 /** Wires the switch of the page's header (once; the header stays across instant navigation). */
@@ -112,7 +143,7 @@ export function startPalette() {
 
   const apply = (chosen, { switching }) => {
     index = chosen;
-    const color = resolvedColor(colorOf(inputs[chosen]), inputs, prefersLight.matches);
+    const color = resolvedColor(colorOf(inputs[chosen]), inputs, () => prefersLight.matches);
     const body = document.body;
     // the colours change at once, not through every transition of the page (Material's mark)
     if (switching) body.setAttribute("data-md-color-switching", "");
@@ -126,10 +157,12 @@ export function startPalette() {
     const stored = readStored();
     if (!stored || JSON.stringify(stored) !== JSON.stringify(palette)) keep(palette);
     if (switching) {
-      followBrowserColours(); // reads the new style while transitions are off
+      readBrowserColours(coloursKey(color)); // reads the new style while transitions are off
       setTimeout(() => body.removeAttribute("data-md-color-switching"));
-    } else {
-      whenIdle(followBrowserColours);
+    } else if (coloursKey(color) !== coloursKey(colorOf(inputs[0]))) {
+      const kept = readColours()[coloursKey(color)];
+      if (kept) setBrowserColours(kept);
+      else whenIdle(() => readBrowserColours(coloursKey(color)));
     }
   };
 
