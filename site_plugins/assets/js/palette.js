@@ -171,7 +171,8 @@ export function startPalette() {
     const chosen = inputs.indexOf(event.target);
     if (chosen >= 0) apply(chosen, { switching: true });
   });
-  // Enter on the focused switch turns it to the next scheme (Space does by the radio's nature)
+  // Enter on the focused switch turns it to the next scheme, as in Material (the arrow keys do
+  // by the radio group's nature)
   form.addEventListener("keydown", (event) => {
     if (event.key !== "Enter") return;
     event.preventDefault();
