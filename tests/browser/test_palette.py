@@ -6,7 +6,8 @@ style recalculations of every page on load).
 What a reader sees: the switch shows the other scheme; a click, Enter on the focused switch,
 and instant navigation and a reload keep the choice (Material's inline script sets it from
 ``__palette`` before the page is drawn). What the page no longer does: touch the body's colour
-attributes or mark it „switching“ while it loads."""
+attributes or mark it „switching“ while it loads. A damaged stored choice (the brief: what a
+reader keeps survives corrupt storage) gives the page's own scheme and is replaced."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Browsers, navigate
+from tests.browser.conftest import Browsers, PageErrors, navigate, seed_storage
 
 pytestmark = pytest.mark.browser
 
@@ -97,5 +98,34 @@ def test_enter_on_the_focused_switch_turns_it_back_and_forth(
         page.wait_for_function(SETTLED)
         assert page.evaluate(SCHEME) == "default"
         assert page.evaluate(VISIBLE_SWITCH) == ["Dunkles Farbschema"]
+    finally:
+        page.context.close()
+
+
+def test_a_damaged_stored_choice_is_replaced_by_the_pages_own_scheme(
+    browsers: Browsers, site_url: str, page_errors: PageErrors
+) -> None:
+    # Material's inline script in <head> reads "__palette" with JSON.parse and throws on a
+    # damaged entry (its own code); the switch still works and writes a valid entry, so the
+    # next page loads without the error
+    page_errors.expect(r"pageerror: SyntaxError")
+    page = browsers.page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        seed_storage(page, site_url, {"/.__palette": "{kaputt", "/.__palette_colours": "["})
+        loaded(page, site_url + PAGE)
+        assert errors, "Materials Skript hat den kaputten Eintrag gelesen"
+        assert page.evaluate(SCHEME) == "default"
+        assert page.evaluate(VISIBLE_SWITCH) == ["Dunkles Farbschema"]
+        assert page.evaluate("JSON.parse(localStorage.getItem('/.__palette')).index") == 0
+
+        errors.clear()
+        page.reload()
+        page.wait_for_function(WIRED)
+        assert errors == []
+        page.locator("label[for='__palette_1']").click()
+        page.wait_for_function(SETTLED)
+        assert page.evaluate(SCHEME) == "slate"
     finally:
         page.context.close()
