@@ -11,6 +11,8 @@
 // 3 loads: 1,629 → 872 ms on the Kampfhelfer page, 556 → 478 ms on a text page;
 // scripts/benchmark_lighthouse.py --lange-aufgaben).
 
+import { whenIdle } from "./common/util.js";
+
 const KEYS = ["media", "scheme", "primary", "accent"];
 const SYSTEM = "(prefers-color-scheme)";
 const LIGHT = "(prefers-color-scheme: light)";
@@ -126,11 +128,6 @@ function readBrowserColours(key) {
   }
 }
 
-function whenIdle(task) {
-  if ("requestIdleCallback" in window) window.requestIdleCallback(task, { timeout: 5000 });
-  else setTimeout(task, 500);
-}
-
 /** Wires the switch of the page's header (once; the header stays across instant navigation). */
 export function startPalette() {
   const form = document.querySelector("form[data-rw-palette]");
@@ -139,7 +136,8 @@ export function startPalette() {
   const inputs = [...form.querySelectorAll("input[name='__palette']")];
   if (!inputs.length) return;
   const prefersLight = matchMedia(LIGHT);
-  let index = chosenIndex(readStored(), inputs, (query) => matchMedia(query).matches);
+  let stored = readStored(); // the choice as kept: written only when a choice differs from it
+  let index = chosenIndex(stored, inputs, (query) => matchMedia(query).matches);
 
   const apply = (chosen, { switching }) => {
     index = chosen;
@@ -154,15 +152,18 @@ export function startPalette() {
       if (label instanceof HTMLElement && label.hidden !== (at !== chosen)) label.hidden = at !== chosen;
     });
     const palette = { index: chosen, color };
-    const stored = readStored();
-    if (!stored || JSON.stringify(stored) !== JSON.stringify(palette)) keep(palette);
+    if (!stored || JSON.stringify(stored) !== JSON.stringify(palette)) {
+      keep(palette);
+      stored = palette;
+    }
+    const key = coloursKey(color);
     if (switching) {
-      readBrowserColours(coloursKey(color)); // reads the new style while transitions are off
+      readBrowserColours(key); // reads the new style while transitions are off
       setTimeout(() => body.removeAttribute("data-md-color-switching"));
-    } else if (coloursKey(color) !== coloursKey(colorOf(inputs[0]))) {
-      const kept = readColours()[coloursKey(color)];
+    } else if (key !== coloursKey(colorOf(inputs[0]))) {
+      const kept = readColours()[key];
       if (kept) setBrowserColours(kept);
-      else whenIdle(() => readBrowserColours(coloursKey(color)));
+      else whenIdle(5000, 500).then(() => readBrowserColours(key));
     }
   };
 

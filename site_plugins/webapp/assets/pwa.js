@@ -25,27 +25,14 @@
 // (the bundle 10.3 KB instead of 8.9 KB)
 import { Workbox, messageSW } from "workbox-window/index.mjs";
 
+// work that can wait: when the page is idle, at the latest after 2 s (common/util.js)
+import { whenIdle } from "../../assets/js/common/util.js";
+
 const TRUST_KEY = "regelwerk-offline-trotzdem"; // localStorage: the reader said „trotzdem“
 const SAVE_DATA_SHOWN = "regelwerk-offline-datensparen"; // sessionStorage: notice shown
 const UPDATE_EVERY_MS = 60 * 60 * 1000;
 const ENGINE_WAIT_MS = 20000;
 const READY_NOTICE_MS = 12000;
-// Work that can wait runs when the page is idle, in slices (no long task of ours while the
-// page loads, or a reader scrolls or types): requestIdleCallback, at the latest after
-// IDLE_TIMEOUT_MS; without it (Safari) after IDLE_FALLBACK_MS.
-const IDLE_TIMEOUT_MS = 2000;
-const IDLE_FALLBACK_MS = 200;
-
-function whenIdle() {
-  return new Promise((resolve) => {
-    if (typeof window.requestIdleCallback === "function") {
-      window.requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS });
-    } else {
-      setTimeout(resolve, IDLE_FALLBACK_MS);
-    }
-  });
-}
-
 // The bundle runs as a classic script, so document.currentScript is this file.
 const script = document.currentScript;
 if (script && "serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {

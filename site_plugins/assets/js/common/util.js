@@ -89,3 +89,16 @@ export function renameValues(values, formerly) {
   }
   return out;
 }
+
+// Work that can wait runs when the page is idle (no long task of ours while the page loads, or
+// a reader scrolls or types): requestIdleCallback, at the latest after timeoutMs; without it
+// (Safari) after fallbackMs. Used by pwa.js and palette.js.
+export function whenIdle(timeoutMs = 2000, fallbackMs = 200) {
+  return new Promise((resolve) => {
+    if (typeof window.requestIdleCallback === "function") {
+      window.requestIdleCallback(() => resolve(), { timeout: timeoutMs });
+    } else {
+      setTimeout(resolve, fallbackMs);
+    }
+  });
+}
